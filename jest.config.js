@@ -1,0 +1,13 @@
+// Tiers: `unit` specs sit beside the code and need nothing running;
+// `integration` suites in test/ need real servers (provisioned by test/run-tests.sh).
+const base = {
+  transform: { '^.+\\.ts$': ['ts-jest', { isolatedModules: true, diagnostics: false }] },
+  moduleNameMapper: { '^@crawlhub/(.*)$': '<rootDir>/libs/$1/src' },
+  testEnvironment: 'node',
+};
+module.exports = {
+  projects: [
+    { ...base, displayName: 'unit', testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts'] },
+    { ...base, displayName: 'integration', testMatch: ['<rootDir>/test/**/*.test.ts'] },
+  ],
+};
