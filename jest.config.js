@@ -1,7 +1,7 @@
 // Tiers: `unit` specs sit beside the code and need nothing running;
 // `integration` suites in test/ need real servers (provisioned by test/run-tests.sh).
 const base = {
-  transform: { '^.+\\.ts$': ['ts-jest', { isolatedModules: true, diagnostics: false }] },
+  transform: { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] },
   moduleNameMapper: { '^@crawlhub/(.*)$': '<rootDir>/libs/$1/src' },
   testEnvironment: 'node',
 };

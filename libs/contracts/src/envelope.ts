@@ -1,0 +1,77 @@
+import { randomUUID } from 'node:crypto';
+
+/** Who caused an event: an API key (by id), a job (by key), or a platform component. */
+export interface Actor {
+  kind: 'key' | 'job' | 'system';
+  id: string;
+}
+
+/**
+ * Every event in the log has this envelope. `key` is the partition key (job key,
+ * project id, collection, frontier slot...). Types are versioned and never change
+ * meaning: a new meaning is a new version.
+ *
+ * `lines` is an optional bulk attachment of compact JSON texts (items, log lines...).
+ * It travels outside `data` so that bulk records are neither escaped nor re-parsed on
+ * their way through the log (see encodeEvent).
+ */
+export interface EventEnvelope<T = unknown> {
+  id: string;
+  type: string;
+  version: number;
+  key: string;
+  occurredAt: number;
+  correlationId: string;
+  causationId: string | null;
+  actor: Actor;
+  data: T;
+  lines?: string[];
+}
+
+export interface NewEvent<T> {
+  type: string;
+  version?: number;
+  key: string;
+  data: T;
+  lines?: string[];
+  actor: Actor;
+  correlationId?: string;
+  causationId?: string | null;
+}
+
+export function createEvent<T>(e: NewEvent<T>, now: number = Date.now()): EventEnvelope<T> {
+  const id = randomUUID();
+  return {
+    id,
+    type: e.type,
+    version: e.version ?? 1,
+    key: e.key,
+    occurredAt: now,
+    correlationId: e.correlationId ?? id,
+    causationId: e.causationId ?? null,
+    actor: e.actor,
+    data: e.data,
+    ...(e.lines ? { lines: e.lines } : {}),
+  };
+}
+
+/**
+ * Wire form: the envelope (without `lines`) as one JSON line, then each attached line.
+ * JSON.stringify never emits a raw newline, so the first newline ends the header, and
+ * attached lines must be compact JSON texts (no raw newline either).
+ */
+export function encodeEvent(e: EventEnvelope): Buffer {
+  const { lines, ...header } = e;
+  const head = JSON.stringify(header);
+  if (!lines || lines.length === 0) return Buffer.from(head, 'utf8');
+  return Buffer.from(head + '\n' + lines.join('\n'), 'utf8');
+}
+
+export function decodeEvent(buf: Buffer | string): EventEnvelope {
+  const text = typeof buf === 'string' ? buf : buf.toString('utf8');
+  const nl = text.indexOf('\n');
+  if (nl < 0) return JSON.parse(text) as EventEnvelope;
+  const header = JSON.parse(text.slice(0, nl)) as EventEnvelope;
+  header.lines = text.slice(nl + 1).split('\n');
+  return header;
+}

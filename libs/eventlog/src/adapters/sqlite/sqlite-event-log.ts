@@ -1,0 +1,341 @@
+import Database from 'better-sqlite3';
+import { EventEmitter } from 'node:events';
+import { randomUUID } from 'node:crypto';
+import { decodeEvent, encodeEvent, EventEnvelope } from '@crawlhub/contracts';
+import { ConsumeOptions, Consumption, EventLog, LoggedEvent, LogPosition } from '../../event-log.port';
+import { partitionForKey } from '../../partitioner';
+
+export interface SqliteEventLogOptions {
+  /** Path of the database file (`:memory:` is refused: the log must survive restarts). */
+  file: string;
+  /** Partitions of every topic created by this instance. */
+  partitions: number;
+  /** A member whose heartbeat is older than this is considered gone (its partitions move). */
+  sessionTimeoutMs?: number;
+  /** How often an idle member looks for appends made by other processes. */
+  pollIntervalMs?: number;
+  /** At most this many events per consumed batch. */
+  maxBatchEvents?: number;
+}
+
+interface PendingAppend {
+  topic: string;
+  events: EventEnvelope[];
+  resolve: (positions: LogPosition[]) => void;
+  reject: (err: unknown) => void;
+}
+
+const TOPIC_NAME = /^[a-z][a-z0-9-]{0,100}$/;
+
+/**
+ * The embedded event log: one SQLite file (WAL, synchronous=FULL, so an append is on
+ * disk before it is acknowledged), one table per topic, partitioned like Kafka.
+ * Appends queued in the same tick share one transaction (group commit). Consumer
+ * groups keep their offsets and members in the same file, so several processes can
+ * share one log.
+ */
+export class SqliteEventLog implements EventLog {
+  readonly kind = 'sqlite' as const;
+  private readonly db: Database.Database;
+  private readonly partitionsByTopic = new Map<string, number>();
+  private readonly appended = new EventEmitter();
+  private pending: PendingAppend[] = [];
+  private flushScheduled = false;
+  private readonly consumers = new Set<SqliteConsumer>();
+  private closed = false;
+
+  constructor(private readonly options: SqliteEventLogOptions) {
+    if (options.file === ':memory:') throw new Error('the event log needs a file');
+    this.db = new Database(options.file);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = FULL');
+    this.db.pragma('busy_timeout = 10000');
+    this.db.exec(`
+      CREATE TABLE IF NOT EXISTS topics (name TEXT PRIMARY KEY, partitions INTEGER NOT NULL);
+      CREATE TABLE IF NOT EXISTS group_offsets (
+        group_id TEXT NOT NULL, topic TEXT NOT NULL, partition INTEGER NOT NULL, next_offset INTEGER NOT NULL,
+        PRIMARY KEY (group_id, topic, partition)) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS group_members (
+        group_id TEXT NOT NULL, member_id TEXT NOT NULL, heartbeat_at INTEGER NOT NULL,
+        PRIMARY KEY (group_id, member_id)) WITHOUT ROWID;
+    `);
+    for (const row of this.db.prepare('SELECT name, partitions FROM topics').all() as { name: string; partitions: number }[]) {
+      this.partitionsByTopic.set(row.name, row.partitions);
+    }
+    this.appended.setMaxListeners(0);
+  }
+
+  get pollIntervalMs(): number {
+    return this.options.pollIntervalMs ?? 100;
+  }
+  get sessionTimeoutMs(): number {
+    return this.options.sessionTimeoutMs ?? 10_000;
+  }
+  get maxBatchEvents(): number {
+    return this.options.maxBatchEvents ?? 256;
+  }
+
+  async ensureTopics(topics: string[]): Promise<void> {
+    const create = this.db.transaction((names: string[]) => {
+      for (const name of names) {
+        if (!TOPIC_NAME.test(name)) throw new Error(`invalid topic name ${JSON.stringify(name)}`);
+        this.db.prepare('INSERT OR IGNORE INTO topics (name, partitions) VALUES (?, ?)').run(name, this.options.partitions);
+        this.db.exec(`CREATE TABLE IF NOT EXISTS "${tableOf(name)}" (
+          partition INTEGER NOT NULL, offset INTEGER NOT NULL, key TEXT NOT NULL, value BLOB NOT NULL,
+          PRIMARY KEY (partition, offset)) WITHOUT ROWID`);
+        const row = this.db.prepare('SELECT partitions FROM topics WHERE name = ?').get(name) as { partitions: number };
+        this.partitionsByTopic.set(name, row.partitions);
+      }
+    });
+    create(topics);
+  }
+
+  partitionCount(topic: string): number {
+    const n = this.partitionsByTopic.get(topic);
+    if (n === undefined) throw new Error(`unknown topic ${topic}`);
+    return n;
+  }
+
+  append(topic: string, events: EventEnvelope[]): Promise<LogPosition[]> {
+    if (this.closed) return Promise.reject(new Error('event log closed'));
+    this.partitionCount(topic);
+    return new Promise((resolve, reject) => {
+      this.pending.push({ topic, events, resolve, reject });
+      if (!this.flushScheduled) {
+        this.flushScheduled = true;
+        setImmediate(() => this.flush());
+      }
+    });
+  }
+
+  private flush(): void {
+    this.flushScheduled = false;
+    const batch = this.pending;
+    this.pending = [];
+    if (batch.length === 0) return;
+    const results: LogPosition[][] = [];
+    try {
+      const write = this.db.transaction(() => {
+        const next = new Map<string, number>();
+        for (const request of batch) {
+          const positions: LogPosition[] = [];
+          const table = tableOf(request.topic);
+          const partitions = this.partitionCount(request.topic);
+          const insert = this.db.prepare(`INSERT INTO "${table}" (partition, offset, key, value) VALUES (?, ?, ?, ?)`);
+          const last = this.db.prepare(`SELECT MAX(offset) AS o FROM "${table}" WHERE partition = ?`);
+          for (const event of request.events) {
+            const partition = partitionForKey(event.key, partitions);
+            const slot = `${request.topic}\u0000${partition}`;
+            let offset = next.get(slot);
+            if (offset === undefined) {
+              const row = last.get(partition) as { o: number | null };
+              offset = row.o === null ? 0 : row.o + 1;
+            }
+            insert.run(partition, offset, event.key, encodeEvent(event));
+            next.set(slot, offset + 1);
+            positions.push({ topic: request.topic, partition, offset });
+          }
+          results.push(positions);
+        }
+      });
+      write.immediate();
+    } catch (err) {
+      for (const request of batch) request.reject(err);
+      return;
+    }
+    batch.forEach((request, i) => request.resolve(results[i]));
+    this.appended.emit('append');
+  }
+
+  async consume(options: ConsumeOptions): Promise<Consumption> {
+    for (const topic of options.topics) this.partitionCount(topic);
+    const consumer = new SqliteConsumer(this, this.db, options);
+    this.consumers.add(consumer);
+    consumer.start();
+    return {
+      assignment: () => consumer.assignment(),
+      stop: async () => {
+        await consumer.stop();
+        this.consumers.delete(consumer);
+      },
+    };
+  }
+
+  async read(topic: string, partition: number, fromOffset: number, limit: number): Promise<LoggedEvent[]> {
+    return this.readSync(topic, partition, fromOffset, limit);
+  }
+
+  readSync(topic: string, partition: number, fromOffset: number, limit: number): LoggedEvent[] {
+    const rows = this.db
+      .prepare(`SELECT offset, value FROM "${tableOf(topic)}" WHERE partition = ? AND offset >= ? ORDER BY offset LIMIT ?`)
+      .all(partition, fromOffset, limit) as { offset: number; value: Buffer }[];
+    return rows.map((r) => ({ topic, partition, offset: r.offset, event: decodeEvent(r.value) }));
+  }
+
+  async endOffsets(topic: string): Promise<number[]> {
+    const n = this.partitionCount(topic);
+    const rows = this.db
+      .prepare(`SELECT partition, MAX(offset) AS o FROM "${tableOf(topic)}" GROUP BY partition`)
+      .all() as { partition: number; o: number }[];
+    const ends = new Array<number>(n).fill(0);
+    for (const r of rows) ends[r.partition] = r.o + 1;
+    return ends;
+  }
+
+  /** Resolves at the next append in this process, or after the poll interval. */
+  waitForAppend(signal: { stopped: boolean }): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.appended.off('append', done);
+        resolve();
+      };
+      const timer = setTimeout(done, signal.stopped ? 0 : this.pollIntervalMs);
+      this.appended.on('append', done);
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    await Promise.all([...this.consumers].map((c) => c.stop()));
+    this.consumers.clear();
+    if (this.flushScheduled || this.pending.length) this.flush();
+    this.closed = true;
+    this.db.close();
+  }
+}
+
+function tableOf(topic: string): string {
+  return `log_${topic.replace(/-/g, '_')}`;
+}
+
+/** One member of a consumer group, polling its share of the partitions. */
+class SqliteConsumer {
+  private readonly memberId = randomUUID();
+  private readonly signal = { stopped: false };
+  private loop: Promise<void> | null = null;
+  private current: Record<string, number[]> = {};
+
+  constructor(
+    private readonly log: SqliteEventLog,
+    private readonly db: Database.Database,
+    private readonly options: ConsumeOptions,
+  ) {}
+
+  assignment(): Record<string, number[]> {
+    return this.current;
+  }
+
+  start(): void {
+    this.heartbeat();
+    this.loop = this.run();
+  }
+
+  /** Leaves the group; a handler that is still running is not waited for beyond a bound. */
+  async stop(): Promise<void> {
+    this.signal.stopped = true;
+    await Promise.race([this.loop, sleep(this.log.sessionTimeoutMs)]);
+    try {
+      this.db.prepare('DELETE FROM group_members WHERE group_id = ? AND member_id = ?').run(this.options.groupId, this.memberId);
+    } catch {
+      /* the database may already be closed */
+    }
+  }
+
+  private heartbeat(): void {
+    this.db
+      .prepare(
+        `INSERT INTO group_members (group_id, member_id, heartbeat_at) VALUES (?, ?, ?)
+         ON CONFLICT (group_id, member_id) DO UPDATE SET heartbeat_at = excluded.heartbeat_at`,
+      )
+      .run(this.options.groupId, this.memberId, Date.now());
+  }
+
+  /** Range-free round robin over (topic, partition) pairs among live members sorted by id. */
+  private rebalance(): void {
+    const alive = Date.now() - this.log.sessionTimeoutMs;
+    this.db.prepare('DELETE FROM group_members WHERE group_id = ? AND heartbeat_at < ?').run(this.options.groupId, alive);
+    const members = (
+      this.db.prepare('SELECT member_id FROM group_members WHERE group_id = ? ORDER BY member_id').all(this.options.groupId) as {
+        member_id: string;
+      }[]
+    ).map((m) => m.member_id);
+    const me = Math.max(0, members.indexOf(this.memberId));
+    const n = Math.max(1, members.length);
+    const assignment: Record<string, number[]> = {};
+    let slot = 0;
+    for (const topic of this.options.topics) {
+      assignment[topic] = [];
+      for (let p = 0; p < this.log.partitionCount(topic); p++, slot++) {
+        if (slot % n === me) assignment[topic].push(p);
+      }
+    }
+    this.current = assignment;
+  }
+
+  private committedOffset(topic: string, partition: number): number {
+    const row = this.db
+      .prepare('SELECT next_offset FROM group_offsets WHERE group_id = ? AND topic = ? AND partition = ?')
+      .get(this.options.groupId, topic, partition) as { next_offset: number } | undefined;
+    if (row) return row.next_offset;
+    if (this.options.fromBeginning === false) {
+      const last = this.db.prepare(`SELECT MAX(offset) AS o FROM "${tableOf(topic)}" WHERE partition = ?`).get(partition) as {
+        o: number | null;
+      };
+      const start = last.o === null ? 0 : last.o + 1;
+      this.commit(topic, partition, start);
+      return start;
+    }
+    return 0;
+  }
+
+  private commit(topic: string, partition: number, nextOffset: number): void {
+    this.db
+      .prepare(
+        `INSERT INTO group_offsets (group_id, topic, partition, next_offset) VALUES (?, ?, ?, ?)
+         ON CONFLICT (group_id, topic, partition) DO UPDATE SET next_offset = excluded.next_offset`,
+      )
+      .run(this.options.groupId, topic, partition, nextOffset);
+  }
+
+  private async run(): Promise<void> {
+    let backoff = 0;
+    let lastHeartbeat = 0;
+    while (!this.signal.stopped) {
+      if (Date.now() - lastHeartbeat > this.log.sessionTimeoutMs / 4) {
+        this.heartbeat();
+        this.rebalance();
+        lastHeartbeat = Date.now();
+      }
+      let delivered = false;
+      let failed = false;
+      for (const [topic, partitions] of Object.entries(this.current)) {
+        for (const partition of partitions) {
+          if (this.signal.stopped) return;
+          const from = this.committedOffset(topic, partition);
+          const events = this.log.readSync(topic, partition, from, this.log.maxBatchEvents);
+          if (events.length === 0) continue;
+          delivered = true;
+          try {
+            await this.options.handler({ topic, partition, events });
+          } catch {
+            failed = true;
+            continue;
+          }
+          this.commit(topic, partition, events[events.length - 1].offset + 1);
+        }
+      }
+      if (failed) {
+        backoff = Math.min(2000, backoff ? backoff * 2 : 50);
+        await sleep(backoff);
+      } else {
+        backoff = 0;
+        if (!delivered) await this.log.waitForAppend(this.signal);
+      }
+    }
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}

@@ -1,0 +1,57 @@
+import { EventEnvelope } from '@crawlhub/contracts';
+
+export const EVENT_LOG = Symbol('EVENT_LOG');
+
+/** Where an appended event landed. Offsets start at 0 in every partition. */
+export interface LogPosition {
+  topic: string;
+  partition: number;
+  offset: number;
+}
+
+export interface LoggedEvent extends LogPosition {
+  event: EventEnvelope;
+}
+
+export interface ConsumedBatch {
+  topic: string;
+  partition: number;
+  events: LoggedEvent[];
+}
+
+export interface ConsumeOptions {
+  groupId: string;
+  topics: string[];
+  /**
+   * Called with events of one partition, in offset order. The batch's offsets are
+   * committed only after the returned promise resolves; if it rejects, the same
+   * events are delivered again (at-least-once).
+   */
+  handler: (batch: ConsumedBatch) => Promise<void>;
+  /** Where a group with no committed offset starts: the beginning (default) or the end. */
+  fromBeginning?: boolean;
+}
+
+export interface Consumption {
+  /** Partitions of each topic currently assigned to this member. */
+  assignment(): Record<string, number[]>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The source of truth. Appends are durable before the promise resolves; events with
+ * the same key land in the same partition, in append order (Kafka's key hashing).
+ */
+export interface EventLog {
+  readonly kind: 'sqlite' | 'kafka';
+  /** Topics must be known before use; creates them if missing. */
+  ensureTopics(topics: string[]): Promise<void>;
+  partitionCount(topic: string): number;
+  append(topic: string, events: EventEnvelope[]): Promise<LogPosition[]>;
+  consume(options: ConsumeOptions): Promise<Consumption>;
+  /** Replay: events of one partition from an offset, at most `limit`, in order. */
+  read(topic: string, partition: number, fromOffset: number, limit: number): Promise<LoggedEvent[]>;
+  /** The next offset to be written in each partition (the high-water mark). */
+  endOffsets(topic: string): Promise<number[]>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,214 @@
+import { randomUUID } from 'node:crypto';
+import { createEvent, EventEnvelope } from '@crawlhub/contracts';
+import { ConsumedBatch, EventLog, LoggedEvent, partitionForKey } from '@crawlhub/eventlog';
+
+/**
+ * The behaviour every EventLog adapter must have. `open` returns a new instance on the
+ * same underlying storage each time it is called (a "process" restart), so the suite
+ * can test durability and several members of one group.
+ */
+export interface EventLogHarness {
+  open(): Promise<EventLog>;
+  /** Upper bound for one group (re)balance in this adapter, in ms. */
+  settleMs: number;
+}
+
+const actor = { kind: 'system' as const, id: 'contract' };
+
+function ev(key: string, n: number): EventEnvelope<{ n: number }> {
+  return createEvent({ type: 'test.counted', key, data: { n }, actor });
+}
+
+async function until(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+export function eventLogContract(name: string, harness: () => EventLogHarness): void {
+  describe(`EventLog contract: ${name}`, () => {
+    let h: EventLogHarness;
+    const opened: EventLog[] = [];
+    const open = async () => {
+      const log = await h.open();
+      opened.push(log);
+      return log;
+    };
+    const topicName = () => `contract-${randomUUID().slice(0, 8)}`;
+
+    beforeAll(() => {
+      h = harness();
+    });
+    afterEach(async () => {
+      await Promise.all(opened.splice(0).map((l) => l.close().catch(() => undefined)));
+    });
+
+    it('keeps the order of events per key and places keys like Kafka', async () => {
+      const log = await open();
+      const topic = topicName();
+      await log.ensureTopics([topic]);
+      const keys = Array.from({ length: 12 }, (_, i) => `1/${i}/${i * 7}`);
+      for (let round = 0; round < 10; round++) {
+        await log.append(topic, keys.map((k) => ev(k, round)));
+      }
+      const seen = new Map<string, number[]>();
+      const consumer = await log.consume({
+        groupId: `g-${randomUUID()}`,
+        topics: [topic],
+        handler: async (batch: ConsumedBatch) => {
+          for (const e of batch.events) {
+            expect(e.partition).toBe(partitionForKey(e.event.key, log.partitionCount(topic)));
+            seen.set(e.event.key, [...(seen.get(e.event.key) ?? []), (e.event.data as { n: number }).n]);
+          }
+        },
+      });
+      await until(() => [...seen.values()].reduce((a, v) => a + v.length, 0) >= 120, h.settleMs + 20_000, 'all events');
+      await consumer.stop();
+      for (const k of keys) expect(seen.get(k)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    });
+
+    it('returns the offsets it assigned, and replays a partition from offset 0', async () => {
+      const log = await open();
+      const topic = topicName();
+      await log.ensureTopics([topic]);
+      const events = Array.from({ length: 50 }, (_, i) => ev(`k${i % 5}`, i));
+      const positions = [...(await log.append(topic, events.slice(0, 20))), ...(await log.append(topic, events.slice(20)))];
+      expect(positions).toHaveLength(50);
+      const byPartition = new Map<number, number[]>();
+      positions.forEach((p) => byPartition.set(p.partition, [...(byPartition.get(p.partition) ?? []), p.offset]));
+      for (const offsets of byPartition.values()) expect(offsets).toEqual(offsets.map((_, i) => i));
+      const ends = await log.endOffsets(topic);
+      let replayed: LoggedEvent[] = [];
+      for (let p = 0; p < log.partitionCount(topic); p++) {
+        expect(ends[p]).toBe(byPartition.get(p)?.length ?? 0);
+        replayed = replayed.concat(await log.read(topic, p, 0, 1000));
+      }
+      expect(replayed.map((e) => e.event.id).sort()).toEqual(events.map((e) => e.id).sort());
+      const first = positions[0];
+      const fromSecond = await log.read(topic, first.partition, 1, 1000);
+      expect(fromSecond[0]?.offset).toBe(1);
+    });
+
+    it('keeps appended events and committed offsets across a restart', async () => {
+      const topic = topicName();
+      const groupId = `g-${randomUUID()}`;
+      const first = await open();
+      await first.ensureTopics([topic]);
+      const before = Array.from({ length: 30 }, (_, i) => ev(`key-${i % 3}`, i));
+      await first.append(topic, before);
+      const seenFirst: string[] = [];
+      const c1 = await first.consume({ groupId, topics: [topic], handler: async (b) => void seenFirst.push(...b.events.map((e) => e.event.id)) });
+      await until(() => seenFirst.length >= 30, h.settleMs + 20_000, 'first consumption');
+      await c1.stop();
+      await first.close();
+
+      const second = await open();
+      await second.ensureTopics([topic]);
+      const after = Array.from({ length: 10 }, (_, i) => ev(`key-${i % 3}`, 100 + i));
+      await second.append(topic, after);
+      let all: LoggedEvent[] = [];
+      for (let p = 0; p < second.partitionCount(topic); p++) all = all.concat(await second.read(topic, p, 0, 1000));
+      expect(all).toHaveLength(40);
+      const seenSecond: string[] = [];
+      const c2 = await second.consume({ groupId, topics: [topic], handler: async (b) => void seenSecond.push(...b.events.map((e) => e.event.id)) });
+      await until(() => seenSecond.length >= 10, h.settleMs + 20_000, 'second consumption');
+      await new Promise((r) => setTimeout(r, 300));
+      await c2.stop();
+      expect(seenSecond.sort()).toEqual(after.map((e) => e.id).sort());
+    });
+
+    it('delivers again what a failed handler did not finish', async () => {
+      const log = await open();
+      const topic = topicName();
+      await log.ensureTopics([topic]);
+      const events = Array.from({ length: 10 }, (_, i) => ev('same-key', i));
+      await log.append(topic, events);
+      const applied: number[] = [];
+      let failures = 0;
+      const consumer = await log.consume({
+        groupId: `g-${randomUUID()}`,
+        topics: [topic],
+        handler: async (batch) => {
+          for (const e of batch.events) {
+            const n = (e.event.data as { n: number }).n;
+            if (n === 5 && failures < 2) {
+              failures++;
+              throw new Error('handler crashed');
+            }
+            if (!applied.includes(n)) applied.push(n);
+          }
+        },
+      });
+      await until(() => applied.length >= 10, h.settleMs + 20_000, 'redelivery');
+      await consumer.stop();
+      expect(failures).toBe(2);
+      expect(applied).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    });
+
+    it('redelivers to a new member what a crashed member had not committed', async () => {
+      const topic = topicName();
+      const groupId = `g-${randomUUID()}`;
+      const crashing = await open();
+      await crashing.ensureTopics([topic]);
+      const events = Array.from({ length: 8 }, (_, i) => ev('crash-key', i));
+      await crashing.append(topic, events);
+      let received = 0;
+      // The member takes the batch and dies before its handler finishes: nothing is committed.
+      await crashing.consume({
+        groupId,
+        topics: [topic],
+        handler: () => {
+          received += 1;
+          return new Promise<void>(() => undefined);
+        },
+      });
+      await until(() => received > 0, h.settleMs + 20_000, 'first delivery');
+      await crashing.close();
+
+      const survivor = await open();
+      await survivor.ensureTopics([topic]);
+      const seen: number[] = [];
+      const c = await survivor.consume({ groupId, topics: [topic], handler: async (b) => void seen.push(...b.events.map((e) => (e.event.data as { n: number }).n)) });
+      await until(() => seen.length >= 8, h.settleMs + 30_000, 'redelivery to the survivor');
+      await c.stop();
+      expect(seen).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    });
+
+    it('shares the partitions of a topic between two members of one group', async () => {
+      const topic = topicName();
+      const groupId = `g-${randomUUID()}`;
+      const a = await open();
+      const b = await open();
+      await a.ensureTopics([topic]);
+      await b.ensureTopics([topic]);
+      const partitions = a.partitionCount(topic);
+      expect(partitions).toBeGreaterThanOrEqual(2);
+      const seenBy = { a: new Map<string, number>(), b: new Map<string, number>() };
+      const record = (who: 'a' | 'b') => async (batch: ConsumedBatch) => {
+        for (const e of batch.events) seenBy[who].set(e.event.id, batch.partition);
+      };
+      const ca = await a.consume({ groupId, topics: [topic], handler: record('a') });
+      const cb = await b.consume({ groupId, topics: [topic], handler: record('b') });
+      await until(
+        () => (ca.assignment()[topic]?.length ?? 0) > 0 && (cb.assignment()[topic]?.length ?? 0) > 0 &&
+          (ca.assignment()[topic].length + cb.assignment()[topic].length === partitions),
+        h.settleMs + 30_000,
+        'both members to get partitions',
+      );
+      const pa = new Set(ca.assignment()[topic]);
+      for (const p of cb.assignment()[topic]) expect(pa.has(p)).toBe(false);
+
+      const events = Array.from({ length: 200 }, (_, i) => ev(`share-${i}`, i));
+      await a.append(topic, events);
+      await until(() => new Set([...seenBy.a.keys(), ...seenBy.b.keys()]).size >= 200, h.settleMs + 20_000, 'all events');
+      await ca.stop();
+      await cb.stop();
+      expect(seenBy.a.size).toBeGreaterThan(0);
+      expect(seenBy.b.size).toBeGreaterThan(0);
+      for (const p of seenBy.a.values()) expect(pa.has(p)).toBe(true);
+      for (const p of seenBy.b.values()) expect(pa.has(p)).toBe(false);
+    });
+  });
+}
