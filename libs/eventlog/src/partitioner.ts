@@ -20,16 +20,12 @@ export function murmur2(data: Buffer): number {
     h ^= k;
   }
   const index = length4 * 4;
-  switch (length & 3) {
-    case 3:
-      h ^= (data[index + 2] & 0xff) << 16;
-    // falls through
-    case 2:
-      h ^= (data[index + 1] & 0xff) << 8;
-    // falls through
-    case 1:
-      h ^= data[index] & 0xff;
-      h = Math.imul(h, m);
+  const tail = length & 3;
+  if (tail === 3) h ^= (data[index + 2] & 0xff) << 16;
+  if (tail >= 2) h ^= (data[index + 1] & 0xff) << 8;
+  if (tail >= 1) {
+    h ^= data[index] & 0xff;
+    h = Math.imul(h, m);
   }
   h ^= h >>> 13;
   h = Math.imul(h, m);
