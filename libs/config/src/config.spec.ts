@@ -1,0 +1,32 @@
+import { ConfigError, loadConfig } from './config';
+
+describe('loadConfig', () => {
+  it('works with no configuration at all', () => {
+    const c = loadConfig({});
+    expect(c.eventLog.kind).toBe('sqlite');
+    expect(c.viewStore.kind).toBe('sqlite');
+    expect(c.ports.storage).toBe(8002);
+    expect(c.roles).toContain('storage');
+    expect(c.allowPrivateTargets).toBe(false);
+  });
+
+  it('reads roles, kafka and mongodb settings', () => {
+    const c = loadConfig({ APP_ROLE: 'storage,projector', EVENT_LOG: 'kafka', KAFKA_BROKERS: '127.0.0.1:9092, 127.0.0.1:9093', VIEW_STORE: 'mongodb', MONGODB_URI: 'mongodb://127.0.0.1:27017/' });
+    expect(c.roles).toEqual(['storage', 'projector']);
+    expect(c.eventLog).toEqual({ kind: 'kafka', partitions: 8, brokers: ['127.0.0.1:9092', '127.0.0.1:9093'] });
+    expect(c.viewStore).toEqual({ kind: 'mongodb', uri: 'mongodb://127.0.0.1:27017/', database: 'crawlhub' });
+  });
+
+  it('lists every problem at once', () => {
+    let error: ConfigError | undefined;
+    try {
+      loadConfig({ EVENT_LOG: 'kafka', STORAGE_PORT: 'x', APP_ROLE: 'storage,nope', ALLOW_PRIVATE_TARGETS: 'maybe' });
+    } catch (e) {
+      error = e as ConfigError;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error!.problems).toHaveLength(4);
+    expect(error!.message).toContain('KAFKA_BROKERS');
+    expect(error!.message).toContain('STORAGE_PORT=x');
+  });
+});

@@ -1,0 +1,137 @@
+import { resolve } from 'node:path';
+
+export const APP_ROLES = ['storage', 'dash', 'proxy', 'fetch', 'extract', 'projector', 'worker', 'runner'] as const;
+export type AppRole = (typeof APP_ROLES)[number];
+
+/** Everything crawlhub reads from its environment, parsed and checked once at start. */
+export interface CrawlhubConfig {
+  dataDir: string;
+  roles: AppRole[];
+  eventLog: { kind: 'sqlite'; partitions: number } | { kind: 'kafka'; partitions: number; brokers: string[] };
+  viewStore: { kind: 'sqlite' } | { kind: 'mongodb'; uri: string; database: string };
+  adminKey: string | null;
+  host: string;
+  ports: { dash: number; storage: number; fetch: number; extract: number; proxy: number; stats: number };
+  allowPrivateTargets: boolean;
+  /** How long a write waits for the views it touched to catch up before answering 503. */
+  readYourWritesTimeoutMs: number;
+  /** Largest single record (item, log line, request) accepted by the storage API. */
+  maxRecordBytes: number;
+  /** Request bodies are cut into log events of about this many bytes. */
+  eventChunkBytes: number;
+  /** Ask for `--help` style listing: see CONFIG_DOCS. */
+  logLevel: 'debug' | 'info' | 'warn' | 'error';
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n  - ${problems.join('\n  - ')}`);
+  }
+}
+
+/** name, default, meaning: the table the README shows. */
+export const CONFIG_DOCS: [string, string, string][] = [
+  ['DATA_DIR', './data', 'where the embedded log and views live'],
+  ['APP_ROLE', 'all', 'which app(s) this process runs: storage, dash, proxy, fetch, extract, projector, worker, runner, all (comma list allowed)'],
+  ['EVENT_LOG', 'sqlite', '`sqlite` or `kafka`'],
+  ['EVENT_LOG_PARTITIONS', '8', 'partitions of every topic the platform creates'],
+  ['KAFKA_BROKERS', '—', 'comma list, for `EVENT_LOG=kafka`'],
+  ['VIEW_STORE', 'sqlite', '`sqlite` or `mongodb`'],
+  ['MONGODB_URI', '—', 'for `VIEW_STORE=mongodb`'],
+  ['MONGODB_DATABASE', 'crawlhub', 'database name used in MongoDB'],
+  ['CRAWLHUB_ADMIN_KEY', 'created on first start and printed', 'the admin API key (sees every project)'],
+  ['HOST', '127.0.0.1', 'listen address of every port'],
+  ['DASH_PORT STORAGE_PORT FETCH_PORT EXTRACT_PORT PROXY_PORT STATS_PORT', '8001 8002 8003 8004 8010 8011', 'listen ports'],
+  ['ALLOW_PRIVATE_TARGETS', 'false', 'let fetch, render, extraction and the proxy reach private and loopback addresses'],
+  ['READ_YOUR_WRITES_TIMEOUT_MS', '10000', 'how long a write waits for its views before answering 503'],
+  ['MAX_RECORD_BYTES', '1048576', 'largest item, log line or request record (413 above)'],
+  ['LOG_LEVEL', 'info', 'debug, info, warn or error'],
+];
+
+type Env = Record<string, string | undefined>;
+
+export function loadConfig(env: Env = process.env): CrawlhubConfig {
+  const problems: string[] = [];
+  const str = (name: string, fallback: string) => {
+    const v = env[name];
+    return v === undefined || v.trim() === '' ? fallback : v.trim();
+  };
+  const int = (name: string, fallback: number, min: number, max: number) => {
+    const raw = str(name, String(fallback));
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min || n > max) {
+      problems.push(`${name}=${raw} must be an integer from ${min} to ${max}`);
+      return fallback;
+    }
+    return n;
+  };
+  const bool = (name: string, fallback: boolean) => {
+    const raw = str(name, String(fallback)).toLowerCase();
+    if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+    if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+    problems.push(`${name}=${raw} must be true or false`);
+    return fallback;
+  };
+  const oneOf = <T extends string>(name: string, fallback: T, allowed: readonly T[]): T => {
+    const raw = str(name, fallback) as T;
+    if (!allowed.includes(raw)) {
+      problems.push(`${name}=${raw} must be one of ${allowed.join(', ')}`);
+      return fallback;
+    }
+    return raw;
+  };
+
+  const roleNames = str('APP_ROLE', 'all').split(',').map((r) => r.trim()).filter(Boolean);
+  const roles = new Set<AppRole>();
+  for (const r of roleNames) {
+    if (r === 'all') APP_ROLES.forEach((x) => roles.add(x));
+    else if ((APP_ROLES as readonly string[]).includes(r)) roles.add(r as AppRole);
+    else problems.push(`APP_ROLE: unknown role ${r} (known: all, ${APP_ROLES.join(', ')})`);
+  }
+
+  const partitions = int('EVENT_LOG_PARTITIONS', 8, 1, 1024);
+  const logKind = oneOf('EVENT_LOG', 'sqlite', ['sqlite', 'kafka'] as const);
+  let eventLog: CrawlhubConfig['eventLog'] = { kind: 'sqlite', partitions };
+  if (logKind === 'kafka') {
+    const brokers = str('KAFKA_BROKERS', '').split(',').map((b) => b.trim()).filter(Boolean);
+    if (brokers.length === 0) problems.push('EVENT_LOG=kafka needs KAFKA_BROKERS (host:port, comma separated)');
+    eventLog = { kind: 'kafka', partitions, brokers };
+  }
+
+  const viewKind = oneOf('VIEW_STORE', 'sqlite', ['sqlite', 'mongodb'] as const);
+  let viewStore: CrawlhubConfig['viewStore'] = { kind: 'sqlite' };
+  if (viewKind === 'mongodb') {
+    const uri = str('MONGODB_URI', '');
+    if (!/^mongodb(\+srv)?:\/\//.test(uri)) problems.push('VIEW_STORE=mongodb needs MONGODB_URI (mongodb://...)');
+    viewStore = { kind: 'mongodb', uri, database: str('MONGODB_DATABASE', 'crawlhub') };
+  }
+
+  const adminKey = str('CRAWLHUB_ADMIN_KEY', '') || null;
+  if (adminKey !== null && !/^[A-Za-z0-9_-]{16,128}$/.test(adminKey)) {
+    problems.push('CRAWLHUB_ADMIN_KEY must be 16 to 128 letters, digits, _ or -');
+  }
+
+  const config: CrawlhubConfig = {
+    dataDir: resolve(str('DATA_DIR', './data')),
+    roles: APP_ROLES.filter((r) => roles.has(r)),
+    eventLog,
+    viewStore,
+    adminKey,
+    host: str('HOST', '127.0.0.1'),
+    ports: {
+      dash: int('DASH_PORT', 8001, 0, 65535),
+      storage: int('STORAGE_PORT', 8002, 0, 65535),
+      fetch: int('FETCH_PORT', 8003, 0, 65535),
+      extract: int('EXTRACT_PORT', 8004, 0, 65535),
+      proxy: int('PROXY_PORT', 8010, 0, 65535),
+      stats: int('STATS_PORT', 8011, 0, 65535),
+    },
+    allowPrivateTargets: bool('ALLOW_PRIVATE_TARGETS', false),
+    readYourWritesTimeoutMs: int('READ_YOUR_WRITES_TIMEOUT_MS', 10_000, 10, 600_000),
+    maxRecordBytes: int('MAX_RECORD_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
+    eventChunkBytes: int('EVENT_CHUNK_BYTES', 1024 * 1024, 64 * 1024, 8 * 1024 * 1024),
+    logLevel: oneOf('LOG_LEVEL', 'info', ['debug', 'info', 'warn', 'error'] as const),
+  };
+  if (problems.length) throw new ConfigError(problems);
+  return config;
+}
