@@ -1,0 +1,71 @@
+import { msgpackSize } from './msgpack-size';
+
+export const RECORD_KINDS = ['items', 'logs', 'requests'] as const;
+export type RecordKind = (typeof RECORD_KINDS)[number];
+
+export class RecordError extends Error {}
+
+/** A record ready to store: its compact JSON text and its stats contribution. */
+export interface NormalizedRecord {
+  json: string;
+  size: number;
+  countKeys: string[];
+}
+
+type Obj = Record<string, unknown>;
+
+const LOG_FIELDS = ['time', 'level', 'message'] as const;
+const REQUEST_FIELDS = ['time', 'parent', 'duration', 'status', 'method', 'rs', 'url', 'fp'] as const;
+const REQUEST_REQUIRED = ['time', 'method', 'url', 'status', 'duration', 'rs'];
+const REQUEST_INTS = ['time', 'parent', 'duration', 'status', 'rs'];
+
+function isInt(v: unknown): boolean {
+  return typeof v === 'number' && Number.isInteger(v);
+}
+
+/**
+ * How each kind of job record is checked, re-serialised and counted (compat-notes §1.1,
+ * §8): items keep the field order they were written with; logs and requests are
+ * re-serialised in their schema order, requests without null fields.
+ */
+export function normalizeRecord(kind: RecordKind, value: unknown): NormalizedRecord {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new RecordError('expected a JSON object');
+  }
+  const obj = value as Obj;
+  if (kind === 'items') {
+    return { json: JSON.stringify(obj), size: msgpackSize(obj), countKeys: Object.keys(obj) };
+  }
+  if (kind === 'logs') {
+    if (typeof obj.message !== 'string') throw new RecordError('log record needs a string "message"');
+    if (!isInt(obj.level)) throw new RecordError('log record needs an integer "level"');
+    if (obj.time !== undefined && obj.time !== null && !isInt(obj.time)) throw new RecordError('log "time" must be an integer (ms)');
+    const out: Obj = {};
+    for (const f of LOG_FIELDS) if (obj[f] !== undefined && obj[f] !== null) out[f] = obj[f];
+    for (const k of Object.keys(obj)) if (!(LOG_FIELDS as readonly string[]).includes(k)) out[k] = obj[k];
+    return { json: JSON.stringify(out), size: msgpackSize(obj.message), countKeys: [String(obj.level)] };
+  }
+  for (const f of REQUEST_REQUIRED) {
+    if (obj[f] === undefined || obj[f] === null) throw new RecordError(`request record needs "${f}"`);
+  }
+  for (const f of REQUEST_INTS) {
+    if (obj[f] !== undefined && obj[f] !== null && !isInt(obj[f])) throw new RecordError(`request "${f}" must be an integer`);
+  }
+  if (typeof obj.method !== 'string' || typeof obj.url !== 'string') throw new RecordError('request "method" and "url" must be strings');
+  if (obj.fp !== undefined && obj.fp !== null && typeof obj.fp !== 'string') throw new RecordError('request "fp" must be a string');
+  const out: Obj = {};
+  for (const f of REQUEST_FIELDS) if (obj[f] !== undefined && obj[f] !== null) out[f] = obj[f];
+  for (const k of Object.keys(obj)) if (!(REQUEST_FIELDS as readonly string[]).includes(k) && obj[k] !== null) out[k] = obj[k];
+  return { json: JSON.stringify(out), size: msgpackSize(out), countKeys: Object.keys(out).filter((k) => k !== 'time') };
+}
+
+/** The stats contribution of a record already stored (used when it is overwritten). */
+export function storedContribution(kind: RecordKind, json: string): { size: number; countKeys: string[] } {
+  const r = normalizeRecord(kind, JSON.parse(json));
+  return { size: r.size, countKeys: r.countKeys };
+}
+
+/** Where `_key` goes when `meta=_key` is asked: last for items, first for logs and requests. */
+export function keyFirst(kind: RecordKind): boolean {
+  return kind !== 'items';
+}

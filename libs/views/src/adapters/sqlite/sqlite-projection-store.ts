@@ -1,0 +1,92 @@
+import { EventEmitter } from 'node:events';
+import { LoggedEvent, LogPosition } from '@crawlhub/eventlog';
+import { ProjectionStore } from '../../projection-store.port';
+import { SqliteViewDatabase } from './sqlite-view-database';
+
+/**
+ * Checkpoints live in the view database, so a batch's view changes and its checkpoint
+ * commit in one SQLite transaction. The log's own group offsets are only a hint.
+ */
+export class SqliteProjectionStore implements ProjectionStore {
+  private readonly progressed = new EventEmitter();
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(private readonly views: SqliteViewDatabase, private readonly pollMs = 20) {
+    views.defineSchema(`CREATE TABLE IF NOT EXISTS projection_checkpoints (
+      topic TEXT NOT NULL, partition INTEGER NOT NULL, next_offset INTEGER NOT NULL,
+      PRIMARY KEY (topic, partition)) WITHOUT ROWID`);
+    this.progressed.setMaxListeners(0);
+  }
+
+  applyBatch(topic: string, partition: number, events: LoggedEvent[], apply: (e: LoggedEvent) => Promise<void>): Promise<void> {
+    // One writer connection: batches are applied one after another, never interleaved.
+    const run = this.queue.then(() => this.applyNow(topic, partition, events, apply));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async applyNow(topic: string, partition: number, events: LoggedEvent[], apply: (e: LoggedEvent) => Promise<void>) {
+    const db = this.views.writer;
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      const next = this.read(db, topic, partition);
+      let last = next - 1;
+      for (const e of events) {
+        if (e.offset < next) continue;
+        await apply(e);
+        last = e.offset;
+      }
+      if (last >= next) {
+        db.prepare(
+          `INSERT INTO projection_checkpoints (topic, partition, next_offset) VALUES (?, ?, ?)
+           ON CONFLICT (topic, partition) DO UPDATE SET next_offset = excluded.next_offset`,
+        ).run(topic, partition, last + 1);
+      }
+      db.exec('COMMIT');
+    } catch (err) {
+      db.exec('ROLLBACK');
+      throw err;
+    }
+    this.progressed.emit('progress');
+  }
+
+  private read(db: SqliteViewDatabase['reader'], topic: string, partition: number): number {
+    const row = db.prepare('SELECT next_offset FROM projection_checkpoints WHERE topic = ? AND partition = ?').get(topic, partition) as
+      | { next_offset: number }
+      | undefined;
+    return row?.next_offset ?? 0;
+  }
+
+  async nextOffset(topic: string, partition: number): Promise<number> {
+    return this.read(this.views.reader, topic, partition);
+  }
+
+  async waitFor(positions: LogPosition[], timeoutMs: number): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    const done = () => positions.every((p) => this.read(this.views.reader, p.topic, p.partition) > p.offset);
+    while (!done()) {
+      const left = deadline - Date.now();
+      if (left <= 0) return false;
+      // Woken by this process's projector, or by polling when it runs elsewhere.
+      await new Promise<void>((resolve) => {
+        const wake = () => {
+          clearTimeout(timer);
+          this.progressed.off('progress', wake);
+          resolve();
+        };
+        const timer = setTimeout(wake, Math.min(left, this.pollMs));
+        this.progressed.on('progress', wake);
+      });
+    }
+    return true;
+  }
+
+  async reset(): Promise<void> {
+    await this.queue;
+    this.views.dropAll();
+  }
+
+  async close(): Promise<void> {
+    await this.queue;
+  }
+}

@@ -1,0 +1,49 @@
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+/**
+ * The embedded view store: one SQLite file in WAL mode. The projector writes through
+ * `writer` inside one transaction per batch; HTTP reads use `reader`, a second
+ * connection, so they never see a half-applied batch.
+ */
+export class SqliteViewDatabase {
+  readonly writer: Database.Database;
+  readonly reader: Database.Database;
+  private readonly schemas: string[] = [];
+
+  constructor(readonly file: string) {
+    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+    this.writer = open(file);
+    this.reader = file === ':memory:' ? this.writer : open(file);
+  }
+
+  /** Views declare their tables here; they are created now and again after a reset. */
+  defineSchema(sql: string): void {
+    this.schemas.push(sql);
+    this.writer.exec(sql);
+  }
+
+  dropAll(): void {
+    const tables = this.writer.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`).all() as { name: string }[];
+    this.writer.transaction(() => {
+      for (const t of tables) this.writer.exec(`DROP TABLE IF EXISTS "${t.name}"`);
+    })();
+    for (const sql of this.schemas) this.writer.exec(sql);
+  }
+
+  close(): void {
+    if (this.reader !== this.writer) this.reader.close();
+    this.writer.close();
+  }
+}
+
+function open(file: string): Database.Database {
+  const db = new Database(file);
+  db.pragma('page_size = 16384');
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('busy_timeout = 10000');
+  db.pragma('cache_size = -65536');
+  return db;
+}
