@@ -18,7 +18,7 @@ export interface RecordChunk {
  * its 1-based line number.
  */
 export async function* readJsonLines(
-  body: AsyncIterable<Buffer | string>,
+  body: AsyncIterable<Buffer | string> | Iterable<Buffer | string>,
   kind: RecordKind,
   options: { maxRecordBytes: number; chunkBytes: number },
 ): AsyncGenerator<RecordChunk> {
