@@ -1,0 +1,568 @@
+import {
+  Admin,
+  Consumer,
+  EachBatchPayload,
+  Kafka,
+  KafkaMessage,
+  logLevel as KafkaLogLevel,
+  Logger,
+  Partitioners,
+  Producer,
+  RetryOptions,
+} from 'kafkajs';
+import { decodeEvent, encodeEvent, EventEnvelope } from '@crawlhub/contracts';
+import { ConsumedBatch, ConsumeOptions, Consumption, EventLog, LoggedEvent, LogPosition } from '../../event-log.port';
+import { partitionForKey } from '../../partitioner';
+
+export type KafkaEventLogLevel = 'nothing' | 'error' | 'warn' | 'info' | 'debug';
+
+export interface KafkaEventLogOptions {
+  /** Bootstrap brokers, `host:port`. */
+  brokers: string[];
+  clientId: string;
+  /** Partitions of every topic this instance creates (existing topics keep theirs). */
+  partitions: number;
+  /** Replicas of every topic this instance creates (default 1). */
+  replicationFactor?: number;
+  /** kafkajs' own logging (default 'error'); handler failures are logged at 'error'. */
+  logLevel?: KafkaEventLogLevel;
+  /** Extra topic configs for created topics (defaults: 16 MiB messages, retention forever). */
+  topicConfig?: Record<string, string>;
+  /** A member that stops heartbeating for this long loses its partitions (default 10 s). */
+  sessionTimeoutMs?: number;
+  /** How long the group waits for members to rejoin during a rebalance (default 30 s). */
+  rebalanceTimeoutMs?: number;
+  /** Heartbeat period, also while a handler runs (default 1 s). */
+  heartbeatIntervalMs?: number;
+  /** Longest wait of an idle fetch: bounds delivery latency and rebalance reaction (default 250 ms). */
+  maxWaitMs?: number;
+  /** At most this many events per handler call (default 1000). */
+  maxBatchEvents?: number;
+  /** How many partitions one member works on at once (default 1). */
+  partitionsConsumedConcurrently?: number;
+  /** On stop, how long a running handler may still finish and commit (default 5 s). */
+  stopGraceMs?: number;
+  /** Upper bound of the retry delay after a failed handler (default 5 s; it starts at 100 ms). */
+  maxRetryBackoffMs?: number;
+  /** Requests over this many bytes of encoded events are split (default 4 MiB). */
+  maxRequestBytes?: number;
+  /** Connection and request retries of kafkajs. */
+  retry?: RetryOptions;
+  connectionTimeoutMs?: number;
+  requestTimeoutMs?: number;
+}
+
+const MiB = 1024 * 1024;
+/** Largest record batch a topic accepts (`max.message.bytes`), matching the broker setting. */
+const MAX_MESSAGE_BYTES = 16 * MiB;
+/** At most this many events per produce request (kafkajs groups messages in O(n^2)). */
+const MAX_REQUEST_EVENTS = 2000;
+/** Per-record overhead budget when sizing produce requests. */
+const RECORD_OVERHEAD = 64;
+const READ_COMMITTED = 1;
+
+const LOG_LEVELS: Record<KafkaEventLogLevel, KafkaLogLevel> = {
+  nothing: KafkaLogLevel.NOTHING,
+  error: KafkaLogLevel.ERROR,
+  warn: KafkaLogLevel.WARN,
+  info: KafkaLogLevel.INFO,
+  debug: KafkaLogLevel.DEBUG,
+};
+
+/** Errors after which a fetch is retried on fresh metadata. */
+const STALE_METADATA = new Set([
+  'NOT_LEADER_FOR_PARTITION',
+  'LEADER_NOT_AVAILABLE',
+  'UNKNOWN_TOPIC_OR_PARTITION',
+  'FENCED_LEADER_EPOCH',
+  'UNKNOWN_LEADER_EPOCH',
+  'REPLICA_NOT_AVAILABLE',
+  'OFFSET_NOT_AVAILABLE',
+]);
+
+/** The part of kafkajs' (internal, but frozen: 2.2.4 is its last release) cluster that `read` uses. */
+interface FetchedRecord {
+  offset: string;
+  value: Buffer | null;
+  isControlRecord?: boolean;
+}
+interface FetchedPartition {
+  partition: number;
+  highWatermark: string;
+  lastStableOffset?: string;
+  messages: FetchedRecord[];
+}
+interface InternalBroker {
+  fetch(request: {
+    isolationLevel: number;
+    maxWaitTime: number;
+    minBytes: number;
+    maxBytes: number;
+    topics: { topic: string; partitions: { partition: number; fetchOffset: string; maxBytes: number }[] }[];
+  }): Promise<{ responses: { topicName: string; partitions: FetchedPartition[] }[] }>;
+}
+interface InternalCluster {
+  connect(): Promise<void>;
+  disconnect(): Promise<void>;
+  refreshMetadata(): Promise<void>;
+  addTargetTopic(topic: string): Promise<void>;
+  findLeaderForPartitions(topic: string, partitions: number[]): Record<string, number[]>;
+  findBroker(options: { nodeId: string }): Promise<InternalBroker>;
+}
+type CreateCluster = (options: {
+  metadataMaxAge?: number;
+  allowAutoTopicCreation?: boolean;
+  isolationLevel?: number;
+}) => InternalCluster;
+
+/**
+ * The Kafka adapter of the event log (kafkajs). Appends go through one idempotent
+ * producer (acks=all), keyed and partitioned exactly like the embedded log
+ * (`partitionForKey`, Kafka's default partitioner). Consumers are group members that
+ * commit a batch's offsets only after its handler resolves; a failed batch is fetched
+ * again after a backoff. `read` fetches straight from the partition leader, so it
+ * touches no consumer group.
+ */
+export class KafkaEventLog implements EventLog {
+  readonly kind = 'kafka' as const;
+  private readonly kafka: Kafka;
+  private readonly logger: Logger;
+  private readonly partitionsByTopic = new Map<string, number>();
+  private readonly consumers = new Set<KafkaConsumption>();
+  private admin: Promise<Admin> | null = null;
+  private producer: Promise<Producer> | null = null;
+  private reader: Promise<InternalCluster> | null = null;
+  /** Appends run one at a time: the idempotent producer's sequence numbers need it. */
+  private appendChain: Promise<unknown> = Promise.resolve();
+  private closed = false;
+
+  constructor(private readonly options: KafkaEventLogOptions) {
+    if (!options.brokers.length) throw new Error('KafkaEventLog needs at least one broker');
+    if (!Number.isInteger(options.partitions) || options.partitions < 1) throw new Error('partitions must be a positive integer');
+    this.kafka = new Kafka({
+      clientId: options.clientId,
+      brokers: options.brokers,
+      logLevel: LOG_LEVELS[options.logLevel ?? 'error'],
+      retry: options.retry,
+      connectionTimeout: options.connectionTimeoutMs ?? 3_000,
+      requestTimeout: options.requestTimeoutMs ?? 30_000,
+    });
+    this.logger = this.kafka.logger().namespace('KafkaEventLog');
+  }
+
+  // ---- topics ------------------------------------------------------------------------
+
+  async ensureTopics(topics: string[]): Promise<void> {
+    this.assertOpen();
+    if (topics.length === 0) return;
+    const admin = await this.adminClient();
+    const existing = new Set(await admin.listTopics());
+    const missing = [...new Set(topics)].filter((t) => !existing.has(t));
+    if (missing.length > 0) {
+      const configs: Record<string, string> = {
+        'max.message.bytes': String(MAX_MESSAGE_BYTES),
+        'retention.ms': '-1',
+        'retention.bytes': '-1',
+        ...(this.options.topicConfig ?? {}),
+      };
+      // Resolves false (no throw) for topics that another process created meanwhile.
+      await admin.createTopics({
+        waitForLeaders: true,
+        topics: missing.map((topic) => ({
+          topic,
+          numPartitions: this.options.partitions,
+          replicationFactor: this.options.replicationFactor ?? 1,
+          configEntries: Object.entries(configs).map(([name, value]) => ({ name, value })),
+        })),
+      });
+    }
+    await this.loadPartitionCounts(topics);
+  }
+
+  partitionCount(topic: string): number {
+    const n = this.partitionsByTopic.get(topic);
+    if (n === undefined) throw new Error(`unknown topic ${topic} (call ensureTopics first)`);
+    return n;
+  }
+
+  private async loadPartitionCounts(topics: string[]): Promise<void> {
+    const admin = await this.adminClient();
+    const { topics: metadata } = await admin.fetchTopicMetadata({ topics });
+    for (const t of metadata) this.partitionsByTopic.set(t.name, t.partitions.length);
+  }
+
+  /** The partition count, asking the cluster when this instance has not seen the topic. */
+  private async knownPartitionCount(topic: string): Promise<number> {
+    if (!this.partitionsByTopic.has(topic)) await this.loadPartitionCounts([topic]);
+    return this.partitionCount(topic);
+  }
+
+  // ---- append ------------------------------------------------------------------------
+
+  append(topic: string, events: EventEnvelope[]): Promise<LogPosition[]> {
+    if (this.closed) return Promise.reject(new Error('event log closed'));
+    const run = this.appendChain.then(() => this.appendNow(topic, events));
+    this.appendChain = run.catch(() => undefined);
+    return run;
+  }
+
+  private async appendNow(topic: string, events: EventEnvelope[]): Promise<LogPosition[]> {
+    if (events.length === 0) return [];
+    const partitions = await this.knownPartitionCount(topic);
+    const producer = await this.producerClient();
+    const maxRequestBytes = this.options.maxRequestBytes ?? 4 * MiB;
+
+    const messages = events.map((event) => {
+      const value = encodeEvent(event);
+      if (value.length + Buffer.byteLength(event.key) + RECORD_OVERHEAD > MAX_MESSAGE_BYTES) {
+        throw new Error(`event ${event.id} (${event.type}) is too large for the log: ${value.length} bytes`);
+      }
+      return {
+        key: event.key,
+        value,
+        partition: partitionForKey(event.key, partitions),
+        timestamp: String(event.occurredAt),
+      };
+    });
+
+    const positions: LogPosition[] = [];
+    let start = 0;
+    while (start < messages.length) {
+      // One request per chunk; a chunk holds one record batch per partition.
+      let end = start;
+      let bytes = 0;
+      while (end < messages.length && end - start < MAX_REQUEST_EVENTS) {
+        const size = messages[end].value.length + Buffer.byteLength(messages[end].key) + RECORD_OVERHEAD;
+        if (end > start && bytes + size > maxRequestBytes) break;
+        bytes += size;
+        end++;
+      }
+      const chunk = messages.slice(start, end);
+      const metadata = await producer.send({ topic, acks: -1, messages: chunk });
+      const base = new Map<number, number>();
+      for (const m of metadata) {
+        if (m.topicName === topic && m.baseOffset !== undefined) base.set(m.partition, Number(m.baseOffset));
+      }
+      const next = new Map<number, number>();
+      for (const m of chunk) {
+        const first = base.get(m.partition);
+        if (first === undefined) throw new Error(`no offset returned for ${topic}/${m.partition}`);
+        const offset = next.get(m.partition) ?? first;
+        positions.push({ topic, partition: m.partition, offset });
+        next.set(m.partition, offset + 1);
+      }
+      start = end;
+    }
+    return positions;
+  }
+
+  // ---- consume -----------------------------------------------------------------------
+
+  async consume(options: ConsumeOptions): Promise<Consumption> {
+    this.assertOpen();
+    for (const topic of options.topics) await this.knownPartitionCount(topic);
+    const heartbeatInterval = this.options.heartbeatIntervalMs ?? 1_000;
+    const consumer = this.kafka.consumer({
+      groupId: options.groupId,
+      sessionTimeout: this.options.sessionTimeoutMs ?? 10_000,
+      rebalanceTimeout: this.options.rebalanceTimeoutMs ?? 30_000,
+      heartbeatInterval,
+      maxWaitTimeInMs: this.options.maxWaitMs ?? 250,
+      maxBytesPerPartition: 4 * MiB,
+      maxBytes: 32 * MiB,
+      allowAutoTopicCreation: false,
+      readUncommitted: false,
+    });
+    const consumption = new KafkaConsumption(consumer, options, this.logger, {
+      maxBatchEvents: this.options.maxBatchEvents ?? 1000,
+      heartbeatIntervalMs: heartbeatInterval,
+      stopGraceMs: this.options.stopGraceMs ?? 5_000,
+      maxRetryBackoffMs: this.options.maxRetryBackoffMs ?? 5_000,
+    });
+    try {
+      await consumption.start(this.options.partitionsConsumedConcurrently ?? 1);
+    } catch (err) {
+      await consumption.stop().catch(() => undefined);
+      throw err;
+    }
+    this.consumers.add(consumption);
+    return {
+      assignment: () => consumption.assignment(),
+      stop: async () => {
+        await consumption.stop();
+        this.consumers.delete(consumption);
+      },
+    };
+  }
+
+  // ---- replay ------------------------------------------------------------------------
+
+  async read(topic: string, partition: number, fromOffset: number, limit: number): Promise<LoggedEvent[]> {
+    this.assertOpen();
+    const out: LoggedEvent[] = [];
+    if (limit <= 0) return out;
+    const cluster = await this.readerCluster();
+    await cluster.addTargetTopic(topic);
+    let next = Math.max(0, fromOffset);
+    let attempts = 0;
+    while (out.length < limit) {
+      let fetched: FetchedPartition | undefined;
+      const maxBytes = Math.min(MAX_MESSAGE_BYTES, Math.max(256 * 1024, (limit - out.length) * 2048));
+      try {
+        const leaders = cluster.findLeaderForPartitions(topic, [partition]);
+        const nodeId = Object.keys(leaders)[0];
+        if (nodeId === undefined) throw new Error(`unknown partition ${topic}/${partition}`);
+        const broker = await cluster.findBroker({ nodeId });
+        const { responses } = await broker.fetch({
+          isolationLevel: READ_COMMITTED,
+          maxWaitTime: 0,
+          minBytes: 0,
+          maxBytes,
+          topics: [{ topic, partitions: [{ partition, fetchOffset: String(next), maxBytes }] }],
+        });
+        fetched = responses.find((r) => r.topicName === topic)?.partitions.find((p) => p.partition === partition);
+      } catch (err) {
+        const type = (err as { type?: string }).type;
+        if (type === 'OFFSET_OUT_OF_RANGE') {
+          const ends = await this.endOffsets(topic);
+          if (next >= (ends[partition] ?? 0)) break; // past the end: nothing to read
+          throw err;
+        }
+        if (type !== undefined && STALE_METADATA.has(type) && attempts < 5) {
+          attempts++;
+          await sleep(100 * attempts);
+          await cluster.refreshMetadata().catch(() => undefined);
+          continue;
+        }
+        throw err;
+      }
+      attempts = 0;
+      if (!fetched || fetched.messages.length === 0) break;
+      let advanced = false;
+      for (const m of fetched.messages) {
+        const offset = Number(m.offset);
+        if (offset < next) continue; // a record batch can start before the fetch offset
+        next = offset + 1;
+        advanced = true;
+        if (m.isControlRecord || m.value === null) continue;
+        out.push({ topic, partition, offset, event: decodeEvent(m.value) });
+        if (out.length >= limit) break;
+      }
+      const end = Number(fetched.lastStableOffset !== undefined && Number(fetched.lastStableOffset) >= 0 ? fetched.lastStableOffset : fetched.highWatermark);
+      if (!advanced || next >= end) break;
+    }
+    return out;
+  }
+
+  async endOffsets(topic: string): Promise<number[]> {
+    this.assertOpen();
+    const n = await this.knownPartitionCount(topic);
+    const admin = await this.adminClient();
+    const offsets = await admin.fetchTopicOffsets(topic);
+    const ends = new Array<number>(n).fill(0);
+    for (const o of offsets) if (o.partition < n) ends[o.partition] = Number(o.high ?? o.offset);
+    return ends;
+  }
+
+  // ---- lifecycle ---------------------------------------------------------------------
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.all([...this.consumers].map((c) => c.stop().catch(() => undefined)));
+    this.consumers.clear();
+    await this.appendChain.catch(() => undefined);
+    const clients: Promise<{ disconnect(): Promise<void> }>[] = [];
+    if (this.producer) clients.push(this.producer);
+    if (this.admin) clients.push(this.admin);
+    if (this.reader) clients.push(this.reader);
+    await Promise.all(
+      clients.map((c) =>
+        c.then(
+          (client) => client.disconnect().catch(() => undefined),
+          () => undefined,
+        ),
+      ),
+    );
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('event log closed');
+  }
+
+  private adminClient(): Promise<Admin> {
+    if (!this.admin) {
+      const admin = this.kafka.admin();
+      this.admin = admin.connect().then(() => admin);
+      this.admin.catch(() => (this.admin = null));
+    }
+    return this.admin;
+  }
+
+  private producerClient(): Promise<Producer> {
+    if (!this.producer) {
+      const producer = this.kafka.producer({
+        idempotent: true,
+        maxInFlightRequests: 1,
+        allowAutoTopicCreation: false,
+        createPartitioner: Partitioners.DefaultPartitioner, // unused: every message names its partition
+      });
+      this.producer = producer.connect().then(() => producer);
+      this.producer.catch(() => (this.producer = null));
+    }
+    return this.producer;
+  }
+
+  /**
+   * A connection pool of kafkajs used for plain Fetch requests (no group, no offsets).
+   * kafkajs has no public API for that; its private cluster factory is stable (kafkajs
+   * 2.2.4 is the final release).
+   */
+  private readerCluster(): Promise<InternalCluster> {
+    if (!this.reader) {
+      this.reader = (async () => {
+        const symbol = Object.getOwnPropertySymbols(this.kafka).find((s) => s.description === 'private:Kafka:createCluster');
+        const create = symbol ? (this.kafka as unknown as Record<symbol, CreateCluster | undefined>)[symbol] : undefined;
+        if (typeof create !== 'function') throw new Error('this kafkajs version lacks the cluster factory KafkaEventLog.read uses');
+        const cluster = create({ metadataMaxAge: 60_000, allowAutoTopicCreation: false, isolationLevel: READ_COMMITTED });
+        await cluster.connect();
+        return cluster;
+      })();
+      this.reader.catch(() => (this.reader = null));
+    }
+    return this.reader;
+  }
+}
+
+interface ConsumptionSettings {
+  maxBatchEvents: number;
+  heartbeatIntervalMs: number;
+  stopGraceMs: number;
+  maxRetryBackoffMs: number;
+}
+
+/** One member of a consumer group. */
+class KafkaConsumption {
+  private current: Record<string, number[]> = {};
+  private stopping: Promise<void> | null = null;
+  /** Resolved when a running handler is no longer waited for (stop, after the grace period). */
+  private abandon!: () => void;
+  private readonly abandoned = new Promise<void>((resolve) => (this.abandon = resolve));
+  private readonly failures = new Map<string, number>();
+  private readonly resumeTimers = new Set<NodeJS.Timeout>();
+
+  constructor(
+    private readonly consumer: Consumer,
+    private readonly options: ConsumeOptions,
+    private readonly logger: Logger,
+    private readonly settings: ConsumptionSettings,
+  ) {}
+
+  assignment(): Record<string, number[]> {
+    return this.current;
+  }
+
+  async start(partitionsConsumedConcurrently: number): Promise<void> {
+    const { consumer, options } = this;
+    consumer.on(consumer.events.GROUP_JOIN, (e) => {
+      const assignment: Record<string, number[]> = {};
+      for (const [topic, partitions] of Object.entries(e.payload.memberAssignment)) {
+        assignment[topic] = [...partitions].sort((a, b) => a - b);
+      }
+      this.current = assignment;
+    });
+    consumer.on(consumer.events.CRASH, (e) => {
+      this.logger.error('consumer crashed', { groupId: e.payload.groupId, error: String(e.payload.error), restart: e.payload.restart });
+      if (!e.payload.restart) this.current = {};
+    });
+    await consumer.connect();
+    await consumer.subscribe({ topics: options.topics, fromBeginning: options.fromBeginning ?? true });
+    await consumer.run({
+      autoCommit: false,
+      eachBatchAutoResolve: false,
+      partitionsConsumedConcurrently,
+      eachBatch: (payload) => this.onBatch(payload),
+    });
+  }
+
+  stop(): Promise<void> {
+    if (!this.stopping) {
+      this.stopping = (async () => {
+        const grace = setTimeout(() => this.abandon(), this.settings.stopGraceMs);
+        try {
+          await this.consumer.disconnect(); // waits for the batch in progress, then leaves the group
+        } finally {
+          clearTimeout(grace);
+          this.abandon();
+          for (const t of this.resumeTimers) clearTimeout(t);
+          this.resumeTimers.clear();
+          this.current = {};
+        }
+      })();
+    }
+    return this.stopping;
+  }
+
+  private async onBatch(payload: EachBatchPayload): Promise<void> {
+    const { batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, isRunning, isStale, pause } = payload;
+    const { topic, partition } = batch;
+    const slot = `${topic}\u0000${partition}`;
+    const messages: KafkaMessage[] = batch.messages;
+    for (let i = 0; i < messages.length; i += this.settings.maxBatchEvents) {
+      if (this.stopping || !isRunning() || isStale()) return;
+      const slice = messages.slice(i, i + this.settings.maxBatchEvents);
+      const last = slice[slice.length - 1].offset;
+      let outcome: 'done' | 'abandoned';
+      try {
+        const events: LoggedEvent[] = slice.map((m) => {
+          if (m.value === null) throw new Error(`record ${topic}/${partition}@${m.offset} has no value`);
+          return { topic, partition, offset: Number(m.offset), event: decodeEvent(m.value) };
+        });
+        outcome = await this.runHandler({ topic, partition, events }, heartbeat);
+      } catch (err) {
+        // Nothing resolved or committed: the next fetch of this partition starts again at
+        // the first event of this slice. Pause the partition for a growing backoff first.
+        const failures = (this.failures.get(slot) ?? 0) + 1;
+        this.failures.set(slot, failures);
+        const backoff = Math.min(this.settings.maxRetryBackoffMs, 100 * 2 ** Math.min(failures - 1, 16));
+        this.logger.error('event handler failed; the batch will be delivered again', {
+          groupId: this.options.groupId,
+          topic,
+          partition,
+          offset: slice[0].offset,
+          failures,
+          retryInMs: backoff,
+          error: err instanceof Error ? err.message : String(err),
+        });
+        const resume = pause();
+        const timer = setTimeout(() => {
+          this.resumeTimers.delete(timer);
+          resume();
+        }, backoff);
+        this.resumeTimers.add(timer);
+        return;
+      }
+      if (outcome === 'abandoned') return;
+      await commitOffsetsIfNecessary({
+        topics: [{ topic, partitions: [{ partition, offset: String(Number(last) + 1) }] }],
+      });
+      resolveOffset(last);
+      this.failures.delete(slot);
+    }
+  }
+
+  /** Runs the handler, heartbeating meanwhile; gives up waiting when the member stops. */
+  private async runHandler(batch: ConsumedBatch, heartbeat: () => Promise<void>): Promise<'done' | 'abandoned'> {
+    const handled = Promise.resolve().then(() => this.options.handler(batch));
+    const beat = setInterval(() => heartbeat().catch(() => undefined), this.settings.heartbeatIntervalMs);
+    try {
+      return await Promise.race([handled.then(() => 'done' as const), this.abandoned.then(() => 'abandoned' as const)]);
+    } finally {
+      clearInterval(beat);
+    }
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}

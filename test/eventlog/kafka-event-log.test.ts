@@ -1,0 +1,33 @@
+import { KafkaEventLog } from '../../libs/eventlog/src/adapters/kafka/kafka-event-log';
+import { eventLogContract } from '../contract/event-log.contract';
+
+// Needs a real broker: test/run-tests.sh starts one (test/infra/kafka.sh) and sets KAFKA_BROKERS.
+const brokers = (process.env.KAFKA_BROKERS ?? '')
+  .split(',')
+  .map((b) => b.trim())
+  .filter(Boolean);
+
+if (brokers.length === 0) {
+  describe('EventLog contract: kafka', () => {
+    it('is skipped without a broker', () => {
+      console.warn('skipped: KAFKA_BROKERS not set (run through test/run-tests.sh, which starts a broker)');
+    });
+  });
+} else {
+  jest.setTimeout(90_000);
+  let instance = 0;
+  eventLogContract('kafka', () => ({
+    settleMs: 10_000,
+    open: async () =>
+      new KafkaEventLog({
+        brokers,
+        clientId: `contract-${process.pid}-${++instance}`,
+        partitions: 4,
+        logLevel: 'nothing',
+        sessionTimeoutMs: 6_000,
+        heartbeatIntervalMs: 500,
+        maxWaitMs: 200,
+        stopGraceMs: 1_000,
+      }),
+  }));
+}
