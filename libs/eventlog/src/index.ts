@@ -1,3 +1,5 @@
 export * from './event-log.port';
 export * from './partitioner';
 export * from './adapters/sqlite/sqlite-event-log';
+export * from './adapters/kafka/kafka-event-log';
+export * from './open-event-log';

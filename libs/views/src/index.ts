@@ -3,3 +3,7 @@ export * from './projection.decorator';
 export * from './projector';
 export * from './adapters/sqlite/sqlite-view-database';
 export * from './adapters/sqlite/sqlite-projection-store';
+export * from './event-writer';
+export * from './adapters/mongodb/mongo-view-database';
+export * from './adapters/mongodb/mongo-projection-store';
+export * from './view-adapter';

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import { EVENT_LOG, EventLog, Consumption, LoggedEvent } from '@crawlhub/eventlog';
 import { Projection, PROJECTION_STORE, ProjectionStore } from './projection-store.port';
@@ -13,7 +13,7 @@ const PAGE = 500;
  * `projector` group, so several projector processes share the partitions.
  */
 @Injectable()
-export class Projector {
+export class Projector implements OnModuleDestroy {
   private readonly logger = new Logger('Projector');
   private projections: Projection[] = [];
   private consumption: Consumption | null = null;
@@ -84,6 +84,10 @@ export class Projector {
     await this.log.ensureTopics(topics);
     await this.store.reset();
     return this.catchUp(topics, progress);
+  }
+
+  onModuleDestroy(): Promise<void> {
+    return this.stop();
   }
 
   async stop(): Promise<void> {

@@ -16,3 +16,9 @@ export function parseId(segment: string | undefined): number | null {
   if (segment === undefined || !ID.test(segment)) return null;
   return Number(segment);
 }
+
+/** Parses a stored `p/s/j` job key (already validated when the event was written). */
+export function parseJobKey(key: string): JobKey {
+  const [project, spider, job] = key.split('/').map(Number);
+  return { project, spider, job };
+}

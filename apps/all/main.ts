@@ -1,0 +1,72 @@
+import 'reflect-metadata';
+import { INestApplicationContext } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { ConfigError, CONFIG_DOCS, CrawlhubConfig, loadConfig } from '@crawlhub/config';
+import { ensureAdminKey, nestLogLevels, openCore } from '@crawlhub/platform';
+import { startProjector } from '../projector/projector.app';
+import { startStorageApp } from '../storage/storage.app';
+
+const HELP = `crawlhub: a self-hostable web-scraping platform (Scrapy Cloud compatible APIs)
+
+Usage: npm start            start every app in one process (data under ./data)
+       APP_ROLE=storage,projector npm start   start only some roles
+
+Configuration (environment variables, all optional):
+${CONFIG_DOCS.map(([n, d, m]) => `  ${n}\n      default ${d}: ${m}`).join('\n')}
+
+Operations: npm run crawlhub -- --help   (keys, replay, audit)`;
+
+const NOT_BUILT_YET = ['dash', 'proxy', 'fetch', 'extract', 'worker', 'runner'] as const;
+
+async function main(): Promise<void> {
+  if (process.argv.includes('--help') || process.argv.includes('-h')) {
+    console.log(HELP);
+    return;
+  }
+  let config: CrawlhubConfig;
+  try {
+    config = loadConfig();
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      console.error(e.message);
+      process.exit(2);
+    }
+    throw e;
+  }
+  const logger = nestLogLevels(config);
+  const core = await openCore(config);
+  const running: INestApplicationContext[] = [];
+  const urls: string[] = [];
+  if (config.roles.includes('projector')) running.push(await startProjector(core, logger));
+  if (config.roles.includes('storage')) {
+    const app = await startStorageApp(core, logger);
+    running.push(app);
+    urls.push(`storage API    http://${config.host}:${config.ports.storage}/`);
+  }
+  const skipped = NOT_BUILT_YET.filter((r) => config.roles.includes(r));
+
+  console.log(`crawlhub is up (event log: ${config.eventLog.kind}, views: ${config.viewStore.kind}, data: ${config.dataDir})`);
+  for (const u of urls) console.log(`  ${u}`);
+  if (skipped.length) console.log(`  roles not built yet in this version: ${skipped.join(', ')}`);
+  if (config.roles.includes('projector') && running.length) {
+    const { key, created } = await ensureAdminKey(config, running[0].get(CommandBus));
+    if (created) console.log(`\nCreated the admin API key (also saved in ${config.dataDir}/admin-key):\n  ${key}\n`);
+  }
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: stopping`);
+    for (const app of running.reverse()) await app.close();
+    await core.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+main().catch((e) => {
+  console.error(e instanceof Error ? e.stack : e);
+  process.exit(1);
+});

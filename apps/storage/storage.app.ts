@@ -1,0 +1,21 @@
+import { DynamicModule, INestApplication, LoggerService, LogLevel, Module } from '@nestjs/common';
+import { StorageErrorFilter } from '@crawlhub/http';
+import { Core, CoreModule, startHttpApp } from '@crawlhub/platform';
+import { StorageApiModule, storageErrorOf } from '@crawlhub/storage';
+
+@Module({})
+export class StorageAppModule {
+  static with(core: Core): DynamicModule {
+    return { module: StorageAppModule, imports: [CoreModule.with(core), StorageApiModule] };
+  }
+}
+
+/** The storage API (default :8002). */
+export function startStorageApp(core: Core, logger: LoggerService | LogLevel[] | false): Promise<INestApplication> {
+  return startHttpApp(StorageAppModule.with(core), {
+    host: core.config.host,
+    port: core.config.ports.storage,
+    filter: new StorageErrorFilter().register(storageErrorOf),
+    logger,
+  });
+}

@@ -1,0 +1,34 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+export interface AccessKey {
+  keyId: string;
+  digest: string;
+  admin: boolean;
+  projects: number[];
+  label: string;
+}
+
+/** Who is calling: resolved from the request's credentials. */
+export interface Principal {
+  id: string;
+  admin: boolean;
+  projects: number[];
+}
+
+/** API keys look like the original's: 32 lowercase hex characters. */
+export function generateSecret(): string {
+  return randomBytes(16).toString('hex');
+}
+
+export function digestOf(secret: string): string {
+  return createHash('sha256').update(secret, 'utf8').digest('hex');
+}
+
+/** A short, non-secret id derived from the secret: safe for logs and events. */
+export function keyIdOf(secret: string): string {
+  return `key-${digestOf(secret).slice(0, 12)}`;
+}
+
+export function canAccessProject(p: Principal, project: number): boolean {
+  return p.admin || p.projects.includes(project);
+}

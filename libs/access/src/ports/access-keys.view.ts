@@ -1,0 +1,11 @@
+import { LogPosition } from '@crawlhub/eventlog';
+import { AccessKey } from '../domain/access-key';
+
+export const ACCESS_KEYS_VIEW = Symbol('ACCESS_KEYS_VIEW');
+
+export interface AccessKeysView {
+  add(at: LogPosition, key: AccessKey): Promise<void>;
+  revoke(at: LogPosition, keyId: string): Promise<void>;
+  findByDigest(digest: string): Promise<AccessKey | null>;
+  list(): Promise<AccessKey[]>;
+}

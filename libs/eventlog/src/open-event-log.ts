@@ -1,0 +1,15 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { CrawlhubConfig } from '@crawlhub/config';
+import { KafkaEventLog } from './adapters/kafka/kafka-event-log';
+import { SqliteEventLog } from './adapters/sqlite/sqlite-event-log';
+import { EventLog } from './event-log.port';
+
+/** Picks the event log adapter from config: the embedded SQLite file or Kafka. */
+export function openEventLog(config: CrawlhubConfig, clientId = 'crawlhub'): EventLog {
+  if (config.eventLog.kind === 'kafka') {
+    return new KafkaEventLog({ brokers: config.eventLog.brokers, clientId, partitions: config.eventLog.partitions });
+  }
+  mkdirSync(config.dataDir, { recursive: true });
+  return new SqliteEventLog({ file: join(config.dataDir, 'eventlog.db'), partitions: config.eventLog.partitions });
+}

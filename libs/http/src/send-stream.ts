@@ -1,0 +1,35 @@
+import { Readable } from 'node:stream';
+import { createGzip } from 'node:zlib';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { createEncoder, encodeRecords, negotiateFormat } from './formats';
+
+/** Gzip when the client asks for it. */
+export function wantsGzip(req: FastifyRequest): boolean {
+  const ae = req.headers['accept-encoding'];
+  return typeof ae === 'string' && /\bgzip\b/i.test(ae);
+}
+
+/**
+ * Streams JSON texts in the negotiated result format, with back-pressure, gzip when
+ * asked and `saveas`. Throws FormatError before anything is sent when the format is bad.
+ */
+export function sendRecords(req: FastifyRequest, reply: FastifyReply, texts: AsyncIterable<string>): FastifyReply {
+  const query = (req.query ?? {}) as Record<string, string | string[] | undefined>;
+  const { format, csv } = negotiateFormat(query, req.headers.accept);
+  const encoder = createEncoder(format, csv);
+  reply.header('content-type', encoder.contentType).header('access-control-allow-origin', '*');
+  const saveas = query['saveas'];
+  if (typeof saveas === 'string' && saveas !== '') reply.header('content-disposition', `Attachment; filename=${saveas.replace(/[\r\n"]/g, '')}`);
+  const body = Readable.from(encodeRecords(texts, encoder));
+  if (wantsGzip(req)) {
+    reply.header('content-encoding', 'gzip');
+    return reply.send(body.pipe(createGzip({ level: 1 })));
+  }
+  return reply.send(body);
+}
+
+/** A small JSON answer (stats, counts), gzip-aware. */
+export function sendJson(req: FastifyRequest, reply: FastifyReply, text: string, contentType = 'application/json; charset=UTF-8'): FastifyReply {
+  reply.header('content-type', contentType).header('access-control-allow-origin', '*');
+  return reply.send(text);
+}

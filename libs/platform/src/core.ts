@@ -1,0 +1,68 @@
+import { DynamicModule, Global, Module, Provider } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
+import { CqrsModule } from '@nestjs/cqrs';
+import { join } from 'node:path';
+import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
+import { EVENT_LOG, EventLog, openEventLog } from '@crawlhub/eventlog';
+import {
+  EventWriter, MongoProjectionStore, MongoViewDatabase, PROJECTION_STORE, ProjectionStore, SqliteProjectionStore, SqliteViewDatabase,
+} from '@crawlhub/views';
+
+/**
+ * The side effects every app shares, opened once per process: the event log and the
+ * view store. Apps running in one process get the same instances, so a write wakes
+ * the projector and the waiting request without polling.
+ */
+export interface Core {
+  config: CrawlhubConfig;
+  eventLog: EventLog;
+  views: { kind: 'sqlite'; db: SqliteViewDatabase } | { kind: 'mongodb'; db: MongoViewDatabase };
+  projections: ProjectionStore;
+  close(): Promise<void>;
+}
+
+export async function openCore(config: CrawlhubConfig): Promise<Core> {
+  const eventLog = openEventLog(config);
+  let views: Core['views'];
+  let projections: ProjectionStore;
+  if (config.viewStore.kind === 'sqlite') {
+    const db = new SqliteViewDatabase(join(config.dataDir, 'views.db'));
+    views = { kind: 'sqlite', db };
+    projections = new SqliteProjectionStore(db);
+  } else {
+    const db = await MongoViewDatabase.connect(config.viewStore);
+    views = { kind: 'mongodb', db };
+    projections = new MongoProjectionStore(db);
+  }
+  return {
+    config,
+    eventLog,
+    views,
+    projections,
+    close: async () => {
+      await projections.close();
+      await eventLog.close();
+      if (views.kind === 'sqlite') views.db.close();
+    },
+  };
+}
+
+@Global()
+@Module({})
+export class CoreModule {
+  static with(core: Core): DynamicModule {
+    const providers: Provider[] = [
+      { provide: CONFIG, useValue: core.config },
+      { provide: EVENT_LOG, useValue: core.eventLog },
+      { provide: PROJECTION_STORE, useValue: core.projections },
+      { provide: core.views.kind === 'sqlite' ? SqliteViewDatabase : MongoViewDatabase, useValue: core.views.db },
+      EventWriter,
+    ];
+    return {
+      module: CoreModule,
+      imports: [CqrsModule.forRoot(), DiscoveryModule],
+      providers,
+      exports: [...providers.map((p) => ('provide' in p ? p.provide : p)), CqrsModule, DiscoveryModule],
+    };
+  }
+}

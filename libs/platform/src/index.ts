@@ -1,0 +1,4 @@
+export * from './core';
+export * from './http-app';
+export * from './admin-key';
+export * from './nest-logger';

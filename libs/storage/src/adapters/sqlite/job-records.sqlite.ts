@@ -1,0 +1,134 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { LogPosition } from '@crawlhub/eventlog';
+import { SqliteViewDatabase } from '@crawlhub/views';
+import { JobKey } from '../../domain/job-key';
+import { RecordKind, RECORD_KINDS, storedContribution } from '../../domain/record-kinds';
+import { addToStats, countKeys } from '../../domain/stats-math';
+import { JobRecordsView, RecordBatch, RecordStats, ScanQuery, StagedChunk, StoredRecord } from '../../ports/job-records.view';
+
+const kindId = (k: RecordKind) => RECORD_KINDS.indexOf(k);
+
+interface StatsRow {
+  next_pos: number;
+  input_values: number;
+  input_bytes: number;
+  counts: string;
+}
+
+@Injectable()
+export class JobRecordsSqlite implements JobRecordsView {
+  constructor(@Inject(SqliteViewDatabase) private readonly views: SqliteViewDatabase) {
+    views.defineSchema(`
+      CREATE TABLE IF NOT EXISTS job_records (
+        kind INTEGER NOT NULL, project INTEGER NOT NULL, spider INTEGER NOT NULL, job INTEGER NOT NULL, pos INTEGER NOT NULL,
+        ts INTEGER NOT NULL, size INTEGER NOT NULL, data TEXT NOT NULL,
+        PRIMARY KEY (kind, project, spider, job, pos)) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS job_record_stats (
+        kind INTEGER NOT NULL, project INTEGER NOT NULL, spider INTEGER NOT NULL, job INTEGER NOT NULL,
+        next_pos INTEGER NOT NULL, input_values INTEGER NOT NULL, input_bytes INTEGER NOT NULL, counts TEXT NOT NULL,
+        PRIMARY KEY (kind, project, spider, job)) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS job_record_staging (
+        upload TEXT NOT NULL, seq INTEGER NOT NULL, lines TEXT NOT NULL, sizes TEXT NOT NULL, counts TEXT NOT NULL,
+        PRIMARY KEY (upload, seq)) WITHOUT ROWID;
+    `);
+  }
+
+  async write(_at: LogPosition, batch: RecordBatch): Promise<void> {
+    this.writeNow(batch);
+  }
+
+  private writeNow(batch: RecordBatch): void {
+    const db = this.views.writer;
+    const k = kindId(batch.kind);
+    const { project, spider, job } = batch.job;
+    const row = db
+      .prepare('SELECT next_pos, input_values, input_bytes, counts FROM job_record_stats WHERE kind = ? AND project = ? AND spider = ? AND job = ?')
+      .get(k, project, spider, job) as StatsRow | undefined;
+    const nextPos = row?.next_pos ?? 0;
+    const stats: RecordStats = row
+      ? { inputValues: row.input_values, inputBytes: row.input_bytes, counts: JSON.parse(row.counts) }
+      : { inputValues: 0, inputBytes: 0, counts: {} };
+    const start = batch.start ?? nextPos;
+    const end = start + batch.lines.length;
+    if (start < nextPos) {
+      // An overwrite (a retried upload, usually): take the old records out of the stats first.
+      const old = db
+        .prepare('SELECT size, data FROM job_records WHERE kind = ? AND project = ? AND spider = ? AND job = ? AND pos >= ? AND pos < ?')
+        .all(k, project, spider, job, start, end) as { size: number; data: string }[];
+      const keys = old.map((o) => storedContribution(batch.kind, o.data).countKeys);
+      addToStats(stats, old.length, old.reduce((a, o) => a + o.size, 0), countKeys(keys), -1);
+    }
+    const insert = db.prepare(
+      'INSERT OR REPLACE INTO job_records (kind, project, spider, job, pos, ts, size, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    let bytes = 0;
+    for (let i = 0; i < batch.lines.length; i++) {
+      insert.run(k, project, spider, job, start + i, batch.ts, batch.sizes[i], batch.lines[i]);
+      bytes += batch.sizes[i];
+    }
+    addToStats(stats, batch.lines.length, bytes, batch.counts, 1);
+    db.prepare(
+      `INSERT OR REPLACE INTO job_record_stats (kind, project, spider, job, next_pos, input_values, input_bytes, counts)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(k, project, spider, job, Math.max(nextPos, end), stats.inputValues, stats.inputBytes, JSON.stringify(stats.counts));
+  }
+
+  async stageChunk(_at: LogPosition, chunk: StagedChunk): Promise<void> {
+    this.views.writer
+      .prepare('INSERT OR REPLACE INTO job_record_staging (upload, seq, lines, sizes, counts) VALUES (?, ?, ?, ?, ?)')
+      .run(chunk.upload, chunk.seq, chunk.lines.join('\n'), JSON.stringify(chunk.sizes), JSON.stringify(chunk.counts));
+  }
+
+  async commitUpload(_at: LogPosition, c: { upload: string; kind: RecordKind; job: JobKey; start: number | null; ts: number }): Promise<void> {
+    const db = this.views.writer;
+    const chunks = db.prepare('SELECT lines, sizes, counts FROM job_record_staging WHERE upload = ? ORDER BY seq').all(c.upload) as {
+      lines: string;
+      sizes: string;
+      counts: string;
+    }[];
+    let start = c.start;
+    for (const chunk of chunks) {
+      const lines = chunk.lines.split('\n');
+      this.writeNow({ kind: c.kind, job: c.job, start, lines, sizes: JSON.parse(chunk.sizes), counts: JSON.parse(chunk.counts), ts: c.ts });
+      if (start !== null) start += lines.length;
+    }
+    db.prepare('DELETE FROM job_record_staging WHERE upload = ?').run(c.upload);
+  }
+
+  async abortUpload(_at: LogPosition, upload: string): Promise<void> {
+    this.views.writer.prepare('DELETE FROM job_record_staging WHERE upload = ?').run(upload);
+  }
+
+  async scan(q: ScanQuery): Promise<StoredRecord[]> {
+    const where = ['kind = ?', 'project = ?'];
+    const args: number[] = [kindId(q.kind), q.project];
+    if (q.spider !== undefined) {
+      where.push('spider = ?');
+      args.push(q.spider);
+    }
+    if (q.job !== undefined) {
+      where.push('job = ?');
+      args.push(q.job);
+    }
+    if (q.from) {
+      where.push('(spider, job, pos) >= (?, ?, ?)');
+      args.push(q.from.spider, q.from.job, q.from.pos);
+    }
+    if (q.positions) {
+      if (q.positions.length === 0) return [];
+      where.push(`pos IN (${q.positions.map(() => '?').join(',')})`);
+      args.push(...q.positions);
+    }
+    args.push(q.limit);
+    return this.views.reader
+      .prepare(`SELECT spider, job, pos, ts, data AS json FROM job_records WHERE ${where.join(' AND ')} ORDER BY spider, job, pos LIMIT ?`)
+      .all(...args) as StoredRecord[];
+  }
+
+  async stats(kind: RecordKind, job: JobKey): Promise<RecordStats | null> {
+    const row = this.views.reader
+      .prepare('SELECT input_values, input_bytes, counts FROM job_record_stats WHERE kind = ? AND project = ? AND spider = ? AND job = ?')
+      .get(kindId(kind), job.project, job.spider, job.job) as StatsRow | undefined;
+    return row ? { inputValues: row.input_values, inputBytes: row.input_bytes, counts: JSON.parse(row.counts) } : null;
+  }
+}

@@ -1,0 +1,42 @@
+import { Controller, Param, Post, Req, Res } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { createGunzip } from 'node:zlib';
+import { RequestPrincipal, StorageHttpError } from '@crawlhub/http';
+import { actorOf, authorizeProject, idOf, kindOf, queryOf, single } from '../../http/storage-request';
+import { WriteJobRecordsCommand } from './write-job-records.command';
+
+const CONTENT_RANGE = /^items\s+(\d+)-(\d*)\/(\*|\d+)$/i;
+
+@Controller()
+export class WriteJobRecordsController {
+  constructor(private readonly commands: CommandBus, private readonly principals: RequestPrincipal) {}
+
+  /** POST JSON lines (gzip allowed) to items, logs or requests of a job; `?start=N` or Content-Range sets the position. */
+  @Post(':kind/:project/:spider/:job')
+  async write(@Param() p: Record<string, string>, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+    const kind = kindOf(p.kind);
+    const project = idOf(p.project, 'project');
+    const job = { project, spider: idOf(p.spider, 'spider'), job: idOf(p.job, 'job') };
+    const principal = await authorizeProject(this.principals, req, project);
+    const start = startOf(single(queryOf(req), 'start'), req.headers['content-range']);
+    const encoding = String(req.headers['content-encoding'] ?? 'identity').toLowerCase();
+    if (!['identity', 'gzip', ''].includes(encoding)) throw new StorageHttpError(415, `Unsupported content-encoding: ${encoding}`);
+    const body = encoding === 'gzip' ? req.raw.pipe(createGunzip()) : req.raw;
+    await this.commands.execute(new WriteJobRecordsCommand(kind, job, start, body, actorOf(principal)));
+    return reply.status(200).header('content-type', 'text/plain; charset=UTF-8').header('access-control-allow-origin', '*').send('');
+  }
+}
+
+function startOf(start: string | undefined, range: string | undefined): number | null {
+  if (start !== undefined) {
+    if (!/^\d{1,15}$/.test(start)) throw StorageHttpError.badRequest(`Invalid start: ${JSON.stringify(start)} (expected a record position)`);
+    return Number(start);
+  }
+  if (range !== undefined) {
+    const m = CONTENT_RANGE.exec(range.trim());
+    if (!m) throw StorageHttpError.badRequest(`Invalid Content-Range: ${JSON.stringify(range)} (expected "items N-/*")`);
+    return Number(m[1]);
+  }
+  return null;
+}

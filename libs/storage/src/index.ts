@@ -1,0 +1,5 @@
+export * from './storage.module';
+export * from './domain/job-key';
+export * from './domain/record-kinds';
+export * from './ports/job-records.view';
+export * from './ports/job-metadata.view';

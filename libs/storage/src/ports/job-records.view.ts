@@ -1,0 +1,66 @@
+import { LogPosition } from '@crawlhub/eventlog';
+import { JobKey } from '../domain/job-key';
+import { RecordKind } from '../domain/record-kinds';
+
+export const JOB_RECORDS_VIEW = Symbol('JOB_RECORDS_VIEW');
+
+export interface RecordPosition {
+  spider: number;
+  job: number;
+  pos: number;
+}
+
+export interface StoredRecord extends RecordPosition {
+  /** When the upload batch holding the record was committed, ms. */
+  ts: number;
+  json: string;
+}
+
+export interface RecordStats {
+  inputValues: number;
+  inputBytes: number;
+  counts: Record<string, number>;
+}
+
+export interface RecordBatch {
+  kind: RecordKind;
+  job: JobKey;
+  /** null: append after the job's last record. */
+  start: number | null;
+  lines: string[];
+  sizes: number[];
+  counts: Record<string, number>;
+  ts: number;
+}
+
+export interface StagedChunk extends Omit<RecordBatch, 'start' | 'ts'> {
+  upload: string;
+  seq: number;
+}
+
+export interface ScanQuery {
+  kind: RecordKind;
+  project: number;
+  spider?: number;
+  job?: number;
+  /** Inclusive lower bound in (spider, job, pos) order. */
+  from?: RecordPosition;
+  /** Only these positions (job level). */
+  positions?: number[];
+  limit: number;
+}
+
+/**
+ * Items, logs and requests of every job, and their stats. The write side is called
+ * only by the projection, with the log position of the event being applied.
+ */
+export interface JobRecordsView {
+  write(at: LogPosition, batch: RecordBatch): Promise<void>;
+  stageChunk(at: LogPosition, chunk: StagedChunk): Promise<void>;
+  commitUpload(at: LogPosition, commit: { upload: string; kind: RecordKind; job: JobKey; start: number | null; ts: number }): Promise<void>;
+  abortUpload(at: LogPosition, upload: string): Promise<void>;
+
+  /** One page of records in (spider, job, pos) order. */
+  scan(query: ScanQuery): Promise<StoredRecord[]>;
+  stats(kind: RecordKind, job: JobKey): Promise<RecordStats | null>;
+}

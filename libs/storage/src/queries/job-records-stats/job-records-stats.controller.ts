@@ -1,0 +1,23 @@
+import { Controller, Get, Param, Req, Res } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { RequestPrincipal } from '@crawlhub/http';
+import { authorizeProject, flag, idOf, kindOf, queryOf } from '../../http/storage-request';
+import { StatsBody } from './job-records-stats.handler';
+import { JobRecordsStatsQuery } from './job-records-stats.query';
+
+@Controller()
+export class JobRecordsStatsController {
+  constructor(private readonly queries: QueryBus, private readonly principals: RequestPrincipal) {}
+
+  /** Always JSON (compat-notes §8), whatever format was asked. */
+  @Get(':kind/:project/:spider/:job/stats')
+  async stats(@Param() p: Record<string, string>, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+    const kind = kindOf(p.kind);
+    const project = idOf(p.project, 'project');
+    const job = { project, spider: idOf(p.spider, 'spider'), job: idOf(p.job, 'job') };
+    await authorizeProject(this.principals, req, project);
+    const body = await this.queries.execute<JobRecordsStatsQuery, StatsBody>(new JobRecordsStatsQuery(kind, job, flag(queryOf(req), 'all')));
+    return reply.header('content-type', 'application/json; charset=UTF-8').header('access-control-allow-origin', '*').send(JSON.stringify(body));
+  }
+}

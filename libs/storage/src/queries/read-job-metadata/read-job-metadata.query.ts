@@ -1,0 +1,5 @@
+import { JobKey } from '../../domain/job-key';
+
+export class ReadJobMetadataQuery {
+  constructor(readonly job: JobKey) {}
+}

@@ -1,0 +1,72 @@
+import { Inject } from '@nestjs/common';
+import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { keyFirst, RecordKind } from '../../domain/record-kinds';
+import { JOB_RECORDS_VIEW, JobRecordsView, RecordPosition, StoredRecord } from '../../ports/job-records.view';
+import { ReadJobRecordsQuery } from './read-job-records.query';
+
+const PAGE = 5000;
+
+/** JSON texts, one per result, read page by page so a million records stream in constant memory. */
+export type RecordTexts = AsyncIterable<string>;
+
+@QueryHandler(ReadJobRecordsQuery)
+export class ReadJobRecordsHandler implements IQueryHandler<ReadJobRecordsQuery, RecordTexts> {
+  constructor(@Inject(JOB_RECORDS_VIEW) private readonly view: JobRecordsView) {}
+
+  async execute(q: ReadJobRecordsQuery): Promise<RecordTexts> {
+    return this.texts(q);
+  }
+
+  private async *texts(q: ReadJobRecordsQuery): AsyncGenerator<string> {
+    const decorate = withMeta(q.kind, q.project, q.meta, q.nodata);
+    for await (const r of this.records(q)) {
+      if (q.field !== undefined) {
+        const value = (JSON.parse(r.json) as Record<string, unknown>)[q.field];
+        if (value !== undefined) yield JSON.stringify(value);
+      } else {
+        yield decorate(r);
+      }
+    }
+  }
+
+  private async *records(q: ReadJobRecordsQuery): AsyncGenerator<StoredRecord> {
+    const base = { kind: q.kind, project: q.project, spider: q.spider, job: q.job };
+    if (q.position !== undefined) {
+      yield* await this.view.scan({ ...base, positions: [q.position], limit: 1 });
+      return;
+    }
+    let left = q.page.count ?? Infinity;
+    const positions = q.page.positions;
+    let from: RecordPosition | undefined = later(q.page.from, q.page.after && { ...q.page.after, pos: q.page.after.pos + 1 });
+    while (left > 0) {
+      const page = await this.view.scan({ ...base, from, positions, limit: Math.min(PAGE, left) });
+      for (const r of page) yield r;
+      left -= page.length;
+      if (page.length < PAGE || positions) return;
+      const last = page[page.length - 1];
+      from = { spider: last.spider, job: last.job, pos: last.pos + 1 };
+    }
+  }
+}
+
+function later(a?: RecordPosition, b?: RecordPosition): RecordPosition | undefined {
+  if (!a) return b;
+  if (!b) return a;
+  const cmp = a.spider - b.spider || a.job - b.job || a.pos - b.pos;
+  return cmp >= 0 ? a : b;
+}
+
+/** Appends the asked meta fields: `_key` first for logs and requests, last for items; `_ts` last. */
+function withMeta(kind: RecordKind, project: number, meta: string[], nodata: boolean): (r: StoredRecord) => string {
+  const wantKey = meta.includes('_key');
+  const wantTs = meta.includes('_ts');
+  if (!wantKey && !wantTs && !nodata) return (r) => r.json;
+  const first = keyFirst(kind);
+  return (r) => {
+    const key = wantKey ? `"_key":"${project}/${r.spider}/${r.job}/${r.pos}"` : '';
+    const ts = wantTs ? `"_ts":${r.ts}` : '';
+    const body = nodata ? '' : r.json.slice(1, -1);
+    const parts = first ? [key, body, ts] : [body, key, ts];
+    return `{${parts.filter((p) => p !== '').join(',')}}`;
+  };
+}

@@ -1,0 +1,54 @@
+import { Module } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
+import { HttpSupportModule, StorageHttpError } from '@crawlhub/http';
+import { ProjectionLagError, viewAdapter } from '@crawlhub/views';
+import { JobMetadataSqlite } from './adapters/sqlite/job-metadata.sqlite';
+import { JobRecordsSqlite } from './adapters/sqlite/job-records.sqlite';
+import { JobMetadataController } from './commands/update-job-metadata/job-metadata.controller';
+import { UpdateJobMetadataHandler } from './commands/update-job-metadata/update-job-metadata.handler';
+import { WriteJobRecordsController } from './commands/write-job-records/write-job-records.controller';
+import { WriteJobRecordsHandler } from './commands/write-job-records/write-job-records.handler';
+import { JobMetadataProjection } from './events/job-metadata.projection';
+import { JobRecordsProjection } from './events/job-records.projection';
+import { SystemController } from './http/system.controller';
+import { IngestError } from './ingestion/json-lines-reader';
+import { JOB_METADATA_VIEW } from './ports/job-metadata.view';
+import { JOB_RECORDS_VIEW } from './ports/job-records.view';
+import { JobRecordsStatsController } from './queries/job-records-stats/job-records-stats.controller';
+import { JobRecordsStatsHandler } from './queries/job-records-stats/job-records-stats.handler';
+import { ReadJobMetadataHandler } from './queries/read-job-metadata/read-job-metadata.handler';
+import { ReadJobRecordsController } from './queries/read-job-records/read-job-records.controller';
+import { ReadJobRecordsHandler } from './queries/read-job-records/read-job-records.handler';
+import { FormatError } from '@crawlhub/http';
+
+/** The projections and views of job data; needed by the storage API and by the projector. */
+@Module({
+  imports: [CqrsModule],
+  providers: [
+    viewAdapter(JOB_RECORDS_VIEW, { sqlite: JobRecordsSqlite }),
+    viewAdapter(JOB_METADATA_VIEW, { sqlite: JobMetadataSqlite }),
+    JobRecordsProjection,
+    JobMetadataProjection,
+  ],
+  exports: [JOB_RECORDS_VIEW, JOB_METADATA_VIEW],
+})
+export class StorageViewsModule {}
+
+/** The storage API on :8002 (job data part): items, logs, requests, stats, job metadata. */
+@Module({
+  imports: [CqrsModule, HttpSupportModule, StorageViewsModule],
+  controllers: [SystemController, JobRecordsStatsController, WriteJobRecordsController, ReadJobRecordsController, JobMetadataController],
+  providers: [WriteJobRecordsHandler, ReadJobRecordsHandler, JobRecordsStatsHandler, UpdateJobMetadataHandler, ReadJobMetadataHandler],
+})
+export class StorageApiModule {}
+
+/** How errors of the storage context read in the storage API's plain-text style. */
+export function storageErrorOf(e: unknown): StorageHttpError | null {
+  if (e instanceof IngestError) return new StorageHttpError(e.status, e.message);
+  if (e instanceof FormatError) return new StorageHttpError(e.status, e.message);
+  if (e instanceof ProjectionLagError) return new StorageHttpError(503, `Service Unavailable: ${e.message}`);
+  if (e instanceof Error && /incorrect header check|unexpected end of file|invalid (block type|distance)/.test(e.message)) {
+    return new StorageHttpError(400, `Error decoding gzip body: ${e.message}`);
+  }
+  return null;
+}

@@ -1,0 +1,39 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { EventEnvelope } from '@crawlhub/contracts';
+import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
+import { EVENT_LOG, EventLog, LogPosition } from '@crawlhub/eventlog';
+import { PROJECTION_STORE, ProjectionStore } from './projection-store.port';
+
+/** The views did not catch up within the bound: the write is durable, the answer is 503. */
+export class ProjectionLagError extends Error {
+  constructor() {
+    super('the write is stored but the views are not up to date yet (projector down or lagging); retry');
+  }
+}
+
+/**
+ * The one way commands publish events: append them (durable once this resolves) and,
+ * for read-your-writes, wait until the projector has applied them.
+ */
+@Injectable()
+export class EventWriter {
+  constructor(
+    @Inject(EVENT_LOG) private readonly log: EventLog,
+    @Inject(PROJECTION_STORE) private readonly store: ProjectionStore,
+    @Inject(CONFIG) private readonly config: CrawlhubConfig,
+  ) {}
+
+  append(topic: string, events: EventEnvelope[]): Promise<LogPosition[]> {
+    return this.log.append(topic, events);
+  }
+
+  async waitForViews(positions: LogPosition[]): Promise<void> {
+    if (!(await this.store.waitFor(positions, this.config.readYourWritesTimeoutMs))) throw new ProjectionLagError();
+  }
+
+  async appendAndWait(topic: string, events: EventEnvelope[]): Promise<LogPosition[]> {
+    const positions = await this.append(topic, events);
+    await this.waitForViews(positions);
+    return positions;
+  }
+}
