@@ -57,12 +57,13 @@ export class Projector implements OnModuleDestroy {
     this.logger.log(`projecting ${this.projections.length} views from topics ${topics.join(', ')}`);
   }
 
-  /** Applies every partition from its checkpoint to the end of the log. */
+  /** Applies every partition from its checkpoint to the end of the log; progress is per topic. */
   async catchUp(topics: string[], progress: (topic: string, applied: number, total: number) => void): Promise<number> {
     let applied = 0;
     for (const topic of topics) {
       const ends = await this.log.endOffsets(topic);
       const total = ends.reduce((a, b) => a + b, 0);
+      let appliedInTopic = 0;
       for (let partition = 0; partition < ends.length; partition++) {
         let from = await this.store.nextOffset(topic, partition);
         while (from < ends[partition]) {
@@ -70,8 +71,9 @@ export class Projector implements OnModuleDestroy {
           if (events.length === 0) break;
           await this.store.applyBatch(topic, partition, events, (e) => this.dispatch(e));
           applied += events.length;
+          appliedInTopic += events.length;
           from = events[events.length - 1].offset + 1;
-          progress(topic, applied, total);
+          progress(topic, appliedInTopic, total);
         }
       }
     }

@@ -1,0 +1,153 @@
+import 'reflect-metadata';
+import { CommandBus } from '@nestjs/cqrs';
+import { ACCESS_KEYS_VIEW, AccessKeysView, CreateAccessKeyCommand } from '@crawlhub/access';
+import { ConfigError, loadConfig } from '@crawlhub/config';
+import { JOB_DATA_TOPIC, JOB_METADATA_TOPIC } from '@crawlhub/contracts';
+import { partitionForKey } from '@crawlhub/eventlog';
+import { Core, openCore } from '@crawlhub/platform';
+import { createProjector } from '../projector/projector.app';
+
+const HELP = `crawlhub operations (same configuration as npm start: DATA_DIR, EVENT_LOG, VIEW_STORE...)
+
+  crawlhub keys create --project N [--project M ...] [--label TEXT]
+                         create an API key bound to projects; prints the key once
+  crawlhub keys create --admin [--label TEXT]
+                         create another admin key (sees every project)
+  crawlhub keys list     list keys (ids, projects; never the secrets)
+  crawlhub replay        drop every view and rebuild it from the event log
+                         (stop the platform's projector first)
+  crawlhub audit <project>/<spider>/<job>
+                         print the job's event history from the log, oldest first
+
+Through npm: npm run crawlhub -- <command>`;
+
+/** Topics that carry a job's history, keyed by its job key. */
+const JOB_TOPICS = [JOB_DATA_TOPIC, JOB_METADATA_TOPIC];
+
+function option(args: string[], name: string): string[] {
+  const values: string[] = [];
+  args.forEach((a, i) => {
+    if (a === name && args[i + 1] !== undefined) values.push(args[i + 1]);
+    else if (a.startsWith(`${name}=`)) values.push(a.slice(name.length + 1));
+  });
+  return values;
+}
+
+function fail(message: string): never {
+  console.error(`crawlhub: ${message}\n\n${HELP}`);
+  process.exit(2);
+}
+
+async function withProjector<T>(core: Core, run: (ctx: Awaited<ReturnType<typeof createProjector>>) => Promise<T>): Promise<T> {
+  const ctx = await createProjector(core, ['error', 'warn']);
+  try {
+    return await run(ctx);
+  } finally {
+    await ctx.context.close();
+  }
+}
+
+async function createKey(core: Core, args: string[]): Promise<void> {
+  const admin = args.includes('--admin');
+  const projects = option(args, '--project').map((p) => {
+    if (!/^\d{1,15}$/.test(p)) fail(`--project takes a project id (an integer), got ${JSON.stringify(p)}`);
+    return Number(p);
+  });
+  if (!admin && projects.length === 0) fail('keys create needs --project N (repeatable) or --admin');
+  const label = option(args, '--label')[0] ?? (admin ? 'admin' : `projects ${projects.join(',')}`);
+  await withProjector(core, async ({ context, projector }) => {
+    // Apply the new event here too, so the command answers even when no platform is running.
+    const pump = setInterval(() => void projector.catchUp(projector.topics(), () => undefined).catch(() => undefined), 50);
+    try {
+      const { keyId, secret } = await context.get(CommandBus).execute<CreateAccessKeyCommand, { keyId: string; secret: string }>(
+        new CreateAccessKeyCommand(projects, admin, label, { kind: 'system', id: 'cli' }),
+      );
+      console.log(`created ${keyId} (${admin ? 'admin' : `projects ${projects.join(', ')}`}):\n${secret}`);
+    } finally {
+      clearInterval(pump);
+    }
+  });
+}
+
+async function listKeys(core: Core): Promise<void> {
+  await withProjector(core, async ({ context, projector }) => {
+    await projector.catchUp(projector.topics(), () => undefined);
+    const keys = await context.get<AccessKeysView>(ACCESS_KEYS_VIEW).list();
+    if (keys.length === 0) console.log('no keys yet (the admin key is created on the first npm start)');
+    for (const k of keys) console.log(`${k.keyId}\t${k.admin ? 'admin' : `projects ${k.projects.join(',')}`}\t${k.label}`);
+  });
+}
+
+async function replay(core: Core): Promise<void> {
+  await withProjector(core, async ({ projector }) => {
+    const started = Date.now();
+    let lastPrint = 0;
+    const applied = await projector.replay((topic, done, total) => {
+      if (Date.now() - lastPrint > 1000 || done === total) {
+        lastPrint = Date.now();
+        console.log(`  ${topic}: ${done}/${total} events`);
+      }
+    });
+    console.log(`replayed ${applied} events into fresh views in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  });
+}
+
+async function audit(core: Core, jobKey: string | undefined): Promise<void> {
+  if (!jobKey || !/^\d{1,15}\/\d{1,15}\/\d{1,15}$/.test(jobKey)) fail('audit takes a job key like 1/2/3');
+  await core.eventLog.ensureTopics(JOB_TOPICS);
+  let count = 0;
+  const rows: { at: number; line: string }[] = [];
+  for (const topic of JOB_TOPICS) {
+    const partition = partitionForKey(jobKey, core.eventLog.partitionCount(topic));
+    for (let from = 0; ; ) {
+      const page = await core.eventLog.read(topic, partition, from, 1000);
+      if (page.length === 0) break;
+      for (const e of page) {
+        if (e.event.key !== jobKey) continue;
+        const lines = e.event.lines ? ` +${e.event.lines.length} records` : '';
+        rows.push({
+          at: e.event.occurredAt,
+          line: `${new Date(e.event.occurredAt).toISOString()}  ${topic}/${partition}@${e.offset}  ${e.event.type} v${e.event.version}  by ${e.event.actor.kind}:${e.event.actor.id}  ${JSON.stringify(e.event.data)}${lines}`,
+        });
+      }
+      from = page[page.length - 1].offset + 1;
+    }
+  }
+  rows.sort((a, b) => a.at - b.at);
+  for (const r of rows) {
+    console.log(r.line);
+    count++;
+  }
+  if (count === 0) console.log(`no events for job ${jobKey}`);
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  if (args.length === 0 || args.includes('--help') || args.includes('-h')) {
+    console.log(HELP);
+    return;
+  }
+  let config;
+  try {
+    config = loadConfig();
+  } catch (e) {
+    if (e instanceof ConfigError) fail(e.message);
+    throw e;
+  }
+  const core = await openCore(config);
+  try {
+    const [command, sub] = args;
+    if (command === 'keys' && sub === 'create') await createKey(core, args.slice(2));
+    else if (command === 'keys' && sub === 'list') await listKeys(core);
+    else if (command === 'replay') await replay(core);
+    else if (command === 'audit') await audit(core, sub);
+    else fail(`unknown command: ${args.join(' ')}`);
+  } finally {
+    await core.close();
+  }
+}
+
+main().catch((e) => {
+  console.error(e instanceof Error ? e.stack : e);
+  process.exit(1);
+});
