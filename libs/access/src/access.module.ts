@@ -1,13 +1,14 @@
 import { Module } from '@nestjs/common';
 import { viewAdapter } from '@crawlhub/views';
 import { AccessService } from './access.service';
+import { AccessKeysMongo } from './adapters/mongodb/access-keys.mongodb';
 import { AccessKeysSqlite } from './adapters/sqlite/access-keys.sqlite';
 import { CreateAccessKeyHandler } from './commands/create-access-key/create-access-key.handler';
 import { AccessKeysProjection } from './events/access-keys.projection';
 import { ACCESS_KEYS_VIEW } from './ports/access-keys.view';
 
 @Module({
-  providers: [viewAdapter(ACCESS_KEYS_VIEW, { sqlite: AccessKeysSqlite }), AccessService, CreateAccessKeyHandler, AccessKeysProjection],
+  providers: [viewAdapter(ACCESS_KEYS_VIEW, { sqlite: AccessKeysSqlite, mongodb: AccessKeysMongo }), AccessService, CreateAccessKeyHandler, AccessKeysProjection],
   exports: [AccessService, ACCESS_KEYS_VIEW],
 })
 export class AccessModule {}

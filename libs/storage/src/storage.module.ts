@@ -2,6 +2,8 @@ import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { HttpSupportModule, StorageHttpError } from '@crawlhub/http';
 import { ProjectionLagError, viewAdapter } from '@crawlhub/views';
+import { JobMetadataMongo } from './adapters/mongodb/job-metadata.mongodb';
+import { JobRecordsMongo } from './adapters/mongodb/job-records.mongodb';
 import { JobMetadataSqlite } from './adapters/sqlite/job-metadata.sqlite';
 import { JobRecordsSqlite } from './adapters/sqlite/job-records.sqlite';
 import { JobMetadataController } from './commands/update-job-metadata/job-metadata.controller';
@@ -25,8 +27,8 @@ import { FormatError } from '@crawlhub/http';
 @Module({
   imports: [CqrsModule],
   providers: [
-    viewAdapter(JOB_RECORDS_VIEW, { sqlite: JobRecordsSqlite }),
-    viewAdapter(JOB_METADATA_VIEW, { sqlite: JobMetadataSqlite }),
+    viewAdapter(JOB_RECORDS_VIEW, { sqlite: JobRecordsSqlite, mongodb: JobRecordsMongo }),
+    viewAdapter(JOB_METADATA_VIEW, { sqlite: JobMetadataSqlite, mongodb: JobMetadataMongo }),
     JobRecordsProjection,
     JobMetadataProjection,
   ],
@@ -47,8 +49,10 @@ export function storageErrorOf(e: unknown): StorageHttpError | null {
   if (e instanceof IngestError) return new StorageHttpError(e.status, e.message);
   if (e instanceof FormatError) return new StorageHttpError(e.status, e.message);
   if (e instanceof ProjectionLagError) return new StorageHttpError(503, `Service Unavailable: ${e.message}`);
-  if (e instanceof Error && /incorrect header check|unexpected end of file|invalid (block type|distance)/.test(e.message)) {
-    return new StorageHttpError(400, `Error decoding gzip body: ${e.message}`);
+  // zlib's errors carry a Z_* code (checked by shape: they may come from another realm).
+  const code = (e as NodeJS.ErrnoException | null)?.code;
+  if (typeof code === 'string' && code.startsWith('Z_')) {
+    return new StorageHttpError(400, `Error decoding gzip body: ${(e as Error).message}`);
   }
   return null;
 }

@@ -23,7 +23,13 @@ export class EventWriter {
     @Inject(CONFIG) private readonly config: CrawlhubConfig,
   ) {}
 
-  append(topic: string, events: EventEnvelope[]): Promise<LogPosition[]> {
+  private readonly knownTopics = new Set<string>();
+
+  async append(topic: string, events: EventEnvelope[]): Promise<LogPosition[]> {
+    if (!this.knownTopics.has(topic)) {
+      await this.log.ensureTopics([topic]);
+      this.knownTopics.add(topic);
+    }
     return this.log.append(topic, events);
   }
 
