@@ -97,7 +97,7 @@ describe('storage API: job data', () => {
     expect(await (await get('/logs/1/5/1/stats')).json()).toEqual({ counts: { '20': 2, '30': 1 }, totals: { input_values: 3, input_bytes: 6 + 5 + 2 } });
     await post('/requests/1/5/1', jl([{ url: 'http://a/', method: 'GET', status: 200, rs: 10, duration: 5, time: 7, parent: null, fp: null }]));
     expect(await (await get('/requests/1/5/1?meta=_key')).text()).toBe('{"_key":"1/5/1/0","time":7,"duration":5,"status":200,"method":"GET","rs":10,"url":"http://a/"}\n');
-    const rs = await (await get('/requests/1/5/1/stats')).json();
+    const rs = (await (await get('/requests/1/5/1/stats')).json()) as { counts: unknown };
     expect(rs.counts).toEqual({ duration: 1, status: 1, method: 1, rs: 1, url: 1 });
     expect((await post('/logs/1/5/1', jl([{ message: 'no level' }]))).status).toBe(400);
   });
@@ -116,7 +116,7 @@ describe('storage API: job data', () => {
     expect((await get('/items/1/6/1?count=abc')).status).toBe(400);
     expect((await get('/items/1/6/1?start=2/1/1/1')).status).toBe(400);
     expect(await lines(await get('/items/1/6/1'))).toEqual([{ keep: 1 }]);
-    expect((await (await get('/items/1/6/1/stats')).json()).totals.input_values).toBe(1);
+    expect(((await (await get('/items/1/6/1/stats')).json()) as { totals: { input_values: number } }).totals.input_values).toBe(1);
   });
 
   it('stages a large body and shows all of it or none of it', async () => {
@@ -128,7 +128,7 @@ describe('storage API: job data', () => {
     const got = await lines(await get('/items/1/7/1'));
     expect(got).toHaveLength(5000);
     expect(got[4999].i).toBe(4999);
-    expect((await (await get('/items/1/7/1/stats')).json()).totals.input_values).toBe(5000);
+    expect(((await (await get('/items/1/7/1/stats')).json()) as { totals: { input_values: number } }).totals.input_values).toBe(5000);
   });
 
   it('merges job metadata, stores null, deletes fields and guards platform fields', async () => {

@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# The one test command (`npm test`, and what .ci/run calls). It provisions what the
+# suites need, caches it under ${CRAWLHUB_CACHE:-$HOME/.cache/crawlhub}, runs every tier,
+# and says what it skipped and why:
+#   1. dependencies (npm ci when node_modules is missing or stale) and the build
+#   2. typecheck, then the unit tier (specs beside the code)
+#   3. real servers: a Kafka broker (test/infra/kafka.sh), a MongoDB wire-protocol
+#      server (test/infra/mongodb.sh, or your own MONGODB_URI), the official Python
+#      clients (test/compat/python-env.sh)
+#   4. the integration tier on the embedded default (SQLite log and views), then again
+#      with EVENT_LOG=kafka and with VIEW_STORE=mongodb for the suites that start a platform
+# It ends with one line "N passed, N failed, N skipped".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+export CRAWLHUB_CACHE="${CRAWLHUB_CACHE:-$HOME/.cache/crawlhub}"
+mkdir -p "$CRAWLHUB_CACHE"
+REPORTS="$(mktemp -d)"
+SKIPPED=()
+started=()
+
+say() { echo "== $*"; }
+cleanup() {
+  for s in "${started[@]}"; do bash "test/infra/$s.sh" stop >/dev/null 2>&1 || true; done
+  rm -rf "$REPORTS"
+}
+trap cleanup EXIT
+
+# 1. dependencies and build
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  say "installing npm dependencies (npm ci)"
+  npm ci --no-audit --no-fund || { echo "npm ci failed"; exit 1; }
+fi
+say "build"
+npm run -s build || { echo "build failed"; exit 1; }
+
+# 2. typecheck and unit tier
+say "typecheck"
+npx tsc -p tsconfig.json --noEmit || { echo "typecheck failed"; exit 1; }
+
+run_jest() { # name, extra env..., -- jest args
+  local name="$1"; shift
+  local envs=()
+  while [ "$1" != "--" ]; do envs+=("$1"); shift; done
+  shift
+  say "jest: $name"
+  env "${envs[@]}" npx jest --ci --json --outputFile="$REPORTS/$name.json" "$@"
+}
+
+FAILED_RUNS=0
+run_jest unit -- --selectProjects unit || FAILED_RUNS=$((FAILED_RUNS + 1))
+
+# 3. real servers
+KAFKA_BROKERS="${KAFKA_BROKERS:-}"
+if [ -z "$KAFKA_BROKERS" ]; then
+  say "starting Kafka (KRaft) from Maven Central artifacts"
+  out=$(bash test/infra/kafka.sh start); rc=$?
+  if [ $rc -eq 0 ]; then KAFKA_BROKERS=$(echo "$out" | sed -n 's/^KAFKA_BROKERS=//p' | tail -1); started+=(kafka)
+  else SKIPPED+=("Kafka lane: $(echo "$out" | tail -1)"); fi
+fi
+MONGODB_URI="${MONGODB_URI:-}"
+if [ -z "$MONGODB_URI" ]; then
+  if [ -f test/infra/mongodb.sh ]; then
+    say "starting a MongoDB wire-protocol server"
+    out=$(bash test/infra/mongodb.sh start); rc=$?
+    if [ $rc -eq 0 ]; then MONGODB_URI=$(echo "$out" | sed -n 's/^MONGODB_URI=//p' | tail -1); started+=(mongodb)
+    else SKIPPED+=("MongoDB lane: $(echo "$out" | tail -1)"); fi
+  else
+    SKIPPED+=("MongoDB lane: no test/infra/mongodb.sh")
+  fi
+fi
+PYTHON_CLIENTS="${PYTHON_CLIENTS:-}"
+if [ -z "$PYTHON_CLIENTS" ] && [ -f test/compat/python-env.sh ]; then
+  say "installing the official Python clients"
+  out=$(bash test/compat/python-env.sh); rc=$?
+  if [ $rc -eq 0 ]; then PYTHON_CLIENTS=$(echo "$out" | sed -n 's/^PYTHON_CLIENTS=//p' | tail -1)
+  else SKIPPED+=("Python client compatibility: $(echo "$out" | tail -1)"); fi
+fi
+
+# 4. integration tier: every suite on the embedded default (adapter suites use the servers above)
+run_jest integration KAFKA_BROKERS="$KAFKA_BROKERS" MONGODB_URI="$MONGODB_URI" PYTHON_CLIENTS="$PYTHON_CLIENTS" -- \
+  --selectProjects integration --runInBand || FAILED_RUNS=$((FAILED_RUNS + 1))
+# The whole-platform suites again on the distributed adapters.
+if [ -n "$KAFKA_BROKERS" ]; then
+  run_jest e2e-kafka EVENT_LOG=kafka KAFKA_BROKERS="$KAFKA_BROKERS" -- --selectProjects integration --runInBand test/e2e \
+    || FAILED_RUNS=$((FAILED_RUNS + 1))
+fi
+if [ -n "$MONGODB_URI" ]; then
+  run_jest e2e-mongodb VIEW_STORE=mongodb MONGODB_URI="$MONGODB_URI" -- --selectProjects integration --runInBand test/e2e \
+    || FAILED_RUNS=$((FAILED_RUNS + 1))
+fi
+
+# Summary
+node -e '
+const fs = require("fs"); const dir = process.argv[1];
+let passed = 0, failed = 0, skipped = 0;
+for (const f of fs.readdirSync(dir)) {
+  const r = JSON.parse(fs.readFileSync(dir + "/" + f, "utf8"));
+  passed += r.numPassedTests; failed += r.numFailedTests + (r.numRuntimeErrorTestSuites || 0); skipped += r.numPendingTests + r.numTodoTests;
+  console.log(`  ${f.replace(".json", "")}: ${r.numPassedTests} passed, ${r.numFailedTests} failed`);
+}
+fs.writeFileSync(dir + "/total", `${passed} ${failed} ${skipped}`);
+' "$REPORTS"
+read -r P F S < "$REPORTS/total"
+for s in "${SKIPPED[@]}"; do echo "skipped: $s"; done
+echo "$P passed, $F failed, $S skipped"
+[ "$FAILED_RUNS" -eq 0 ] && [ "$F" -eq 0 ]
