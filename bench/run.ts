@@ -1,0 +1,35 @@
+import 'reflect-metadata';
+import { storageBench } from './storage.bench';
+
+/**
+ * `npm run bench [section]`: each capability has a section; figures are printed with
+ * their target and a baseline measured in the same run (these machines are noisy).
+ * Environment: BENCH_SCALE (default 1) scales item counts; KAFKA_BROKERS adds the
+ * Kafka lane.
+ */
+const SECTIONS: Record<string, () => Promise<void>> = {
+  storage: async () => {
+    const scale = Number(process.env.BENCH_SCALE ?? '1');
+    const lanes: Record<string, Record<string, string>> = { 'embedded (sqlite)': { EVENT_LOG: 'sqlite', VIEW_STORE: 'sqlite' } };
+    if (process.env.KAFKA_BROKERS) lanes['EVENT_LOG=kafka'] = { EVENT_LOG: 'kafka' };
+    await storageBench({ ingestItems: 200_000 * scale, readItems: 1_000_000 * scale, memoryItems: 5_000_000 * scale, lanes });
+  },
+};
+
+async function main() {
+  const wanted = process.argv.slice(2);
+  const names = wanted.length ? wanted : Object.keys(SECTIONS);
+  for (const n of names) {
+    if (!SECTIONS[n]) {
+      console.error(`unknown bench section ${n}; known: ${Object.keys(SECTIONS).join(', ')}`);
+      process.exit(2);
+    }
+    console.log(`\n### bench: ${n}`);
+    await SECTIONS[n]();
+  }
+  process.exit(0);
+}
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

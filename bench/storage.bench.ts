@@ -1,0 +1,173 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
+import { INestApplicationContext } from '@nestjs/common';
+import { loadConfig } from '@crawlhub/config';
+import { openCore } from '@crawlhub/platform';
+import { createProjector } from '../apps/projector/projector.app';
+import { startStorageApp } from '../apps/storage/storage.app';
+import { httpCall, report, rssMb } from './bench-support';
+
+const KEY = 'bench-admin-key-000000000001';
+const ITEM_BYTES = 450;
+
+/** One ~450-byte item, varied so the JSON is realistic. */
+export function item(i: number): string {
+  const base = { id: i, url: `http://shop.example/p/${i}`, name: `Product number ${i}`, price: (i % 997) * 1.25, inStock: i % 3 !== 0, tags: ['a', 'b', String(i % 50)], description: '' };
+  const text = JSON.stringify(base);
+  base.description = 'd'.repeat(Math.max(0, ITEM_BYTES - text.length));
+  return JSON.stringify(base);
+}
+
+export function batchBody(start: number, n: number): Buffer {
+  const lines: string[] = [];
+  for (let i = 0; i < n; i++) lines.push(item(start + i));
+  return Buffer.from(lines.join('\n') + '\n');
+}
+
+/** The load generator runs in a worker thread so the clients' JSON work is not billed to the server's event loop. */
+const CLIENT = `
+const { parentPort, workerData } = require('node:worker_threads');
+const http = require('node:http');
+const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
+const { url, key, clients, batches, bodies } = workerData;
+let next = 0; let failed = 0; let firstError = '';
+function post(path, body) {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url + path, { method: 'POST', agent, headers: { authorization: 'Basic ' + Buffer.from(key + ':').toString('base64'), 'content-length': body.length } }, (res) => {
+      let text = ''; res.on('data', (d) => { text += d; }); res.on('end', () => resolve({ status: res.statusCode, text }));
+    });
+    req.on('error', reject); req.end(body);
+  });
+}
+async function client(c) {
+  for (;;) {
+    const b = next++;
+    if (b >= batches) return;
+    const job = 1 + (b % clients);
+    const r = await post('/items/1/1/' + job + '?start=' + Math.floor(b / clients) * 1000, Buffer.from(bodies[b % bodies.length]));
+    if (r.status !== 200) { failed++; firstError = firstError || (r.status + ' ' + r.text); }
+  }
+}
+const t0 = process.hrtime.bigint();
+Promise.all(Array.from({ length: clients }, (_, c) => client(c))).then(() => {
+  parentPort.postMessage({ seconds: Number(process.hrtime.bigint() - t0) / 1e9, failed, firstError });
+});
+`;
+
+function ingest(url: string, clients: number, batches: number, bodies: Buffer[]): Promise<{ seconds: number; failed: number; firstError: string }> {
+  return new Promise((resolve, reject) => {
+    const w = new Worker(CLIENT, { eval: true, workerData: { url, key: KEY, clients, batches, bodies: bodies.map((b) => b.toString()) } });
+    w.once('message', resolve);
+    w.once('error', reject);
+  });
+}
+
+async function startPlatform(env: Record<string, string>) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'crawlhub-bench-'));
+  const config = loadConfig({ ...process.env, DATA_DIR: dataDir, STORAGE_PORT: '0', CRAWLHUB_ADMIN_KEY: KEY, MONGODB_DATABASE: `bench_${Date.now()}`, ...env });
+  const core = await openCore(config);
+  const { context, projector } = await createProjector(core, ['error']);
+  await projector.start();
+  const app = await startStorageApp(core, ['error']);
+  const url = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
+  return {
+    url,
+    stop: async () => {
+      for (const c of [app, context] as INestApplicationContext[]) await c.close();
+      await core.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The transport ceiling for reads: a bare Node HTTP server streaming the same bytes. */
+async function rawStreamRate(bytesPerItem: number, items: number): Promise<number> {
+  const chunk = Buffer.from(item(1) + '\n');
+  const perChunk = Math.floor(65536 / chunk.length);
+  const block = Buffer.concat(Array.from({ length: perChunk }, () => chunk));
+  const server = createServer((_req, res) => {
+    let sent = 0;
+    const pump = () => {
+      while (sent < items) {
+        sent += perChunk;
+        if (!res.write(block)) return void res.once('drain', pump);
+      }
+      res.end();
+    };
+    pump();
+  }).listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  const t0 = performance.now();
+  await httpCall(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, 'GET', {});
+  const rate = items / ((performance.now() - t0) / 1000);
+  server.close();
+  void bytesPerItem;
+  return rate;
+}
+
+export async function storageBench(options: { ingestItems: number; readItems: number; memoryItems: number; lanes: Record<string, Record<string, string>> }): Promise<void> {
+  const bodies = Array.from({ length: 8 }, (_, i) => batchBody(i * 1000, 1000));
+  // Ceiling: plain JSON.parse of the same lines.
+  const lines = bodies.map((b) => b.toString().split('\n').filter(Boolean)).flat();
+  let t0 = performance.now();
+  let parsed = 0;
+  while (performance.now() - t0 < 1000) for (const l of lines) (JSON.parse(l), parsed++);
+  const parseRate = parsed / ((performance.now() - t0) / 1000);
+  console.log(`storage: items of ${bodies[0].length / 1000} bytes, 1000 per POST, 4 concurrent clients`);
+  report('JSON.parse of the same lines (ceiling)', parseRate, 'items/s');
+
+  for (const [lane, env] of Object.entries(options.lanes)) {
+    console.log(`lane ${lane}`);
+    const platform = await startPlatform(env);
+    try {
+      const batches = Math.ceil(options.ingestItems / 1000);
+      const r = await ingest(platform.url, 4, batches, bodies);
+      if (r.failed) console.log(`  ${r.failed} POSTs failed, first: ${r.firstError}`);
+      report('ingest, end to end with read-your-writes', (batches * 1000) / r.seconds, 'items/s', 100_000, { name: 'JSON.parse ceiling', value: parseRate });
+
+      // Read: one job of readItems items.
+      const readBatches = Math.ceil(options.readItems / 1000);
+      const w = await ingestOneJob(platform.url, readBatches, bodies);
+      if (w.failed) console.log(`  ${w.failed} POSTs failed while preparing the read: ${w.firstError}`);
+      t0 = performance.now();
+      const res = await httpCall(`${platform.url}/items/1/2/1`, 'GET', { authorization: `Basic ${Buffer.from(`${KEY}:`).toString('base64')}` });
+      const readRate = (readBatches * 1000) / ((performance.now() - t0) / 1000);
+      const expectBytes = bodies.reduce((a, b) => a + b.length, 0) * (readBatches / bodies.length);
+      if (Math.abs(res.bytes - expectBytes) > expectBytes * 0.01) console.log(`  read returned ${res.bytes} bytes, expected about ${expectBytes}`);
+      const raw = await rawStreamRate(bodies[0].length / 1000, readBatches * 1000);
+      report(`read a ${(readBatches * 1000).toLocaleString('en-US')}-item job as JSON lines`, readRate, 'items/s', 300_000, { name: 'bare HTTP stream of the same bytes', value: raw });
+    } finally {
+      await platform.stop();
+    }
+  }
+
+  if (options.memoryItems > 0) {
+    console.log(`memory: ingest ${options.memoryItems.toLocaleString('en-US')} items on the embedded default`);
+    const platform = await startPlatform({});
+    try {
+      const before = rssMb();
+      let peak = before;
+      const sampler = setInterval(() => (peak = Math.max(peak, rssMb())), 200);
+      const r = await ingest(platform.url, 4, Math.ceil(options.memoryItems / 1000), bodies);
+      clearInterval(sampler);
+      report('ingest rate during the memory run', options.memoryItems / r.seconds, 'items/s');
+      console.log(`  RSS at start ${before.toFixed(0)} MB, peak ${peak.toFixed(0)} MB (target < 500 MB: ${peak < 500 ? 'met' : 'NOT met'})`);
+    } finally {
+      await platform.stop();
+    }
+  }
+}
+
+async function ingestOneJob(url: string, batches: number, bodies: Buffer[]) {
+  // Same load generator, all batches to job 1/2/1 at consecutive positions, one client so order is kept.
+  return new Promise<{ seconds: number; failed: number; firstError: string }>((resolve, reject) => {
+    const code = CLIENT.replace("const job = 1 + (b % clients);", 'const job = 1;').replace("'/items/1/1/' + job + '?start=' + Math.floor(b / clients) * 1000", "'/items/1/2/1?start=' + b * 1000");
+    const w = new Worker(code, { eval: true, workerData: { url, key: KEY, clients: 4, batches, bodies: bodies.map((b) => b.toString()) } });
+    w.once('message', resolve);
+    w.once('error', reject);
+  });
+}
