@@ -8,10 +8,6 @@ export function report(name: string, value: number, unit: string, target?: numbe
   console.log(`  ${parts.join('; ')}`);
 }
 
-export function rssMb(): number {
-  return process.memoryUsage().rss / 1024 / 1024;
-}
-
 /** A minimal keep-alive HTTP POST/GET used by the load generators (no fetch overhead). */
 export function httpCall(url: string, method: 'GET' | 'POST', headers: Record<string, string>, body?: Buffer): Promise<{ status: number; bytes: number; text?: string }> {
   return new Promise((resolve, reject) => {

@@ -4,12 +4,9 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { AddressInfo } from 'node:net';
 import { createServer } from 'node:http';
-import { INestApplicationContext } from '@nestjs/common';
-import { loadConfig } from '@crawlhub/config';
-import { openCore } from '@crawlhub/platform';
-import { createProjector } from '../apps/projector/projector.app';
-import { startStorageApp } from '../apps/storage/storage.app';
-import { httpCall, report, rssMb } from './bench-support';
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { httpCall, report } from './bench-support';
 
 const KEY = 'bench-admin-key-000000000001';
 const ITEM_BYTES = 450;
@@ -66,19 +63,34 @@ function ingest(url: string, clients: number, batches: number, bodies: Buffer[])
   });
 }
 
+/** The platform as `npm start` runs it: its own process (projector thread included). */
 async function startPlatform(env: Record<string, string>) {
   const dataDir = mkdtempSync(join(tmpdir(), 'crawlhub-bench-'));
-  const config = loadConfig({ ...process.env, DATA_DIR: dataDir, STORAGE_PORT: '0', CRAWLHUB_ADMIN_KEY: KEY, MONGODB_DATABASE: `bench_${Date.now()}`, ...env });
-  const core = await openCore(config);
-  const { context, projector } = await createProjector(core, ['error']);
-  await projector.start();
-  const app = await startStorageApp(core, ['error']);
-  const url = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
+  const port = 28000 + Math.floor(Math.random() * 1000);
+  const child = spawn(process.execPath, [join(__dirname, '../apps/all/main.js')], {
+    env: { ...process.env, DATA_DIR: dataDir, STORAGE_PORT: String(port), CRAWLHUB_ADMIN_KEY: KEY, APP_ROLE: 'storage,projector', MONGODB_DATABASE: `bench_${Date.now()}`, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('crawlhub is up')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`platform exited with ${code}: ${out}`)));
+  });
+  child.removeAllListeners('exit');
   return {
-    url,
+    url: `http://127.0.0.1:${port}`,
+    /** Current and peak resident memory of the platform process, MB. */
+    memory: () => {
+      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+      const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+      return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+    },
     stop: async () => {
-      for (const c of [app, context] as INestApplicationContext[]) await c.close();
-      await core.close();
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -149,13 +161,11 @@ export async function storageBench(options: { ingestItems: number; readItems: nu
     console.log(`memory: ingest ${options.memoryItems.toLocaleString('en-US')} items on the embedded default`);
     const platform = await startPlatform({});
     try {
-      const before = rssMb();
-      let peak = before;
-      const sampler = setInterval(() => (peak = Math.max(peak, rssMb())), 200);
+      const before = platform.memory().rss;
       const r = await ingest(platform.url, 4, Math.ceil(options.memoryItems / 1000), bodies);
-      clearInterval(sampler);
+      const { rss, peak } = platform.memory();
       report('ingest rate during the memory run', options.memoryItems / r.seconds, 'items/s');
-      console.log(`  RSS at start ${before.toFixed(0)} MB, peak ${peak.toFixed(0)} MB (target < 500 MB: ${peak < 500 ? 'met' : 'NOT met'})`);
+      console.log(`  platform RSS at start ${before.toFixed(0)} MB, at end ${rss.toFixed(0)} MB, peak ${peak.toFixed(0)} MB (target < 500 MB: ${peak < 500 ? 'met' : 'NOT met'})`);
     } finally {
       await platform.stop();
     }

@@ -1,9 +1,11 @@
 import 'reflect-metadata';
-import { INestApplicationContext } from '@nestjs/common';
+import { DynamicModule, INestApplicationContext, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
 import { CommandBus } from '@nestjs/cqrs';
+import { AccessModule } from '@crawlhub/access';
 import { ConfigError, CONFIG_DOCS, CrawlhubConfig, loadConfig } from '@crawlhub/config';
-import { ensureAdminKey, nestLogLevels, openCore } from '@crawlhub/platform';
-import { startProjector } from '../projector/projector.app';
+import { Core, CoreModule, ensureAdminKey, nestLogLevels, openCore } from '@crawlhub/platform';
+import { startProjectorThread } from '../projector/projector.thread';
 import { startStorageApp } from '../storage/storage.app';
 
 const HELP = `crawlhub: a self-hostable web-scraping platform (Scrapy Cloud compatible APIs)
@@ -15,6 +17,14 @@ Configuration (environment variables, all optional):
 ${CONFIG_DOCS.map(([n, d, m]) => `  ${n}\n      default ${d}: ${m}`).join('\n')}
 
 Operations: npm run crawlhub -- --help   (keys, replay, audit)`;
+
+/** Just enough to run the key commands from the main thread. */
+@Module({})
+class AdminModule {
+  static with(core: Core): DynamicModule {
+    return { module: AdminModule, imports: [CoreModule.with(core), AccessModule] };
+  }
+}
 
 const NOT_BUILT_YET = ['dash', 'proxy', 'fetch', 'extract', 'worker', 'runner'] as const;
 
@@ -37,7 +47,7 @@ async function main(): Promise<void> {
   const core = await openCore(config);
   const running: INestApplicationContext[] = [];
   const urls: string[] = [];
-  if (config.roles.includes('projector')) running.push(await startProjector(core, logger));
+  const projector = config.roles.includes('projector') ? await startProjectorThread(process.env) : null;
   if (config.roles.includes('storage')) {
     const app = await startStorageApp(core, logger);
     running.push(app);
@@ -48,8 +58,10 @@ async function main(): Promise<void> {
   console.log(`crawlhub is up (event log: ${config.eventLog.kind}, views: ${config.viewStore.kind}, data: ${config.dataDir})`);
   for (const u of urls) console.log(`  ${u}`);
   if (skipped.length) console.log(`  roles not built yet in this version: ${skipped.join(', ')}`);
-  if (config.roles.includes('projector') && running.length) {
-    const { key, created } = await ensureAdminKey(config, running[0].get(CommandBus));
+  if (projector) {
+    const admin = await NestFactory.createApplicationContext(AdminModule.with(core), { logger });
+    running.push(admin);
+    const { key, created } = await ensureAdminKey(config, admin.get(CommandBus));
     if (created) console.log(`\nCreated the admin API key (also saved in ${config.dataDir}/admin-key):\n  ${key}\n`);
   }
 
@@ -59,6 +71,7 @@ async function main(): Promise<void> {
     stopping = true;
     console.log(`${signal}: stopping`);
     for (const app of running.reverse()) await app.close();
+    await projector?.stop();
     await core.close();
     process.exit(0);
   };

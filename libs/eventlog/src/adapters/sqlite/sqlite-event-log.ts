@@ -1,9 +1,9 @@
 import Database from 'better-sqlite3';
-import { EventEmitter } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import { decodeEvent, encodeEvent, EventEnvelope } from '@crawlhub/contracts';
 import { ConsumeOptions, Consumption, EventLog, LoggedEvent, LogPosition } from '../../event-log.port';
 import { partitionForKey } from '../../partitioner';
+import { ThreadSignal } from '../../thread-signal';
 
 export interface SqliteEventLogOptions {
   /** Path of the database file (`:memory:` is refused: the log must survive restarts). */
@@ -25,6 +25,7 @@ interface PendingAppend {
   reject: (err: unknown) => void;
 }
 
+const MAX_BATCH_BYTES = 8 * 1024 * 1024;
 const TOPIC_NAME = /^[a-z][a-z0-9-]{0,100}$/;
 
 /**
@@ -38,15 +39,29 @@ export class SqliteEventLog implements EventLog {
   readonly kind = 'sqlite' as const;
   private readonly db: Database.Database;
   private readonly partitionsByTopic = new Map<string, number>();
-  private readonly appended = new EventEmitter();
+  private readonly appended: ThreadSignal;
   private pending: PendingAppend[] = [];
   private flushScheduled = false;
   private readonly consumers = new Set<SqliteConsumer>();
   private closed = false;
+  private readonly statements = new Map<string, Database.Statement>();
+
+  /** Prepared statements are reused: preparing costs more than running them. */
+  statement(sql: string): Database.Statement {
+    let st = this.statements.get(sql);
+    if (!st) {
+      st = this.db.prepare(sql);
+      this.statements.set(sql, st);
+    }
+    return st;
+  }
 
   constructor(private readonly options: SqliteEventLogOptions) {
     if (options.file === ':memory:') throw new Error('the event log needs a file');
     this.db = new Database(options.file);
+    this.appended = new ThreadSignal(`crawlhub:log:${options.file}`);
+    // Bulk events are hundreds of KB: large pages keep them off long overflow chains.
+    this.db.pragma('page_size = 65536');
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = FULL');
     this.db.pragma('busy_timeout = 10000');
@@ -62,7 +77,6 @@ export class SqliteEventLog implements EventLog {
     for (const row of this.db.prepare('SELECT name, partitions FROM topics').all() as { name: string; partitions: number }[]) {
       this.partitionsByTopic.set(row.name, row.partitions);
     }
-    this.appended.setMaxListeners(0);
   }
 
   get pollIntervalMs(): number {
@@ -121,8 +135,8 @@ export class SqliteEventLog implements EventLog {
           const positions: LogPosition[] = [];
           const table = tableOf(request.topic);
           const partitions = this.partitionCount(request.topic);
-          const insert = this.db.prepare(`INSERT INTO "${table}" (partition, offset, key, value) VALUES (?, ?, ?, ?)`);
-          const last = this.db.prepare(`SELECT MAX(offset) AS o FROM "${table}" WHERE partition = ?`);
+          const insert = this.statement(`INSERT INTO "${table}" (partition, offset, key, value) VALUES (?, ?, ?, ?)`);
+          const last = this.statement(`SELECT MAX(offset) AS o FROM "${table}" WHERE partition = ?`);
           for (const event of request.events) {
             const partition = partitionForKey(event.key, partitions);
             const slot = `${request.topic}\u0000${partition}`;
@@ -144,7 +158,7 @@ export class SqliteEventLog implements EventLog {
       return;
     }
     batch.forEach((request, i) => request.resolve(results[i]));
-    this.appended.emit('append');
+    this.appended.notify();
   }
 
   async consume(options: ConsumeOptions): Promise<Consumption> {
@@ -165,11 +179,19 @@ export class SqliteEventLog implements EventLog {
     return this.readSync(topic, partition, fromOffset, limit);
   }
 
+  /** At most `limit` events, and no more than about MAX_BATCH_BYTES of them (bulk events are large). */
   readSync(topic: string, partition: number, fromOffset: number, limit: number): LoggedEvent[] {
-    const rows = this.db
-      .prepare(`SELECT offset, value FROM "${tableOf(topic)}" WHERE partition = ? AND offset >= ? ORDER BY offset LIMIT ?`)
-      .all(partition, fromOffset, limit) as { offset: number; value: Buffer }[];
-    return rows.map((r) => ({ topic, partition, offset: r.offset, event: decodeEvent(r.value) }));
+    const rows = this
+      .statement(`SELECT offset, value FROM "${tableOf(topic)}" WHERE partition = ? AND offset >= ? ORDER BY offset LIMIT ?`)
+      .iterate(partition, fromOffset, limit) as IterableIterator<{ offset: number; value: Buffer }>;
+    const events: LoggedEvent[] = [];
+    let bytes = 0;
+    for (const r of rows) {
+      events.push({ topic, partition, offset: r.offset, event: decodeEvent(r.value) });
+      bytes += r.value.length;
+      if (bytes >= MAX_BATCH_BYTES) break;
+    }
+    return events;
   }
 
   async endOffsets(topic: string): Promise<number[]> {
@@ -182,17 +204,9 @@ export class SqliteEventLog implements EventLog {
     return ends;
   }
 
-  /** Resolves at the next append in this process, or after the poll interval. */
+  /** Resolves at the next append in this process, or after the poll interval (other processes). */
   waitForAppend(signal: { stopped: boolean }): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.appended.off('append', done);
-        resolve();
-      };
-      const timer = setTimeout(done, signal.stopped ? 0 : this.pollIntervalMs);
-      this.appended.on('append', done);
-    });
+    return this.appended.wait(signal.stopped ? 0 : this.pollIntervalMs);
   }
 
   async close(): Promise<void> {
@@ -201,6 +215,7 @@ export class SqliteEventLog implements EventLog {
     this.consumers.clear();
     if (this.flushScheduled || this.pending.length) this.flush();
     this.closed = true;
+    this.appended.close();
     this.db.close();
   }
 }
@@ -274,8 +289,8 @@ class SqliteConsumer {
   }
 
   private committedOffset(topic: string, partition: number): number {
-    const row = this.db
-      .prepare('SELECT next_offset FROM group_offsets WHERE group_id = ? AND topic = ? AND partition = ?')
+    const row = this.log
+      .statement('SELECT next_offset FROM group_offsets WHERE group_id = ? AND topic = ? AND partition = ?')
       .get(this.options.groupId, topic, partition) as { next_offset: number } | undefined;
     if (row) return row.next_offset;
     if (this.options.fromBeginning === false) {
@@ -289,13 +304,19 @@ class SqliteConsumer {
     return 0;
   }
 
+  /**
+   * Offsets are committed without waiting for fsync: losing the last commit on a power
+   * cut only means redelivery, which handlers tolerate (at-least-once).
+   */
   private commit(topic: string, partition: number, nextOffset: number): void {
-    this.db
-      .prepare(
+    this.db.pragma('synchronous = NORMAL');
+    this.log
+      .statement(
         `INSERT INTO group_offsets (group_id, topic, partition, next_offset) VALUES (?, ?, ?, ?)
          ON CONFLICT (group_id, topic, partition) DO UPDATE SET next_offset = excluded.next_offset`,
       )
       .run(this.options.groupId, topic, partition, nextOffset);
+    this.db.pragma('synchronous = FULL');
   }
 
   private async run(): Promise<void> {

@@ -1,5 +1,4 @@
-import { EventEmitter } from 'node:events';
-import { LoggedEvent, LogPosition } from '@crawlhub/eventlog';
+import { LoggedEvent, LogPosition, ThreadSignal } from '@crawlhub/eventlog';
 import { ProjectionStore } from '../../projection-store.port';
 import { SqliteViewDatabase } from './sqlite-view-database';
 
@@ -8,14 +7,14 @@ import { SqliteViewDatabase } from './sqlite-view-database';
  * commit in one SQLite transaction. The log's own group offsets are only a hint.
  */
 export class SqliteProjectionStore implements ProjectionStore {
-  private readonly progressed = new EventEmitter();
+  private readonly progressed: ThreadSignal;
   private queue: Promise<void> = Promise.resolve();
 
   constructor(private readonly views: SqliteViewDatabase, private readonly pollMs = 20) {
     views.defineSchema(`CREATE TABLE IF NOT EXISTS projection_checkpoints (
       topic TEXT NOT NULL, partition INTEGER NOT NULL, next_offset INTEGER NOT NULL,
       PRIMARY KEY (topic, partition)) WITHOUT ROWID`);
-    this.progressed.setMaxListeners(0);
+    this.progressed = new ThreadSignal(`crawlhub:views:${views.file}`);
   }
 
   applyBatch(topic: string, partition: number, events: LoggedEvent[], apply: (e: LoggedEvent) => Promise<void>): Promise<void> {
@@ -47,7 +46,7 @@ export class SqliteProjectionStore implements ProjectionStore {
       db.exec('ROLLBACK');
       throw err;
     }
-    this.progressed.emit('progress');
+    this.progressed.notify();
   }
 
   private read(db: SqliteViewDatabase['reader'], topic: string, partition: number): number {
@@ -67,16 +66,8 @@ export class SqliteProjectionStore implements ProjectionStore {
     while (!done()) {
       const left = deadline - Date.now();
       if (left <= 0) return false;
-      // Woken by this process's projector, or by polling when it runs elsewhere.
-      await new Promise<void>((resolve) => {
-        const wake = () => {
-          clearTimeout(timer);
-          this.progressed.off('progress', wake);
-          resolve();
-        };
-        const timer = setTimeout(wake, Math.min(left, this.pollMs));
-        this.progressed.on('progress', wake);
-      });
+      // Woken by a projector in this process (any thread), or by polling when it runs elsewhere.
+      await this.progressed.wait(Math.min(left, this.pollMs));
     }
     return true;
   }
@@ -88,5 +79,6 @@ export class SqliteProjectionStore implements ProjectionStore {
 
   async close(): Promise<void> {
     await this.queue;
+    this.progressed.close();
   }
 }

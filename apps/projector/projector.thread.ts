@@ -1,0 +1,22 @@
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+
+/** Starts the projector role in a worker thread; resolves once it has caught up. */
+export function startProjectorThread(env: Record<string, string | undefined>): Promise<{ stop(): Promise<void> }> {
+  const worker = new Worker(join(__dirname, 'projector.worker.js'), { workerData: { env } });
+  return new Promise((resolve, reject) => {
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`projector thread exited with ${code}`)));
+    worker.once('message', (m) => {
+      if (m !== 'ready') return;
+      worker.removeAllListeners('exit');
+      resolve({
+        stop: () =>
+          new Promise<void>((done) => {
+            worker.once('message', () => void worker.terminate().then(() => done()));
+            worker.postMessage('stop');
+          }),
+      });
+    });
+  });
+}
