@@ -102,6 +102,15 @@ describe('storage API: job data', () => {
     expect((await post('/logs/1/5/1', jl([{ message: 'no level' }]))).status).toBe(400);
   });
 
+  it('filters reads with filter=[field, op, values], AND-combined, count applying to matches', async () => {
+    await post('/logs/1/9/1', jl([10, 20, 30, 40, 30].map((level, i) => ({ message: i % 2 ? 'shortcut here' : 'plain', level, time: i }))));
+    const levels = async (q: string) => (await lines(await get(`/logs/1/9/1?${q}`))).map((r) => r.level);
+    expect(await levels(`filter=${encodeURIComponent('["level", ">=", [30]]')}`)).toEqual([30, 40, 30]);
+    expect(await levels(`filter=${encodeURIComponent('["level", ">=", [30]]')}&filter=${encodeURIComponent('["message", "contains", ["shortcut"]]')}`)).toEqual([40]);
+    expect(await levels(`filter=${encodeURIComponent('["level", "=", [10, 30]]')}&count=2`)).toEqual([10, 30]);
+    expect((await get(`/logs/1/9/1?filter=${encodeURIComponent('["level", "~", [1]]')}`)).status).toBe(400);
+  });
+
   it('refuses malformed bodies with a clear 4xx and writes nothing', async () => {
     await post('/items/1/6/1', jl([{ keep: 1 }]));
     const bad = await post('/items/1/6/1', '{"ok":1}\n{"broken":\n{"ok":3}\n');
@@ -142,9 +151,10 @@ describe('storage API: job data', () => {
     expect(await (await get(`${meta}/missing`)).text()).toBe('null');
     expect((await fetch(url(`${meta}/bar`), { method: 'DELETE', headers: { authorization: auth } })).status).toBe(200);
     expect(await (await get(`${meta}/bar`)).text()).toBe('null');
-    const refused = await post(meta, JSON.stringify({ state: 'running' }));
+    const refused = await post(meta, JSON.stringify({ state: 'running', bar: 3 }));
     expect(refused.status).toBe(400);
     expect(await refused.text()).toMatch(/state/);
+    expect(await (await get(`${meta}/bar`)).text()).toBe('null');
     expect((await post(meta, '[1,2]')).status).toBe(400);
     expect((await post(meta, '{bad')).status).toBe(400);
     expect((await get('/jobs/1')).status).toBe(400);

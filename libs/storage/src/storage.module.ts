@@ -13,6 +13,7 @@ import { WriteJobRecordsHandler } from './commands/write-job-records/write-job-r
 import { JobMetadataProjection } from './events/job-metadata.projection';
 import { JobRecordsProjection } from './events/job-records.projection';
 import { SystemController } from './http/system.controller';
+import { FilterError } from './domain/record-filter';
 import { IngestError } from './ingestion/json-lines-reader';
 import { JOB_METADATA_VIEW } from './ports/job-metadata.view';
 import { JOB_RECORDS_VIEW } from './ports/job-records.view';
@@ -48,6 +49,7 @@ export class StorageApiModule {}
 export function storageErrorOf(e: unknown): StorageHttpError | null {
   if (e instanceof IngestError) return new StorageHttpError(e.status, e.message);
   if (e instanceof FormatError) return new StorageHttpError(e.status, e.message);
+  if (e instanceof FilterError) return new StorageHttpError(400, e.message);
   if (e instanceof ProjectionLagError) return new StorageHttpError(503, `Service Unavailable: ${e.message}`);
   // zlib's errors carry a Z_* code (checked by shape: they may come from another realm).
   const code = (e as NodeJS.ErrnoException | null)?.code;

@@ -67,7 +67,7 @@ export class ReadJobRecordsController {
       count: count === undefined ? undefined : Number(count),
       positions: positions.length ? positions : undefined,
     };
-    const query = new ReadJobRecordsQuery(kind, project, spider, job, position, field, page, meta, flag(q, 'nodata'));
+    const query = new ReadJobRecordsQuery(kind, project, spider, job, position, field, page, meta, flag(q, 'nodata'), many(q, 'filter'));
     const texts = await this.queries.execute<ReadJobRecordsQuery, RecordTexts>(query);
     if (position !== undefined) {
       // A single record (or one of its fields) that does not exist is a 404, not an empty 200.

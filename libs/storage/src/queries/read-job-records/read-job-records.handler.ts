@@ -1,5 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { parseFilters } from '../../domain/record-filter';
 import { keyFirst, RecordKind } from '../../domain/record-kinds';
 import { JOB_RECORDS_VIEW, JobRecordsView, RecordPosition, StoredRecord } from '../../ports/job-records.view';
 import { ReadJobRecordsQuery } from './read-job-records.query';
@@ -13,13 +14,22 @@ export type RecordTexts = AsyncIterable<string>;
 export class ReadJobRecordsHandler implements IQueryHandler<ReadJobRecordsQuery, RecordTexts> {
   constructor(@Inject(JOB_RECORDS_VIEW) private readonly view: JobRecordsView) {}
 
+  /** Bad parameters throw here, before the caller starts answering. */
   async execute(q: ReadJobRecordsQuery): Promise<RecordTexts> {
-    return this.texts(q);
+    return this.texts(q, parseFilters(q.filters));
   }
 
-  private async *texts(q: ReadJobRecordsQuery): AsyncGenerator<string> {
+  private async *texts(q: ReadJobRecordsQuery, keep: ReturnType<typeof parseFilters>): AsyncGenerator<string> {
     const decorate = withMeta(q.kind, q.project, q.meta, q.nodata);
-    for await (const r of this.records(q)) {
+    // With a filter, `count` limits matches, so pages are read until enough matched.
+    let left = keep ? q.page.count ?? Infinity : Infinity;
+    const source = keep ? this.records({ ...q, page: { ...q.page, count: undefined } } as ReadJobRecordsQuery) : this.records(q);
+    for await (const r of source) {
+      if (keep) {
+        if (left <= 0) return;
+        if (!keep(JSON.parse(r.json) as Record<string, unknown>)) continue;
+        left--;
+      }
       if (q.field !== undefined) {
         const value = (JSON.parse(r.json) as Record<string, unknown>)[q.field];
         if (value !== undefined) yield JSON.stringify(value);

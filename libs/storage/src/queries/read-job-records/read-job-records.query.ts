@@ -15,5 +15,7 @@ export class ReadJobRecordsQuery {
     readonly page: { from?: RecordPosition; after?: RecordPosition; count?: number; positions?: number[] },
     readonly meta: string[],
     readonly nodata: boolean,
+    /** Raw `filter` parameters (see record-filter.ts). */
+    readonly filters: string[] = [],
   ) {}
 }
