@@ -151,10 +151,15 @@ describe('storage API: job data', () => {
     expect(await (await get(`${meta}/missing`)).text()).toBe('null');
     expect((await fetch(url(`${meta}/bar`), { method: 'DELETE', headers: { authorization: auth } })).status).toBe(200);
     expect(await (await get(`${meta}/bar`)).text()).toBe('null');
-    const refused = await post(meta, JSON.stringify({ state: 'running', bar: 3 }));
+    // A whole-object save (what the official client does) ignores platform fields...
+    expect((await post(meta, JSON.stringify({ state: 'running', bar: 3 }))).status).toBe(200);
+    expect(await (await get(`${meta}/state`)).text()).toBe('null');
+    expect(await (await get(`${meta}/bar`)).text()).toBe('3');
+    // ...and writing one explicitly is refused.
+    const refused = await post(`${meta}/state`, JSON.stringify('running'));
     expect(refused.status).toBe(400);
     expect(await refused.text()).toMatch(/state/);
-    expect(await (await get(`${meta}/bar`)).text()).toBe('null');
+    expect((await fetch(url(`${meta}/project`), { method: 'DELETE', headers: { authorization: auth } })).status).toBe(400);
     expect((await post(meta, '[1,2]')).status).toBe(400);
     expect((await post(meta, '{bad')).status).toBe(400);
     expect((await get('/jobs/1')).status).toBe(400);

@@ -46,7 +46,9 @@ export class JobMetadataController {
     const job = await this.authorize(p, req);
     const value = await readJsonBody(req);
     if (value === null || typeof value !== 'object' || Array.isArray(value)) throw StorageHttpError.badRequest('Job metadata must be a JSON object');
-    const fields = await this.withoutUnchangedPlatformFields(job, value as Record<string, unknown>);
+    // The official client saves metadata by posting back the whole object it read, platform
+    // fields included: a merge ignores them (only the platform sets them) and keeps the rest.
+    const fields = Object.fromEntries(Object.entries(value as Record<string, unknown>).filter(([f]) => !PLATFORM_FIELDS.has(f)));
     if (Object.keys(fields).length) await this.commands.execute(new UpdateJobMetadataCommand(job, { merge: fields }, actorOf(await this.principal(req))));
     return done(reply);
   }
@@ -54,25 +56,10 @@ export class JobMetadataController {
   @Post(':project/:spider/:job/:field')
   async setField(@Param() p: Record<string, string>, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
     const job = await this.authorize(p, req);
-    const fields = await this.withoutUnchangedPlatformFields(job, { [p.field]: await readJsonBody(req) });
-    if (Object.keys(fields).length) await this.commands.execute(new UpdateJobMetadataCommand(job, { merge: fields }, actorOf(await this.principal(req))));
+    refusePlatformField(p.field);
+    const value = await readJsonBody(req);
+    await this.commands.execute(new UpdateJobMetadataCommand(job, { merge: { [p.field]: value } }, actorOf(await this.principal(req))));
     return done(reply);
-  }
-
-  /**
-   * The official client saves metadata by posting back the whole object it read, platform
-   * fields included: those are accepted when unchanged (and dropped), refused when changed.
-   */
-  private async withoutUnchangedPlatformFields(job: JobKey, fields: Record<string, unknown>): Promise<Record<string, unknown>> {
-    const platform = Object.keys(fields).filter((f) => PLATFORM_FIELDS.has(f));
-    if (platform.length === 0) return fields;
-    const current = (await this.queries.execute<ReadJobMetadataQuery, Record<string, unknown> | null>(new ReadJobMetadataQuery(job))) ?? {};
-    const kept = { ...fields };
-    for (const f of platform) {
-      if (JSON.stringify(current[f]) !== JSON.stringify(fields[f])) refusePlatformField(f);
-      delete kept[f];
-    }
-    return kept;
   }
 
   @Delete(':project/:spider/:job/:field')
