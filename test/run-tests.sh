@@ -43,7 +43,8 @@ run_jest() { # name, extra env..., -- jest args
   while [ "$1" != "--" ]; do envs+=("$1"); shift; done
   shift
   say "jest: $name"
-  env "${envs[@]}" npx jest --ci --json --outputFile="$REPORTS/$name.json" "$@"
+  # --forceExit: fetch keep-alive sockets outlive the suites by a few seconds.
+  env "${envs[@]}" npx jest --ci --forceExit --json --outputFile="$REPORTS/$name.json" "$@"
 }
 
 FAILED_RUNS=0
