@@ -86,6 +86,8 @@ interface Lines {
 }
 
 const BULK = 1000;
+/** Bulk writes of one event in flight at once (they touch distinct ids). */
+const PARALLEL = 4;
 
 /**
  * Job records on MongoDB without transactions (see MongoProjectionStore). Each write event
@@ -259,11 +261,13 @@ export class JobRecordsMongo implements JobRecordsView {
   }
 
   /**
-   * Writes records from `start` on, 1000 per unordered bulk write (their ids differ).
+   * Writes records from `start` on, 1000 per unordered bulk write, a few in flight at once
+   * (their ids all differ, so order does not matter).
    * Positions at or above `fresh` are known to hold nothing yet and are plain inserts;
    * the others replace whatever is there.
    */
   private async putRecords(kind: RecordKind, job: JobKey, start: number, batch: Lines, ts: number, o: number, fresh: number): Promise<void> {
+    const inFlight = new Set<Promise<unknown>>();
     for (let i = 0; i < batch.lines.length; i += BULK) {
       const ops: AnyBulkWriteOperation<RecordDoc>[] = [];
       for (let k = i; k < Math.min(i + BULK, batch.lines.length); k++) {
@@ -271,14 +275,24 @@ export class JobRecordsMongo implements JobRecordsView {
         const doc: RecordDoc = { _id: recordId(kind, job, pos), s: job.spider, j: job.job, n: pos, ts, z: batch.sizes[k], d: batch.lines[k], _o: o };
         ops.push(pos >= fresh ? { insertOne: { document: doc } } : { replaceOne: { filter: { _id: doc._id }, replacement: doc, upsert: true } });
       }
-      await this.records.bulkWrite(ops, { ordered: false });
+      const w = this.records.bulkWrite(ops, { ordered: false });
+      inFlight.add(w);
+      w.then(() => inFlight.delete(w), () => undefined);
+      if (inFlight.size >= PARALLEL) await Promise.race(inFlight).catch((err) => settleThenThrow(inFlight, err));
     }
+    await Promise.all(inFlight).catch((err) => settleThenThrow(inFlight, err));
   }
 
   private async finishUpload(upload: string, o: number): Promise<void> {
     await this.uploads.updateOne({ _id: upload }, { $max: { _o: o } }, { upsert: true });
     await this.staging.deleteMany({ _id: stagingRange(upload) });
   }
+}
+
+/** Fails only once nothing is in flight any more, so a retry never races the failed attempt. */
+async function settleThenThrow(inFlight: Set<Promise<unknown>>, err: unknown): Promise<never> {
+  await Promise.allSettled(inFlight);
+  throw err;
 }
 
 function statsOf(s: StatsDoc | null): RecordStats {

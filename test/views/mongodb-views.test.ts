@@ -1,0 +1,151 @@
+// The view contract suites against MongoDB (or the wire-compatible test server).
+// Runs only when MONGODB_URI is set (test/run-tests.sh starts a server and sets it).
+import { Collection } from 'mongodb';
+import { MongoProjectionStore, MongoViewDatabase } from '@crawlhub/views';
+import { JobRecordsView } from '@crawlhub/storage';
+import { AccessKeysMongo } from '../../libs/access/src/adapters/mongodb/access-keys.mongodb';
+import { JobMetadataMongo } from '../../libs/storage/src/adapters/mongodb/job-metadata.mongodb';
+import { JobRecordsMongo } from '../../libs/storage/src/adapters/mongodb/job-records.mongodb';
+import { accessKeysViewContract } from '../contract/access-keys.view.contract';
+import { jobMetadataViewContract } from '../contract/job-metadata.view.contract';
+import { FakeProjector, jobRecordsViewContract, records, ViewHarness } from '../contract/job-records.view.contract';
+
+const uri = process.env.MONGODB_URI;
+
+if (!uri) {
+  describe('MongoDB views', () => {
+    it('is skipped without MONGODB_URI', () => {
+      console.warn('skipped: MONGODB_URI not set (test/run-tests.sh starts a MongoDB wire-protocol server)');
+    });
+  });
+} else {
+  jest.setTimeout(300_000);
+  const run = `views_${process.pid}_${Date.now().toString(36)}`;
+  let n = 0;
+
+  /** A database of its own per fixture (unique per run), dropped on close. */
+  const mongo = <V>(make: (views: MongoViewDatabase) => V): ViewHarness<V> => async () => {
+    const views = await MongoViewDatabase.connect({ uri, database: `${run}_${n++}` });
+    const store = new MongoProjectionStore(views);
+    return {
+      view: make(views),
+      store,
+      selfGuarded: true,
+      close: async () => {
+        await views.db.dropDatabase().catch(() => undefined);
+        await store.close();
+      },
+    };
+  };
+
+  jobRecordsViewContract('mongodb', mongo((v) => new JobRecordsMongo(v)));
+  jobMetadataViewContract('mongodb', mongo((v) => new JobMetadataMongo(v)));
+  accessKeysViewContract('mongodb', mongo((v) => new AccessKeysMongo(v)));
+
+  describe('JobRecordsMongo without transactions', () => {
+    const J = { project: 1, spider: 1, job: 1 };
+    const items = (count: number, from = 0) => Array.from({ length: count }, (_, i) => ({ n: from + i, url: `http://127.0.0.1/p/${from + i}` }));
+
+    /** Makes the n-th bulk write from now on fail, as if the process died there. */
+    function crashAtBulkWrite(nth: number): () => void {
+      const original = Collection.prototype.bulkWrite;
+      let calls = 0;
+      const spy = jest.spyOn(Collection.prototype, 'bulkWrite').mockImplementation(function (this: Collection, ...args: Parameters<Collection['bulkWrite']>) {
+        if (++calls === nth) return Promise.reject(new Error('simulated crash'));
+        return original.apply(this, args as never);
+      } as never);
+      return () => spy.mockRestore();
+    }
+
+    it('a crash half-way through writing an event, then re-applying the batch, neither double counts nor loses records', async () => {
+      const f = await mongo((v) => new JobRecordsMongo(v) as JobRecordsView)();
+      try {
+        const p = new FakeProjector(f);
+        await p.batch((at) => f.view.write(at, records('items', J, null, items(1500))));
+        // The overwrite spans two bulk writes (1000 + 1000); the second one fails.
+        const overwrite = records('items', J, 1000, items(2000, 10_000), 2);
+        const append = records('items', J, null, items(10, 20_000), 3);
+        const writes = [p.write((at) => f.view.write(at, overwrite)), p.write((at) => f.view.write(at, append))];
+        const restore = crashAtBulkWrite(2);
+        await expect(p.deliver(writes)).rejects.toThrow('simulated crash');
+        restore();
+        await p.deliver(writes);
+        const all = await f.view.scan({ kind: 'items', project: 1, spider: 1, job: 1, limit: 10_000 });
+        expect(all.map((r) => r.pos)).toEqual(Array.from({ length: 3010 }, (_, i) => i));
+        expect(all.slice(1000, 3000).map((r) => JSON.parse(r.json).n)).toEqual(items(2000, 10_000).map((x) => x.n));
+        expect(all.slice(3000).map((r) => JSON.parse(r.json).n)).toEqual(items(10, 20_000).map((x) => x.n));
+        const expected = records('items', J, null, [...items(1000), ...items(2000, 10_000), ...items(10, 20_000)]);
+        expect(await f.view.stats('items', J)).toEqual({
+          inputValues: 3010,
+          inputBytes: expected.sizes.reduce((a, b) => a + b, 0),
+          counts: { n: 3010, url: 3010 },
+        });
+      } finally {
+        await f.close();
+      }
+    });
+
+    it('a crash half-way through committing an upload, then re-applying, commits it once', async () => {
+      const f = await mongo((v) => new JobRecordsMongo(v))();
+      try {
+        const p = new FakeProjector(f);
+        await p.batch((at) => f.view.write(at, records('items', J, null, items(5))));
+        const stage = (seq: number, objs: object[]) => {
+          const b = records('items', J, null, objs);
+          return p.write((at) => f.view.stageChunk(at, { upload: 'u', seq, kind: 'items', job: J, lines: b.lines, sizes: b.sizes, counts: b.counts }));
+        };
+        const writes = [
+          stage(0, items(1200, 100)),
+          stage(1, items(900, 1300)),
+          p.write((at) => f.view.commitUpload(at, { upload: 'u', kind: 'items', job: J, start: null, ts: 7 })),
+        ];
+        // bulk writes: chunk 0 -> 2 (1000 + 200), chunk 1 -> 1: fail the third.
+        const restore = crashAtBulkWrite(3);
+        await expect(p.deliver(writes)).rejects.toThrow('simulated crash');
+        restore();
+        await p.deliver(writes);
+        const all = await f.view.scan({ kind: 'items', project: 1, spider: 1, job: 1, limit: 10_000 });
+        expect(all.map((r) => JSON.parse(r.json).n)).toEqual([...items(5), ...items(2100, 100)].map((x) => x.n));
+        expect((await f.view.stats('items', J))!.inputValues).toBe(2105);
+      } finally {
+        await f.close();
+      }
+    });
+
+    it('writes 100k records in batches of 1000 and scans them back (speed report)', async () => {
+      const f = await mongo((v) => new JobRecordsMongo(v))();
+      try {
+        const p = new FakeProjector(f);
+        const total = 100_000;
+        const batchSize = 1000;
+        const batches = Array.from({ length: total / batchSize }, (_, b) =>
+          records('items', J, null, Array.from({ length: batchSize }, (_, i) => ({ id: b * batchSize + i, url: `http://127.0.0.1/p/${b * batchSize + i}`, title: 'x'.repeat(100) }))),
+        );
+        const t0 = Date.now();
+        for (let i = 0; i < batches.length; i += 10) {
+          await p.batch(...batches.slice(i, i + 10).map((b) => (at: { offset: number; topic: string; partition: number }) => f.view.write(at, b)));
+        }
+        const writeMs = Date.now() - t0;
+        const t1 = Date.now();
+        let seen = 0;
+        let from: { spider: number; job: number; pos: number } | undefined;
+        for (;;) {
+          const page = await f.view.scan({ kind: 'items', project: 1, spider: 1, from, limit: 5000 });
+          for (const r of page) if (r.pos !== seen++) throw new Error(`out of order at ${r.pos}`);
+          if (page.length < 5000) break;
+          const last = page[page.length - 1];
+          from = { spider: last.spider, job: last.job, pos: last.pos + 1 };
+        }
+        const readMs = Date.now() - t1;
+        expect(seen).toBe(total);
+        expect((await f.view.stats('items', J))!.inputValues).toBe(total);
+        console.warn(
+          `JobRecordsMongo: wrote ${total} records in ${writeMs} ms (${Math.round((total / writeMs) * 1000)}/s); ` +
+            `scanned them in pages of 5000 in ${readMs} ms (${Math.round((total / readMs) * 1000)}/s)`,
+        );
+      } finally {
+        await f.close();
+      }
+    });
+  });
+}

@@ -1,0 +1,37 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SqliteProjectionStore, SqliteViewDatabase } from '@crawlhub/views';
+import { AccessKeysSqlite } from '../../libs/access/src/adapters/sqlite/access-keys.sqlite';
+import { JobMetadataSqlite } from '../../libs/storage/src/adapters/sqlite/job-metadata.sqlite';
+import { JobRecordsSqlite } from '../../libs/storage/src/adapters/sqlite/job-records.sqlite';
+import { accessKeysViewContract } from '../contract/access-keys.view.contract';
+import { jobMetadataViewContract } from '../contract/job-metadata.view.contract';
+import { jobRecordsViewContract, ViewHarness } from '../contract/job-records.view.contract';
+
+jest.setTimeout(60_000);
+
+const root = mkdtempSync(join(tmpdir(), 'crawlhub-views-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+/** A fresh view database file per fixture; writes run in the store's BEGIN IMMEDIATE/COMMIT. */
+let n = 0;
+function sqlite<V>(make: (views: SqliteViewDatabase) => V): ViewHarness<V> {
+  return async () => {
+    const views = new SqliteViewDatabase(join(root, `views-${n++}.db`));
+    const store = new SqliteProjectionStore(views);
+    return {
+      view: make(views),
+      store,
+      selfGuarded: false,
+      close: async () => {
+        await store.close();
+        views.close();
+      },
+    };
+  };
+}
+
+jobRecordsViewContract('sqlite', sqlite((v) => new JobRecordsSqlite(v)));
+jobMetadataViewContract('sqlite', sqlite((v) => new JobMetadataSqlite(v)));
+accessKeysViewContract('sqlite', sqlite((v) => new AccessKeysSqlite(v)));
