@@ -19,7 +19,6 @@ export interface CrawlhubConfig {
   maxRecordBytes: number;
   /** Request bodies are cut into log events of about this many bytes. */
   eventChunkBytes: number;
-  /** Ask for `--help` style listing: see CONFIG_DOCS. */
   logLevel: 'debug' | 'info' | 'warn' | 'error';
 }
 
@@ -45,6 +44,7 @@ export const CONFIG_DOCS: [string, string, string][] = [
   ['ALLOW_PRIVATE_TARGETS', 'false', 'let fetch, render, extraction and the proxy reach private and loopback addresses'],
   ['READ_YOUR_WRITES_TIMEOUT_MS', '10000', 'how long a write waits for its views before answering 503'],
   ['MAX_RECORD_BYTES', '1048576', 'largest item, log line or request record (413 above)'],
+  ['EVENT_CHUNK_BYTES', '1048576', 'request bodies are cut into log events of about this size'],
   ['LOG_LEVEL', 'info', 'debug, info, warn or error'],
 ];
 

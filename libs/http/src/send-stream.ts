@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createEncoder, encodeRecords, negotiateFormat } from './formats';
 
 /** Gzip when the client asks for it. */
-export function wantsGzip(req: FastifyRequest): boolean {
+function wantsGzip(req: FastifyRequest): boolean {
   const ae = req.headers['accept-encoding'];
   return typeof ae === 'string' && /\bgzip\b/i.test(ae);
 }
@@ -26,10 +26,4 @@ export function sendRecords(req: FastifyRequest, reply: FastifyReply, texts: Asy
     return reply.send(body.pipe(createGzip({ level: 1 })));
   }
   return reply.send(body);
-}
-
-/** A small JSON answer (stats, counts), gzip-aware. */
-export function sendJson(req: FastifyRequest, reply: FastifyReply, text: string, contentType = 'application/json; charset=UTF-8'): FastifyReply {
-  reply.header('content-type', contentType).header('access-control-allow-origin', '*');
-  return reply.send(text);
 }
