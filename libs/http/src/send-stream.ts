@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { createEncoder, encodeRecords, negotiateFormat } from './formats';
+import { createEncoder, encodeRecords, negotiateFormat, RecordOrPage } from './formats';
 
 /** Gzip when the client asks for it. */
 function wantsGzip(req: FastifyRequest): boolean {
@@ -13,7 +13,7 @@ function wantsGzip(req: FastifyRequest): boolean {
  * Streams JSON texts in the negotiated result format, with back-pressure, gzip when
  * asked and `saveas`. Throws FormatError before anything is sent when the format is bad.
  */
-export function sendRecords(req: FastifyRequest, reply: FastifyReply, texts: AsyncIterable<string>): FastifyReply {
+export function sendRecords(req: FastifyRequest, reply: FastifyReply, texts: AsyncIterable<RecordOrPage>): FastifyReply {
   const query = (req.query ?? {}) as Record<string, string | string[] | undefined>;
   const { format, csv } = negotiateFormat(query, req.headers.accept);
   const encoder = createEncoder(format, csv);

@@ -1,5 +1,8 @@
 import { RecordEncoder } from './types';
 
+/** One record's JSON text, or a page of them (a page costs one await instead of one per record). */
+export type RecordOrPage = string | readonly string[];
+
 /** Target size of the chunks `encodeRecords` yields. */
 export const CHUNK_BYTES = 64 * 1024;
 
@@ -11,21 +14,25 @@ export const CHUNK_BYTES = 64 * 1024;
  * the encoder propagate to the consumer.
  */
 export async function* encodeRecords(
-  records: AsyncIterable<string> | Iterable<string>,
+  records: AsyncIterable<RecordOrPage> | Iterable<RecordOrPage>,
   encoder: RecordEncoder,
   chunkBytes: number = CHUNK_BYTES,
 ): AsyncGenerator<Buffer, void, undefined> {
   const batch = new Batch();
   batch.add(encoder.head());
   if (isAsyncIterable(records)) {
-    for await (const json of records) {
-      batch.add(encoder.record(json));
-      if (batch.size >= chunkBytes) yield batch.take();
+    for await (const item of records) {
+      for (const json of typeof item === 'string' ? [item] : item) {
+        batch.add(encoder.record(json));
+        if (batch.size >= chunkBytes) yield batch.take();
+      }
     }
   } else {
-    for (const json of records) {
-      batch.add(encoder.record(json));
-      if (batch.size >= chunkBytes) yield batch.take();
+    for (const item of records) {
+      for (const json of typeof item === 'string' ? [item] : item) {
+        batch.add(encoder.record(json));
+        if (batch.size >= chunkBytes) yield batch.take();
+      }
     }
   }
   batch.add(encoder.tail());

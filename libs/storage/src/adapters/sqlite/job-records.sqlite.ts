@@ -4,7 +4,7 @@ import { SqliteViewDatabase } from '@crawlhub/views';
 import { JobKey } from '../../domain/job-key';
 import { RecordKind, RECORD_KINDS, storedContribution } from '../../domain/record-kinds';
 import { addToStats, countKeys } from '../../domain/stats-math';
-import { JobRecordsView, RecordBatch, RecordStats, ScanQuery, StagedChunk, StoredRecord } from '../../ports/job-records.view';
+import { JobRecordsView, RecordBatch, RecordPosition, RecordStats, ScanQuery, StagedChunk, StoredRecord } from '../../ports/job-records.view';
 
 const kindId = (k: RecordKind) => RECORD_KINDS.indexOf(k);
 
@@ -111,8 +111,12 @@ export class JobRecordsSqlite implements JobRecordsView {
       args.push(q.job);
     }
     if (q.from) {
-      where.push('(spider, job, pos) >= (?, ?, ?)');
-      args.push(q.from.spider, q.from.job, q.from.pos);
+      const bound = lowerBound(q, q.from);
+      if (bound === 'none') return [];
+      if (bound) {
+        where.push(bound.sql);
+        args.push(...bound.args);
+      }
     }
     if (q.positions) {
       if (q.positions.length === 0) return [];
@@ -131,4 +135,16 @@ export class JobRecordsSqlite implements JobRecordsView {
       .get(kindId(kind), job.project, job.spider, job.job) as StatsRow | undefined;
     return row ? { inputValues: row.input_values, inputBytes: row.input_bytes, counts: JSON.parse(row.counts) } : null;
   }
+}
+
+/**
+ * The scan's lower bound written on the columns the query leaves free: SQLite seeks by a
+ * row-value bound only when no column of it is also fixed by equality.
+ */
+function lowerBound(q: ScanQuery, from: RecordPosition): { sql: string; args: number[] } | null | 'none' {
+  if (q.spider === undefined) return { sql: '(spider, job, pos) >= (?, ?, ?)', args: [from.spider, from.job, from.pos] };
+  if (from.spider !== q.spider) return from.spider < q.spider ? null : 'none';
+  if (q.job === undefined) return { sql: '(job, pos) >= (?, ?)', args: [from.job, from.pos] };
+  if (from.job !== q.job) return from.job < q.job ? null : 'none';
+  return { sql: 'pos >= ?', args: [from.pos] };
 }

@@ -90,6 +90,7 @@ function keyParam(value: string | undefined, name: string, project: number): Rec
   return { spider: Number(spider), job: Number(job), pos: Number(pos) };
 }
 
+/** Reads the first page ahead, to tell "nothing" (404) from a record before answering. */
 async function firstOf(texts: RecordTexts): Promise<{ empty: boolean; rest: RecordTexts }> {
   const it = texts[Symbol.asyncIterator]();
   const head = await it.next();
@@ -97,6 +98,6 @@ async function firstOf(texts: RecordTexts): Promise<{ empty: boolean; rest: Reco
     if (!head.done) yield head.value;
     for (let n = await it.next(); !n.done; n = await it.next()) yield n.value;
   }
-  return { empty: head.done === true, rest: rest() };
+  return { empty: head.done === true || head.value.length === 0, rest: rest() };
 }
 

@@ -7,8 +7,8 @@ import { ReadJobRecordsQuery } from './read-job-records.query';
 
 const PAGE = 5000;
 
-/** JSON texts, one per result, read page by page so a million records stream in constant memory. */
-export type RecordTexts = AsyncIterable<string>;
+/** JSON texts of the results, page by page, so a million records stream in constant memory. */
+export type RecordTexts = AsyncIterable<string[]>;
 
 @QueryHandler(ReadJobRecordsQuery)
 export class ReadJobRecordsHandler implements IQueryHandler<ReadJobRecordsQuery, RecordTexts> {
@@ -19,30 +19,34 @@ export class ReadJobRecordsHandler implements IQueryHandler<ReadJobRecordsQuery,
     return this.texts(q, parseFilters(q.filters));
   }
 
-  private async *texts(q: ReadJobRecordsQuery, keep: ReturnType<typeof parseFilters>): AsyncGenerator<string> {
+  private async *texts(q: ReadJobRecordsQuery, keep: ReturnType<typeof parseFilters>): AsyncGenerator<string[]> {
     const decorate = withMeta(q.kind, q.project, q.meta, q.nodata);
-    // With a filter, `count` limits matches, so pages are read until enough matched.
+    // With a filter, `count` limits the matches, so pages are read until enough matched.
     let left = keep ? q.page.count ?? Infinity : Infinity;
-    const source = keep ? this.records({ ...q, page: { ...q.page, count: undefined } } as ReadJobRecordsQuery) : this.records(q);
-    for await (const r of source) {
-      if (keep) {
-        if (left <= 0) return;
-        if (!keep(JSON.parse(r.json) as Record<string, unknown>)) continue;
-        left--;
+    const source = keep ? this.pages({ ...q, page: { ...q.page, count: undefined } } as ReadJobRecordsQuery) : this.pages(q);
+    for await (const page of source) {
+      const out: string[] = [];
+      for (const r of page) {
+        if (keep) {
+          if (left <= 0) break;
+          if (!keep(JSON.parse(r.json) as Record<string, unknown>)) continue;
+          left--;
+        }
+        if (q.field === undefined) out.push(decorate(r));
+        else {
+          const value = (JSON.parse(r.json) as Record<string, unknown>)[q.field];
+          if (value !== undefined) out.push(JSON.stringify(value));
+        }
       }
-      if (q.field !== undefined) {
-        const value = (JSON.parse(r.json) as Record<string, unknown>)[q.field];
-        if (value !== undefined) yield JSON.stringify(value);
-      } else {
-        yield decorate(r);
-      }
+      if (out.length) yield out;
+      if (left <= 0) return;
     }
   }
 
-  private async *records(q: ReadJobRecordsQuery): AsyncGenerator<StoredRecord> {
+  private async *pages(q: ReadJobRecordsQuery): AsyncGenerator<StoredRecord[]> {
     const base = { kind: q.kind, project: q.project, spider: q.spider, job: q.job };
     if (q.position !== undefined) {
-      yield* await this.view.scan({ ...base, positions: [q.position], limit: 1 });
+      yield await this.view.scan({ ...base, positions: [q.position], limit: 1 });
       return;
     }
     let left = q.page.count ?? Infinity;
@@ -50,7 +54,7 @@ export class ReadJobRecordsHandler implements IQueryHandler<ReadJobRecordsQuery,
     let from: RecordPosition | undefined = later(q.page.from, q.page.after && { ...q.page.after, pos: q.page.after.pos + 1 });
     while (left > 0) {
       const page = await this.view.scan({ ...base, from, positions, limit: Math.min(PAGE, left) });
-      for (const r of page) yield r;
+      if (page.length) yield page;
       left -= page.length;
       if (page.length < PAGE || positions) return;
       const last = page[page.length - 1];
