@@ -1,8 +1,14 @@
-import { normalizeRecord, RecordError } from './record-kinds';
+import { isCompactJson, normalizeRecord, RecordError } from './record-kinds';
 
 describe('normalizeRecord', () => {
   it('keeps item field order and compacts the JSON', () => {
     expect(normalizeRecord('items', { b: 1, a: { c: [1, 2] } }).json).toBe('{"b":1,"a":{"c":[1,2]}}');
+  });
+  it('keeps a compact item text as written (number spellings included), re-serialises any other', () => {
+    expect(normalizeRecord('items', JSON.parse('{"a":1.0,"b":"x y"}'), '{"a":1.0,"b":"x y"}').json).toBe('{"a":1.0,"b":"x y"}');
+    expect(normalizeRecord('items', JSON.parse('{"a": 1}'), '{"a": 1}').json).toBe('{"a":1}');
+    expect(isCompactJson('{"s":"quote \\" and space"}')).toBe(true);
+    expect(isCompactJson('{"s":"x", "t":1}')).toBe(false);
   });
   it('puts log fields in schema order and counts by level', () => {
     const r = normalizeRecord('logs', { message: 'hi', extra: 1, level: 20, time: 5 });

@@ -28,13 +28,16 @@ function isInt(v: unknown): boolean {
  * §8): items keep the field order they were written with; logs and requests are
  * re-serialised in their schema order, requests without null fields.
  */
-export function normalizeRecord(kind: RecordKind, value: unknown): NormalizedRecord {
+export function normalizeRecord(kind: RecordKind, value: unknown, raw?: string): NormalizedRecord {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new RecordError('expected a JSON object');
   }
   const obj = value as Obj;
   if (kind === 'items') {
-    return { json: JSON.stringify(obj), size: msgpackSize(obj), countKeys: Object.keys(obj) };
+    // An item already written compactly is kept as the client wrote it: that saves a
+    // re-serialisation on the hot path, and keeps number spellings (1.0, big integers) exact.
+    const json = raw !== undefined && isCompactJson(raw) ? raw : JSON.stringify(obj);
+    return { json, size: msgpackSize(obj), countKeys: Object.keys(obj) };
   }
   if (kind === 'logs') {
     if (typeof obj.message !== 'string') throw new RecordError('log record needs a string "message"');
@@ -57,6 +60,20 @@ export function normalizeRecord(kind: RecordKind, value: unknown): NormalizedRec
   for (const f of REQUEST_FIELDS) if (obj[f] !== undefined && obj[f] !== null) out[f] = obj[f];
   for (const k of Object.keys(obj)) if (!(REQUEST_FIELDS as readonly string[]).includes(k) && obj[k] !== null) out[k] = obj[k];
   return { json: JSON.stringify(out), size: msgpackSize(out), countKeys: Object.keys(out).filter((k) => k !== 'time') };
+}
+
+/** True when a valid JSON text has no whitespace outside its strings. */
+export function isCompactJson(text: string): boolean {
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++; // backslash: skip the escaped character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 32 || c === 9 || c === 10 || c === 13) return false;
+  }
+  return true;
 }
 
 /** The stats contribution of a record already stored (used when it is overwritten). */

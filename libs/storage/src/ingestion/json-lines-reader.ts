@@ -43,7 +43,7 @@ export async function* readJsonLines(
     }
     let record: NormalizedRecord;
     try {
-      record = normalizeRecord(kind, value);
+      record = normalizeRecord(kind, value, text);
     } catch (e) {
       if (e instanceof RecordError) throw new IngestError(400, `Error parsing data, line ${lineNo}: ${e.message}`);
       throw e;

@@ -46,6 +46,27 @@ export class SqliteEventLog implements EventLog {
   private closed = false;
   private readonly statements = new Map<string, Database.Statement>();
 
+  /**
+   * Group offsets are written through a second connection without fsync: losing the
+   * last commit on a power cut only means redelivery, which handlers tolerate.
+   */
+  private offsetsDb: Database.Database | null = null;
+  private readonly offsetStatements = new Map<string, Database.Statement>();
+
+  offsetStatement(sql: string): Database.Statement {
+    if (!this.offsetsDb) {
+      this.offsetsDb = new Database(this.options.file);
+      this.offsetsDb.pragma('synchronous = NORMAL');
+      this.offsetsDb.pragma('busy_timeout = 10000');
+    }
+    let st = this.offsetStatements.get(sql);
+    if (!st) {
+      st = this.offsetsDb.prepare(sql);
+      this.offsetStatements.set(sql, st);
+    }
+    return st;
+  }
+
   /** Prepared statements are reused: preparing costs more than running them. */
   statement(sql: string): Database.Statement {
     let st = this.statements.get(sql);
@@ -216,6 +237,7 @@ export class SqliteEventLog implements EventLog {
     if (this.flushScheduled || this.pending.length) this.flush();
     this.closed = true;
     this.appended.close();
+    this.offsetsDb?.close();
     this.db.close();
   }
 }
@@ -304,19 +326,14 @@ class SqliteConsumer {
     return 0;
   }
 
-  /**
-   * Offsets are committed without waiting for fsync: losing the last commit on a power
-   * cut only means redelivery, which handlers tolerate (at-least-once).
-   */
+  /** Records the group's next offset (see offsetStatement: no fsync). */
   private commit(topic: string, partition: number, nextOffset: number): void {
-    this.db.pragma('synchronous = NORMAL');
     this.log
-      .statement(
+      .offsetStatement(
         `INSERT INTO group_offsets (group_id, topic, partition, next_offset) VALUES (?, ?, ?, ?)
          ON CONFLICT (group_id, topic, partition) DO UPDATE SET next_offset = excluded.next_offset`,
       )
       .run(this.options.groupId, topic, partition, nextOffset);
-    this.db.pragma('synchronous = FULL');
   }
 
   private async run(): Promise<void> {
