@@ -47,7 +47,7 @@ async function main(): Promise<void> {
   const core = await openCore(config);
   const running: INestApplicationContext[] = [];
   const urls: string[] = [];
-  const projector = config.roles.includes('projector') ? await startProjectorThread(process.env) : null;
+  const projector = config.roles.includes('projector') ? await startProjectorThread(config) : null;
   if (config.roles.includes('storage')) {
     const app = await startStorageApp(core, logger);
     running.push(app);

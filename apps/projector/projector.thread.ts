@@ -1,9 +1,11 @@
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { CrawlhubConfig } from '@crawlhub/config';
 
 /** Starts the projector role in a worker thread; resolves once it has caught up. */
-export function startProjectorThread(env: Record<string, string | undefined>): Promise<{ stop(): Promise<void> }> {
-  const worker = new Worker(join(__dirname, 'projector.worker.js'), { workerData: { env } });
+/** The thread gets the already parsed config (a plain object), so it is parsed once. */
+export function startProjectorThread(config: CrawlhubConfig): Promise<{ stop(): Promise<void> }> {
+  const worker = new Worker(join(__dirname, 'projector.worker.js'), { workerData: { config } });
   return new Promise((resolve, reject) => {
     worker.once('error', reject);
     worker.once('exit', (code) => reject(new Error(`projector thread exited with ${code}`)));

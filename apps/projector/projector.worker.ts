@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { parentPort, workerData } from 'node:worker_threads';
-import { loadConfig } from '@crawlhub/config';
+import { CrawlhubConfig } from '@crawlhub/config';
 import { nestLogLevels, openCore } from '@crawlhub/platform';
 import { startProjector } from './projector.app';
 
@@ -10,7 +10,7 @@ import { startProjector } from './projector.app';
  * connections; appends and progress reach across threads through ThreadSignal.
  */
 async function main(): Promise<void> {
-  const config = loadConfig(workerData.env as Record<string, string>);
+  const config = workerData.config as CrawlhubConfig;
   const core = await openCore(config);
   const context = await startProjector(core, nestLogLevels(config));
   parentPort!.on('message', async (message) => {
