@@ -1,4 +1,5 @@
 import { LoggedEvent, LogPosition } from '@crawlhub/eventlog';
+import { applyFrom, SerialQueue } from '../../apply-in-order';
 import { ProjectionStore } from '../../projection-store.port';
 import { MongoViewDatabase } from './mongo-view-database';
 
@@ -15,7 +16,7 @@ interface CheckpointDoc {
  * checkpoint advances after the batch, so a crash re-applies, harmlessly, at most a batch.
  */
 export class MongoProjectionStore implements ProjectionStore {
-  private queue: Promise<void> = Promise.resolve();
+  private readonly queue = new SerialQueue();
 
   constructor(private readonly views: MongoViewDatabase, private readonly pollMs = 20) {}
 
@@ -24,20 +25,13 @@ export class MongoProjectionStore implements ProjectionStore {
   }
 
   applyBatch(topic: string, partition: number, events: LoggedEvent[], apply: (e: LoggedEvent) => Promise<void>): Promise<void> {
-    const run = this.queue.then(async () => {
+    return this.queue.run(async () => {
       const next = await this.nextOffset(topic, partition);
-      let last = next - 1;
-      for (const e of events) {
-        if (e.offset < next) continue;
-        await apply(e);
-        last = e.offset;
-      }
+      const last = await applyFrom(events, next, apply);
       if (last >= next) {
         await this.checkpoints.updateOne({ _id: `${topic}:${partition}` }, { $max: { next: last + 1 } }, { upsert: true });
       }
     });
-    this.queue = run.catch(() => undefined);
-    return run;
   }
 
   async nextOffset(topic: string, partition: number): Promise<number> {
@@ -58,12 +52,12 @@ export class MongoProjectionStore implements ProjectionStore {
   }
 
   async reset(): Promise<void> {
-    await this.queue;
+    await this.queue.idle();
     await this.views.dropAll();
   }
 
   async close(): Promise<void> {
-    await this.queue;
+    await this.queue.idle();
     await this.views.close();
   }
 }

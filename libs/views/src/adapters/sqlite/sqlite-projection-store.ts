@@ -1,4 +1,5 @@
 import { LoggedEvent, LogPosition, ThreadSignal } from '@crawlhub/eventlog';
+import { applyFrom, SerialQueue } from '../../apply-in-order';
 import { ProjectionStore } from '../../projection-store.port';
 import { SqliteViewDatabase } from './sqlite-view-database';
 
@@ -8,7 +9,7 @@ import { SqliteViewDatabase } from './sqlite-view-database';
  */
 export class SqliteProjectionStore implements ProjectionStore {
   private readonly progressed: ThreadSignal;
-  private queue: Promise<void> = Promise.resolve();
+  private readonly queue = new SerialQueue();
 
   constructor(private readonly views: SqliteViewDatabase, private readonly pollMs = 20) {
     views.defineSchema(`CREATE TABLE IF NOT EXISTS projection_checkpoints (
@@ -19,9 +20,7 @@ export class SqliteProjectionStore implements ProjectionStore {
 
   applyBatch(topic: string, partition: number, events: LoggedEvent[], apply: (e: LoggedEvent) => Promise<void>): Promise<void> {
     // One writer connection: batches are applied one after another, never interleaved.
-    const run = this.queue.then(() => this.applyNow(topic, partition, events, apply));
-    this.queue = run.catch(() => undefined);
-    return run;
+    return this.queue.run(() => this.applyNow(topic, partition, events, apply));
   }
 
   private async applyNow(topic: string, partition: number, events: LoggedEvent[], apply: (e: LoggedEvent) => Promise<void>) {
@@ -29,12 +28,7 @@ export class SqliteProjectionStore implements ProjectionStore {
     db.exec('BEGIN IMMEDIATE');
     try {
       const next = this.read(db, topic, partition);
-      let last = next - 1;
-      for (const e of events) {
-        if (e.offset < next) continue;
-        await apply(e);
-        last = e.offset;
-      }
+      const last = await applyFrom(events, next, apply);
       if (last >= next) {
         db.prepare(
           `INSERT INTO projection_checkpoints (topic, partition, next_offset) VALUES (?, ?, ?)
@@ -73,12 +67,12 @@ export class SqliteProjectionStore implements ProjectionStore {
   }
 
   async reset(): Promise<void> {
-    await this.queue;
+    await this.queue.idle();
     this.views.dropAll();
   }
 
   async close(): Promise<void> {
-    await this.queue;
+    await this.queue.idle();
     this.progressed.close();
   }
 }
