@@ -6,6 +6,7 @@ import { AccessModule } from '@crawlhub/access';
 import { ConfigError, CONFIG_DOCS, CrawlhubConfig, loadConfig } from '@crawlhub/config';
 import { Core, CoreModule, ensureAdminKey, nestLogLevels, openCore } from '@crawlhub/platform';
 import { startProjectorThread } from '../projector/projector.thread';
+import { startDashApp } from '../dash/dash.app';
 import { startStorageApp } from '../storage/storage.app';
 
 const HELP = `crawlhub: a self-hostable web-scraping platform (Scrapy Cloud compatible APIs)
@@ -26,7 +27,7 @@ class AdminModule {
   }
 }
 
-const NOT_BUILT_YET = ['dash', 'proxy', 'fetch', 'extract', 'worker', 'runner'] as const;
+const NOT_BUILT_YET = ['proxy', 'fetch', 'extract', 'worker', 'runner'] as const;
 
 async function main(): Promise<void> {
   if (process.argv.includes('--help') || process.argv.includes('-h')) {
@@ -52,6 +53,10 @@ async function main(): Promise<void> {
     const app = await startStorageApp(core, logger);
     running.push(app);
     urls.push(`storage API    http://${config.host}:${config.ports.storage}/`);
+  }
+  if (config.roles.includes('dash')) {
+    running.push(await startDashApp(core, logger));
+    urls.push(`dash API       http://${config.host}:${config.ports.dash}/api/`);
   }
   const skipped = NOT_BUILT_YET.filter((r) => config.roles.includes(r));
 

@@ -1,5 +1,5 @@
 import { DynamicModule, INestApplication, LoggerService, LogLevel, Module } from '@nestjs/common';
-import { StorageErrorFilter } from '@crawlhub/http';
+import { storageErrorFilter } from '@crawlhub/http';
 import { Core, CoreModule, startHttpApp } from '@crawlhub/platform';
 import { StorageApiModule, storageErrorOf } from '@crawlhub/storage';
 
@@ -15,7 +15,7 @@ export function startStorageApp(core: Core, logger: LoggerService | LogLevel[] |
   return startHttpApp(StorageAppModule.with(core), {
     host: core.config.host,
     port: core.config.ports.storage,
-    filter: new StorageErrorFilter().register(storageErrorOf),
+    filter: storageErrorFilter().register(storageErrorOf),
     logger,
   });
 }

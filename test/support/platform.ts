@@ -9,6 +9,7 @@ import { loadConfig } from '@crawlhub/config';
 import { Core, ensureAdminKey, openCore } from '@crawlhub/platform';
 import { Projector } from '@crawlhub/views';
 import { createProjector } from '../../apps/projector/projector.app';
+import { startDashApp } from '../../apps/dash/dash.app';
 import { startStorageApp } from '../../apps/storage/storage.app';
 
 /**
@@ -19,6 +20,8 @@ import { startStorageApp } from '../../apps/storage/storage.app';
 export interface TestPlatform {
   core: Core;
   storageUrl: string;
+  /** The dash API base, ending in /api. */
+  dashUrl: string;
   adminKey: string;
   projector: Projector | null;
   createKey(projects: number[]): Promise<string>;
@@ -32,6 +35,7 @@ export async function startTestPlatform(env: Record<string, string> = {}, option
     ...process.env,
     DATA_DIR: dataDir,
     STORAGE_PORT: '0',
+    DASH_PORT: '0',
     MONGODB_DATABASE: `crawlhub_${unique}`,
     CRAWLHUB_ADMIN_KEY: '',
     ...env,
@@ -48,11 +52,15 @@ export async function startTestPlatform(env: Record<string, string> = {}, option
   const app: INestApplication = await startStorageApp(core, ['error']);
   contexts.push(app);
   const port = (app.getHttpServer().address() as AddressInfo).port;
+  const dash: INestApplication = await startDashApp(core, ['error']);
+  contexts.push(dash);
+  const dashPort = (dash.getHttpServer().address() as AddressInfo).port;
   const commands = context.get(CommandBus);
   const adminKey = config.adminKey ?? (projector ? (await ensureAdminKey(config, commands)).key : 'no-projector-no-key');
   return {
     core,
     storageUrl: `http://127.0.0.1:${port}`,
+    dashUrl: `http://127.0.0.1:${dashPort}/api`,
     adminKey,
     projector,
     createKey: async (projects) =>

@@ -5,3 +5,4 @@ export * from './storage-http-error';
 export * from './request-principal';
 export * from './send-stream';
 export * from './http-support.module';
+export * from './form-body';

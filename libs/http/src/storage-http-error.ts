@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 
-/** An error of the storage API: plain text, one line, the original's wording where known. */
+/** An error answer of any API: a status and a one-line message, rendered in the API's style. */
 export class StorageHttpError extends Error {
   constructor(readonly status: number, message: string) {
     super(message);
@@ -20,14 +20,26 @@ export class StorageHttpError extends Error {
   }
 }
 
-/** Renders every error of the storage app as `text/plain` with a trailing newline; never crashes. */
-@Catch()
-export class StorageErrorFilter implements ExceptionFilter {
-  private readonly logger = new Logger('storage');
-  private readonly translate: ((e: unknown) => StorageHttpError | null)[] = [];
+/** The error type every API throws; each app's filter renders it in that API's style. */
+export { StorageHttpError as ApiError };
 
-  /** Context libs map their own errors (ingest, projection lag...) to statuses here. */
-  register(translate: (e: unknown) => StorageHttpError | null): this {
+type Translate = (e: unknown) => StorageHttpError | null;
+type Render = (reply: FastifyReply, error: StorageHttpError) => void;
+
+/**
+ * Renders every error of an app in its API's style; never crashes, never leaks a stack
+ * trace. Context libs map their own errors (ingest, projection lag...) with `register`.
+ */
+@Catch()
+export class ApiErrorFilter implements ExceptionFilter {
+  private readonly logger: Logger;
+  private readonly translate: Translate[] = [];
+
+  constructor(name: string, private readonly render: Render) {
+    this.logger = new Logger(name);
+  }
+
+  register(translate: Translate): this {
     this.translate.push(translate);
     return this;
   }
@@ -48,6 +60,18 @@ export class StorageErrorFilter implements ExceptionFilter {
       reply.raw.destroy();
       return;
     }
-    reply.status(error.status).header('content-type', 'text/plain; charset=UTF-8').header('access-control-allow-origin', '*').send(`${error.message}\n`);
+    this.render(reply.status(error.status).header('access-control-allow-origin', '*'), error);
   }
+}
+
+/** Storage style: plain text, one line. */
+export function storageErrorFilter(): ApiErrorFilter {
+  return new ApiErrorFilter('storage', (reply, e) => void reply.header('content-type', 'text/plain; charset=UTF-8').send(`${e.message}\n`));
+}
+
+/** Dash (job control, comments) style: `{"status": "error", "message": ...}`. */
+export function dashErrorFilter(): ApiErrorFilter {
+  return new ApiErrorFilter('dash', (reply, e) =>
+    void reply.header('content-type', 'application/json').send(JSON.stringify({ status: 'error', message: e.message })),
+  );
 }

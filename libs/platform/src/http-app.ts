@@ -10,13 +10,14 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
  */
 export async function startHttpApp(
   module: Type<unknown> | ReturnType<typeof Object>,
-  options: { host: string; port: number; filter: ExceptionFilter; logger: LoggerService | LogLevel[] | false },
+  options: { host: string; port: number; filter: ExceptionFilter; logger: LoggerService | LogLevel[] | false; prefix?: string },
 ): Promise<INestApplication> {
   const adapter = new FastifyAdapter({ bodyLimit: Number.MAX_SAFE_INTEGER, routerOptions: { maxParamLength: 1000 }, keepAliveTimeout: 65_000 });
   const app = await NestFactory.create<NestFastifyApplication>(module as Type<unknown>, adapter, { logger: options.logger, bodyParser: false });
   const fastify = app.getHttpAdapter().getInstance();
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));
+  if (options.prefix) app.setGlobalPrefix(options.prefix);
   app.useGlobalFilters(options.filter);
   app.enableShutdownHooks();
   await app.listen(options.port, options.host);

@@ -1,7 +1,7 @@
 import { Controller, Delete, Get, Param, Post, Req, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { pythonJson, RequestPrincipal, StorageHttpError } from '@crawlhub/http';
+import { pythonJson, readBody, RequestPrincipal, StorageHttpError } from '@crawlhub/http';
 import { JobKey } from '../../domain/job-key';
 import { actorOf, authorizeProject, idOf } from '../../http/storage-request';
 import { ReadJobMetadataQuery } from '../../queries/read-job-metadata/read-job-metadata.query';
@@ -91,14 +91,7 @@ function done(reply: FastifyReply) {
 }
 
 async function readJsonBody(req: FastifyRequest): Promise<unknown> {
-  const parts: Buffer[] = [];
-  let size = 0;
-  for await (const piece of req.raw) {
-    size += (piece as Buffer).length;
-    if (size > MAX_METADATA_BYTES) throw new StorageHttpError(413, `Error parsing data, Serialized value too large - max ${MAX_METADATA_BYTES} bytes`);
-    parts.push(piece as Buffer);
-  }
-  const text = Buffer.concat(parts).toString('utf8');
+  const text = (await readBody(req, MAX_METADATA_BYTES)).toString('utf8');
   try {
     return JSON.parse(text);
   } catch (e) {
