@@ -14,37 +14,26 @@
 # KAFKA_HEAP (default -Xmx512m -Xms256m), KAFKA_START_TIMEOUT (seconds, default 90).
 # Exit codes: 0 ok, 1 failure, 2 usage, 3 skipped (java or mvn missing).
 set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/server-lib.sh"   # HOST, CACHE_ROOT, log, cmd_start/stop/status...
 
 KAFKA_VERSION="3.9.1"
 SCALA_BINARY="2.13"
-DEP_PLUGIN="org.apache.maven.plugins:maven-dependency-plugin:3.6.1"
 
-CACHE_ROOT="${CRAWLHUB_CACHE:-$HOME/.cache/crawlhub}"
+SERVER_NAME="kafka"
 KAFKA_HOME_DIR="$CACHE_ROOT/kafka-$KAFKA_VERSION"
 LIB_DIR="$KAFKA_HOME_DIR/libs"
 RUN_DIR="$KAFKA_HOME_DIR/run"
 PORT="${KAFKA_PORT:-39092}"
-HOST="127.0.0.1"
 PID_FILE="$RUN_DIR/kafka-$PORT.pid"
 DATA_FILE="$RUN_DIR/kafka-$PORT.logdir"   # holds the path of the temp log dir
 CONSOLE_LOG="$RUN_DIR/kafka-$PORT.out"
 START_TIMEOUT="${KAFKA_START_TIMEOUT:-90}"
+STOP_TIMEOUT=15
 HEAP="${KAFKA_HEAP:--Xmx512m -Xms256m}"
-
-log() { echo "kafka.sh: $*" >&2; }
+ADDRESS_LINE="KAFKA_BROKERS=$HOST:$PORT"
 
 require_tools() {
-  local missing=()
-  command -v java >/dev/null 2>&1 || missing+=(java)
-  command -v mvn >/dev/null 2>&1 || missing+=(mvn)
-  if [ "${#missing[@]}" -gt 0 ]; then
-    echo "skipped: ${missing[*]} not found on PATH (needed to fetch and run Apache Kafka $KAFKA_VERSION)"
-    exit 3
-  fi
-}
-
-port_open() { # port -> 0 if something accepts TCP connections on 127.0.0.1:port
-  (exec 3<>"/dev/tcp/$HOST/$1") 2>/dev/null
+  require_commands "needed to fetch and run Apache Kafka $KAFKA_VERSION" java mvn
 }
 
 free_port() { # prints a free TCP port on 127.0.0.1, not equal to $1
@@ -59,49 +48,21 @@ free_port() { # prints a free TCP port on 127.0.0.1, not equal to $1
   return 1
 }
 
-running_pid() { # prints the broker's pid if it is alive
-  [ -f "$PID_FILE" ] || return 1
-  local pid; pid=$(cat "$PID_FILE" 2>/dev/null || true)
-  [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 1
-  echo "$pid"
-}
-
 fetch_jars() {
   if [ -f "$LIB_DIR/.complete" ]; then return 0; fi
   log "fetching Apache Kafka $KAFKA_VERSION from Maven Central (first run only)..."
-  local work; work=$(mktemp -d)
-  cat >"$work/pom.xml" <<EOF
-<project xmlns="http://maven.apache.org/POM/4.0.0">
-  <modelVersion>4.0.0</modelVersion>
-  <groupId>crawlhub.test</groupId>
-  <artifactId>kafka-runtime</artifactId>
-  <version>1</version>
-  <packaging>pom</packaging>
-  <dependencies>
-    <dependency><groupId>org.apache.kafka</groupId><artifactId>kafka_$SCALA_BINARY</artifactId><version>$KAFKA_VERSION</version></dependency>
-    <dependency><groupId>org.apache.kafka</groupId><artifactId>kafka-server</artifactId><version>$KAFKA_VERSION</version></dependency>
-    <dependency><groupId>org.apache.kafka</groupId><artifactId>kafka-storage</artifactId><version>$KAFKA_VERSION</version></dependency>
-    <dependency><groupId>org.apache.kafka</groupId><artifactId>kafka-metadata</artifactId><version>$KAFKA_VERSION</version></dependency>
-    <dependency><groupId>org.apache.kafka</groupId><artifactId>kafka-raft</artifactId><version>$KAFKA_VERSION</version></dependency>
-    <dependency><groupId>org.apache.kafka</groupId><artifactId>kafka-group-coordinator</artifactId><version>$KAFKA_VERSION</version></dependency>
-    <dependency><groupId>org.apache.kafka</groupId><artifactId>kafka-transaction-coordinator</artifactId><version>$KAFKA_VERSION</version></dependency>
-    <dependency><groupId>org.apache.kafka</groupId><artifactId>kafka-tools-api</artifactId><version>$KAFKA_VERSION</version></dependency>
-    <dependency><groupId>net.sourceforge.argparse4j</groupId><artifactId>argparse4j</artifactId><version>0.7.0</version></dependency>
-    <dependency><groupId>org.slf4j</groupId><artifactId>slf4j-reload4j</artifactId><version>1.7.36</version></dependency>
-    <dependency><groupId>ch.qos.reload4j</groupId><artifactId>reload4j</artifactId><version>1.2.25</version></dependency>
-  </dependencies>
-</project>
-EOF
-  mkdir -p "$LIB_DIR.tmp"
-  if ! mvn -q -B -f "$work/pom.xml" "$DEP_PLUGIN:copy-dependencies" \
-        -DincludeScope=runtime -DoutputDirectory="$LIB_DIR.tmp" >"$work/mvn.log" 2>&1; then
-    log "maven failed:"; tail -n 40 "$work/mvn.log" >&2
-    rm -rf "$work" "$LIB_DIR.tmp"
-    return 1
-  fi
-  rm -rf "$LIB_DIR"; mv "$LIB_DIR.tmp" "$LIB_DIR"
-  touch "$LIB_DIR/.complete"
-  rm -rf "$work"
+  maven_fetch kafka-runtime \
+    "org.apache.kafka:kafka_$SCALA_BINARY:$KAFKA_VERSION" \
+    "org.apache.kafka:kafka-server:$KAFKA_VERSION" \
+    "org.apache.kafka:kafka-storage:$KAFKA_VERSION" \
+    "org.apache.kafka:kafka-metadata:$KAFKA_VERSION" \
+    "org.apache.kafka:kafka-raft:$KAFKA_VERSION" \
+    "org.apache.kafka:kafka-group-coordinator:$KAFKA_VERSION" \
+    "org.apache.kafka:kafka-transaction-coordinator:$KAFKA_VERSION" \
+    "org.apache.kafka:kafka-tools-api:$KAFKA_VERSION" \
+    "net.sourceforge.argparse4j:argparse4j:0.7.0" \
+    "org.slf4j:slf4j-reload4j:1.7.36" \
+    "ch.qos.reload4j:reload4j:1.2.25"
 }
 
 write_config() { # dir controller_port
@@ -151,25 +112,13 @@ java_opts() { # dir
   echo "$HEAP -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -XX:+ExitOnOutOfMemoryError -Xshare:auto -Djava.awt.headless=true -Dlog4j.configuration=file:$1/log4j.properties"
 }
 
-cmd_start() {
-  require_tools
-  mkdir -p "$RUN_DIR"
-  local pid
-  if pid=$(running_pid); then
-    log "already running (pid $pid)"
-    echo "KAFKA_BROKERS=$HOST:$PORT"
-    return 0
-  fi
-  cleanup_stale
-  if port_open "$PORT"; then
-    log "port $PORT on $HOST is already in use by another process"; return 1
-  fi
+launch() { # called by cmd_start (server-lib.sh) once nothing runs on PORT
   fetch_jars
 
   local cport="${KAFKA_CONTROLLER_PORT:-}"
   [ -n "$cport" ] || cport=$(free_port "$PORT") || { log "no free controller port"; return 1; }
-  local dir; dir=$(mktemp -d "${TMPDIR:-/tmp}/crawlhub-kafka-$PORT.XXXXXX")
-  echo "$dir" >"$DATA_FILE"
+  make_data_dir
+  local dir="$DATA_DIR"
   write_config "$dir" "$cport"
 
   # A cluster id is 16 random bytes in URL-safe base64 without padding (like `random-uuid`).
@@ -186,72 +135,23 @@ cmd_start() {
   # shellcheck disable=SC2046
   nohup java $(java_opts "$dir") -cp "$cp" kafka.Kafka "$dir/server.properties" \
     >"$CONSOLE_LOG" 2>&1 </dev/null &
-  pid=$!
+  local pid=$!
   echo "$pid" >"$PID_FILE"
 
   local deadline=$(( SECONDS + START_TIMEOUT ))
   while :; do
     if ! kill -0 "$pid" 2>/dev/null; then
-      log "broker exited during startup; last lines:"
-      tail -n 30 "$dir/server.log" "$CONSOLE_LOG" >&2 2>/dev/null || true
-      cleanup_stale; return 1
+      abort_start "broker exited during startup" "$dir/server.log" "$CONSOLE_LOG"; return 1
     fi
     if port_open "$PORT" && grep -q "Kafka Server started" "$dir/server.log" 2>/dev/null; then
       break
     fi
     if [ "$SECONDS" -ge "$deadline" ]; then
-      log "broker did not start within ${START_TIMEOUT}s; last lines:"
-      tail -n 30 "$dir/server.log" "$CONSOLE_LOG" >&2 2>/dev/null || true
-      cmd_stop >/dev/null 2>&1 || true
-      return 1
+      abort_start "broker did not start within ${START_TIMEOUT}s" "$dir/server.log" "$CONSOLE_LOG"; return 1
     fi
     sleep 0.25
   done
   log "started (pid $pid, controller port $cport, log dir $dir)"
-  echo "KAFKA_BROKERS=$HOST:$PORT"
 }
 
-cleanup_stale() { # removes the files of a broker that is no longer running
-  if [ -f "$DATA_FILE" ]; then
-    local dir; dir=$(cat "$DATA_FILE" 2>/dev/null || true)
-    case "$dir" in
-      */crawlhub-kafka-*) rm -rf "$dir" ;;
-    esac
-    rm -f "$DATA_FILE"
-  fi
-  rm -f "$PID_FILE"
-}
-
-cmd_stop() {
-  local pid
-  if pid=$(running_pid); then
-    kill -TERM "$pid" 2>/dev/null || true
-    for _ in $(seq 1 60); do   # up to 15 s for a clean shutdown
-      kill -0 "$pid" 2>/dev/null || break
-      sleep 0.25
-    done
-    if kill -0 "$pid" 2>/dev/null; then
-      kill -KILL "$pid" 2>/dev/null || true
-      sleep 0.2
-    fi
-    log "stopped (pid $pid)"
-  fi
-  cleanup_stale
-}
-
-cmd_status() {
-  local pid
-  if pid=$(running_pid); then
-    echo "running (pid $pid) KAFKA_BROKERS=$HOST:$PORT"
-  else
-    echo "not running"
-    return 1
-  fi
-}
-
-case "${1:-}" in
-  start) cmd_start ;;
-  stop) cmd_stop ;;
-  status) cmd_status ;;
-  *) echo "usage: $0 start|stop|status" >&2; exit 2 ;;
-esac
+server_main "$@"

@@ -19,55 +19,35 @@
 # MONGO_LOG_LEVEL (server log level, default warn), MONGO_START_TIMEOUT (seconds, default 60).
 # Exit codes: 0 ok, 1 failure, 2 usage, 3 skipped (java, javac, mvn or node missing).
 set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/server-lib.sh"   # HOST, CACHE_ROOT, log, cmd_start/stop/status...
 
 MJS_VERSION="1.47.0"
 SLF4J_VERSION="2.0.17"
-DEP_PLUGIN="org.apache.maven.plugins:maven-dependency-plugin:3.6.1"
 
+SERVER_NAME="mongodb"
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO_ROOT="$(cd "$SCRIPT_DIR/../.." && pwd)"
-CACHE_ROOT="${CRAWLHUB_CACHE:-$HOME/.cache/crawlhub}"
 HOME_DIR="$CACHE_ROOT/mongo-java-server-$MJS_VERSION"
 LIB_DIR="$HOME_DIR/libs"
 CLASS_DIR="$HOME_DIR/classes"
 RUN_DIR="$HOME_DIR/run"
 PORT="${MONGO_PORT:-37017}"
-HOST="127.0.0.1"
 PID_FILE="$RUN_DIR/mongodb-$PORT.pid"
 DATA_FILE="$RUN_DIR/mongodb-$PORT.datadir"   # holds the path of the temp data dir
 CONSOLE_LOG="$RUN_DIR/mongodb-$PORT.out"
 START_TIMEOUT="${MONGO_START_TIMEOUT:-60}"
+STOP_TIMEOUT=10
 HEAP="${MONGO_HEAP:--Xmx1g -Xms64m}"
 BACKEND="${MONGO_BACKEND:-memory}"
 LOG_LEVEL="${MONGO_LOG_LEVEL:-warn}"
 URI="mongodb://$HOST:$PORT/"
-
-log() { echo "mongodb.sh: $*" >&2; }
+ADDRESS_LINE="MONGODB_URI=$URI"
 
 require_tools() {
-  local missing=()
-  for t in java javac mvn node; do
-    command -v "$t" >/dev/null 2>&1 || missing+=("$t")
-  done
-  if [ "${#missing[@]}" -gt 0 ]; then
-    echo "skipped: ${missing[*]} not found on PATH (needed to build and run mongo-java-server $MJS_VERSION)"
-    exit 3
-  fi
+  require_commands "needed to build and run mongo-java-server $MJS_VERSION" java javac mvn node
   if [ ! -f "$REPO_ROOT/node_modules/mongodb/package.json" ]; then
-    echo "skipped: node_modules/mongodb missing in $REPO_ROOT (run npm ci) - needed for the readiness ping"
-    exit 3
+    skip "node_modules/mongodb missing in $REPO_ROOT (run npm ci) - needed for the readiness ping"
   fi
-}
-
-port_open() { # port -> 0 if something accepts TCP connections on 127.0.0.1:port
-  (exec 3<>"/dev/tcp/$HOST/$1") 2>/dev/null
-}
-
-running_pid() { # prints the server's pid if it is alive
-  [ -f "$PID_FILE" ] || return 1
-  local pid; pid=$(cat "$PID_FILE" 2>/dev/null || true)
-  [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 1
-  echo "$pid"
 }
 
 java_source() {
@@ -98,31 +78,10 @@ EOF
 fetch_and_build() {
   if [ ! -f "$LIB_DIR/.complete" ]; then
     log "fetching mongo-java-server $MJS_VERSION from Maven Central (first run only)..."
-    local work; work=$(mktemp -d)
-    cat >"$work/pom.xml" <<EOF
-<project xmlns="http://maven.apache.org/POM/4.0.0">
-  <modelVersion>4.0.0</modelVersion>
-  <groupId>crawlhub.test</groupId>
-  <artifactId>mongo-runtime</artifactId>
-  <version>1</version>
-  <packaging>pom</packaging>
-  <dependencies>
-    <dependency><groupId>de.bwaldvogel</groupId><artifactId>mongo-java-server</artifactId><version>$MJS_VERSION</version></dependency>
-    <dependency><groupId>de.bwaldvogel</groupId><artifactId>mongo-java-server-h2-backend</artifactId><version>$MJS_VERSION</version></dependency>
-    <dependency><groupId>org.slf4j</groupId><artifactId>slf4j-simple</artifactId><version>$SLF4J_VERSION</version></dependency>
-  </dependencies>
-</project>
-EOF
-    rm -rf "$LIB_DIR.tmp"; mkdir -p "$LIB_DIR.tmp"
-    if ! mvn -q -B -f "$work/pom.xml" "$DEP_PLUGIN:copy-dependencies" \
-          -DincludeScope=runtime -DoutputDirectory="$LIB_DIR.tmp" >"$work/mvn.log" 2>&1; then
-      log "maven failed:"; tail -n 40 "$work/mvn.log" >&2
-      rm -rf "$work" "$LIB_DIR.tmp"
-      return 1
-    fi
-    rm -rf "$LIB_DIR"; mv "$LIB_DIR.tmp" "$LIB_DIR"
-    touch "$LIB_DIR/.complete"
-    rm -rf "$work"
+    maven_fetch mongo-runtime \
+      "de.bwaldvogel:mongo-java-server:$MJS_VERSION" \
+      "de.bwaldvogel:mongo-java-server-h2-backend:$MJS_VERSION" \
+      "org.slf4j:slf4j-simple:$SLF4J_VERSION"
     log "jars cached in $LIB_DIR"
   fi
 
@@ -160,24 +119,12 @@ wait_ready() { # pid -> 0 once a driver ping works; bounded by START_TIMEOUT
   ' "$URI" "$1" "$START_TIMEOUT")
 }
 
-cmd_start() {
-  require_tools
-  mkdir -p "$RUN_DIR"
-  local pid
-  if pid=$(running_pid); then
-    log "already running (pid $pid)"
-    echo "MONGODB_URI=$URI"
-    return 0
-  fi
-  cleanup_stale
-  if port_open "$PORT"; then
-    log "port $PORT on $HOST is already in use by another process"; return 1
-  fi
+launch() { # called by cmd_start (server-lib.sh) once nothing runs on PORT
   case "$BACKEND" in memory|h2) ;; *) log "MONGO_BACKEND must be memory or h2"; return 2 ;; esac
   fetch_and_build
 
-  local dir; dir=$(mktemp -d "${TMPDIR:-/tmp}/crawlhub-mongodb-$PORT.XXXXXX")
-  echo "$dir" >"$DATA_FILE"
+  make_data_dir
+  local dir="$DATA_DIR"
   local started=$SECONDS
   # shellcheck disable=SC2086
   nohup java $HEAP -XX:+ExitOnOutOfMemoryError -Xshare:auto -Djava.awt.headless=true \
@@ -186,60 +133,14 @@ cmd_start() {
     -Dorg.slf4j.simpleLogger.showDateTime=true \
     -cp "$CLASS_DIR:$LIB_DIR/*" CrawlhubMongoServer "$HOST" "$PORT" "$BACKEND" "$dir/h2.mv" \
     >"$CONSOLE_LOG" 2>&1 </dev/null &
-  pid=$!
+  local pid=$!
   echo "$pid" >"$PID_FILE"
 
   if ! wait_ready "$pid"; then
-    log "server not ready (exited, or no ping answer within ${START_TIMEOUT}s); last lines:"
-    tail -n 30 "$CONSOLE_LOG" >&2 2>/dev/null || true
-    cmd_stop >/dev/null 2>&1 || true
+    abort_start "server not ready (exited, or no ping answer within ${START_TIMEOUT}s)" "$CONSOLE_LOG"
     return 1
   fi
   log "started (pid $pid, backend $BACKEND, data dir $dir) in $(( SECONDS - started ))s"
-  echo "MONGODB_URI=$URI"
 }
 
-cleanup_stale() { # removes the files of a server that is no longer running
-  if [ -f "$DATA_FILE" ]; then
-    local dir; dir=$(cat "$DATA_FILE" 2>/dev/null || true)
-    case "$dir" in
-      */crawlhub-mongodb-*) rm -rf "$dir" ;;
-    esac
-    rm -f "$DATA_FILE"
-  fi
-  rm -f "$PID_FILE"
-}
-
-cmd_stop() {
-  local pid
-  if pid=$(running_pid); then
-    kill -TERM "$pid" 2>/dev/null || true
-    for _ in $(seq 1 40); do   # up to 10 s for a clean shutdown
-      kill -0 "$pid" 2>/dev/null || break
-      sleep 0.25
-    done
-    if kill -0 "$pid" 2>/dev/null; then
-      kill -KILL "$pid" 2>/dev/null || true
-      sleep 0.2
-    fi
-    log "stopped (pid $pid)"
-  fi
-  cleanup_stale
-}
-
-cmd_status() {
-  local pid
-  if pid=$(running_pid); then
-    echo "running (pid $pid) MONGODB_URI=$URI"
-  else
-    echo "not running"
-    return 1
-  fi
-}
-
-case "${1:-}" in
-  start) cmd_start ;;
-  stop) cmd_stop ;;
-  status) cmd_status ;;
-  *) echo "usage: $0 start|stop|status" >&2; exit 2 ;;
-esac
+server_main "$@"
