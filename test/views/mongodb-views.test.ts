@@ -8,6 +8,8 @@ import { JobMetadataMongo } from '../../libs/storage/src/adapters/mongodb/job-me
 import { JobRecordsMongo } from '../../libs/storage/src/adapters/mongodb/job-records.mongodb';
 import { accessKeysViewContract } from '../contract/access-keys.view.contract';
 import { jobMetadataViewContract } from '../contract/job-metadata.view.contract';
+import { JobsMongo } from '../../libs/jobs/src/adapters/mongodb/jobs.mongodb';
+import { jobsViewContract } from '../contract/jobs.view.contract';
 import { FakeProjector, jobRecordsViewContract, records, ViewHarness } from '../contract/job-records.view.contract';
 
 const uri = process.env.MONGODB_URI;
@@ -40,6 +42,7 @@ if (!uri) {
 
   jobRecordsViewContract('mongodb', mongo((v) => new JobRecordsMongo(v)));
   jobMetadataViewContract('mongodb', mongo((v) => new JobMetadataMongo(v)));
+  jobsViewContract('mongodb', mongo((v) => new JobsMongo(v)));
   accessKeysViewContract('mongodb', mongo((v) => new AccessKeysMongo(v)));
 
   describe('JobRecordsMongo without transactions', () => {

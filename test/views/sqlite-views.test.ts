@@ -7,6 +7,8 @@ import { JobMetadataSqlite } from '../../libs/storage/src/adapters/sqlite/job-me
 import { JobRecordsSqlite } from '../../libs/storage/src/adapters/sqlite/job-records.sqlite';
 import { accessKeysViewContract } from '../contract/access-keys.view.contract';
 import { jobMetadataViewContract } from '../contract/job-metadata.view.contract';
+import { JobsSqlite } from '../../libs/jobs/src/adapters/sqlite/jobs.sqlite';
+import { jobsViewContract } from '../contract/jobs.view.contract';
 import { jobRecordsViewContract, ViewHarness } from '../contract/job-records.view.contract';
 
 jest.setTimeout(60_000);
@@ -34,4 +36,5 @@ function sqlite<V>(make: (views: SqliteViewDatabase) => V): ViewHarness<V> {
 
 jobRecordsViewContract('sqlite', sqlite((v) => new JobRecordsSqlite(v)));
 jobMetadataViewContract('sqlite', sqlite((v) => new JobMetadataSqlite(v)));
+jobsViewContract('sqlite', sqlite((v) => new JobsSqlite(v)));
 accessKeysViewContract('sqlite', sqlite((v) => new AccessKeysSqlite(v)));

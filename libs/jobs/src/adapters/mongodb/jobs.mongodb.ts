@@ -1,0 +1,258 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AnyBulkWriteOperation, Collection, Filter } from 'mongodb';
+import { JOB_STATES, JobState } from '@crawlhub/contracts';
+import { LogPosition } from '@crawlhub/eventlog';
+import { MongoViewDatabase } from '@crawlhub/views';
+import { JobsDecision } from '../../domain/decide-jobs';
+import { JobDoc, SpiderDoc } from '../../domain/job';
+import { JobFilter, JobsView } from '../../ports/jobs.view';
+
+/** One job: the fields queries filter and sort on, and the whole JobDoc as JSON text (metadata key order, any key). */
+interface JobMongoDoc {
+  /** The job key `p/s/n`: unique, and the (project, spider, number) key in one. */
+  _id: string;
+  project: number;
+  spiderId: number;
+  number: number;
+  state: JobState;
+  priority: number;
+  units: number;
+  order: number;
+  ts: number;
+  unique: string | null;
+  argsKey: string;
+  tags: string[];
+  d: string;
+  /** Offset of the event that last wrote it: older or equal events are skipped on re-apply. */
+  _o: number;
+}
+
+interface SpiderMongoDoc {
+  /** `project/id`. */
+  _id: string;
+  project: number;
+  id: number;
+  name: string;
+  seq: number;
+  _o: number;
+}
+
+interface OutcomeDoc {
+  /** The request id. */
+  _id: string;
+  /** The decision as JSON text: written once, never changed. */
+  d: string;
+  _o: number;
+}
+
+const spiderIdOf = (project: number, id: number) => `${project}/${id}`;
+const spiderOf = (s: SpiderMongoDoc): SpiderDoc => ({ project: s.project, id: s.id, name: s.name, seq: s.seq });
+const SPIDER_FIELDS = { _id: 0, project: 1, id: 1, name: 1, seq: 1 } as const;
+
+/**
+ * The jobs view on MongoDB, without transactions (see MongoProjectionStore): every job
+ * and spider document carries the offset of the event that last wrote it (`_o`), and a
+ * write that is not newer is skipped. A project's job events all live in one partition
+ * of the jobs topic, so their offsets compare. Outcomes are inserted once, so a decision
+ * recorded before a crash is the one the projection reuses.
+ */
+@Injectable()
+export class JobsMongo implements JobsView {
+  private readonly ready: Promise<void>;
+
+  constructor(@Inject(MongoViewDatabase) private readonly views: MongoViewDatabase) {
+    this.ready = views.defineIndexes(async (db) => {
+      const jobs = db.collection<JobMongoDoc>('jobs');
+      await jobs.createIndex({ project: 1, spiderId: 1, number: 1 }, { unique: true, name: 'jobs_number' });
+      await jobs.createIndex({ project: 1, state: 1, ts: -1, order: -1 }, { name: 'jobs_listing' });
+      await jobs.createIndex({ project: 1, ts: -1, order: -1 }, { name: 'jobs_recent' });
+      await jobs.createIndex({ project: 1, state: 1, priority: -1, order: 1 }, { name: 'jobs_queue' });
+      await jobs.createIndex({ project: 1, tags: 1 }, { name: 'jobs_tags' });
+      const spiders = db.collection<SpiderMongoDoc>('spiders');
+      await spiders.createIndex({ project: 1, name: 1 }, { unique: true, name: 'spiders_name' });
+      await spiders.createIndex({ project: 1, id: 1 }, { unique: true, name: 'spiders_id' });
+      // job_outcomes: keyed by `_id` (the request id) only.
+    });
+    this.ready.catch(() => undefined);
+  }
+
+  private get jobDocs(): Collection<JobMongoDoc> {
+    return this.views.db.collection<JobMongoDoc>('jobs');
+  }
+  private get spiderDocs(): Collection<SpiderMongoDoc> {
+    return this.views.db.collection<SpiderMongoDoc>('spiders');
+  }
+  private get outcomes(): Collection<OutcomeDoc> {
+    return this.views.db.collection<OutcomeDoc>('job_outcomes');
+  }
+
+  async spiderByName(project: number, name: string): Promise<SpiderDoc | null> {
+    await this.ready;
+    const s = await this.spiderDocs.findOne({ project, name });
+    return s ? spiderOf(s) : null;
+  }
+
+  async maxSpiderId(project: number): Promise<number> {
+    await this.ready;
+    const [top] = await this.spiderDocs.find({ project }, { projection: { id: 1 } }).sort({ id: -1 }).limit(1).toArray();
+    return top?.id ?? 0;
+  }
+
+  async job(key: string): Promise<JobDoc | null> {
+    await this.ready;
+    const doc = await this.jobDocs.findOne({ _id: key }, { projection: { d: 1 } });
+    return doc ? (JSON.parse(doc.d) as JobDoc) : null;
+  }
+
+  async hasActiveJob(project: number, match: { unique?: string; spiderId?: number; argsKey?: string }): Promise<boolean> {
+    await this.ready;
+    const filter: Filter<JobMongoDoc> = { project, state: { $in: ['pending', 'running'] } };
+    if (match.unique !== undefined) filter.unique = match.unique;
+    if (match.spiderId !== undefined) filter.spiderId = match.spiderId;
+    if (match.argsKey !== undefined) filter.argsKey = match.argsKey;
+    return (await this.jobDocs.findOne(filter, { projection: { _id: 1 } })) !== null;
+  }
+
+  async nextPending(project: number, maxUnits: number | null, spiderIds: number[] | null): Promise<JobDoc | null> {
+    await this.ready;
+    if (spiderIds && spiderIds.length === 0) return null;
+    const filter: Filter<JobMongoDoc> = { project, state: 'pending' };
+    if (maxUnits !== null) filter.units = { $lte: maxUnits };
+    if (spiderIds) filter.spiderId = { $in: spiderIds };
+    return this.first(filter, { priority: -1, order: 1 });
+  }
+
+  async jobsOfSpider(project: number, spiderId: number): Promise<JobDoc[]> {
+    await this.ready;
+    return this.many(this.jobDocs.find({ project, spiderId }, { projection: { d: 1 } }).sort({ number: 1 }).toArray());
+  }
+
+  async outcome(requestId: string): Promise<JobsDecision | null> {
+    await this.ready;
+    const doc = await this.outcomes.findOne({ _id: requestId });
+    return doc ? (JSON.parse(doc.d) as JobsDecision) : null;
+  }
+
+  async saveOutcome(at: LogPosition, requestId: string, decision: JobsDecision): Promise<void> {
+    await this.ready;
+    // Insert if absent: the first decision recorded for a request stays.
+    await this.outcomes.updateOne({ _id: requestId }, { $setOnInsert: { d: JSON.stringify(decision), _o: at.offset } }, { upsert: true });
+  }
+
+  async putSpiders(at: LogPosition, spiders: SpiderDoc[]): Promise<void> {
+    await this.ready;
+    if (spiders.length === 0) return;
+    const o = at.offset;
+    const ids = spiders.map((s) => spiderIdOf(s.project, s.id));
+    const stored = new Map((await this.spiderDocs.find({ _id: { $in: ids } }, { projection: { _o: 1 } }).toArray()).map((d) => [d._id, d._o]));
+    const ops: AnyBulkWriteOperation<SpiderMongoDoc>[] = [];
+    for (const s of spiders) {
+      const _id = spiderIdOf(s.project, s.id);
+      if ((stored.get(_id) ?? -1) >= o) continue;
+      const doc: SpiderMongoDoc = { _id, project: s.project, id: s.id, name: s.name, seq: s.seq, _o: o };
+      ops.push({ replaceOne: { filter: { _id }, replacement: doc, upsert: true } });
+    }
+    if (ops.length) await this.spiderDocs.bulkWrite(ops, { ordered: true });
+  }
+
+  async putJobs(at: LogPosition, jobs: JobDoc[]): Promise<void> {
+    await this.ready;
+    if (jobs.length === 0) return;
+    const o = at.offset;
+    const stored = new Map(
+      (await this.jobDocs.find({ _id: { $in: jobs.map((j) => j.key) } }, { projection: { _o: 1 } }).toArray()).map((d) => [d._id, d._o]),
+    );
+    const ops: AnyBulkWriteOperation<JobMongoDoc>[] = [];
+    for (const j of jobs) {
+      if ((stored.get(j.key) ?? -1) >= o) continue;
+      const doc: JobMongoDoc = {
+        _id: j.key,
+        project: j.project,
+        spiderId: j.spiderId,
+        number: j.number,
+        state: j.state,
+        priority: j.priority,
+        units: j.units,
+        order: j.order,
+        ts: j.ts,
+        unique: j.unique,
+        argsKey: j.argsKey,
+        tags: [...new Set(j.tags)],
+        d: JSON.stringify(j),
+        _o: o,
+      };
+      ops.push({ replaceOne: { filter: { _id: doc._id }, replacement: doc, upsert: true } });
+    }
+    if (ops.length) await this.jobDocs.bulkWrite(ops, { ordered: true });
+  }
+
+  async list(filter: JobFilter, page: { offset: number; limit: number }): Promise<JobDoc[]> {
+    await this.ready;
+    // As SQLite's LIMIT: 0 is nothing, a negative limit is none.
+    if (page.limit === 0) return [];
+    let cursor = this.jobDocs.find(filterOf(filter), { projection: { d: 1 } }).sort({ ts: -1, order: -1 });
+    if (page.offset > 0) cursor = cursor.skip(page.offset);
+    if (page.limit > 0) cursor = cursor.limit(page.limit);
+    return this.many(cursor.toArray());
+  }
+
+  async count(filter: JobFilter): Promise<number> {
+    await this.ready;
+    return this.jobDocs.countDocuments(filterOf(filter));
+  }
+
+  async spiders(project: number): Promise<SpiderDoc[]> {
+    await this.ready;
+    return (await this.spiderDocs.find({ project }, { projection: SPIDER_FIELDS }).sort({ name: 1 }).toArray()).map(spiderOf);
+  }
+
+  async spiderById(project: number, id: number): Promise<SpiderDoc | null> {
+    await this.ready;
+    const s = await this.spiderDocs.findOne({ _id: spiderIdOf(project, id) });
+    return s ? spiderOf(s) : null;
+  }
+
+  async stateCounts(project?: number): Promise<{ project: number; counts: Record<JobState, number> }[]> {
+    await this.ready;
+    const rows = await this.jobDocs
+      .aggregate<{ _id: { project: number; state: JobState }; n: number }>([
+        { $match: project === undefined ? {} : { project } },
+        { $group: { _id: { project: '$project', state: '$state' }, n: { $sum: 1 } } },
+      ])
+      .toArray();
+    const byProject = new Map<number, Record<JobState, number>>();
+    for (const r of rows) {
+      const p = r._id.project;
+      const counts = byProject.get(p) ?? (Object.fromEntries(JOB_STATES.map((s) => [s, 0])) as Record<JobState, number>);
+      counts[r._id.state] = r.n;
+      byProject.set(p, counts);
+    }
+    return [...byProject].sort(([a], [b]) => a - b).map(([p, counts]) => ({ project: p, counts }));
+  }
+
+  private async first(filter: Filter<JobMongoDoc>, sort: Record<string, 1 | -1>): Promise<JobDoc | null> {
+    const [doc] = await this.many(this.jobDocs.find(filter, { projection: { d: 1 } }).sort(sort).limit(1).toArray());
+    return doc ?? null;
+  }
+
+  private async many(docs: Promise<{ d: string }[]>): Promise<JobDoc[]> {
+    return (await docs).map((doc) => JSON.parse(doc.d) as JobDoc);
+  }
+}
+
+/** The same conditions as the SQLite adapter's `whereOf`. */
+function filterOf(f: JobFilter): Filter<JobMongoDoc> {
+  const and: Filter<JobMongoDoc>[] = [{ project: f.project }];
+  if (f.states?.length) and.push({ state: { $in: f.states } });
+  if (f.spiderIds) and.push({ spiderId: { $in: f.spiderIds } });
+  if (f.keys) and.push({ _id: { $in: f.keys } });
+  if (f.startts !== undefined) and.push({ ts: { $gte: f.startts } });
+  if (f.endts !== undefined) and.push({ ts: { $lte: f.endts } });
+  if (f.hasTags?.length) and.push({ tags: { $in: f.hasTags } });
+  if (f.lacksTags?.length) and.push({ tags: { $nin: f.lacksTags } });
+  if (f.newerThan) {
+    const { ts, order } = f.newerThan;
+    and.push({ $or: [{ ts: { $gt: ts } }, { ts, order: { $gt: order } }] });
+  }
+  return and.length === 1 ? and[0] : { $and: and };
+}

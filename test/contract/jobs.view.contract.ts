@@ -1,0 +1,553 @@
+import {
+  createEvent, JOBS_TOPIC, JobCancelRequest, JobPushRequest, JobsRequest, JobsRequested, jobsRequestedType, JobStartRequest, JobState,
+  JobTagsRequest, JobUpdate,
+} from '@crawlhub/contracts';
+import { LoggedEvent } from '@crawlhub/eventlog';
+import { decideJobs, JobsOutcome } from '../../libs/jobs/src/domain/decide-jobs';
+import { argsKeyOf, JobDoc } from '../../libs/jobs/src/domain/job';
+import { JobFilter, JobsView } from '../../libs/jobs/src/ports/jobs.view';
+import { ViewFixture, ViewHarness } from './job-records.view.contract';
+
+type Step = 'saveOutcome' | 'putSpiders' | 'putJobs';
+
+/** Where a simulated crash stops an event: after this step of its apply. */
+interface Crash {
+  offset: number;
+  after: Step;
+}
+
+/**
+ * A fake `jobs` log partition applied like JobsProjection does: the outcome recorded for
+ * the request, or the real decider's, then saveOutcome, putSpiders, putJobs, each event at
+ * the next offset, through the projection store's `applyBatch`.
+ */
+class JobsLog {
+  private next = 0;
+  private clock = 1_000_000;
+
+  constructor(private readonly f: ViewFixture<JobsView>, private readonly partition = 0) {}
+
+  /** The request as the next event of the partition, at `at` (default: one second after the previous one). */
+  event(project: number, request: JobsRequest, at?: number): LoggedEvent {
+    this.clock = at ?? this.clock + 1000;
+    const data: JobsRequested = { requestId: `req-${this.partition}-${this.next}`, project, request };
+    const event = createEvent({ type: jobsRequestedType(request.op), key: String(project), data, actor: { kind: 'system', id: 'contract' } }, this.clock);
+    return { topic: JOBS_TOPIC, partition: this.partition, offset: this.next++, event };
+  }
+
+  async deliver(events: LoggedEvent[], crash?: Crash): Promise<void> {
+    await this.f.store.applyBatch(JOBS_TOPIC, this.partition, events, (e) => this.apply(e, crash));
+  }
+
+  /** Delivers applied events again: through the checkpoint, and straight to a self-guarded adapter. */
+  async replay(events: LoggedEvent[]): Promise<void> {
+    await this.deliver(events);
+    if (this.f.selfGuarded) for (const e of events) await this.apply(e);
+  }
+
+  /** Applies one request in its own batch and answers with its recorded outcome. */
+  async request<O extends JobsOutcome>(project: number, request: JobsRequest, at?: number): Promise<O> {
+    const e = this.event(project, request, at);
+    await this.deliver([e]);
+    return this.outcomeOf<O>(e);
+  }
+
+  async outcomeOf<O extends JobsOutcome>(e: LoggedEvent): Promise<O> {
+    const decision = await this.f.view.outcome((e.event.data as JobsRequested).requestId);
+    if (!decision) throw new Error(`no outcome for the event at offset ${e.offset}`);
+    return decision.outcome as O;
+  }
+
+  get now(): number {
+    return this.clock;
+  }
+
+  private async apply(e: LoggedEvent, crash?: Crash): Promise<void> {
+    const view = this.f.view;
+    const d = e.event.data as JobsRequested;
+    const stop = (step: Step) => {
+      if (crash && crash.offset === e.offset && crash.after === step) throw new Error('simulated crash');
+    };
+    const decision =
+      (await view.outcome(d.requestId)) ?? (await decideJobs(view, { project: d.project, at: e.event.occurredAt, order: e.offset }, d.request));
+    await view.saveOutcome(e, d.requestId, decision);
+    stop('saveOutcome');
+    await view.putSpiders(e, decision.effects.spiders);
+    stop('putSpiders');
+    await view.putJobs(e, decision.effects.jobs);
+    stop('putJobs');
+  }
+}
+
+const push = (spider: string, o: Partial<JobPushRequest> = {}): JobPushRequest => ({
+  op: 'push',
+  spider,
+  priority: 2,
+  units: 1,
+  tags: [],
+  spiderArgs: {},
+  jobSettings: null,
+  meta: {},
+  unique: null,
+  refuseDuplicateArgs: false,
+  state: 'pending',
+  spiderType: 'manual',
+  by: 'alice',
+  ...o,
+});
+const start = (o: Partial<JobStartRequest> = {}): JobStartRequest => ({ op: 'start', maxUnits: null, spiders: [], fields: {}, by: 'runner', ...o });
+const update = (updates: (Partial<JobUpdate> & { key: string })[], by = 'bob'): JobsRequest => ({
+  op: 'update',
+  updates: updates.map((u) => ({ state: null, fields: {}, ...u })),
+  by,
+});
+const cancel = (keys: string[], by = 'carol'): JobCancelRequest => ({ op: 'cancel', keys, by });
+const tags = (o: Partial<JobTagsRequest>): JobTagsRequest => ({ op: 'tags', keys: [], spider: null, add: [], remove: [], by: 'dave', ...o });
+
+type PushOutcome = Extract<JobsOutcome, { op: 'push' }>;
+type StartOutcome = Extract<JobsOutcome, { op: 'start' }>;
+type UpdateOutcome = Extract<JobsOutcome, { op: 'update' }>;
+type CountOutcome = Extract<JobsOutcome, { op: 'cancel' | 'tags' }>;
+
+const keysOf = (jobs: JobDoc[]) => jobs.map((j) => j.key);
+const zero = (): Record<JobState, number> => ({ pending: 0, running: 0, finished: 0, deleted: 0 });
+
+export function jobsViewContract(name: string, harness: ViewHarness<JobsView>): void {
+  describe(`JobsView contract: ${name}`, () => {
+    let f: ViewFixture<JobsView>;
+    let view: JobsView;
+    let log: JobsLog;
+
+    beforeEach(async () => {
+      f = await harness();
+      view = f.view;
+      log = new JobsLog(f);
+    });
+    afterEach(async () => {
+      await f.close();
+    });
+
+    const req = <O extends JobsOutcome>(project: number, request: JobsRequest, at?: number) => log.request<O>(project, request, at);
+    const pushed = async (project: number, spider: string, o: Partial<JobPushRequest> = {}, at?: number) => {
+      const out = await req<PushOutcome>(project, push(spider, o), at);
+      expect(out.error).toBeNull();
+      return out.key;
+    };
+    const list = (filter: JobFilter, offset = 0, limit = 1000) => view.list(filter, { offset, limit });
+    const listed = async (filter: JobFilter, offset = 0, limit = 1000) => keysOf(await list(filter, offset, limit));
+    const job = async (key: string) => {
+      const j = await view.job(key);
+      if (!j) throw new Error(`no job ${key}`);
+      return j;
+    };
+
+    it('is empty at first', async () => {
+      expect(await view.job('1/1/1')).toBeNull();
+      expect(await view.spiderByName(1, 'books')).toBeNull();
+      expect(await view.spiderById(1, 1)).toBeNull();
+      expect(await view.spiders(1)).toEqual([]);
+      expect(await view.maxSpiderId(1)).toBe(0);
+      expect(await view.hasActiveJob(1, {})).toBe(false);
+      expect(await view.nextPending(1, null, null)).toBeNull();
+      expect(await view.jobsOfSpider(1, 1)).toEqual([]);
+      expect(await view.outcome('nope')).toBeNull();
+      expect(await list({ project: 1 })).toEqual([]);
+      expect(await view.count({ project: 1 })).toBe(0);
+      expect(await view.stateCounts()).toEqual([]);
+      expect(await view.stateCounts(1)).toEqual([]);
+    });
+
+    it('pushes a job: the whole document, metadata in the order the platform writes it', async () => {
+      const e = log.event(
+        1,
+        push('books', {
+          priority: 3, units: 2, tags: ['x', 'y'], spiderArgs: { b: '2', a: '1' }, jobSettings: { LOG_LEVEL: 'INFO' },
+          meta: { custom: 1, 'a.b': { $x: [null, 'é'] } }, spiderType: 'auto',
+        }),
+        5000,
+      );
+      await log.deliver([e]);
+      expect(await log.outcomeOf(e)).toEqual({ op: 'push', key: '1/1/1', error: null, state: 'pending' });
+      const doc = await job('1/1/1');
+      expect(doc).toEqual({
+        key: '1/1/1', project: 1, spiderId: 1, number: 1, spider: 'books', state: 'pending', priority: 3, units: 2, tags: ['x', 'y'],
+        order: e.offset, ts: 5000, unique: null, argsKey: argsKeyOf({ a: '1', b: '2' }),
+        meta: {
+          scheduled_by: 'alice', units: 2, state: 'pending', priority: 3, tags: ['x', 'y'], pending_time: 5000, spider_type: 'auto', spider: 'books',
+          project: 1, spider_args: { b: '2', a: '1' }, job_settings: { LOG_LEVEL: 'INFO' }, custom: 1, 'a.b': { $x: [null, 'é'] },
+        },
+      });
+      expect(Object.keys(doc)).toEqual(['key', 'project', 'spiderId', 'number', 'spider', 'state', 'priority', 'units', 'tags', 'order', 'ts', 'unique', 'argsKey', 'meta']);
+      expect(Object.keys(doc.meta)).toEqual([
+        'scheduled_by', 'units', 'state', 'priority', 'tags', 'pending_time', 'spider_type', 'spider', 'project', 'spider_args', 'job_settings', 'custom', 'a.b',
+      ]);
+      expect(Object.keys(doc.meta.spider_args as object)).toEqual(['b', 'a']);
+      expect(await view.spiders(1)).toEqual([{ project: 1, id: 1, name: 'books', seq: 1 }]);
+      expect((await view.outcome((e.event.data as JobsRequested).requestId))!.effects.jobs).toEqual([doc]);
+    });
+
+    it('numbers jobs per spider, spiders per project, and never reuses a number', async () => {
+      expect(await pushed(1, 'books')).toBe('1/1/1');
+      expect(await pushed(1, 'books')).toBe('1/1/2');
+      expect(await pushed(1, 'quotes')).toBe('1/2/1');
+      expect(await pushed(1, 'books')).toBe('1/1/3');
+      expect(await pushed(2, 'quotes')).toBe('2/1/1');
+      expect(await pushed(1, 'authors')).toBe('1/3/1');
+      // Sorted by name.
+      expect(await view.spiders(1)).toEqual([
+        { project: 1, id: 3, name: 'authors', seq: 1 },
+        { project: 1, id: 1, name: 'books', seq: 3 },
+        { project: 1, id: 2, name: 'quotes', seq: 1 },
+      ]);
+      expect(await view.spiders(2)).toEqual([{ project: 2, id: 1, name: 'quotes', seq: 1 }]);
+      expect(await view.spiders(3)).toEqual([]);
+      expect(await view.spiderByName(1, 'quotes')).toEqual({ project: 1, id: 2, name: 'quotes', seq: 1 });
+      expect(await view.spiderByName(2, 'books')).toBeNull();
+      expect(await view.spiderById(1, 1)).toEqual({ project: 1, id: 1, name: 'books', seq: 3 });
+      expect(await view.spiderById(2, 2)).toBeNull();
+      expect(await view.maxSpiderId(1)).toBe(3);
+      expect(await view.maxSpiderId(2)).toBe(1);
+      expect(keysOf(await view.jobsOfSpider(1, 1))).toEqual(['1/1/1', '1/1/2', '1/1/3']);
+      expect(keysOf(await view.jobsOfSpider(2, 1))).toEqual(['2/1/1']);
+      // A deleted job keeps its number taken.
+      await req(1, update([{ key: '1/1/3', state: 'finished' }]));
+      await req(1, update([{ key: '1/1/3', state: 'deleted' }]));
+      expect(await pushed(1, 'books')).toBe('1/1/4');
+    });
+
+    it('refuses a unique push while an active job has the value, and the refusal consumes a number', async () => {
+      expect(await pushed(1, 'books', { unique: 'u1' })).toBe('1/1/1');
+      expect(await req(1, push('books', { unique: 'u1' }))).toEqual({ op: 'push', key: '1/1/2', error: 'Active job exists with key u1', state: 'pending' });
+      // Any spider of the project: unique is project-wide.
+      expect((await req<PushOutcome>(1, push('quotes', { unique: 'u1' }))).error).toBe('Active job exists with key u1');
+      expect(await view.job('1/1/2')).toBeNull();
+      expect(await view.job('1/2/1')).toBeNull();
+      expect(await view.spiderByName(1, 'books')).toEqual({ project: 1, id: 1, name: 'books', seq: 2 });
+      expect(await view.spiderByName(1, 'quotes')).toEqual({ project: 1, id: 2, name: 'quotes', seq: 1 });
+      // Another project, another value: accepted.
+      expect(await pushed(2, 'books', { unique: 'u1' })).toBe('2/1/1');
+      expect(await pushed(1, 'books', { unique: 'u2' })).toBe('1/1/3');
+      expect(await view.hasActiveJob(1, { unique: 'u1' })).toBe(true);
+      expect(await view.hasActiveJob(1, { unique: 'nope' })).toBe(false);
+      // Running is still active; finished is not.
+      await req(1, update([{ key: '1/1/1', state: 'running' }]));
+      expect((await req<PushOutcome>(1, push('books', { unique: 'u1' }))).error).not.toBeNull();
+      await req(1, update([{ key: '1/1/1', state: 'finished' }]));
+      expect(await view.hasActiveJob(1, { unique: 'u1' })).toBe(false);
+      expect(await req(1, push('books', { unique: 'u1' }))).toEqual({ op: 'push', key: '1/1/5', error: null, state: 'pending' });
+      expect(await view.count({ project: 1 })).toBe(3);
+    });
+
+    it('refuses a push with the arguments of an active job of the spider when asked (run.json)', async () => {
+      const args = { x: '1', y: '2' };
+      expect(await pushed(1, 'books', { spiderArgs: args })).toBe('1/1/1');
+      expect(await req(1, push('books', { spiderArgs: { y: '2', x: '1' }, refuseDuplicateArgs: true }))).toEqual({
+        op: 'push', key: '1/1/2', error: 'books already scheduled', state: 'pending',
+      });
+      expect(await view.hasActiveJob(1, { spiderId: 1, argsKey: argsKeyOf(args) })).toBe(true);
+      expect(await view.hasActiveJob(1, { spiderId: 2, argsKey: argsKeyOf(args) })).toBe(false);
+      expect(await view.hasActiveJob(1, { spiderId: 1, argsKey: argsKeyOf({}) })).toBe(false);
+      // Other arguments, another spider, or not asked: accepted.
+      expect(await pushed(1, 'books', { spiderArgs: { x: '1' }, refuseDuplicateArgs: true })).toBe('1/1/3');
+      expect(await pushed(1, 'quotes', { spiderArgs: args, refuseDuplicateArgs: true })).toBe('1/2/1');
+      expect(await pushed(1, 'books', { spiderArgs: args })).toBe('1/1/4');
+    });
+
+    it('pushes straight into another state, stamping both states', async () => {
+      const key = await pushed(1, 'books', { state: 'running', by: 'eve' }, 7000);
+      const doc = await job(key);
+      expect(doc).toMatchObject({ state: 'running', ts: 7000 });
+      expect(doc.meta).toMatchObject({ state: 'running', pending_time: 7000, scheduled_by: 'eve', running_time: 7000, started_by: 'eve' });
+      expect(await view.nextPending(1, null, null)).toBeNull();
+    });
+
+    it('starts the pending job of highest priority, first pushed first, within the units and spiders asked', async () => {
+      const a = await pushed(1, 'books', { priority: 2 });
+      const b = await pushed(1, 'books', { priority: 3 });
+      const c = await pushed(1, 'books', { priority: 3 });
+      const d = await pushed(1, 'books', { priority: 2, units: 3 });
+      const e = await pushed(1, 'quotes', { priority: 4, units: 2 });
+      await pushed(2, 'books', { priority: 4 });
+      expect((await view.nextPending(1, null, null))!.key).toBe(e);
+      expect((await view.nextPending(1, 1, null))!.key).toBe(b);
+      expect((await view.nextPending(1, 2, [1]))!.key).toBe(b);
+      expect((await view.nextPending(1, null, [2, 9]))!.key).toBe(e);
+      expect(await view.nextPending(1, null, [])).toBeNull();
+      expect(await view.nextPending(1, 0, null)).toBeNull();
+
+      const out = await req<StartOutcome>(1, start({ maxUnits: 1, fields: { hostname: 'h1', 'x.y': 1 } }), 9000);
+      expect(out).toEqual({ op: 'start', key: b });
+      const started = await job(b);
+      expect(started).toMatchObject({ state: 'running', ts: 9000, priority: 3 });
+      expect(started.meta).toMatchObject({ state: 'running', running_time: 9000, started_by: 'runner', hostname: 'h1', 'x.y': 1 });
+      expect(Object.keys(started.meta).slice(-4)).toEqual(['running_time', 'started_by', 'hostname', 'x.y']);
+      expect((await req<StartOutcome>(1, start({ maxUnits: 1 }))).key).toBe(c);
+      expect((await req<StartOutcome>(1, start({ maxUnits: 1 }))).key).toBe(a);
+      expect((await req<StartOutcome>(1, start({ maxUnits: 1 }))).key).toBeNull();
+      expect((await req<StartOutcome>(1, start({ spiders: ['nope'] }))).key).toBeNull();
+      expect((await req<StartOutcome>(1, start({ spiders: ['nope', 'quotes'] }))).key).toBe(e);
+      expect((await req<StartOutcome>(1, start({ spiders: ['quotes'] }))).key).toBeNull();
+      expect((await req<StartOutcome>(1, start())).key).toBe(d);
+      expect((await req<StartOutcome>(1, start())).key).toBeNull();
+      expect(await view.count({ project: 1, states: ['running'] })).toBe(5);
+      expect(await view.count({ project: 2, states: ['pending'] })).toBe(1);
+    });
+
+    it('updates states and fields, stamping each state time and author', async () => {
+      const k1 = await pushed(1, 'books', {}, 1000);
+      const k2 = await pushed(1, 'books', {}, 2000);
+      const k3 = await pushed(1, 'quotes', {}, 3000);
+      let out = await req<UpdateOutcome>(1, update([{ key: k1, state: 'running' }, { key: k2, fields: { note: 'n' } }], 'runner'), 4000);
+      expect(out).toEqual({ op: 'update', lines: [{ prevstate: 'pending', key: k1 }, { prevstate: 'pending', key: k2 }], errors: [] });
+      expect(await job(k1)).toMatchObject({ state: 'running', ts: 4000, meta: { state: 'running', running_time: 4000, started_by: 'runner' } });
+      // Fields only: the state and its time stay.
+      expect(await job(k2)).toMatchObject({ state: 'pending', ts: 2000, meta: { state: 'pending', note: 'n' } });
+
+      out = await req<UpdateOutcome>(1, update([{ key: k1, state: 'finished', fields: { close_reason: 'finished', items: 3 } }]), 5000);
+      expect(out.lines).toEqual([{ prevstate: 'running', key: k1 }]);
+      expect(await job(k1)).toMatchObject({
+        state: 'finished', ts: 5000, meta: { state: 'finished', finished_time: 5000, completed_by: 'bob', close_reason: 'finished', items: 3, running_time: 4000 },
+      });
+
+      // Only finished jobs can be deleted.
+      out = await req<UpdateOutcome>(1, update([{ key: k2, state: 'deleted' }, { key: k1, state: 'deleted' }]), 6000);
+      expect(out).toEqual({ op: 'update', lines: [{ prevstate: 'finished', key: k1 }], errors: [`job ${k2} is pending: only finished jobs can be deleted`] });
+      expect(await job(k1)).toMatchObject({ state: 'deleted', ts: 6000, meta: { deleted_time: 6000, deleted_by: 'bob' } });
+      expect((await job(k2)).state).toBe('pending');
+
+      // Two updates of one job in one request: the second sees the first.
+      out = await req<UpdateOutcome>(1, update([{ key: k3, state: 'running' }, { key: k3, state: 'finished' }]), 7000);
+      expect(out.lines).toEqual([{ prevstate: 'pending', key: k3 }, { prevstate: 'running', key: k3 }]);
+      expect(await job(k3)).toMatchObject({ state: 'finished', ts: 7000, meta: { running_time: 7000, finished_time: 7000 } });
+
+      // Unknown jobs and other projects' jobs are not touched.
+      await pushed(2, 'books');
+      out = await req<UpdateOutcome>(1, update([{ key: '1/1/99', state: 'running' }, { key: '2/1/1', state: 'running' }, { key: 'junk' }]));
+      expect(out).toEqual({ op: 'update', lines: [], errors: [] });
+      expect((await job('2/1/1')).state).toBe('pending');
+    });
+
+    it('updates every job of a spider but its deleted ones', async () => {
+      const [k1, k2, k3] = [await pushed(1, 'books'), await pushed(1, 'books'), await pushed(1, 'books')];
+      const other = await pushed(1, 'quotes');
+      await req(1, update([{ key: k1, state: 'finished' }]));
+      await req(1, update([{ key: k1, state: 'deleted' }]));
+      const deleted = await job(k1);
+      const out = await req<UpdateOutcome>(1, update([{ key: '1/1', fields: { batch: 7 } }]));
+      expect(out.lines).toEqual([{ prevstate: 'pending', key: k2 }, { prevstate: 'pending', key: k3 }]);
+      expect(await job(k1)).toEqual(deleted);
+      expect((await job(k2)).meta.batch).toBe(7);
+      expect((await job(k3)).meta.batch).toBe(7);
+      expect((await job(other)).meta).not.toHaveProperty('batch');
+      // A job key addresses a deleted job too.
+      expect((await req<UpdateOutcome>(1, update([{ key: k1, fields: { batch: 8 } }]))).lines).toEqual([{ prevstate: 'deleted', key: k1 }]);
+      expect((await job(k1)).meta.batch).toBe(8);
+    });
+
+    it('cancels: a pending job finishes at once as cancelled, a running one gets a stop request', async () => {
+      const p = await pushed(1, 'books', {}, 1000);
+      const r = await pushed(1, 'books', {}, 2000);
+      const done = await pushed(1, 'books', {}, 3000);
+      await req(1, update([{ key: r, state: 'running' }]), 4000);
+      await req(1, update([{ key: done, state: 'finished' }]), 5000);
+      const doneBefore = await job(done);
+      const other = await pushed(2, 'books');
+      const out = await req<CountOutcome>(1, cancel([p, r, done, p, '1/1/99', other]), 6000);
+      expect(out).toEqual({ op: 'cancel', count: 2 });
+      expect(await job(p)).toMatchObject({
+        state: 'finished', ts: 6000,
+        meta: { state: 'finished', finished_time: 6000, completed_by: 'carol', close_reason: 'cancelled', cancelled_by: 'carol' },
+      });
+      const running = await job(r);
+      expect(running).toMatchObject({ state: 'running', ts: 4000, meta: { state: 'running', stop_requested: true, cancelled_by: 'carol' } });
+      expect(running.meta).not.toHaveProperty('close_reason');
+      expect(await job(done)).toEqual(doneBefore);
+      expect((await job(other)).state).toBe('pending');
+      expect(await req(1, cancel([p]))).toEqual({ op: 'cancel', count: 0 });
+    });
+
+    it('adds and removes tags by job or for every job of a spider, and the tag filters follow', async () => {
+      const k1 = await pushed(1, 'books', { tags: ['a'] });
+      const k2 = await pushed(1, 'books', { tags: ['a', 'b'] });
+      const k3 = await pushed(1, 'quotes');
+      const k4 = await pushed(1, 'books');
+      await req(1, update([{ key: k4, state: 'finished' }]));
+      await req(1, update([{ key: k4, state: 'deleted' }]));
+
+      expect(await req(1, tags({ keys: [k1, k3, k1, '2/1/1'], add: ['c', 'a'], remove: ['zz'] }))).toEqual({ op: 'tags', count: 2 });
+      expect((await job(k1)).tags).toEqual(['a', 'c']);
+      expect((await job(k1)).meta.tags).toEqual(['a', 'c']);
+      expect((await job(k3)).tags).toEqual(['c', 'a']);
+      expect(await listed({ project: 1, hasTags: ['c'] })).toEqual([k3, k1]);
+
+      // Every non-deleted job of the spider.
+      expect(await req(1, tags({ spider: 'books', add: ['d'], remove: ['a'] }))).toEqual({ op: 'tags', count: 2 });
+      expect((await job(k1)).tags).toEqual(['c', 'd']);
+      expect((await job(k2)).tags).toEqual(['b', 'd']);
+      expect((await job(k4)).tags).toEqual([]);
+      expect(await req(1, tags({ spider: 'nope', add: ['x'] }))).toEqual({ op: 'tags', count: 0 });
+
+      expect(await listed({ project: 1, hasTags: ['a'] })).toEqual([k3]);
+      expect(await listed({ project: 1, hasTags: ['d'] })).toEqual([k2, k1]);
+      expect(await listed({ project: 1, hasTags: ['b', 'c'] })).toEqual([k3, k2, k1]);
+      expect(await listed({ project: 1, lacksTags: ['d'] })).toEqual([k4, k3]);
+      expect(await listed({ project: 1, lacksTags: ['b', 'c'] })).toEqual([k4]);
+      expect(await listed({ project: 1, hasTags: ['d'], lacksTags: ['b'] })).toEqual([k1]);
+
+      // Removing every tag.
+      await req(1, tags({ keys: [k1, k2, k3], remove: ['a', 'b', 'c', 'd'] }));
+      expect(await listed({ project: 1, hasTags: ['a', 'b', 'c', 'd'] })).toEqual([]);
+      expect(await view.count({ project: 1, lacksTags: ['a', 'b', 'c', 'd'] })).toBe(4);
+    });
+
+    it('lists newest first (by the time of the current state, then push order) with every filter, and counts alike', async () => {
+      const a = await pushed(1, 'books', { tags: ['t1'] }, 1000);
+      const b = await pushed(1, 'quotes', { tags: ['t2'] }, 2000);
+      const c = await pushed(1, 'books', { tags: ['t1', 't2'] }, 2000);
+      const d = await pushed(1, 'books', {}, 3000);
+      const e = await pushed(1, 'authors', {}, 3000);
+      await pushed(2, 'books', {}, 9000);
+      // a runs at 2000: same time as b and c, pushed before them.
+      await req(1, update([{ key: a, state: 'running' }]), 2000);
+      await req(1, update([{ key: d, state: 'running' }]), 5000);
+      await req(1, update([{ key: d, state: 'finished' }]), 6000);
+      await req(1, update([{ key: e, state: 'running' }]), 6000);
+
+      const all = [e, d, c, b, a];
+      expect(await listed({ project: 1 })).toEqual(all);
+      expect(await view.count({ project: 1 })).toBe(5);
+      expect((await list({ project: 1 })).map((j) => j.ts)).toEqual([6000, 6000, 2000, 2000, 2000]);
+      expect(await listed({ project: 2 })).toEqual(['2/1/1']);
+      expect(await listed({ project: 3 })).toEqual([]);
+
+      // Pages.
+      expect(await listed({ project: 1 }, 0, 2)).toEqual([e, d]);
+      expect(await listed({ project: 1 }, 2, 2)).toEqual([c, b]);
+      expect(await listed({ project: 1 }, 4, 2)).toEqual([a]);
+      expect(await listed({ project: 1 }, 5, 2)).toEqual([]);
+      expect(await listed({ project: 1 }, 1, 0)).toEqual([]);
+
+      const check = async (filter: Omit<JobFilter, 'project'>, expected: string[]) => {
+        expect(await listed({ project: 1, ...filter })).toEqual(expected);
+        expect(await view.count({ project: 1, ...filter })).toBe(expected.length);
+      };
+      await check({ states: ['running'] }, [e, a]);
+      await check({ states: ['pending', 'finished'] }, [d, c, b]);
+      await check({ states: ['deleted'] }, []);
+      await check({ states: [] }, all);
+      await check({ spiderIds: [1] }, [d, c, a]);
+      await check({ spiderIds: [2, 3] }, [e, b]);
+      await check({ spiderIds: [] }, []);
+      await check({ keys: [a, e, '2/1/1', 'nope'] }, [e, a]);
+      await check({ keys: [] }, []);
+      await check({ startts: 2000 }, all);
+      await check({ startts: 2001 }, [e, d]);
+      await check({ endts: 2000 }, [c, b, a]);
+      await check({ endts: 1999 }, []);
+      await check({ startts: 2000, endts: 2000 }, [c, b, a]);
+      await check({ startts: 6000, endts: 2000 }, []);
+      await check({ hasTags: ['t2'] }, [c, b]);
+      await check({ hasTags: [] }, all);
+      await check({ lacksTags: ['t1'] }, [e, d, b]);
+      await check({ lacksTags: [] }, all);
+      await check({ states: ['running', 'pending'], spiderIds: [1], hasTags: ['t1'], lacksTags: ['t2'], endts: 2000 }, [a]);
+
+      // newerThan: after a job in list order, i.e. a later time, or the same time and a later push.
+      const at = async (key: string) => {
+        const j = await job(key);
+        return { ts: j.ts, order: j.order };
+      };
+      await check({ newerThan: await at(a) }, [e, d, c, b]);
+      await check({ newerThan: await at(b) }, [e, d, c]);
+      await check({ newerThan: await at(c) }, [e, d]);
+      await check({ newerThan: await at(d) }, [e]);
+      await check({ newerThan: await at(e) }, []);
+      await check({ newerThan: { ts: 0, order: 0 } }, all);
+      await check({ newerThan: await at(a), spiderIds: [1] }, [d, c]);
+    });
+
+    it('counts jobs per state and project', async () => {
+      await pushed(3, 'books');
+      const k = await pushed(3, 'books');
+      await pushed(3, 'quotes');
+      await req(3, update([{ key: k, state: 'running' }]));
+      await pushed(1, 'books');
+      const f1 = await pushed(1, 'books');
+      await req(1, update([{ key: f1, state: 'finished' }]));
+      await req(1, update([{ key: f1, state: 'deleted' }]));
+      const counts = await view.stateCounts();
+      expect(counts).toEqual([
+        { project: 1, counts: { ...zero(), pending: 1, deleted: 1 } },
+        { project: 3, counts: { ...zero(), pending: 2, running: 1 } },
+      ]);
+      expect(Object.keys(counts[0].counts)).toEqual(['pending', 'running', 'finished', 'deleted']);
+      expect(await view.stateCounts(3)).toEqual([{ project: 3, counts: { ...zero(), pending: 2, running: 1 } }]);
+      expect(await view.stateCounts(2)).toEqual([]);
+      // A refused push counts nothing.
+      await req(2, push('books', { unique: 'u' }));
+      await req(2, push('books', { unique: 'u' }));
+      expect(await view.stateCounts(2)).toEqual([{ project: 2, counts: { ...zero(), pending: 1 } }]);
+    });
+
+    /** Everything the view holds for the projects of these tests. */
+    const snapshot = async (events: LoggedEvent[]) => ({
+      jobs: await Promise.all([1, 2].map((p) => list({ project: p }))),
+      spiders: await Promise.all([1, 2].map((p) => view.spiders(p))),
+      counts: await view.stateCounts(),
+      outcomes: await Promise.all(events.map((e) => view.outcome((e.event.data as JobsRequested).requestId))),
+    });
+
+    const history = () => [
+      log.event(1, push('books', { unique: 'u', tags: ['a'] })),
+      log.event(1, push('books', { unique: 'u' })),
+      log.event(1, push('quotes', { priority: 4 })),
+      log.event(2, push('books')),
+      log.event(1, start()),
+      log.event(1, start({ maxUnits: 1 })),
+      log.event(1, tags({ spider: 'books', add: ['b'], remove: ['a'] })),
+      log.event(1, update([{ key: '1/2/1', state: 'finished', fields: { close_reason: 'finished' } }])),
+      log.event(1, push('books')),
+      log.event(1, cancel(['1/1/1', '1/1/3'])),
+      log.event(1, update([{ key: '1/2/1', state: 'deleted' }])),
+      log.event(1, update([{ key: '1/1', fields: { x: 1 } }])),
+      log.event(2, start()),
+      log.event(1, push('quotes')),
+    ];
+
+    it('applying events again changes nothing', async () => {
+      const events = history();
+      await log.deliver(events);
+      const before = await snapshot(events);
+      expect(before.jobs[0].map((j) => [j.key, j.state])).toEqual([
+        ['1/2/2', 'pending'], ['1/2/1', 'deleted'], ['1/1/3', 'finished'], ['1/1/1', 'running'],
+      ]);
+      expect(before.jobs[0].find((j) => j.key === '1/1/1')!.meta).toMatchObject({ stop_requested: true, x: 1 });
+      expect(before.jobs[0].find((j) => j.key === '1/1/1')!.tags).toEqual(['b']);
+      for (let i = 0; i < events.length; i++) {
+        await log.replay(events.slice(i));
+        expect(await snapshot(events)).toEqual(before);
+      }
+      await log.replay([events[4]]);
+      expect(await snapshot(events)).toEqual(before);
+    });
+
+    it('a crash part way through an event, then the batch again: the recorded decision is reused, the result is the same', async () => {
+      // The same history without a crash, on a fixture of its own (same offsets, same clock).
+      const reference = history();
+      await log.deliver(reference);
+      const expected = await snapshot(reference);
+      for (const after of ['saveOutcome', 'putSpiders', 'putJobs'] as Step[]) {
+        for (const crashAt of [0, 4, 9, 13]) {
+          await f.close();
+          f = await harness();
+          view = f.view;
+          log = new JobsLog(f);
+          const events = history();
+          await expect(log.deliver(events, { offset: events[crashAt].offset, after })).rejects.toThrow('simulated crash');
+          await log.deliver(events);
+          expect(await snapshot(events)).toEqual(expected);
+        }
+      }
+    });
+  });
+}
