@@ -3,13 +3,14 @@ import { NestFactory } from '@nestjs/core';
 import { AccessModule } from '@crawlhub/access';
 import { Core, CoreModule } from '@crawlhub/platform';
 import { StorageViewsModule } from '@crawlhub/storage';
+import { ActivityViewsModule } from '@crawlhub/activity';
 import { Projector } from '@crawlhub/views';
 
 /** Every module that owns projections; the projector applies all of them. */
 @Module({})
 export class ProjectorAppModule {
   static with(core: Core): DynamicModule {
-    return { module: ProjectorAppModule, imports: [CoreModule.with(core), AccessModule, StorageViewsModule], providers: [Projector], exports: [Projector] };
+    return { module: ProjectorAppModule, imports: [CoreModule.with(core), AccessModule, StorageViewsModule, ActivityViewsModule], providers: [Projector], exports: [Projector] };
   }
 }
 

@@ -2,11 +2,12 @@ import { DynamicModule, INestApplication, LoggerService, LogLevel, Module } from
 import { storageErrorFilter } from '@crawlhub/http';
 import { Core, CoreModule, startHttpApp } from '@crawlhub/platform';
 import { StorageApiModule, storageErrorOf } from '@crawlhub/storage';
+import { ActivityApiModule, activityErrorOf } from '@crawlhub/activity';
 
 @Module({})
 export class StorageAppModule {
   static with(core: Core): DynamicModule {
-    return { module: StorageAppModule, imports: [CoreModule.with(core), StorageApiModule] };
+    return { module: StorageAppModule, imports: [CoreModule.with(core), StorageApiModule, ActivityApiModule] };
   }
 }
 
@@ -15,7 +16,7 @@ export function startStorageApp(core: Core, logger: LoggerService | LogLevel[] |
   return startHttpApp(StorageAppModule.with(core), {
     host: core.config.host,
     port: core.config.ports.storage,
-    filter: storageErrorFilter().register(storageErrorOf),
+    filter: storageErrorFilter().register(storageErrorOf).register(activityErrorOf),
     logger,
   });
 }

@@ -7,6 +7,8 @@ import { AccessKeysMongo } from '../../libs/access/src/adapters/mongodb/access-k
 import { JobMetadataMongo } from '../../libs/storage/src/adapters/mongodb/job-metadata.mongodb';
 import { JobRecordsMongo } from '../../libs/storage/src/adapters/mongodb/job-records.mongodb';
 import { accessKeysViewContract } from '../contract/access-keys.view.contract';
+import { ActivityMongo } from '../../libs/activity/src/adapters/mongodb/activity.mongodb';
+import { activityViewContract } from '../contract/activity.view.contract';
 import { jobMetadataViewContract } from '../contract/job-metadata.view.contract';
 import { JobsMongo } from '../../libs/jobs/src/adapters/mongodb/jobs.mongodb';
 import { jobsViewContract } from '../contract/jobs.view.contract';
@@ -44,6 +46,7 @@ if (!uri) {
   jobMetadataViewContract('mongodb', mongo((v) => new JobMetadataMongo(v)));
   jobsViewContract('mongodb', mongo((v) => new JobsMongo(v)));
   accessKeysViewContract('mongodb', mongo((v) => new AccessKeysMongo(v)));
+  activityViewContract('mongodb', mongo((v) => new ActivityMongo(v)));
 
   describe('JobRecordsMongo without transactions', () => {
     const J = { project: 1, spider: 1, job: 1 };

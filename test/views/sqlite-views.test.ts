@@ -6,6 +6,8 @@ import { AccessKeysSqlite } from '../../libs/access/src/adapters/sqlite/access-k
 import { JobMetadataSqlite } from '../../libs/storage/src/adapters/sqlite/job-metadata.sqlite';
 import { JobRecordsSqlite } from '../../libs/storage/src/adapters/sqlite/job-records.sqlite';
 import { accessKeysViewContract } from '../contract/access-keys.view.contract';
+import { ActivitySqlite } from '../../libs/activity/src/adapters/sqlite/activity.sqlite';
+import { activityViewContract } from '../contract/activity.view.contract';
 import { jobMetadataViewContract } from '../contract/job-metadata.view.contract';
 import { JobsSqlite } from '../../libs/jobs/src/adapters/sqlite/jobs.sqlite';
 import { jobsViewContract } from '../contract/jobs.view.contract';
@@ -38,3 +40,4 @@ jobRecordsViewContract('sqlite', sqlite((v) => new JobRecordsSqlite(v)));
 jobMetadataViewContract('sqlite', sqlite((v) => new JobMetadataSqlite(v)));
 jobsViewContract('sqlite', sqlite((v) => new JobsSqlite(v)));
 accessKeysViewContract('sqlite', sqlite((v) => new AccessKeysSqlite(v)));
+activityViewContract('sqlite', sqlite((v) => new ActivitySqlite(v)));

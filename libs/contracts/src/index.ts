@@ -2,3 +2,4 @@ export * from './envelope';
 export * from './topics/job-data/job-data.topic';
 export * from './topics/job-metadata/job-metadata.topic';
 export * from './topics/access-keys/access-keys.topic';
+export * from './topics/activity/activity.topic';

@@ -12,7 +12,7 @@ export async function startHttpApp(
   module: Type<unknown> | ReturnType<typeof Object>,
   options: { host: string; port: number; filter: ExceptionFilter; logger: LoggerService | LogLevel[] | false; prefix?: string },
 ): Promise<INestApplication> {
-  const adapter = new FastifyAdapter({ bodyLimit: Number.MAX_SAFE_INTEGER, routerOptions: { maxParamLength: 1000 }, keepAliveTimeout: 65_000 });
+  const adapter = new FastifyAdapter({ bodyLimit: Number.MAX_SAFE_INTEGER, routerOptions: { maxParamLength: 1000, ignoreTrailingSlash: true }, keepAliveTimeout: 65_000 });
   const app = await NestFactory.create<NestFastifyApplication>(module as Type<unknown>, adapter, { logger: options.logger, bodyParser: false });
   const fastify = app.getHttpAdapter().getInstance();
   fastify.removeAllContentTypeParsers();

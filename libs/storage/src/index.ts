@@ -3,3 +3,4 @@ export * from './domain/job-key';
 export * from './domain/record-kinds';
 export * from './ports/job-records.view';
 export * from './ports/job-metadata.view';
+export * from './domain/record-filter';
