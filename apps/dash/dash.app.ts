@@ -1,12 +1,13 @@
 import { DynamicModule, INestApplication, LoggerService, LogLevel, Module } from '@nestjs/common';
 import { dashErrorFilter } from '@crawlhub/http';
 import { Core, CoreModule, startHttpApp } from '@crawlhub/platform';
+import { JobControlApiModule } from '@crawlhub/jobs';
 
 /** The dash API under /api (default :8001): job control and comments. */
 @Module({})
 export class DashAppModule {
   static with(core: Core): DynamicModule {
-    return { module: DashAppModule, imports: [CoreModule.with(core)] };
+    return { module: DashAppModule, imports: [CoreModule.with(core), JobControlApiModule] };
   }
 }
 

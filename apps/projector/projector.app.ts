@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { AccessModule } from '@crawlhub/access';
 import { Core, CoreModule } from '@crawlhub/platform';
 import { StorageViewsModule } from '@crawlhub/storage';
+import { JobsViewsModule } from '@crawlhub/jobs';
 import { ActivityViewsModule } from '@crawlhub/activity';
 import { Projector } from '@crawlhub/views';
 
@@ -10,7 +11,7 @@ import { Projector } from '@crawlhub/views';
 @Module({})
 export class ProjectorAppModule {
   static with(core: Core): DynamicModule {
-    return { module: ProjectorAppModule, imports: [CoreModule.with(core), AccessModule, StorageViewsModule, ActivityViewsModule], providers: [Projector], exports: [Projector] };
+    return { module: ProjectorAppModule, imports: [CoreModule.with(core), AccessModule, StorageViewsModule, ActivityViewsModule, JobsViewsModule], providers: [Projector], exports: [Projector] };
   }
 }
 

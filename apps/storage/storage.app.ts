@@ -2,12 +2,13 @@ import { DynamicModule, INestApplication, LoggerService, LogLevel, Module } from
 import { storageErrorFilter } from '@crawlhub/http';
 import { Core, CoreModule, startHttpApp } from '@crawlhub/platform';
 import { StorageApiModule, storageErrorOf } from '@crawlhub/storage';
+import { JobqApiModule } from '@crawlhub/jobs';
 import { ActivityApiModule, activityErrorOf } from '@crawlhub/activity';
 
 @Module({})
 export class StorageAppModule {
   static with(core: Core): DynamicModule {
-    return { module: StorageAppModule, imports: [CoreModule.with(core), StorageApiModule, ActivityApiModule] };
+    return { module: StorageAppModule, imports: [CoreModule.with(core), StorageApiModule, ActivityApiModule, JobqApiModule] };
   }
 }
 

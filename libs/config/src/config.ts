@@ -10,6 +10,8 @@ export interface CrawlhubConfig {
   eventLog: { kind: 'sqlite'; partitions: number } | { kind: 'kafka'; partitions: number; brokers: string[] };
   viewStore: { kind: 'sqlite' } | { kind: 'mongodb'; uri: string; database: string };
   adminKey: string | null;
+  /** Signs job tokens; every process of a deployment needs the same one (embedded: kept in DATA_DIR). */
+  jobTokenSecret: string | null;
   host: string;
   ports: { dash: number; storage: number; fetch: number; extract: number; proxy: number; stats: number };
   allowPrivateTargets: boolean;
@@ -39,6 +41,7 @@ export const CONFIG_DOCS: [string, string, string][] = [
   ['MONGODB_URI', '—', 'for `VIEW_STORE=mongodb`'],
   ['MONGODB_DATABASE', 'crawlhub', 'database name used in MongoDB'],
   ['CRAWLHUB_ADMIN_KEY', 'created on first start and printed', 'the admin API key (sees every project)'],
+  ['JOB_TOKEN_SECRET', 'created on first start, kept in DATA_DIR/job-token-secret', 'signs the job tokens given to running jobs (set it on every process of a distributed deployment)'],
   ['HOST', '127.0.0.1', 'listen address of every port'],
   ['DASH_PORT STORAGE_PORT FETCH_PORT EXTRACT_PORT PROXY_PORT STATS_PORT', '8001 8002 8003 8004 8010 8011', 'listen ports'],
   ['ALLOW_PRIVATE_TARGETS', 'false', 'let fetch, render, extraction and the proxy reach private and loopback addresses'],
@@ -117,6 +120,7 @@ export function loadConfig(env: Env = process.env): CrawlhubConfig {
     eventLog,
     viewStore,
     adminKey,
+    jobTokenSecret: str('JOB_TOKEN_SECRET', '') || null,
     host: str('HOST', '127.0.0.1'),
     ports: {
       dash: int('DASH_PORT', 8001, 0, 65535),

@@ -1,7 +1,9 @@
 import { DynamicModule, Global, Module, Provider } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
-import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
 import { EVENT_LOG, EventLog, openEventLog } from '@crawlhub/eventlog';
 import {
@@ -13,8 +15,11 @@ import {
  * view store. Apps running in one process get the same instances, so a write wakes
  * the projector and the waiting request without polling.
  */
+export const JOB_TOKEN_SECRET = Symbol('JOB_TOKEN_SECRET');
+
 export interface Core {
   config: CrawlhubConfig;
+  jobTokenSecret: string;
   eventLog: EventLog;
   views: { kind: 'sqlite'; db: SqliteViewDatabase } | { kind: 'mongodb'; db: MongoViewDatabase };
   projections: ProjectionStore;
@@ -36,6 +41,7 @@ export async function openCore(config: CrawlhubConfig): Promise<Core> {
   }
   return {
     config,
+    jobTokenSecret: config.jobTokenSecret ?? persistentSecret(join(config.dataDir, 'job-token-secret')),
     eventLog,
     views,
     projections,
@@ -54,6 +60,7 @@ export class CoreModule {
     const providers: Provider[] = [
       { provide: CONFIG, useValue: core.config },
       { provide: EVENT_LOG, useValue: core.eventLog },
+      { provide: JOB_TOKEN_SECRET, useValue: core.jobTokenSecret },
       { provide: PROJECTION_STORE, useValue: core.projections },
       { provide: core.views.kind === 'sqlite' ? SqliteViewDatabase : MongoViewDatabase, useValue: core.views.db },
       EventWriter,
@@ -65,4 +72,13 @@ export class CoreModule {
       exports: [...providers.map((p) => ('provide' in p ? p.provide : p)), CqrsModule, DiscoveryModule],
     };
   }
+}
+
+/** A secret created once and kept in a file (0600) under the data dir. */
+function persistentSecret(file: string): string {
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dirname(file), { recursive: true });
+  const secret = randomBytes(32).toString('hex');
+  writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
+  return secret;
 }

@@ -13,6 +13,8 @@ export interface Principal {
   id: string;
   admin: boolean;
   projects: number[];
+  /** A job token's principal: it may touch only this job's data (`p/s/j`), while the job runs. */
+  job?: string;
 }
 
 /** API keys look like the original's: 32 lowercase hex characters. */
@@ -30,5 +32,10 @@ export function keyIdOf(secret: string): string {
 }
 
 export function canAccessProject(p: Principal, project: number): boolean {
-  return p.admin || p.projects.includes(project);
+  return p.job === undefined && (p.admin || p.projects.includes(project));
+}
+
+/** Job-level access: a key of the project, or the token of that very job. */
+export function canAccessJob(p: Principal, jobKey: string): boolean {
+  return p.job === undefined ? canAccessProject(p, Number(jobKey.split('/')[0])) : p.job === jobKey;
 }

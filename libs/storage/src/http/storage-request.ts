@@ -1,20 +1,12 @@
 import type { FastifyRequest } from 'fastify';
-import { canAccessProject, Principal } from '@crawlhub/access';
+import { Principal } from '@crawlhub/access';
 import { Actor } from '@crawlhub/contracts';
-import { RequestPrincipal, StorageHttpError } from '@crawlhub/http';
+import { StorageHttpError } from '@crawlhub/http';
 import { parseId } from '../domain/job-key';
 import { RECORD_KINDS, RecordKind } from '../domain/record-kinds';
 
-/** Authenticates a storage request and checks the key may see `project` (401 / 403 in the storage style). */
-export async function authorizeProject(principals: RequestPrincipal, req: FastifyRequest, project: number): Promise<Principal> {
-  const principal = await principals.of(req);
-  if (!principal) throw StorageHttpError.unauthorized();
-  if (!canAccessProject(principal, project)) throw StorageHttpError.forbidden();
-  return principal;
-}
-
 export function actorOf(p: Principal): Actor {
-  return { kind: 'key', id: p.id };
+  return p.job === undefined ? { kind: 'key', id: p.id } : { kind: 'job', id: p.job };
 }
 
 export function kindOf(segment: string): RecordKind {

@@ -2,8 +2,8 @@ import { Controller, Delete, Get, Param, Post, Req, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { pythonJson, readBody, RequestPrincipal, StorageHttpError } from '@crawlhub/http';
-import { JobKey } from '../../domain/job-key';
-import { actorOf, authorizeProject, idOf } from '../../http/storage-request';
+import { formatJobKey, JobKey } from '../../domain/job-key';
+import { actorOf, idOf } from '../../http/storage-request';
 import { ReadJobMetadataQuery } from '../../queries/read-job-metadata/read-job-metadata.query';
 import { PLATFORM_FIELDS, UpdateJobMetadataCommand } from './update-job-metadata.command';
 
@@ -73,7 +73,7 @@ export class JobMetadataController {
   private async authorize(p: Record<string, string>, req: FastifyRequest): Promise<JobKey> {
     const project = idOf(p.project, 'project');
     const job = { project, spider: idOf(p.spider, 'spider'), job: idOf(p.job, 'job') };
-    await authorizeProject(this.principals, req, project);
+    await this.principals.authorize(req, project, formatJobKey(job));
     return job;
   }
 

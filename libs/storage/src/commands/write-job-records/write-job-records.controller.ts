@@ -3,7 +3,8 @@ import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createGunzip } from 'node:zlib';
 import { RequestPrincipal, StorageHttpError } from '@crawlhub/http';
-import { actorOf, authorizeProject, idOf, kindOf, queryOf, single } from '../../http/storage-request';
+import { formatJobKey } from '../../domain/job-key';
+import { actorOf, idOf, kindOf, queryOf, single } from '../../http/storage-request';
 import { WriteJobRecordsCommand } from './write-job-records.command';
 
 const CONTENT_RANGE = /^items\s+(\d+)-(\d*)\/(\*|\d+)$/i;
@@ -18,7 +19,7 @@ export class WriteJobRecordsController {
     const kind = kindOf(p.kind);
     const project = idOf(p.project, 'project');
     const job = { project, spider: idOf(p.spider, 'spider'), job: idOf(p.job, 'job') };
-    const principal = await authorizeProject(this.principals, req, project);
+    const principal = await this.principals.authorize(req, project, formatJobKey(job));
     const start = startOf(single(queryOf(req), 'start'), req.headers['content-range']);
     const encoding = String(req.headers['content-encoding'] ?? 'identity').toLowerCase();
     if (!['identity', 'gzip', ''].includes(encoding)) throw new StorageHttpError(415, `Unsupported content-encoding: ${encoding}`);

@@ -2,7 +2,8 @@ import { Controller, Get, Param, Req, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RequestPrincipal } from '@crawlhub/http';
-import { authorizeProject, flag, idOf, kindOf, queryOf } from '../../http/storage-request';
+import { formatJobKey } from '../../domain/job-key';
+import { flag, idOf, kindOf, queryOf } from '../../http/storage-request';
 import { StatsBody } from './job-records-stats.handler';
 import { JobRecordsStatsQuery } from './job-records-stats.query';
 
@@ -16,7 +17,7 @@ export class JobRecordsStatsController {
     const kind = kindOf(p.kind);
     const project = idOf(p.project, 'project');
     const job = { project, spider: idOf(p.spider, 'spider'), job: idOf(p.job, 'job') };
-    await authorizeProject(this.principals, req, project);
+    await this.principals.authorize(req, project, formatJobKey(job));
     const body = await this.queries.execute<JobRecordsStatsQuery, StatsBody>(new JobRecordsStatsQuery(kind, job, flag(queryOf(req), 'all')));
     return reply.header('content-type', 'application/json; charset=UTF-8').header('access-control-allow-origin', '*').send(JSON.stringify(body));
   }

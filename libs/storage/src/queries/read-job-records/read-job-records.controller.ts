@@ -3,7 +3,7 @@ import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RequestPrincipal, sendRecords, StorageHttpError } from '@crawlhub/http';
 import { parseId } from '../../domain/job-key';
-import { authorizeProject, idOf, kindOf, many, queryOf, single, flag } from '../../http/storage-request';
+import { idOf, kindOf, many, queryOf, single, flag } from '../../http/storage-request';
 import { RecordPosition } from '../../ports/job-records.view';
 import { RecordTexts } from './read-job-records.handler';
 import { ReadJobRecordsQuery } from './read-job-records.query';
@@ -41,7 +41,7 @@ export class ReadJobRecordsController {
     const project = idOf(p.project, 'project');
     const spider = p.spider === undefined ? undefined : idOf(p.spider, 'spider');
     const job = p.job === undefined ? undefined : idOf(p.job, 'job');
-    await authorizeProject(this.principals, req, project);
+    await this.principals.authorize(req, project, job === undefined ? undefined : `${project}/${spider}/${job}`);
     const q = queryOf(req);
     let position: number | undefined;
     let field = p.field;

@@ -1,0 +1,84 @@
+/**
+ * Topic `jobs`: every change to a project's jobs, keyed by the project id. One project's
+ * job events are therefore totally ordered in one partition, and the projection that
+ * applies them is the single decider of job numbers, `unique` pushes, claims by runners
+ * and state changes: deterministic on replay, safe with concurrent writers.
+ *
+ * Each event is a request (`jobs.<op>-requested`) with an id; the projection records
+ * the outcome under that id, which the API reads once its event is applied.
+ */
+export const JOBS_TOPIC = 'jobs';
+
+export type JobState = 'pending' | 'running' | 'finished' | 'deleted';
+export const JOB_STATES: readonly JobState[] = ['pending', 'running', 'finished', 'deleted'];
+
+export interface JobPushRequest {
+  op: 'push';
+  spider: string;
+  priority: number;
+  units: number;
+  tags: string[];
+  spiderArgs: Record<string, string>;
+  jobSettings: Record<string, unknown> | null;
+  /** Extra metadata fields (jobq push extra fields, run.json `meta`). */
+  meta: Record<string, unknown>;
+  /** jobq `unique`: refused while an active job has the same value. */
+  unique: string | null;
+  /** run.json: refused ("already scheduled") while the spider has an active job with the same arguments. */
+  refuseDuplicateArgs: boolean;
+  /** Create the job directly in this state (jobq push `state`, run.json meta.state). */
+  state: JobState;
+  spiderType: string;
+  by: string;
+}
+
+export interface JobStartRequest {
+  op: 'start';
+  /** Claim only jobs needing at most this many units (the runner's free capacity). */
+  maxUnits: number | null;
+  /** Claim only jobs of these spiders (empty: any). */
+  spiders: string[];
+  /** Extra fields saved in the job's metadata. */
+  fields: Record<string, unknown>;
+  by: string;
+}
+
+export interface JobUpdate {
+  /** A job key `p/s/j`, or a spider key `p/s` for every non-deleted job of the spider. */
+  key: string;
+  state: JobState | null;
+  fields: Record<string, unknown>;
+}
+
+export interface JobUpdateRequest {
+  op: 'update';
+  updates: JobUpdate[];
+  by: string;
+}
+
+export interface JobCancelRequest {
+  op: 'cancel';
+  keys: string[];
+  by: string;
+}
+
+export interface JobTagsRequest {
+  op: 'tags';
+  /** Job keys, or every job of `spider` when given. */
+  keys: string[];
+  spider: string | null;
+  add: string[];
+  remove: string[];
+  by: string;
+}
+
+export type JobsRequest = JobPushRequest | JobStartRequest | JobUpdateRequest | JobCancelRequest | JobTagsRequest;
+
+export interface JobsRequested {
+  requestId: string;
+  project: number;
+  request: JobsRequest;
+}
+
+export const jobsRequestedType = (op: JobsRequest['op']) => `jobs.${op}-requested`;
+export const JOBS_REQUESTED_TYPES = ['push', 'start', 'update', 'cancel', 'tags'].map((op) => jobsRequestedType(op as JobsRequest['op']));

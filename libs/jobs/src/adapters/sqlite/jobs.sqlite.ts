@@ -1,0 +1,172 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { JOB_STATES, JobState } from '@crawlhub/contracts';
+import { LogPosition } from '@crawlhub/eventlog';
+import { SqliteViewDatabase } from '@crawlhub/views';
+import { JobsDecision } from '../../domain/decide-jobs';
+import { JobDoc, SpiderDoc } from '../../domain/job';
+import { JobFilter, JobsView } from '../../ports/jobs.view';
+
+interface JobRow {
+  doc: string;
+}
+
+@Injectable()
+export class JobsSqlite implements JobsView {
+  constructor(@Inject(SqliteViewDatabase) private readonly views: SqliteViewDatabase) {
+    views.defineSchema(`
+      CREATE TABLE IF NOT EXISTS jobs (
+        project INTEGER NOT NULL, spider_id INTEGER NOT NULL, number INTEGER NOT NULL, key TEXT NOT NULL,
+        state TEXT NOT NULL, priority INTEGER NOT NULL, units INTEGER NOT NULL, ord INTEGER NOT NULL, ts INTEGER NOT NULL,
+        uniq TEXT, args_key TEXT NOT NULL, doc TEXT NOT NULL,
+        PRIMARY KEY (project, spider_id, number)) WITHOUT ROWID;
+      CREATE UNIQUE INDEX IF NOT EXISTS jobs_key ON jobs (key);
+      CREATE INDEX IF NOT EXISTS jobs_listing ON jobs (project, state, ts, ord);
+      CREATE INDEX IF NOT EXISTS jobs_recent ON jobs (project, ts, ord);
+      CREATE INDEX IF NOT EXISTS jobs_queue ON jobs (project, state, priority, ord);
+      CREATE TABLE IF NOT EXISTS job_tags (project INTEGER NOT NULL, tag TEXT NOT NULL, key TEXT NOT NULL, PRIMARY KEY (project, tag, key)) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS spiders (
+        project INTEGER NOT NULL, id INTEGER NOT NULL, name TEXT NOT NULL, seq INTEGER NOT NULL,
+        PRIMARY KEY (project, id)) WITHOUT ROWID;
+      CREATE UNIQUE INDEX IF NOT EXISTS spiders_name ON spiders (project, name);
+      CREATE TABLE IF NOT EXISTS job_outcomes (request_id TEXT PRIMARY KEY, decision TEXT NOT NULL) WITHOUT ROWID;
+    `);
+  }
+
+  /** The decider reads inside the projector's transaction (writer connection). */
+  private get w() {
+    return this.views.writer;
+  }
+  private get r() {
+    return this.views.reader;
+  }
+
+  async spiderByName(project: number, name: string): Promise<SpiderDoc | null> {
+    return (this.w.prepare('SELECT project, id, name, seq FROM spiders WHERE project = ? AND name = ?').get(project, name) as SpiderDoc) ?? null;
+  }
+
+  async maxSpiderId(project: number): Promise<number> {
+    return (this.w.prepare('SELECT MAX(id) AS m FROM spiders WHERE project = ?').get(project) as { m: number | null }).m ?? 0;
+  }
+
+  async job(key: string): Promise<JobDoc | null> {
+    return this.one(this.w, 'SELECT doc FROM jobs WHERE key = ?', [key]);
+  }
+
+  async hasActiveJob(project: number, match: { unique?: string; spiderId?: number; argsKey?: string }): Promise<boolean> {
+    const where = [`project = ?`, `state IN ('pending', 'running')`];
+    const args: unknown[] = [project];
+    if (match.unique !== undefined) (where.push('uniq = ?'), args.push(match.unique));
+    if (match.spiderId !== undefined) (where.push('spider_id = ?'), args.push(match.spiderId));
+    if (match.argsKey !== undefined) (where.push('args_key = ?'), args.push(match.argsKey));
+    return this.w.prepare(`SELECT 1 FROM jobs WHERE ${where.join(' AND ')} LIMIT 1`).get(...args) !== undefined;
+  }
+
+  async nextPending(project: number, maxUnits: number | null, spiderIds: number[] | null): Promise<JobDoc | null> {
+    if (spiderIds && spiderIds.length === 0) return null;
+    const where = [`project = ?`, `state = 'pending'`];
+    const args: unknown[] = [project];
+    if (maxUnits !== null) (where.push('units <= ?'), args.push(maxUnits));
+    if (spiderIds) (where.push(`spider_id IN (${spiderIds.map(() => '?').join(',')})`), args.push(...spiderIds));
+    return this.one(this.w, `SELECT doc FROM jobs WHERE ${where.join(' AND ')} ORDER BY priority DESC, ord ASC LIMIT 1`, args);
+  }
+
+  async jobsOfSpider(project: number, spiderId: number): Promise<JobDoc[]> {
+    return this.many(this.w, 'SELECT doc FROM jobs WHERE project = ? AND spider_id = ? ORDER BY number', [project, spiderId]);
+  }
+
+  async outcome(requestId: string): Promise<JobsDecision | null> {
+    const row = this.r.prepare('SELECT decision FROM job_outcomes WHERE request_id = ?').get(requestId) as { decision: string } | undefined;
+    return row ? JSON.parse(row.decision) : null;
+  }
+
+  async saveOutcome(_at: LogPosition, requestId: string, decision: JobsDecision): Promise<void> {
+    this.w.prepare('INSERT OR IGNORE INTO job_outcomes (request_id, decision) VALUES (?, ?)').run(requestId, JSON.stringify(decision));
+  }
+
+  async putSpiders(_at: LogPosition, spiders: SpiderDoc[]): Promise<void> {
+    const put = this.w.prepare('INSERT OR REPLACE INTO spiders (project, id, name, seq) VALUES (?, ?, ?, ?)');
+    for (const s of spiders) put.run(s.project, s.id, s.name, s.seq);
+  }
+
+  async putJobs(_at: LogPosition, jobs: JobDoc[]): Promise<void> {
+    const put = this.w.prepare(
+      `INSERT OR REPLACE INTO jobs (project, spider_id, number, key, state, priority, units, ord, ts, uniq, args_key, doc)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    const dropTags = this.w.prepare('DELETE FROM job_tags WHERE project = ? AND key = ? AND tag = ?');
+    const addTag = this.w.prepare('INSERT OR IGNORE INTO job_tags (project, tag, key) VALUES (?, ?, ?)');
+    for (const j of jobs) {
+      const before = (await this.job(j.key))?.tags ?? [];
+      put.run(j.project, j.spiderId, j.number, j.key, j.state, j.priority, j.units, j.order, j.ts, j.unique, j.argsKey, JSON.stringify(j));
+      for (const t of before) if (!j.tags.includes(t)) dropTags.run(j.project, j.key, t);
+      for (const t of j.tags) addTag.run(j.project, t, j.key);
+    }
+  }
+
+  async list(filter: JobFilter, page: { offset: number; limit: number }): Promise<JobDoc[]> {
+    const { where, args } = whereOf(filter);
+    return this.many(this.r, `SELECT doc FROM jobs WHERE ${where} ORDER BY ts DESC, ord DESC LIMIT ? OFFSET ?`, [...args, page.limit, page.offset]);
+  }
+
+  async count(filter: JobFilter): Promise<number> {
+    const { where, args } = whereOf(filter);
+    return (this.r.prepare(`SELECT COUNT(*) AS n FROM jobs WHERE ${where}`).get(...args) as { n: number }).n;
+  }
+
+  async spiders(project: number): Promise<SpiderDoc[]> {
+    return this.r.prepare('SELECT project, id, name, seq FROM spiders WHERE project = ? ORDER BY name').all(project) as SpiderDoc[];
+  }
+
+  async spiderById(project: number, id: number): Promise<SpiderDoc | null> {
+    return (this.r.prepare('SELECT project, id, name, seq FROM spiders WHERE project = ? AND id = ?').get(project, id) as SpiderDoc) ?? null;
+  }
+
+  async stateCounts(project?: number): Promise<{ project: number; counts: Record<JobState, number> }[]> {
+    const rows = this.r
+      .prepare(`SELECT project, state, COUNT(*) AS n FROM jobs ${project === undefined ? '' : 'WHERE project = ?'} GROUP BY project, state ORDER BY project`)
+      .all(...(project === undefined ? [] : [project])) as { project: number; state: JobState; n: number }[];
+    const byProject = new Map<number, Record<JobState, number>>();
+    for (const r of rows) {
+      const counts = byProject.get(r.project) ?? (Object.fromEntries(JOB_STATES.map((s) => [s, 0])) as Record<JobState, number>);
+      counts[r.state] = r.n;
+      byProject.set(r.project, counts);
+    }
+    return [...byProject].map(([p, counts]) => ({ project: p, counts }));
+  }
+
+  private one(db: SqliteViewDatabase['reader'], sql: string, args: unknown[]): JobDoc | null {
+    const row = db.prepare(sql).get(...args) as JobRow | undefined;
+    return row ? (JSON.parse(row.doc) as JobDoc) : null;
+  }
+
+  private many(db: SqliteViewDatabase['reader'], sql: string, args: unknown[]): JobDoc[] {
+    return (db.prepare(sql).all(...args) as JobRow[]).map((r) => JSON.parse(r.doc) as JobDoc);
+  }
+}
+
+function whereOf(f: JobFilter): { where: string; args: unknown[] } {
+  const where = ['project = ?'];
+  const args: unknown[] = [f.project];
+  const list = (col: string, values: unknown[]) => {
+    where.push(`${col} IN (${values.map(() => '?').join(',')})`);
+    args.push(...values);
+  };
+  if (f.states?.length) list('state', f.states);
+  if (f.spiderIds) f.spiderIds.length ? list('spider_id', f.spiderIds) : where.push('0');
+  if (f.keys) f.keys.length ? list('key', f.keys) : where.push('0');
+  if (f.startts !== undefined) (where.push('ts >= ?'), args.push(f.startts));
+  if (f.endts !== undefined) (where.push('ts <= ?'), args.push(f.endts));
+  if (f.hasTags?.length) {
+    where.push(`EXISTS (SELECT 1 FROM job_tags t WHERE t.project = jobs.project AND t.key = jobs.key AND t.tag IN (${f.hasTags.map(() => '?').join(',')}))`);
+    args.push(...f.hasTags);
+  }
+  for (const tag of f.lacksTags ?? []) {
+    where.push('NOT EXISTS (SELECT 1 FROM job_tags t WHERE t.project = jobs.project AND t.key = jobs.key AND t.tag = ?)');
+    args.push(tag);
+  }
+  if (f.newerThan) {
+    where.push('(ts > ? OR (ts = ? AND ord > ?))');
+    args.push(f.newerThan.ts, f.newerThan.ts, f.newerThan.order);
+  }
+  return { where: where.join(' AND '), args };
+}

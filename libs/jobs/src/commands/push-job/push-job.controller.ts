@@ -1,0 +1,63 @@
+import { Controller, Param, Post, Req, Res } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { JobPushRequest, JobState } from '@crawlhub/contracts';
+import { ApiError, readBody, RequestPrincipal } from '@crawlhub/http';
+import { JobsOutcome } from '../../domain/decide-jobs';
+import { JobTokens } from '../../http/jobs-principal';
+import { jsonRecords, projectId, sendJobqLines, states } from '../../http/jobs-request';
+import { RequestJobsChangeCommand } from '../request-jobs-change/request-jobs-change.command';
+
+const RESERVED = new Set(['spider', 'priority', 'units', 'unique', 'state', 'tags', 'add_tag', 'spider_args', 'job_settings']);
+
+/** POST jobq/<p>/push: `{"spider", "priority"?, "units"?, "unique"?, "state"?, ...metadata}` → `{"key", "auth"}`. */
+@Controller('jobq')
+export class PushJobController {
+  constructor(private readonly commands: CommandBus, private readonly principals: RequestPrincipal, private readonly tokens: JobTokens) {}
+
+  @Post(':project/push')
+  async push(@Param('project') p: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+    const project = projectId(p);
+    const principal = await this.principals.authorize(req, project);
+    const records = jsonRecords((await readBody(req, 1024 * 1024)).toString('utf8'));
+    if (records.length !== 1) throw new ApiError(400, 'push takes one JSON object');
+    const body = records[0];
+    const request = pushRequestOf(body, principal.id);
+    const outcome = (await this.commands.execute(new RequestJobsChangeCommand(project, request, { kind: 'key', id: principal.id }))) as Extract<JobsOutcome, { op: 'push' }>;
+    if (outcome.error) return sendJobqLines(reply, [{ request: body, error: outcome.error }]);
+    return sendJobqLines(reply, [{ key: outcome.key, auth: outcome.state === 'running' ? this.tokens.issue(outcome.key) : null }]);
+  }
+}
+
+export function pushRequestOf(body: Record<string, unknown>, by: string): JobPushRequest {
+  if (typeof body.spider !== 'string' || body.spider.trim() === '') throw new ApiError(400, 'push needs a "spider" name');
+  const int = (name: string, fallback: number, min: number, max: number) => {
+    const v = body[name] ?? fallback;
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) throw new ApiError(400, `"${name}" must be an integer from ${min} to ${max}`);
+    return v;
+  };
+  const state = body.state === undefined ? 'pending' : states([String(body.state)])[0];
+  if ((state as JobState) === 'deleted') throw new ApiError(400, 'a job cannot be pushed as deleted');
+  const tags = body.tags ?? body.add_tag ?? [];
+  const tagList = Array.isArray(tags) ? tags : [tags];
+  if (!tagList.every((t) => typeof t === 'string')) throw new ApiError(400, '"tags" must be strings');
+  const meta: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(body)) if (!RESERVED.has(k)) meta[k] = v;
+  const args = body.spider_args ?? {};
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) throw new ApiError(400, '"spider_args" must be an object');
+  return {
+    op: 'push',
+    spider: body.spider,
+    priority: int('priority', 2, 0, 4),
+    units: int('units', 1, 1, 6),
+    tags: tagList as string[],
+    spiderArgs: Object.fromEntries(Object.entries(args).map(([k, v]) => [k, String(v)])),
+    jobSettings: (body.job_settings as Record<string, unknown>) ?? null,
+    meta,
+    unique: body.unique === undefined || body.unique === null ? null : String(body.unique),
+    refuseDuplicateArgs: false,
+    state,
+    spiderType: typeof body.spider_type === 'string' ? body.spider_type : 'manual',
+    by,
+  };
+}

@@ -1,0 +1,67 @@
+import { Controller, Post, Req, Res } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { JobPushRequest, JobState } from '@crawlhub/contracts';
+import { ApiError, formParams, RequestPrincipal } from '@crawlhub/http';
+import { JobsOutcome } from '../../domain/decide-jobs';
+import { integer, projectId, sendDash, states } from '../../http/jobs-request';
+import { RequestJobsChangeCommand } from '../request-jobs-change/request-jobs-change.command';
+
+const CONTROL = new Set(['project', 'spider', 'add_tag', 'priority', 'units', 'job_settings', 'meta', 'cmd_args', 'environment', 'apikey']);
+
+/**
+ * POST /api/run.json (form): schedules a job. Any parameter that is not a control
+ * parameter is a spider argument; the same spider with the same arguments while one is
+ * pending or running is refused with 400 "<spider> already scheduled".
+ */
+@Controller()
+export class RunJobController {
+  constructor(private readonly commands: CommandBus, private readonly principals: RequestPrincipal) {}
+
+  @Post('run.json')
+  async run(@Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+    const params = await formParams(req);
+    const project = projectId(params.get('project'));
+    const principal = await this.principals.authorize(req, project);
+    const spider = params.get('spider');
+    if (!spider) throw new ApiError(400, 'spider is required');
+    const meta = jsonObject(params.get('meta'), 'meta');
+    const jobSettings = params.get('job_settings') === null ? null : jsonObject(params.get('job_settings'), 'job_settings');
+    const environment = params.get('environment') === null ? null : jsonObject(params.get('environment'), 'environment');
+    const spiderArgs: Record<string, string> = {};
+    for (const [k, v] of params) if (!CONTROL.has(k)) spiderArgs[k] = v;
+    const { state: metaState, ...metaFields } = meta;
+    const state: JobState = metaState === undefined ? 'pending' : states([String(metaState)])[0];
+    if (state === 'deleted') throw new ApiError(400, 'a job cannot be scheduled as deleted');
+    const request: JobPushRequest = {
+      op: 'push',
+      spider,
+      priority: integer(params, 'priority', 2, 0, 4),
+      units: integer(params, 'units', 1, 1, 6),
+      tags: params.getAll('add_tag'),
+      spiderArgs,
+      jobSettings,
+      meta: { ...metaFields, ...(environment ? { environment } : {}), ...(params.get('cmd_args') ? { cmd_args: params.get('cmd_args') } : {}) },
+      unique: null,
+      refuseDuplicateArgs: true,
+      state,
+      spiderType: 'manual',
+      by: principal.id,
+    };
+    const outcome = (await this.commands.execute(new RequestJobsChangeCommand(project, request, { kind: 'key', id: principal.id }))) as Extract<JobsOutcome, { op: 'push' }>;
+    if (outcome.error) throw new ApiError(400, outcome.error);
+    return sendDash(reply.header('allow', 'POST, OPTIONS'), { status: 'ok', jobid: outcome.key });
+  }
+}
+
+function jsonObject(text: string | null, name: string): Record<string, unknown> {
+  if (text === null || text === '') return {};
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    throw new ApiError(400, `${name} must be a JSON object (malformed JSON)`);
+  }
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new ApiError(400, `${name} must be a JSON object`);
+  return v as Record<string, unknown>;
+}

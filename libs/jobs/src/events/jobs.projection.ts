@@ -1,0 +1,30 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { JOBS_REQUESTED_TYPES, JOBS_TOPIC, JobsRequested } from '@crawlhub/contracts';
+import { LoggedEvent } from '@crawlhub/eventlog';
+import { AsProjection, Projection } from '@crawlhub/views';
+import { decideJobs } from '../domain/decide-jobs';
+import { JOBS_VIEW, JobsView } from '../ports/jobs.view';
+
+/**
+ * The single decider of a project's jobs: it applies the project's requests in log
+ * order, records each outcome under its request id, then writes the documents the
+ * decision produced. A decision already recorded (an event applied again after a crash
+ * on MongoDB) is reused, never taken twice.
+ */
+@AsProjection()
+@Injectable()
+export class JobsProjection implements Projection {
+  readonly topics = [JOBS_TOPIC];
+
+  constructor(@Inject(JOBS_VIEW) private readonly view: JobsView) {}
+
+  async apply(e: LoggedEvent): Promise<void> {
+    if (!JOBS_REQUESTED_TYPES.includes(e.event.type)) return;
+    const d = e.event.data as JobsRequested;
+    const decision =
+      (await this.view.outcome(d.requestId)) ?? (await decideJobs(this.view, { project: d.project, at: e.event.occurredAt, order: e.offset }, d.request));
+    await this.view.saveOutcome(e, d.requestId, decision);
+    await this.view.putSpiders(e, decision.effects.spiders);
+    await this.view.putJobs(e, decision.effects.jobs);
+  }
+}

@@ -1,0 +1,42 @@
+import { Global, Inject, Injectable, Module } from '@nestjs/common';
+import { Principal } from '@crawlhub/access';
+import { JOB_TOKEN_VERIFIER, JobTokenVerifier } from '@crawlhub/http';
+import { JOB_TOKEN_SECRET } from '@crawlhub/platform';
+import { JOB_PLATFORM_METADATA, JobKey, JobPlatformMetadata } from '@crawlhub/storage';
+import { jobOfToken } from '../domain/job-token';
+import { JobsViewsModule } from '../jobs.views.module';
+import { JOBS_VIEW, JobsView } from '../ports/jobs.view';
+
+/** Serves the jobs view's metadata to the storage API's GET jobs/<key>. */
+@Injectable()
+class JobsPlatformMetadata implements JobPlatformMetadata {
+  constructor(@Inject(JOBS_VIEW) private readonly view: JobsView) {}
+
+  async get(job: JobKey): Promise<Record<string, unknown> | null> {
+    return (await this.view.job(`${job.project}/${job.spider}/${job.job}`))?.meta ?? null;
+  }
+}
+
+/** A job token is honoured while its job runs, and only for that job. */
+@Injectable()
+class RunningJobTokens implements JobTokenVerifier {
+  constructor(@Inject(JOBS_VIEW) private readonly view: JobsView, @Inject(JOB_TOKEN_SECRET) private readonly secret: string) {}
+
+  async verify(jobKey: string, token: string): Promise<Principal | null> {
+    if (jobOfToken(token, this.secret) !== jobKey) return null;
+    const job = await this.view.job(jobKey);
+    return job?.state === 'running' ? { id: `job:${jobKey}`, admin: false, projects: [], job: jobKey } : null;
+  }
+}
+
+/** What the jobs context lends the storage API: platform metadata and job-token checks. */
+@Global()
+@Module({
+  imports: [JobsViewsModule],
+  providers: [
+    { provide: JOB_PLATFORM_METADATA, useClass: JobsPlatformMetadata },
+    { provide: JOB_TOKEN_VERIFIER, useClass: RunningJobTokens },
+  ],
+  exports: [JOB_PLATFORM_METADATA, JOB_TOKEN_VERIFIER],
+})
+export class JobsForStorageModule {}

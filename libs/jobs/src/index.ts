@@ -1,0 +1,5 @@
+export * from './jobs.module';
+export * from './jobs.views.module';
+export * from './ports/jobs.view';
+export * from './domain/job';
+export * from './domain/job-token';

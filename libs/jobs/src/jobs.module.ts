@@ -1,0 +1,33 @@
+import { Module } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
+import { HttpSupportModule } from '@crawlhub/http';
+import { StorageViewsModule } from '@crawlhub/storage';
+import { PushJobController } from './commands/push-job/push-job.controller';
+import { RequestJobsChangeHandler } from './commands/request-jobs-change/request-jobs-change.handler';
+import { RunJobController } from './commands/run-job/run-job.controller';
+import { StartJobController } from './commands/start-job/start-job.controller';
+import { UpdateJobsController } from './commands/update-jobs/update-jobs.controller';
+import { JobTokens } from './http/jobs-principal';
+import { JobsForStorageModule } from './http/jobs-for-storage.module';
+import { JobsViewsModule } from './jobs.views.module';
+import { DashJobsController } from './queries/dash-jobs/dash-jobs.controller';
+import { JobqListController } from './queries/list-jobs/jobq-list.controller';
+import { CountJobsHandler, ListJobsHandler } from './queries/list-jobs/list-jobs.handler';
+
+const shared = [RequestJobsChangeHandler, ListJobsHandler, CountJobsHandler, JobTokens];
+
+/** JobQ on the storage port (:8002). */
+@Module({
+  imports: [CqrsModule, HttpSupportModule, JobsViewsModule, JobsForStorageModule],
+  controllers: [PushJobController, StartJobController, UpdateJobsController, JobqListController],
+  providers: shared,
+})
+export class JobqApiModule {}
+
+/** Job control on the dash port (:8001, under /api). */
+@Module({
+  imports: [CqrsModule, HttpSupportModule, JobsViewsModule, StorageViewsModule],
+  controllers: [RunJobController, DashJobsController],
+  providers: shared,
+})
+export class JobControlApiModule {}

@@ -1,0 +1,41 @@
+import { JobState } from '@crawlhub/contracts';
+import { LogPosition } from '@crawlhub/eventlog';
+import { JobsDecision, JobsState } from '../domain/decide-jobs';
+import { JobDoc, SpiderDoc } from '../domain/job';
+
+export const JOBS_VIEW = Symbol('JOBS_VIEW');
+
+export interface JobFilter {
+  project: number;
+  spiderIds?: number[];
+  states?: JobState[];
+  /** Bounds on `ts` (time the job entered its current state), ms, inclusive. */
+  startts?: number;
+  endts?: number;
+  /** Any of these tags (OR). */
+  hasTags?: string[];
+  /** None of these tags (AND). */
+  lacksTags?: string[];
+  keys?: string[];
+  /** Only jobs newer (in list order) than this job. */
+  newerThan?: { ts: number; order: number };
+}
+
+/**
+ * Jobs, spiders and the outcomes of job requests. The decider reads it through
+ * JobsState; the projection writes whole documents, so applying twice changes nothing.
+ */
+export interface JobsView extends JobsState {
+  outcome(requestId: string): Promise<JobsDecision | null>;
+  saveOutcome(at: LogPosition, requestId: string, decision: JobsDecision): Promise<void>;
+  putSpiders(at: LogPosition, spiders: SpiderDoc[]): Promise<void>;
+  putJobs(at: LogPosition, jobs: JobDoc[]): Promise<void>;
+
+  /** Newest first: by `ts`, then by push order. */
+  list(filter: JobFilter, page: { offset: number; limit: number }): Promise<JobDoc[]>;
+  count(filter: JobFilter): Promise<number>;
+  spiders(project: number): Promise<SpiderDoc[]>;
+  spiderById(project: number, id: number): Promise<SpiderDoc | null>;
+  /** Projects that have jobs, with their number of jobs per state. */
+  stateCounts(project?: number): Promise<{ project: number; counts: Record<JobState, number> }[]>;
+}

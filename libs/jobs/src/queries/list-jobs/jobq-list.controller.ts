@@ -1,0 +1,140 @@
+import { Controller, Get, Inject, Param, Req, Res } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { canAccessProject } from '@crawlhub/access';
+import { JOB_STATES, JobState } from '@crawlhub/contracts';
+import { ApiError, formParams, RequestPrincipal } from '@crawlhub/http';
+import { JobDoc } from '../../domain/job';
+import { integer, jobFilter, jobKey, jobqEntry, projectId, sendJobqJson, sendJobqLines, states } from '../../http/jobs-request';
+import { JOBS_VIEW, JobsView } from '../../ports/jobs.view';
+import { CountJobsQuery, ListJobsQuery } from './list-jobs.query';
+
+const SUMMARY_STATES: JobState[] = ['pending', 'running', 'finished'];
+
+/** The JobQ read side (compat-notes §1.7): lists default to finished jobs, newest first. */
+@Controller()
+export class JobqListController {
+  constructor(private readonly queries: QueryBus, private readonly principals: RequestPrincipal, @Inject(JOBS_VIEW) private readonly view: JobsView) {}
+
+  @Get('jobq/:project/list')
+  async list(@Param('project') p: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+    const project = projectId(p);
+    await this.principals.authorize(req, project);
+    const params = await formParams(req);
+    const filter = await jobFilter(this.view, project, params, ['finished']);
+    const stop = params.get('stop');
+    if (stop !== null) {
+      const job = await this.view.job(jobKey(stop, project));
+      if (job) filter.newerThan = { ts: job.ts, order: job.order };
+    }
+    const page = { offset: integer(params, 'start', 0, 0, Number.MAX_SAFE_INTEGER), limit: integer(params, 'count', 1000, 0, 100_000) };
+    const jobs = await this.queries.execute<ListJobsQuery, JobDoc[]>(new ListJobsQuery(filter, page));
+    const now = Date.now();
+    return sendJobqLines(reply, jobs.map((j) => jobqEntry(j, now, params.getAll('jobmeta'))));
+  }
+
+  @Get('jobq/:project/count')
+  async count(@Param('project') p: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+    const project = projectId(p);
+    await this.principals.authorize(req, project);
+    const filter = await jobFilter(this.view, project, await formParams(req), ['finished']);
+    return sendJobqJson(reply, await this.queries.execute<CountJobsQuery, number>(new CountJobsQuery(filter)));
+  }
+
+  @Get('jobq/:project/summary')
+  summary(@Param('project') p: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+    return this.summaries(p, undefined, SUMMARY_STATES, req, reply);
+  }
+
+  @Get('jobq/:project/summary/:state')
+  summaryOf(@Param() p: Record<string, string>, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+    return this.summaries(p.project, undefined, states([p.state]), req, reply);
+  }
+
+  @Get('jobq/:project/:spider/summary/:state')
+  spiderSummary(@Param() p: Record<string, string>, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+    return this.summaries(p.project, p.spider, states([p.state]), req, reply);
+  }
+
+  /** Per state: `{"name", "count" (all in that state), "summary": newest `count` (default 5) entries}`. */
+  private async summaries(p: string, spider: string | undefined, wanted: JobState[], req: FastifyRequest, reply: FastifyReply) {
+    const project = projectId(p);
+    await this.principals.authorize(req, project);
+    const params = await formParams(req);
+    const page = { offset: integer(params, 'start', 0, 0, Number.MAX_SAFE_INTEGER), limit: integer(params, 'count', 5, 0, 10_000) };
+    const now = Date.now();
+    const lines = [];
+    for (const state of wanted) {
+      const filter = { project, states: [state], ...(spider === undefined ? {} : { spiderIds: [Number(spider)] }) };
+      const jobs = await this.queries.execute<ListJobsQuery, JobDoc[]>(new ListJobsQuery(filter, page));
+      const count = await this.queries.execute<CountJobsQuery, number>(new CountJobsQuery(filter));
+      lines.push({ count, name: state, summary: jobs.map((j) => jobqEntry(j, now, params.getAll('jobmeta'))) });
+    }
+    return sendJobqLines(reply, lines);
+  }
+
+  /** `key` repeatable → `{"key", "state", "elapsed", "ts", ...jobmeta}` per known job. */
+  @Get('jobq/:project/jobsummary')
+  async jobSummary(@Param('project') p: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+    const project = projectId(p);
+    await this.principals.authorize(req, project);
+    const params = await formParams(req);
+    const keys = params.getAll('key').map((k) => jobKey(k, project));
+    const jobs = keys.length ? await this.queries.execute<ListJobsQuery, JobDoc[]>(new ListJobsQuery({ project, keys }, { offset: 0, limit: keys.length })) : [];
+    const now = Date.now();
+    return sendJobqLines(reply, jobs.map((j) => jobqEntry(j, now, params.getAll('jobmeta').length ? params.getAll('jobmeta') : ['key'])));
+  }
+
+  /** The last job of each spider (or of the `spiderid` ones). */
+  @Get('spiders/:project/lastjobsummary')
+  async lastJobSummary(@Param('project') p: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+    const project = projectId(p);
+    await this.principals.authorize(req, project);
+    const params = await formParams(req);
+    const wanted = params.getAll('spiderid').map(Number);
+    const now = Date.now();
+    const lines = [];
+    for (const spider of await this.view.spiders(project)) {
+      if (wanted.length && !wanted.includes(spider.id)) continue;
+      const [last] = await this.queries.execute<ListJobsQuery, JobDoc[]>(new ListJobsQuery({ project, spiderIds: [spider.id], states: ['pending', 'running', 'finished'] }, { offset: 0, limit: 1 }));
+      if (last) lines.push(jobqEntry(last, now, []));
+    }
+    return sendJobqLines(reply, lines);
+  }
+
+  /** `[{"project", "pending", "running", "finished", "has_capacity"}]` for the projects the key sees. */
+  @Get('projects/jobsummaries')
+  async projectSummaries(@Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+    const principal = await this.principals.of(req);
+    if (!principal) throw new ApiError(401, 'Unauthorized');
+    const rows = (await this.view.stateCounts()).filter((r) => canAccessProject(principal, r.project));
+    return sendJobqJson(reply, rows.map((r) => summaryOf(r.project, r.counts)));
+  }
+
+  @Get('projects/:project/jobsummary')
+  async projectSummary(@Param('project') p: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+    const project = projectId(p);
+    await this.principals.authorize(req, project);
+    const [row] = await this.view.stateCounts(project);
+    const counts = row?.counts ?? (Object.fromEntries(JOB_STATES.map((s) => [s, 0])) as Record<JobState, number>);
+    const running = await this.view.list({ project, states: ['running'] }, { offset: 0, limit: 100_000 });
+    const pending = await this.view.list({ project, states: ['pending'] }, { offset: 0, limit: 100_000 });
+    return sendJobqJson(reply, {
+      ...summaryOf(project, counts),
+      running_units_count: running.reduce((a, j) => a + j.units, 0),
+      pending_units_max: pending.reduce((a, j) => Math.max(a, j.units), 0),
+    });
+  }
+
+  /** The id of a spider name, or null (`create=1` is not needed: ids are given at first push). */
+  @Get('ids/:project/spider/:name')
+  async spiderId(@Param() p: Record<string, string>, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+    const project = projectId(p.project);
+    await this.principals.authorize(req, project);
+    return sendJobqJson(reply, (await this.view.spiderByName(project, p.name))?.id ?? null);
+  }
+}
+
+function summaryOf(project: number, counts: Record<JobState, number>) {
+  return { running: counts.running, project, has_capacity: true, pending: counts.pending, finished: counts.finished };
+}

@@ -1,0 +1,12 @@
+import { JobKey } from '../domain/job-key';
+
+export const JOB_PLATFORM_METADATA = Symbol('JOB_PLATFORM_METADATA');
+
+/**
+ * The metadata the platform keeps about a job (state, times, priority, tags...), owned
+ * by the jobs context, which provides this port. GET jobs/<key> shows it first, then the
+ * fields clients wrote.
+ */
+export interface JobPlatformMetadata {
+  get(job: JobKey): Promise<Record<string, unknown> | null>;
+}

@@ -1,0 +1,159 @@
+import { basic, startTestPlatform, TestPlatform } from '../support/platform';
+
+jest.setTimeout(60_000);
+
+/** Job control (dash) and JobQ (storage) end to end, on the lane's log and view store. */
+describe('jobs: JobQ and job control', () => {
+  let p: TestPlatform;
+  let auth: string;
+  beforeAll(async () => {
+    p = await startTestPlatform();
+    auth = basic(p.adminKey);
+  });
+  afterAll(() => p?.stop());
+
+  const storage = (path: string, init: RequestInit = {}) => fetch(`${p.storageUrl}${path}`, { ...init, headers: { authorization: auth, ...(init.headers ?? {}) } });
+  const dash = (path: string, form?: Record<string, string | string[]>) => {
+    const body = new URLSearchParams();
+    for (const [k, v] of Object.entries(form ?? {})) for (const x of Array.isArray(v) ? v : [v]) body.append(k, x);
+    return fetch(`${p.dashUrl}${path}`, form ? { method: 'POST', body, headers: { authorization: auth } } : { headers: { authorization: auth } });
+  };
+  const jl = async (res: Response) => (await res.text()).split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  const push = async (project: number, body: Record<string, unknown>) => (await jl(await storage(`/jobq/${project}/push`, { method: 'POST', body: JSON.stringify(body) })))[0];
+
+  it('numbers jobs per spider, never reusing a number, and refuses an active unique key', async () => {
+    const a = await push(10, { spider: 'alpha' });
+    const b = await push(10, { spider: 'alpha', unique: 'u1' });
+    const refused = await push(10, { spider: 'alpha', unique: 'u1' });
+    const c = await push(10, { spider: 'beta' });
+    const d = await push(10, { spider: 'alpha' });
+    expect([a.key, b.key, c.key, d.key]).toEqual(['10/1/1', '10/1/2', '10/2/1', '10/1/4']);
+    expect(a.auth).toBeNull();
+    expect(refused).toEqual({ request: { spider: 'alpha', unique: 'u1' }, error: 'Active job exists with key u1' });
+    const meta = await (await storage('/jobs/10/1/2')).text();
+    expect(JSON.parse(meta)).toMatchObject({ state: 'pending', priority: 2, units: 1, spider: 'alpha', project: 10, tags: [] });
+    expect(meta).toContain('"state": "pending"');
+  });
+
+  it('hands pending jobs to runners by priority, then first pushed, with a job token', async () => {
+    await push(11, { spider: 's', priority: 1 });
+    await push(11, { spider: 's', priority: 3 });
+    await push(11, { spider: 's', priority: 3 });
+    const order = [];
+    for (let i = 0; i < 3; i++) order.push((await jl(await storage('/jobq/11/startjob', { method: 'POST', body: '{}' })))[0]);
+    expect(order.map((j) => j.key)).toEqual(['11/1/2', '11/1/3', '11/1/1']);
+    expect(order[0].state).toBe('running');
+    expect(order[0].auth.split('.')).toHaveLength(3);
+    expect(JSON.parse(Buffer.from(order[0].auth.split('.')[1], 'base64url').toString())).toEqual({ aud: 'job:11/1/2' });
+    expect(await (await storage('/jobq/11/startjob', { method: 'POST' })).text()).toBe('');
+  });
+
+  it('lets a running job write its own data with its token, and nothing else', async () => {
+    await push(16, { spider: 'tok' });
+    await push(16, { spider: 'tok' });
+    const job = (await jl(await storage('/jobq/16/startjob', { method: 'POST' })))[0];
+    const asJob = { authorization: `Basic ${Buffer.from(`${job.key}:${job.auth}`).toString('base64')}` };
+    const write = (path: string, body: string) => fetch(`${p.storageUrl}${path}`, { method: 'POST', body, headers: asJob });
+    expect((await write(`/items/${job.key}`, '{"by":"job"}\n')).status).toBe(200);
+    expect((await write(`/jobs/${job.key}`, '{"close_reason":"finished"}')).status).toBe(200);
+    expect((await write('/items/16/1/2', '{"by":"job"}\n')).status).toBe(403);
+    expect((await fetch(`${p.storageUrl}/items/16/1`, { headers: asJob })).status).toBe(403);
+    expect((await fetch(`${p.storageUrl}/jobq/16/list`, { headers: asJob })).status).toBe(403);
+    const forged = { authorization: `Basic ${Buffer.from(`16/1/2:${job.auth}`).toString('base64')}` };
+    expect((await fetch(`${p.storageUrl}/items/16/1/2`, { method: 'POST', body: '{}\n', headers: forged })).status).toBe(401);
+    await storage('/jobq/16/update', { method: 'POST', body: JSON.stringify({ key: job.key, state: 'finished' }) });
+    expect((await write(`/items/${job.key}`, '{"late":true}\n')).status).toBe(401);
+    expect((await (await storage(`/items/${job.key}`)).text()).trim()).toBe('{"by":"job"}');
+  });
+
+  it('lists finished jobs by default, newest first, and filters by state, spider, tags and keys', async () => {
+    await push(12, { spider: 'x', tags: ['t1'] });
+    await push(12, { spider: 'x', tags: ['t2'] });
+    await push(12, { spider: 'y', tags: ['t1', 't2'] });
+    const upd = await jl(await storage('/jobq/12/update', { method: 'POST', body: '{"key": "12/1/1", "state": "finished", "close_reason": "finished"}\n{"key": "12/2/1", "state": "finished"}' }));
+    expect(upd).toEqual([{ prevstate: 'pending', key: '12/1/1' }, { prevstate: 'pending', key: '12/2/1' }]);
+    const listed = await jl(await storage('/jobq/12/list'));
+    expect(listed.map((j) => j.key)).toEqual(['12/2/1', '12/1/1']);
+    expect(listed[1]).toMatchObject({ state: 'finished', spider: 'x', close_reason: 'finished' });
+    expect(typeof listed[1].finished_time).toBe('number');
+    const keys = async (q: string) => (await jl(await storage(`/jobq/12/list?${q}`))).map((j) => j.key);
+    // Newest first by the time a job entered its current state: the two just finished lead.
+    expect(await keys('state=pending&state=finished&spider=x')).toEqual(['12/1/1', '12/1/2']);
+    expect(await keys('state=pending&state=finished&has_tag=t2')).toEqual(['12/2/1', '12/1/2']);
+    expect(await keys('state=pending&state=finished&lacks_tag=t1&lacks_tag=t9')).toEqual(['12/1/2']);
+    expect(await keys('state=pending&state=finished&key=12/1/1&key=12/1/2')).toEqual(['12/1/1', '12/1/2']);
+    expect(await keys('state=pending&state=finished&stop=12/1/2')).toEqual(['12/2/1', '12/1/1']);
+    expect(await keys('state=pending&state=finished&count=1&start=1')).toEqual(['12/1/1']);
+    expect(await (await storage('/jobq/12/count')).text()).toBe('2');
+    expect(await (await storage('/jobq/12/count?state=pending&state=finished')).text()).toBe('3');
+    const summary = await jl(await storage('/jobq/12/summary'));
+    expect(summary.map((s) => [s.name, s.count, s.summary.length])).toEqual([['pending', 1, 1], ['running', 0, 0], ['finished', 2, 2]]);
+    expect((await storage('/jobq/12/list?state=bogus')).status).toBe(400);
+  });
+
+  it('cancels: a pending job finishes at once, a running one gets a stop request', async () => {
+    await push(13, { spider: 'c' });
+    await push(13, { spider: 'c' });
+    await storage('/jobq/13/startjob', { method: 'POST' });
+    const res = await storage('/jobq/13/cancel', { method: 'POST', body: JSON.stringify([{ key: '13/1/1' }, { key: '13/1/2' }, { key: '13/1/99' }]) });
+    expect(await res.json()).toEqual({ count: 2 });
+    const first = JSON.parse(await (await storage('/jobs/13/1/1')).text());
+    const second = JSON.parse(await (await storage('/jobs/13/1/2')).text());
+    expect(first).toMatchObject({ state: 'running', stop_requested: true });
+    expect(second).toMatchObject({ state: 'finished', close_reason: 'cancelled' });
+  });
+
+  it('runs, lists, tags, stops and deletes through the dash API', async () => {
+    const run = await (await dash('/run.json', { project: '14', spider: 'dashy', arg1: 'v1', add_tag: ['a', 'b'], priority: '4', units: '2', job_settings: '{"DEPTH": 1}' })).json();
+    expect(run).toEqual({ status: 'ok', jobid: '14/1/1' });
+    const dup = await dash('/run.json', { project: '14', spider: 'dashy', arg1: 'v1' });
+    expect(dup.status).toBe(400);
+    expect(await dup.json()).toEqual({ status: 'error', message: 'dashy already scheduled' });
+    expect(((await (await dash('/run.json', { project: '14', spider: 'dashy', arg1: 'other' })).json()) as { jobid: string }).jobid).toBe('14/1/3');
+    expect((await dash('/run.json', { project: '14', spider: 'dashy', priority: '9' })).status).toBe(400);
+    expect((await dash('/run.json', { project: '14', spider: 'dashy', units: '7' })).status).toBe(400);
+    expect((await dash('/run.json', { project: '14', spider: 'dashy', job_settings: '{bad' })).status).toBe(400);
+    const meta = JSON.parse(await (await storage('/jobs/14/1/1')).text());
+    expect(meta).toMatchObject({ spider_args: { arg1: 'v1' }, priority: 4, units: 2, tags: ['a', 'b'], job_settings: { DEPTH: 1 } });
+
+    const list = (await (await dash('/jobs/list.json?project=14')).json()) as { jobs: { id: string }[] };
+    expect(list).toMatchObject({ status: 'ok', count: 2, total: 2 });
+    expect(list.jobs.map((j: { id: string }) => j.id)).toEqual(['14/1/3', '14/1/1']);
+    expect(list.jobs[1]).toMatchObject({ spider: 'dashy', state: 'pending', priority: 4, tags: ['a', 'b'], items_scraped: 0 });
+    const jlText = await (await dash('/jobs/list.jl?project=14&count=1')).text();
+    expect(JSON.parse(jlText.split('\n')[0])).toMatchObject({ status: 'ok' });
+    expect(await (await dash('/jobs/count.json?project=14&state=pending')).json()).toEqual({ status: 'ok', total: 2 });
+
+    expect(await (await dash('/jobs/update.json', { project: '14', job: '14/1/1', add_tag: 'c', remove_tag: 'a' })).json()).toEqual({ count: 1, status: 'ok' });
+    expect(JSON.parse(await (await storage('/jobs/14/1/1/tags')).text())).toEqual(['b', 'c']);
+    expect(await (await dash('/jobs/stop.json', { project: '14', job: '14/1/1' })).json()).toEqual({ status: 'ok' });
+    expect(await (await dash('/jobs/delete.json', { project: '14', job: '14/1/1' })).json()).toEqual({ count: 1, status: 'ok' });
+    expect(JSON.parse(await (await storage('/jobs/14/1/1')).text())).toMatchObject({ state: 'deleted', close_reason: 'cancelled' });
+    expect((await dash('/jobs/delete.json', { project: '14', job: '14/1/3' })).status).toBe(400);
+    expect(await (await dash('/spiders/list.json?project=14')).json()).toEqual({ spiders: [{ version: null, tags: [], id: 'dashy', type: 'manual' }], status: 'ok' });
+  });
+
+  it('keeps a key to its projects and answers bad input in each API style', async () => {
+    const key = await p.createKey([15]);
+    const other = await fetch(`${p.dashUrl}/run.json`, { method: 'POST', body: new URLSearchParams({ project: '14', spider: 'x' }), headers: { authorization: basic(key) } });
+    expect(other.status).toBe(403);
+    expect(await other.json()).toEqual({ status: 'error', message: 'Forbidden' });
+    expect((await fetch(`${p.dashUrl}/run.json`, { method: 'POST', body: new URLSearchParams({ project: '15', spider: 'x' }) })).status).toBe(401);
+    expect((await fetch(`${p.storageUrl}/jobq/15/push`, { method: 'POST', body: '{"spider": "x"}', headers: { authorization: basic(key) } })).status).toBe(200);
+    expect((await storage('/jobq/15/push', { method: 'POST', body: '{"spider": 5}' })).status).toBe(400);
+    expect((await storage('/jobq/15/push', { method: 'POST', body: '{bad' })).status).toBe(400);
+    expect((await storage('/jobq/15/update', { method: 'POST', body: '{"key": "16/1/1", "state": "finished"}' })).status).toBe(400);
+    expect((await dash('/run.json', { project: 'abc', spider: 'x' })).status).toBe(400);
+  });
+
+  it('rebuilds identical job views from the log (replay)', async () => {
+    const reads = ['/jobq/12/list?state=pending&state=finished&jobmeta=tags&jobmeta=state', '/jobq/10/count?state=pending', '/jobs/14/1/1', '/jobq/13/summary'];
+    const strip = (t: string) => t.replace(/"elapsed": \d+/g, '');
+    const before = await Promise.all(reads.map(async (r) => strip(await (await storage(r)).text())));
+    await p.projector!.stop();
+    await p.projector!.replay(() => undefined);
+    await p.projector!.start();
+    const after = await Promise.all(reads.map(async (r) => strip(await (await storage(r)).text())));
+    expect(after).toEqual(before);
+  });
+});
