@@ -48,6 +48,15 @@ describe('jobs: JobQ and job control', () => {
     expect(await (await storage('/jobq/11/startjob', { method: 'POST' })).text()).toBe('');
   });
 
+  it('records the job lifecycle in the project activity, newest first', async () => {
+    await push(17, { spider: 'act' });
+    await storage('/jobq/17/startjob', { method: 'POST', body: JSON.stringify({ started_by: 'jobrunner' }) });
+    await storage('/jobq/17/update', { method: 'POST', body: JSON.stringify({ key: '17/1/1', state: 'finished', close_reason: 'finished' }) });
+    const events = await jl(await storage('/activity/17'));
+    expect(events.map((e) => [e.event, e.job])).toEqual([['job:completed', '17/1/1'], ['job:started', '17/1/1'], ['job:scheduled', '17/1/1']]);
+    expect(events[1].user).toBe('jobrunner');
+  });
+
   it('lets a running job write its own data with its token, and nothing else', async () => {
     await push(16, { spider: 'tok' });
     await push(16, { spider: 'tok' });

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { ACTIVITY_VIEW, ActivityView, recordActivity } from '@crawlhub/activity';
 import { JOBS_REQUESTED_TYPES, JOBS_TOPIC, JobsRequested } from '@crawlhub/contracts';
 import { LoggedEvent } from '@crawlhub/eventlog';
 import { AsProjection, Projection } from '@crawlhub/views';
@@ -16,7 +17,7 @@ import { JOBS_VIEW, JobsView } from '../ports/jobs.view';
 export class JobsProjection implements Projection {
   readonly topics = [JOBS_TOPIC];
 
-  constructor(@Inject(JOBS_VIEW) private readonly view: JobsView) {}
+  constructor(@Inject(JOBS_VIEW) private readonly view: JobsView, @Inject(ACTIVITY_VIEW) private readonly activity: ActivityView) {}
 
   async apply(e: LoggedEvent): Promise<void> {
     if (!JOBS_REQUESTED_TYPES.includes(e.event.type)) return;
@@ -26,5 +27,7 @@ export class JobsProjection implements Projection {
     await this.view.saveOutcome(e, d.requestId, decision);
     await this.view.putSpiders(e, decision.effects.spiders);
     await this.view.putJobs(e, decision.effects.jobs);
+    // job:scheduled, job:started, job:completed, job:cancelled, job:deleted, as the original records them.
+    if (decision.effects.activity.length) await recordActivity(this.activity, e, d.project, decision.effects.activity.map((a) => ({ ...a })));
   }
 }
