@@ -1,16 +1,17 @@
 import { DynamicModule, INestApplication, LoggerService, LogLevel, Module } from '@nestjs/common';
 import { dashErrorFilter } from '@crawlhub/http';
 import { Core, CoreModule, startHttpApp } from '@crawlhub/platform';
+import { CommentsApiModule, commentsErrorOf } from '@crawlhub/comments';
 import { JobControlApiModule } from '@crawlhub/jobs';
 
 /** The dash API under /api (default :8001): job control and comments. */
 @Module({})
 export class DashAppModule {
   static with(core: Core): DynamicModule {
-    return { module: DashAppModule, imports: [CoreModule.with(core), JobControlApiModule] };
+    return { module: DashAppModule, imports: [CoreModule.with(core), CommentsApiModule, JobControlApiModule] };
   }
 }
 
 export function startDashApp(core: Core, logger: LoggerService | LogLevel[] | false): Promise<INestApplication> {
-  return startHttpApp(DashAppModule.with(core), { host: core.config.host, port: core.config.ports.dash, filter: dashErrorFilter(), logger, prefix: 'api' });
+  return startHttpApp(DashAppModule.with(core), { host: core.config.host, port: core.config.ports.dash, filter: dashErrorFilter().register(commentsErrorOf), logger, prefix: 'api' });
 }

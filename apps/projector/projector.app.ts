@@ -4,6 +4,7 @@ import { AccessModule } from '@crawlhub/access';
 import { Core, CoreModule } from '@crawlhub/platform';
 import { StorageViewsModule } from '@crawlhub/storage';
 import { JobsViewsModule } from '@crawlhub/jobs';
+import { CommentsViewsModule } from '@crawlhub/comments';
 import { ActivityViewsModule } from '@crawlhub/activity';
 import { Projector } from '@crawlhub/views';
 
@@ -11,7 +12,7 @@ import { Projector } from '@crawlhub/views';
 @Module({})
 export class ProjectorAppModule {
   static with(core: Core): DynamicModule {
-    return { module: ProjectorAppModule, imports: [CoreModule.with(core), AccessModule, StorageViewsModule, ActivityViewsModule, JobsViewsModule], providers: [Projector], exports: [Projector] };
+    return { module: ProjectorAppModule, imports: [CoreModule.with(core), AccessModule, StorageViewsModule, CommentsViewsModule, ActivityViewsModule, JobsViewsModule], providers: [Projector], exports: [Projector] };
   }
 }
 

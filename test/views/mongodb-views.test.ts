@@ -3,6 +3,8 @@
 import { Collection } from 'mongodb';
 import { MongoProjectionStore, MongoViewDatabase } from '@crawlhub/views';
 import { JobRecordsView } from '@crawlhub/storage';
+import { CommentsMongo } from '../../libs/comments/src/adapters/mongodb/comments.mongodb';
+import { commentsViewContract } from '../contract/comments.view.contract';
 import { AccessKeysMongo } from '../../libs/access/src/adapters/mongodb/access-keys.mongodb';
 import { JobMetadataMongo } from '../../libs/storage/src/adapters/mongodb/job-metadata.mongodb';
 import { JobRecordsMongo } from '../../libs/storage/src/adapters/mongodb/job-records.mongodb';
@@ -45,6 +47,7 @@ if (!uri) {
   jobRecordsViewContract('mongodb', mongo((v) => new JobRecordsMongo(v)));
   jobMetadataViewContract('mongodb', mongo((v) => new JobMetadataMongo(v)));
   jobsViewContract('mongodb', mongo((v) => new JobsMongo(v)));
+  commentsViewContract('mongodb', mongo((v) => new CommentsMongo(v)));
   accessKeysViewContract('mongodb', mongo((v) => new AccessKeysMongo(v)));
   activityViewContract('mongodb', mongo((v) => new ActivityMongo(v)));
 

@@ -2,6 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteProjectionStore, SqliteViewDatabase } from '@crawlhub/views';
+import { CommentsSqlite } from '../../libs/comments/src/adapters/sqlite/comments.sqlite';
+import { commentsViewContract } from '../contract/comments.view.contract';
 import { AccessKeysSqlite } from '../../libs/access/src/adapters/sqlite/access-keys.sqlite';
 import { JobMetadataSqlite } from '../../libs/storage/src/adapters/sqlite/job-metadata.sqlite';
 import { JobRecordsSqlite } from '../../libs/storage/src/adapters/sqlite/job-records.sqlite';
@@ -39,5 +41,6 @@ function sqlite<V>(make: (views: SqliteViewDatabase) => V): ViewHarness<V> {
 jobRecordsViewContract('sqlite', sqlite((v) => new JobRecordsSqlite(v)));
 jobMetadataViewContract('sqlite', sqlite((v) => new JobMetadataSqlite(v)));
 jobsViewContract('sqlite', sqlite((v) => new JobsSqlite(v)));
+commentsViewContract('sqlite', sqlite((v) => new CommentsSqlite(v)));
 accessKeysViewContract('sqlite', sqlite((v) => new AccessKeysSqlite(v)));
 activityViewContract('sqlite', sqlite((v) => new ActivitySqlite(v)));

@@ -1,0 +1,4 @@
+/** One comment by its id, whatever its project (PUT and DELETE /comments/<id>). */
+export class FindCommentQuery {
+  constructor(readonly id: number) {}
+}
