@@ -1,4 +1,11 @@
-import { request } from 'node:http';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const BENCH_KEY = 'bench-admin-key-000000000001';
+export const BENCH_AUTH = `Basic ${Buffer.from(`${BENCH_KEY}:`).toString('base64')}`;
 
 /** Prints one figure and, when a baseline of the same run is given, the ratio to it. */
 export function report(name: string, value: number, unit: string, target?: number, baseline?: { name: string; value: number }): void {
@@ -26,5 +33,44 @@ export function httpCall(url: string, method: 'GET' | 'POST', headers: Record<st
   });
 }
 
-import { Agent } from 'node:http';
 const keepAlive = new Agent({ keepAlive: true, maxSockets: 64 });
+
+/** The platform as `npm start` runs it: its own process (projector thread included). */
+export async function startPlatform(env: Record<string, string>) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'crawlhub-bench-'));
+  const port = 28000 + Math.floor(Math.random() * 1000);
+  const dashPort = port + 1000;
+  const child = spawn(process.execPath, [join(__dirname, '../apps/all/main.js')], {
+    env: { ...process.env, DATA_DIR: dataDir, STORAGE_PORT: String(port), DASH_PORT: String(dashPort), CRAWLHUB_ADMIN_KEY: BENCH_KEY, APP_ROLE: 'storage,dash,projector', MONGODB_DATABASE: `bench_${Date.now()}`, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('crawlhub is up')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`platform exited with ${code}: ${out}`)));
+  });
+  child.removeAllListeners('exit');
+  return {
+    url: `http://127.0.0.1:${port}`,
+    dashUrl: `http://127.0.0.1:${dashPort}/api`,
+    /** Current and peak resident memory of the platform process, MB. */
+    memory: () => {
+      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+      const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+      return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+    },
+    stop: async () => {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** p-th percentile (0..100) of sorted numbers. */
+export function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}

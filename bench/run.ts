@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { jobsBench } from './jobs.bench';
 import { storageBench } from './storage.bench';
 
 /**
@@ -8,6 +9,7 @@ import { storageBench } from './storage.bench';
  * Kafka lane.
  */
 const SECTIONS: Record<string, () => Promise<void>> = {
+  jobs: () => jobsBench({ jobs: Math.round(100_000 * Number(process.env.BENCH_SCALE ?? '1')) }),
   storage: async () => {
     const scale = Number(process.env.BENCH_SCALE ?? '1');
     const lanes: Record<string, Record<string, string>> = { 'embedded (sqlite)': { EVENT_LOG: 'sqlite', VIEW_STORE: 'sqlite' } };

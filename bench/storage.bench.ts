@@ -1,14 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { AddressInfo } from 'node:net';
 import { createServer } from 'node:http';
-import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { httpCall, report } from './bench-support';
+import { BENCH_KEY as KEY, httpCall, report, startPlatform } from './bench-support';
 
-const KEY = 'bench-admin-key-000000000001';
 const ITEM_BYTES = 450;
 
 /** One ~450-byte item, varied so the JSON is realistic. */
@@ -61,39 +55,6 @@ function ingest(url: string, clients: number, batches: number, bodies: Buffer[])
     w.once('message', resolve);
     w.once('error', reject);
   });
-}
-
-/** The platform as `npm start` runs it: its own process (projector thread included). */
-async function startPlatform(env: Record<string, string>) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'crawlhub-bench-'));
-  const port = 28000 + Math.floor(Math.random() * 1000);
-  const child = spawn(process.execPath, [join(__dirname, '../apps/all/main.js')], {
-    env: { ...process.env, DATA_DIR: dataDir, STORAGE_PORT: String(port), CRAWLHUB_ADMIN_KEY: KEY, APP_ROLE: 'storage,projector', MONGODB_DATABASE: `bench_${Date.now()}`, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('crawlhub is up')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`platform exited with ${code}: ${out}`)));
-  });
-  child.removeAllListeners('exit');
-  return {
-    url: `http://127.0.0.1:${port}`,
-    /** Current and peak resident memory of the platform process, MB. */
-    memory: () => {
-      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
-      const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-      return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
-    },
-    stop: async () => {
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
 }
 
 /** The transport ceiling for reads: a bare Node HTTP server streaming the same bytes. */
