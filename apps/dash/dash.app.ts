@@ -2,7 +2,7 @@ import { DynamicModule, INestApplication, LoggerService, LogLevel, Module } from
 import { dashErrorFilter } from '@crawlhub/http';
 import { Core, CoreModule, startHttpApp } from '@crawlhub/platform';
 import { CommentsApiModule, commentsErrorOf } from '@crawlhub/comments';
-import { JobControlApiModule } from '@crawlhub/jobs';
+import { JobControlApiModule, PeriodicScheduler } from '@crawlhub/jobs';
 
 /** The dash API under /api (default :8001): job control and comments. */
 @Module({})
@@ -12,6 +12,9 @@ export class DashAppModule {
   }
 }
 
-export function startDashApp(core: Core, logger: LoggerService | LogLevel[] | false): Promise<INestApplication> {
-  return startHttpApp(DashAppModule.with(core), { host: core.config.host, port: core.config.ports.dash, filter: dashErrorFilter().register(commentsErrorOf), logger, prefix: 'api' });
+/** The dash app; it also runs the periodic-jobs scheduler. */
+export async function startDashApp(core: Core, logger: LoggerService | LogLevel[] | false): Promise<INestApplication> {
+  const app = await startHttpApp(DashAppModule.with(core), { host: core.config.host, port: core.config.ports.dash, filter: dashErrorFilter().register(commentsErrorOf), logger, prefix: 'api' });
+  app.get(PeriodicScheduler).start(core.config.schedulerIntervalMs);
+  return app;
 }

@@ -93,6 +93,7 @@ const push = (spider: string, o: Partial<JobPushRequest> = {}): JobPushRequest =
   state: 'pending',
   spiderType: 'manual',
   by: 'alice',
+  fire: null,
   ...o,
 });
 const start = (o: Partial<JobStartRequest> = {}): JobStartRequest => ({ op: 'start', maxUnits: null, spiders: [], fields: {}, by: 'runner', ...o });
@@ -171,13 +172,13 @@ export function jobsViewContract(name: string, harness: ViewHarness<JobsView>): 
       const doc = await job('1/1/1');
       expect(doc).toEqual({
         key: '1/1/1', project: 1, spiderId: 1, number: 1, spider: 'books', state: 'pending', priority: 3, units: 2, tags: ['x', 'y'],
-        order: e.offset, ts: 5000, unique: null, argsKey: argsKeyOf({ a: '1', b: '2' }),
+        order: e.offset, ts: 5000, unique: null, argsKey: argsKeyOf({ a: '1', b: '2' }), fire: null,
         meta: {
           scheduled_by: 'alice', units: 2, state: 'pending', priority: 3, tags: ['x', 'y'], pending_time: 5000, spider_type: 'auto', spider: 'books',
           project: 1, spider_args: { b: '2', a: '1' }, job_settings: { LOG_LEVEL: 'INFO' }, custom: 1, 'a.b': { $x: [null, 'é'] },
         },
       });
-      expect(Object.keys(doc)).toEqual(['key', 'project', 'spiderId', 'number', 'spider', 'state', 'priority', 'units', 'tags', 'order', 'ts', 'unique', 'argsKey', 'meta']);
+      expect(Object.keys(doc)).toEqual(['key', 'project', 'spiderId', 'number', 'spider', 'state', 'priority', 'units', 'tags', 'order', 'ts', 'unique', 'argsKey', 'fire', 'meta']);
       expect(Object.keys(doc.meta)).toEqual([
         'scheduled_by', 'units', 'state', 'priority', 'tags', 'pending_time', 'spider_type', 'spider', 'project', 'spider_args', 'job_settings', 'custom', 'a.b',
       ]);
@@ -236,6 +237,17 @@ export function jobsViewContract(name: string, harness: ViewHarness<JobsView>): 
       expect(await view.hasActiveJob(1, { unique: 'u1' })).toBe(false);
       expect(await req(1, push('books', { unique: 'u1' }))).toEqual({ op: 'push', key: '1/1/5', error: null, state: 'pending' });
       expect(await view.count({ project: 1 })).toBe(3);
+    });
+
+    it('takes one periodic fire (schedule and slot) once, without spending a number on the duplicate', async () => {
+      const fire = { schedule: 's1', slot: 1_700_000_000_000 };
+      expect(await pushed(1, 'books', { fire })).toBe('1/1/1');
+      expect(await view.hasFired(1, 's1@1700000000000')).toBe(true);
+      expect((await req<PushOutcome>(1, push('books', { fire }))).error).toMatch(/already fired/);
+      await req(1, update([{ key: '1/1/1', state: 'finished' }]));
+      expect((await req<PushOutcome>(1, push('books', { fire }))).error).toMatch(/already fired/);
+      expect(await view.hasFired(2, 's1@1700000000000')).toBe(false);
+      expect(await pushed(1, 'books', { fire: { ...fire, slot: fire.slot + 60_000 } })).toBe('1/1/2');
     });
 
     it('refuses a push with the arguments of an active job of the spider when asked (run.json)', async () => {

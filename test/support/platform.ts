@@ -9,6 +9,7 @@ import { loadConfig } from '@crawlhub/config';
 import { Core, ensureAdminKey, openCore } from '@crawlhub/platform';
 import { Projector } from '@crawlhub/views';
 import { createProjector } from '../../apps/projector/projector.app';
+import { PeriodicScheduler } from '@crawlhub/jobs';
 import { startDashApp } from '../../apps/dash/dash.app';
 import { startStorageApp } from '../../apps/storage/storage.app';
 
@@ -22,6 +23,8 @@ export interface TestPlatform {
   storageUrl: string;
   /** The dash API base, ending in /api. */
   dashUrl: string;
+  /** The dash app's periodic-jobs scheduler, for tests that drive its clock. */
+  scheduler: PeriodicScheduler;
   adminKey: string;
   projector: Projector | null;
   createKey(projects: number[]): Promise<string>;
@@ -61,6 +64,7 @@ export async function startTestPlatform(env: Record<string, string> = {}, option
     core,
     storageUrl: `http://127.0.0.1:${port}`,
     dashUrl: `http://127.0.0.1:${dashPort}/api`,
+    scheduler: dash.get(PeriodicScheduler),
     adminKey,
     projector,
     createKey: async (projects) =>

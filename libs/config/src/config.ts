@@ -17,6 +17,8 @@ export interface CrawlhubConfig {
   allowPrivateTargets: boolean;
   /** How long a write waits for the views it touched to catch up before answering 503. */
   readYourWritesTimeoutMs: number;
+  /** How often the scheduler looks for periodic jobs that are due. */
+  schedulerIntervalMs: number;
   /** Largest single record (item, log line, request) accepted by the storage API. */
   maxRecordBytes: number;
   /** Request bodies are cut into log events of about this many bytes. */
@@ -46,6 +48,7 @@ export const CONFIG_DOCS: [string, string, string][] = [
   ['DASH_PORT STORAGE_PORT FETCH_PORT EXTRACT_PORT PROXY_PORT STATS_PORT', '8001 8002 8003 8004 8010 8011', 'listen ports'],
   ['ALLOW_PRIVATE_TARGETS', 'false', 'let fetch, render, extraction and the proxy reach private and loopback addresses'],
   ['READ_YOUR_WRITES_TIMEOUT_MS', '10000', 'how long a write waits for its views before answering 503'],
+  ['SCHEDULER_INTERVAL_MS', '10000', 'how often periodic jobs are checked (a run starts at most this late)'],
   ['MAX_RECORD_BYTES', '1048576', 'largest item, log line or request record (413 above)'],
   ['EVENT_CHUNK_BYTES', '1048576', 'request bodies are cut into log events of about this size'],
   ['LOG_LEVEL', 'info', 'debug, info, warn or error'],
@@ -132,6 +135,7 @@ export function loadConfig(env: Env = process.env): CrawlhubConfig {
     },
     allowPrivateTargets: bool('ALLOW_PRIVATE_TARGETS', false),
     readYourWritesTimeoutMs: int('READ_YOUR_WRITES_TIMEOUT_MS', 10_000, 10, 600_000),
+    schedulerIntervalMs: int('SCHEDULER_INTERVAL_MS', 10_000, 100, 3_600_000),
     maxRecordBytes: int('MAX_RECORD_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     eventChunkBytes: int('EVENT_CHUNK_BYTES', 1024 * 1024, 64 * 1024, 8 * 1024 * 1024),
     logLevel: oneOf('LOG_LEVEL', 'info', ['debug', 'info', 'warn', 'error'] as const),

@@ -5,3 +5,4 @@ export * from './topics/access-keys/access-keys.topic';
 export * from './topics/comments/comments.topic';
 export * from './topics/activity/activity.topic';
 export * from './topics/jobs/jobs.topic';
+export * from './topics/schedules/schedules.topic';

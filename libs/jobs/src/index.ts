@@ -3,3 +3,4 @@ export * from './jobs.views.module';
 export * from './ports/jobs.view';
 export * from './domain/job';
 export * from './domain/job-token';
+export * from './scheduler/periodic-scheduler';

@@ -5,6 +5,9 @@ import { StorageViewsModule } from '@crawlhub/storage';
 import { PushJobController } from './commands/push-job/push-job.controller';
 import { RequestJobsChangeHandler } from './commands/request-jobs-change/request-jobs-change.handler';
 import { RunJobController } from './commands/run-job/run-job.controller';
+import { SchedulesController } from './commands/set-schedule/schedules.controller';
+import { SetScheduleHandler } from './commands/set-schedule/set-schedule.handler';
+import { PeriodicScheduler } from './scheduler/periodic-scheduler';
 import { StartJobController } from './commands/start-job/start-job.controller';
 import { UpdateJobsController } from './commands/update-jobs/update-jobs.controller';
 import { JobTokens } from './http/jobs-principal';
@@ -27,7 +30,8 @@ export class JobqApiModule {}
 /** Job control on the dash port (:8001, under /api). */
 @Module({
   imports: [CqrsModule, HttpSupportModule, JobsViewsModule, StorageViewsModule],
-  controllers: [RunJobController, DashJobsController],
-  providers: shared,
+  controllers: [RunJobController, DashJobsController, SchedulesController],
+  providers: [...shared, SetScheduleHandler, PeriodicScheduler],
+  exports: [PeriodicScheduler],
 })
 export class JobControlApiModule {}

@@ -1,7 +1,7 @@
 import {
   JobCancelRequest, JobPushRequest, JobsRequest, JobStartRequest, JobState, JobTagsRequest, JobUpdateRequest,
 } from '@crawlhub/contracts';
-import { activityOfState, ACTIVE_STATES, argsKeyOf, JobActivity, JobDoc, jobKeyOf, SpiderDoc, withState } from './job';
+import { activityOfState, ACTIVE_STATES, argsKeyOf, fireKeyOf, JobActivity, JobDoc, jobKeyOf, SpiderDoc, withState } from './job';
 
 /** What the decider may read: the jobs view as it is before the request. */
 export interface JobsState {
@@ -12,6 +12,8 @@ export interface JobsState {
   /** The pending job a runner gets next: highest priority, then first pushed. */
   nextPending(project: number, maxUnits: number | null, spiderIds: number[] | null): Promise<JobDoc | null>;
   jobsOfSpider(project: number, spiderId: number): Promise<JobDoc[]>;
+  /** Whether a job exists for this periodic fire (`<schedule>@<slot>`), in any state. */
+  hasFired(project: number, fire: string): Promise<boolean>;
 }
 
 export type JobsOutcome =
@@ -56,6 +58,11 @@ export async function decideJobs(state: JobsState, ctx: RequestContext, request:
 }
 
 async function decidePush(state: JobsState, ctx: RequestContext, r: JobPushRequest): Promise<JobsDecision> {
+  const fire = r.fire ? fireKeyOf(r.fire) : null;
+  // A fire already taken (another scheduler, or one restarted) is dropped before it costs a number.
+  if (fire !== null && (await state.hasFired(ctx.project, fire))) {
+    return { outcome: { op: 'push', key: '', error: `schedule ${r.fire!.schedule} already fired at ${new Date(r.fire!.slot).toISOString()}`, state: r.state }, effects: { spiders: [], jobs: [], activity: [] } };
+  }
   let spider = await state.spiderByName(ctx.project, r.spider);
   spider = spider ? { ...spider, seq: spider.seq + 1 } : { project: ctx.project, id: (await state.maxSpiderId(ctx.project)) + 1, name: r.spider, seq: 1 };
   const key = jobKeyOf(ctx.project, spider.id, spider.seq);
@@ -84,7 +91,7 @@ async function decidePush(state: JobsState, ctx: RequestContext, r: JobPushReque
   };
   let job: JobDoc = {
     key, project: ctx.project, spiderId: spider.id, number: spider.seq, spider: r.spider, state: 'pending', priority: r.priority, units: r.units,
-    tags: r.tags, order: ctx.order, ts: ctx.at, unique: r.unique, argsKey, meta,
+    tags: r.tags, order: ctx.order, ts: ctx.at, unique: r.unique, argsKey, fire, meta,
   };
   effects.activity.push(activityOfState('pending', key, r.by)!);
   if (r.state !== 'pending') {

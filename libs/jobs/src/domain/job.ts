@@ -22,6 +22,8 @@ export interface JobDoc {
   unique: string | null;
   /** Identifies the spider arguments, for run.json's "already scheduled". */
   argsKey: string;
+  /** `<schedule id>@<slot ms>` for a periodic run, else null. */
+  fire: string | null;
   meta: Record<string, unknown>;
 }
 
@@ -46,6 +48,10 @@ export const STATE_FIELDS: Record<JobState, { time: string; by: string }> = {
 export function argsKeyOf(args: Record<string, string>): string {
   const sorted = Object.keys(args).sort().map((k) => [k, args[k]]);
   return createHash('sha1').update(JSON.stringify(sorted)).digest('hex');
+}
+
+export function fireKeyOf(fire: { schedule: string; slot: number }): string {
+  return `${fire.schedule}@${fire.slot}`;
 }
 
 export function jobKeyOf(project: number, spiderId: number, number: number): string {

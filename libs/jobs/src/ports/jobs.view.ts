@@ -36,6 +36,8 @@ export interface JobsView extends JobsState {
   count(filter: JobFilter): Promise<number>;
   spiders(project: number): Promise<SpiderDoc[]>;
   spiderById(project: number, id: number): Promise<SpiderDoc | null>;
+  /** The latest slot (ms) a schedule fired, from the jobs its fires created; null when none. */
+  lastFire(project: number, schedule: string): Promise<number | null>;
   /** Projects that have jobs, with their number of jobs per state. */
   stateCounts(project?: number): Promise<{ project: number; counts: Record<JobState, number> }[]>;
 }

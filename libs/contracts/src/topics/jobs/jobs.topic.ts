@@ -30,6 +30,8 @@ export interface JobPushRequest {
   state: JobState;
   spiderType: string;
   by: string;
+  /** A periodic run: at most one job per schedule and slot (ms), whoever asks. */
+  fire: { schedule: string; slot: number } | null;
 }
 
 export interface JobStartRequest {

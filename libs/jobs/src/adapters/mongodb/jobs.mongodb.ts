@@ -21,6 +21,7 @@ interface JobMongoDoc {
   ts: number;
   unique: string | null;
   argsKey: string;
+  fire: string | null;
   tags: string[];
   d: string;
   /** Offset of the event that last wrote it: older or equal events are skipped on re-apply. */
@@ -113,6 +114,17 @@ export class JobsMongo implements JobsView {
     return (await this.jobDocs.findOne(filter, { projection: { _id: 1 } })) !== null;
   }
 
+  async lastFire(project: number, schedule: string): Promise<number | null> {
+    await this.ready;
+    const docs = await this.jobDocs.find({ project, fire: { $gte: `${schedule}@`, $lt: `${schedule}A` } }, { projection: { fire: 1 } }).toArray();
+    return docs.length ? Math.max(...docs.map((d) => Number(d.fire!.slice(schedule.length + 1)))) : null;
+  }
+
+  async hasFired(project: number, fire: string): Promise<boolean> {
+    await this.ready;
+    return (await this.jobDocs.findOne({ project, fire }, { projection: { _id: 1 } })) !== null;
+  }
+
   async nextPending(project: number, maxUnits: number | null, spiderIds: number[] | null): Promise<JobDoc | null> {
     await this.ready;
     if (spiderIds && spiderIds.length === 0) return null;
@@ -177,6 +189,7 @@ export class JobsMongo implements JobsView {
         ts: j.ts,
         unique: j.unique,
         argsKey: j.argsKey,
+        fire: j.fire ?? null,
         tags: [...new Set(j.tags)],
         d: JSON.stringify(j),
         _o: o,

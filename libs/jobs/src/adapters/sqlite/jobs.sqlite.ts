@@ -17,12 +17,13 @@ export class JobsSqlite implements JobsView {
       CREATE TABLE IF NOT EXISTS jobs (
         project INTEGER NOT NULL, spider_id INTEGER NOT NULL, number INTEGER NOT NULL, key TEXT NOT NULL,
         state TEXT NOT NULL, priority INTEGER NOT NULL, units INTEGER NOT NULL, ord INTEGER NOT NULL, ts INTEGER NOT NULL,
-        uniq TEXT, args_key TEXT NOT NULL, doc TEXT NOT NULL,
+        uniq TEXT, args_key TEXT NOT NULL, fire TEXT, doc TEXT NOT NULL,
         PRIMARY KEY (project, spider_id, number)) WITHOUT ROWID;
       CREATE UNIQUE INDEX IF NOT EXISTS jobs_key ON jobs (key);
       CREATE INDEX IF NOT EXISTS jobs_listing ON jobs (project, state, ts, ord);
       CREATE INDEX IF NOT EXISTS jobs_recent ON jobs (project, ts, ord);
       CREATE INDEX IF NOT EXISTS jobs_queue ON jobs (project, state, priority, ord);
+      CREATE INDEX IF NOT EXISTS jobs_fire ON jobs (project, fire) WHERE fire IS NOT NULL;
       CREATE TABLE IF NOT EXISTS job_tags (project INTEGER NOT NULL, tag TEXT NOT NULL, key TEXT NOT NULL, PRIMARY KEY (project, tag, key)) WITHOUT ROWID;
       CREATE TABLE IF NOT EXISTS spiders (
         project INTEGER NOT NULL, id INTEGER NOT NULL, name TEXT NOT NULL, seq INTEGER NOT NULL,
@@ -70,6 +71,10 @@ export class JobsSqlite implements JobsView {
     return this.one(this.w, `SELECT doc FROM jobs WHERE ${where.join(' AND ')} ORDER BY priority DESC, ord ASC LIMIT 1`, args);
   }
 
+  async hasFired(project: number, fire: string): Promise<boolean> {
+    return this.w.prepare('SELECT 1 FROM jobs WHERE project = ? AND fire = ?').get(project, fire) !== undefined;
+  }
+
   async jobsOfSpider(project: number, spiderId: number): Promise<JobDoc[]> {
     return this.many(this.w, 'SELECT doc FROM jobs WHERE project = ? AND spider_id = ? ORDER BY number', [project, spiderId]);
   }
@@ -90,14 +95,14 @@ export class JobsSqlite implements JobsView {
 
   async putJobs(_at: LogPosition, jobs: JobDoc[]): Promise<void> {
     const put = this.w.prepare(
-      `INSERT OR REPLACE INTO jobs (project, spider_id, number, key, state, priority, units, ord, ts, uniq, args_key, doc)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT OR REPLACE INTO jobs (project, spider_id, number, key, state, priority, units, ord, ts, uniq, args_key, fire, doc)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const dropTags = this.w.prepare('DELETE FROM job_tags WHERE project = ? AND key = ? AND tag = ?');
     const addTag = this.w.prepare('INSERT OR IGNORE INTO job_tags (project, tag, key) VALUES (?, ?, ?)');
     for (const j of jobs) {
       const before = (await this.job(j.key))?.tags ?? [];
-      put.run(j.project, j.spiderId, j.number, j.key, j.state, j.priority, j.units, j.order, j.ts, j.unique, j.argsKey, JSON.stringify(j));
+      put.run(j.project, j.spiderId, j.number, j.key, j.state, j.priority, j.units, j.order, j.ts, j.unique, j.argsKey, j.fire ?? null, JSON.stringify(j));
       for (const t of before) if (!j.tags.includes(t)) dropTags.run(j.project, j.key, t);
       for (const t of j.tags) addTag.run(j.project, t, j.key);
     }
@@ -119,6 +124,11 @@ export class JobsSqlite implements JobsView {
 
   async spiderById(project: number, id: number): Promise<SpiderDoc | null> {
     return (this.r.prepare('SELECT project, id, name, seq FROM spiders WHERE project = ? AND id = ?').get(project, id) as SpiderDoc) ?? null;
+  }
+
+  async lastFire(project: number, schedule: string): Promise<number | null> {
+    const rows = this.r.prepare('SELECT fire FROM jobs WHERE project = ? AND fire >= ? AND fire < ?').all(project, `${schedule}@`, `${schedule}A`) as { fire: string }[];
+    return rows.length ? Math.max(...rows.map((r) => Number(r.fire.slice(schedule.length + 1)))) : null;
   }
 
   async stateCounts(project?: number): Promise<{ project: number; counts: Record<JobState, number> }[]> {

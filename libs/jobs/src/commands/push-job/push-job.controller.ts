@@ -59,5 +59,6 @@ export function pushRequestOf(body: Record<string, unknown>, by: string): JobPus
     state,
     spiderType: typeof body.spider_type === 'string' ? body.spider_type : 'manual',
     by,
+    fire: null,
   };
 }

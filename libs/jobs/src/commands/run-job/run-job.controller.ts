@@ -47,6 +47,7 @@ export class RunJobController {
       state,
       spiderType: 'manual',
       by: principal.id,
+      fire: null,
     };
     const outcome = (await this.commands.execute(new RequestJobsChangeCommand(project, request, { kind: 'key', id: principal.id }))) as Extract<JobsOutcome, { op: 'push' }>;
     if (outcome.error) throw new ApiError(400, outcome.error);

@@ -1,0 +1,86 @@
+import { Controller, Get, Inject, Post, Req, Res } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import { ApiError, formParams, RequestPrincipal } from '@crawlhub/http';
+import { CronError, nextFire, parseCron } from '../../domain/cron';
+import { integer, projectId, sendDash } from '../../http/jobs-request';
+import { SCHEDULES_VIEW, SchedulesView } from '../../ports/schedules.view';
+import { SetScheduleCommand } from './set-schedule.command';
+
+const CONTROL = new Set(['project', 'spider', 'cron', 'priority', 'units', 'add_tag', 'id', 'enabled', 'apikey']);
+
+/**
+ * Periodic jobs (our addition; the original offered them only in its web UI):
+ * POST /api/schedules/add.json creates one (or replaces `id`), GET list.json lists them
+ * with their next run, POST delete.json removes one.
+ */
+@Controller('schedules')
+export class SchedulesController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly principals: RequestPrincipal,
+    @Inject(SCHEDULES_VIEW) private readonly view: SchedulesView,
+  ) {}
+
+  @Post('add.json')
+  async add(@Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+    const params = await formParams(req);
+    const project = projectId(params.get('project'));
+    const principal = await this.principals.authorize(req, project);
+    const spider = params.get('spider');
+    const cron = params.get('cron');
+    if (!spider) throw new ApiError(400, 'spider is required');
+    if (!cron) throw new ApiError(400, 'cron is required (five fields, UTC: minute hour day month weekday)');
+    try {
+      nextFire(parseCron(cron), Date.now());
+    } catch (e) {
+      if (e instanceof CronError) throw new ApiError(400, e.message);
+      throw e;
+    }
+    const id = params.get('id') ?? randomUUID().slice(0, 8);
+    if (!/^[A-Za-z0-9_-]{1,64}$/.test(id)) throw new ApiError(400, 'id must be 1 to 64 letters, digits, _ or -');
+    const spiderArgs: Record<string, string> = {};
+    for (const [k, v] of params) if (!CONTROL.has(k)) spiderArgs[k] = v;
+    const enabled = !['0', 'false', 'no'].includes((params.get('enabled') ?? 'true').toLowerCase());
+    await this.commands.execute(
+      new SetScheduleCommand(
+        { set: { project, id, spider, cron, priority: integer(params, 'priority', 2, 0, 4), units: integer(params, 'units', 1, 1, 6), tags: params.getAll('add_tag'), spiderArgs, enabled, by: principal.id } },
+        { kind: 'key', id: principal.id },
+      ),
+    );
+    return sendDash(reply, { status: 'ok', id });
+  }
+
+  @Get('list.json')
+  async list(@Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+    const params = await formParams(req);
+    const project = projectId(params.get('project'));
+    await this.principals.authorize(req, project);
+    const now = Date.now();
+    const schedules = (await this.view.list(project)).map((s) => ({
+      id: s.id,
+      spider: s.spider,
+      cron: s.cron,
+      priority: s.priority,
+      units: s.units,
+      tags: s.tags,
+      spider_args: s.spiderArgs,
+      enabled: s.enabled,
+      next_run: s.enabled ? new Date(nextFire(parseCron(s.cron), now)).toISOString() : null,
+    }));
+    return sendDash(reply, { status: 'ok', schedules });
+  }
+
+  @Post('delete.json')
+  async delete(@Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+    const params = await formParams(req);
+    const project = projectId(params.get('project'));
+    const principal = await this.principals.authorize(req, project);
+    const id = params.get('id');
+    if (!id) throw new ApiError(400, 'id is required');
+    if (!(await this.view.get(project, id))) throw new ApiError(404, `no schedule ${id} in project ${project}`);
+    await this.commands.execute(new SetScheduleCommand({ delete: { project, id } }, { kind: 'key', id: principal.id }));
+    return sendDash(reply, { status: 'ok' });
+  }
+}

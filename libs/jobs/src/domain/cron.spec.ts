@@ -1,0 +1,26 @@
+import { CronError, lastFireBetween, nextFire, parseCron } from './cron';
+
+const at = (iso: string) => Date.parse(iso);
+const iso = (ms: number) => new Date(ms).toISOString();
+
+describe('cron', () => {
+  it('finds the next minute of common expressions', () => {
+    expect(iso(nextFire(parseCron('*/15 * * * *'), at('2026-01-01T10:07:30Z')))).toBe('2026-01-01T10:15:00.000Z');
+    expect(iso(nextFire(parseCron('0 3 * * *'), at('2026-01-01T03:00:00Z')))).toBe('2026-01-02T03:00:00.000Z');
+    expect(iso(nextFire(parseCron('30 8 * * 1-5'), at('2026-01-03T09:00:00Z')))).toBe('2026-01-05T08:30:00.000Z'); // Saturday -> Monday
+    expect(iso(nextFire(parseCron('0 0 1 */3 *'), at('2026-02-10T00:00:00Z')))).toBe('2026-04-01T00:00:00.000Z');
+    expect(iso(nextFire(parseCron('0 12 13 * 5'), at('2026-03-01T00:00:00Z')))).toBe('2026-03-06T12:00:00.000Z'); // a Friday or the 13th
+    expect(iso(nextFire(parseCron('0 0 * * 7'), at('2026-01-01T00:00:00Z')))).toBe('2026-01-04T00:00:00.000Z'); // 7 is Sunday
+  });
+  it('finds the last missed fire of a window', () => {
+    const c = parseCron('0 * * * *');
+    expect(iso(lastFireBetween(c, at('2026-01-01T00:00:00Z'), at('2026-01-01T05:30:00Z'))!)).toBe('2026-01-01T05:00:00.000Z');
+    expect(lastFireBetween(c, at('2026-01-01T05:00:00Z'), at('2026-01-01T05:59:00Z'))).toBeNull();
+  });
+  it('refuses malformed expressions', () => {
+    expect(() => parseCron('* * *')).toThrow(CronError);
+    expect(() => parseCron('61 * * * *')).toThrow('out of range');
+    expect(() => parseCron('a * * * *')).toThrow(CronError);
+    expect(() => nextFire(parseCron('0 0 31 2 *'), 0)).toThrow('never');
+  });
+});

@@ -1,0 +1,82 @@
+import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { JobPushRequest } from '@crawlhub/contracts';
+import { RequestJobsChangeCommand } from '../commands/request-jobs-change/request-jobs-change.command';
+import { lastFireBetween, parseCron } from '../domain/cron';
+import { JOBS_VIEW, JobsView } from '../ports/jobs.view';
+import { Schedule, SCHEDULES_VIEW, SchedulesView } from '../ports/schedules.view';
+
+/**
+ * Fires periodic jobs. Its state is the log: the last slot a schedule fired is read from
+ * the jobs its fires created, and the decider takes each (schedule, slot) once, so a
+ * restart neither loses nor doubles a run and several schedulers can run at once.
+ *
+ * Misfire policy (coalesce): slots missed while no scheduler ran produce one run, for
+ * the latest missed slot; then the schedule continues normally. A run is pushed even
+ * when the previous run of the schedule is still going.
+ */
+@Injectable()
+export class PeriodicScheduler implements OnModuleDestroy {
+  private readonly logger = new Logger('Scheduler');
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly commands: CommandBus,
+    @Inject(SCHEDULES_VIEW) private readonly schedules: SchedulesView,
+    @Inject(JOBS_VIEW) private readonly jobs: JobsView,
+  ) {}
+
+  start(intervalMs: number): void {
+    const loop = () => {
+      this.running = this.tick(Date.now())
+        .catch((e) => this.logger.error(`tick failed: ${e}`))
+        .finally(() => {
+          if (this.timer) this.timer = setTimeout(loop, intervalMs);
+        });
+    };
+    this.timer = setTimeout(loop, 0);
+  }
+
+  /** Pushes every run that is due at `now`; answers the keys of the jobs created. */
+  async tick(now: number): Promise<string[]> {
+    const created: string[] = [];
+    for (const s of await this.schedules.list()) {
+      if (!s.enabled) continue;
+      const since = (await this.jobs.lastFire(s.project, s.id)) ?? s.createdAt;
+      const due = lastFireBetween(parseCron(s.cron), since, now);
+      if (due === null) continue;
+      const outcome = await this.commands.execute(new RequestJobsChangeCommand(s.project, runOf(s, due), { kind: 'system', id: 'scheduler' }));
+      if ('key' in outcome && outcome.key && !('error' in outcome && outcome.error)) {
+        created.push(outcome.key);
+        this.logger.log(`schedule ${s.id} (${s.cron}) fired ${outcome.key} for ${new Date(due).toISOString()}`);
+      }
+    }
+    return created;
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+}
+
+function runOf(s: Schedule, slot: number): JobPushRequest {
+  return {
+    op: 'push',
+    spider: s.spider,
+    priority: s.priority,
+    units: s.units,
+    tags: s.tags,
+    spiderArgs: s.spiderArgs,
+    jobSettings: null,
+    meta: { schedule: s.id },
+    unique: null,
+    refuseDuplicateArgs: false,
+    state: 'pending',
+    spiderType: 'periodic',
+    by: 'periodicjobs',
+    fire: { schedule: s.id, slot },
+  };
+}
