@@ -177,8 +177,12 @@ export function jobsViewContract(name: string, harness: ViewHarness<JobsView>): 
           scheduled_by: 'alice', units: 2, state: 'pending', priority: 3, tags: ['x', 'y'], pending_time: 5000, spider_type: 'auto', spider: 'books',
           project: 1, spider_args: { b: '2', a: '1' }, job_settings: { LOG_LEVEL: 'INFO' }, custom: 1, 'a.b': { $x: [null, 'é'] },
         },
+        // Every field the push set, stamped with its time.
+        metaTimes: Object.fromEntries(
+          ['scheduled_by', 'units', 'state', 'priority', 'tags', 'pending_time', 'spider_type', 'spider', 'project', 'spider_args', 'job_settings', 'custom', 'a.b'].map((k) => [k, 5000]),
+        ),
       });
-      expect(Object.keys(doc)).toEqual(['key', 'project', 'spiderId', 'number', 'spider', 'state', 'priority', 'units', 'tags', 'order', 'ts', 'unique', 'argsKey', 'fire', 'meta']);
+      expect(Object.keys(doc)).toEqual(['key', 'project', 'spiderId', 'number', 'spider', 'state', 'priority', 'units', 'tags', 'order', 'ts', 'unique', 'argsKey', 'fire', 'meta', 'metaTimes']);
       expect(Object.keys(doc.meta)).toEqual([
         'scheduled_by', 'units', 'state', 'priority', 'tags', 'pending_time', 'spider_type', 'spider', 'project', 'spider_args', 'job_settings', 'custom', 'a.b',
       ]);

@@ -75,6 +75,19 @@ describe('jobs: JobQ and job control', () => {
     expect((await (await storage(`/items/${job.key}`)).text()).trim()).toBe('{"by":"job"}');
   });
 
+  it('shows one metadata document: per field, the later of a client write and a platform change wins', async () => {
+    await push(18, { spider: 'meta', tags: ['a'] });
+    const meta = async () => JSON.parse(await (await storage('/jobs/18/1/1')).text());
+    // The official client saves by posting back everything it read.
+    await storage('/jobs/18/1/1', { method: 'POST', body: JSON.stringify({ ...(await meta()), close_reason: 'all-good', note: 'mine' }) });
+    expect(await meta()).toMatchObject({ tags: ['a'], close_reason: 'all-good', note: 'mine' });
+    await dash('/jobs/update.json', { project: '18', job: '18/1/1', add_tag: 'b' });
+    await storage('/jobq/18/update', { method: 'POST', body: JSON.stringify({ key: '18/1/1', state: 'finished', close_reason: 'failed' }) });
+    expect(await meta()).toMatchObject({ tags: ['a', 'b'], close_reason: 'failed', state: 'finished', note: 'mine' });
+    await storage('/jobs/18/1/1/close_reason', { method: 'DELETE' });
+    expect(await meta()).not.toHaveProperty('close_reason');
+  });
+
   it('lists finished jobs by default, newest first, and filters by state, spider, tags and keys', async () => {
     await push(12, { spider: 'x', tags: ['t1'] });
     await push(12, { spider: 'x', tags: ['t2'] });

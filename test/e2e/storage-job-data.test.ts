@@ -111,6 +111,12 @@ describe('storage API: job data', () => {
     expect((await get(`/logs/1/9/1?filter=${encodeURIComponent('["level", "~", [1]]')}`)).status).toBe(400);
   });
 
+  it('stores samples, arrays starting with a timestamp', async () => {
+    expect((await post('/samples/1/10/1?start=0', jl([[1000, 1, 2], [2000, 3.5]]))).status).toBe(200);
+    expect(await (await get('/samples/1/10/1?meta=_key')).text()).toBe('[1000,1,2]\n[2000,3.5]\n');
+    expect((await post('/samples/1/10/1', jl([{ not: 'an array' }]))).status).toBe(400);
+  });
+
   it('refuses malformed bodies with a clear 4xx and writes nothing', async () => {
     await post('/items/1/6/1', jl([{ keep: 1 }]));
     const bad = await post('/items/1/6/1', '{"ok":1}\n{"broken":\n{"ok":3}\n');

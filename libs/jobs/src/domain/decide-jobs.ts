@@ -1,7 +1,7 @@
 import {
   JobCancelRequest, JobPushRequest, JobsRequest, JobStartRequest, JobState, JobTagsRequest, JobUpdateRequest,
 } from '@crawlhub/contracts';
-import { activityOfState, ACTIVE_STATES, argsKeyOf, fireKeyOf, JobActivity, JobDoc, jobKeyOf, SpiderDoc, withState } from './job';
+import { activityOfState, ACTIVE_STATES, argsKeyOf, fireKeyOf, JobActivity, JobDoc, jobKeyOf, SpiderDoc, withMeta, withState } from './job';
 
 /** What the decider may read: the jobs view as it is before the request. */
 export interface JobsState {
@@ -91,7 +91,7 @@ async function decidePush(state: JobsState, ctx: RequestContext, r: JobPushReque
   };
   let job: JobDoc = {
     key, project: ctx.project, spiderId: spider.id, number: spider.seq, spider: r.spider, state: 'pending', priority: r.priority, units: r.units,
-    tags: r.tags, order: ctx.order, ts: ctx.at, unique: r.unique, argsKey, fire, meta,
+    tags: r.tags, order: ctx.order, ts: ctx.at, unique: r.unique, argsKey, fire, meta, metaTimes: Object.fromEntries(Object.keys(meta).map((k) => [k, ctx.at])),
   };
   effects.activity.push(activityOfState('pending', key, r.by)!);
   if (r.state !== 'pending') {
@@ -114,8 +114,7 @@ async function decideStart(state: JobsState, ctx: RequestContext, r: JobStartReq
   const next = await state.nextPending(ctx.project, r.maxUnits, spiderIds);
   if (!next) return { outcome: { op: 'start', key: null }, effects: { spiders: [], jobs: [], activity: [] } };
   const started = withState(next, 'running', ctx.at, r.by);
-  started.meta = { ...started.meta, ...r.fields };
-  return { outcome: { op: 'start', key: next.key }, effects: { spiders: [], jobs: [started], activity: [activityOfState('running', next.key, r.by)!] } };
+  return { outcome: { op: 'start', key: next.key }, effects: { spiders: [], jobs: [withMeta(started, r.fields, ctx.at)], activity: [activityOfState('running', next.key, r.by)!] } };
 }
 
 async function decideUpdate(state: JobsState, ctx: RequestContext, r: JobUpdateRequest): Promise<JobsDecision> {
@@ -132,7 +131,7 @@ async function decideUpdate(state: JobsState, ctx: RequestContext, r: JobUpdateR
         continue;
       }
       let next = u.state ? withState(job, u.state, ctx.at, r.by) : { ...job };
-      next = { ...next, meta: { ...next.meta, ...u.fields } };
+      next = withMeta(next, u.fields, ctx.at);
       if (u.state && u.state !== job.state) {
         const a = activityOfState(u.state, job.key, r.by, u.state === 'finished' && u.fields.close_reason === 'cancelled');
         if (a) effects.activity.push(a);
@@ -153,10 +152,10 @@ async function decideCancel(state: JobsState, ctx: RequestContext, r: JobCancelR
     if (job.state === 'pending') {
       // A pending job finishes at once.
       const done = withState(job, 'finished', ctx.at, r.by);
-      effects.jobs.push({ ...done, meta: { ...done.meta, close_reason: 'cancelled', cancelled_by: r.by } });
+      effects.jobs.push(withMeta(done, { close_reason: 'cancelled', cancelled_by: r.by }, ctx.at));
     } else {
       // A running job gets a stop request; its runner finishes it as cancelled.
-      effects.jobs.push({ ...job, meta: { ...job.meta, stop_requested: true, cancelled_by: r.by } });
+      effects.jobs.push(withMeta(job, { stop_requested: true, cancelled_by: r.by }, ctx.at));
     }
     effects.activity.push({ event: 'job:cancelled', job: key, user: r.by });
   }
@@ -177,7 +176,7 @@ async function decideTags(state: JobsState, ctx: RequestContext, r: JobTagsReque
   const jobs = targets.map((job) => {
     const tags = [...job.tags.filter((t) => !r.remove.includes(t))];
     for (const t of r.add) if (!tags.includes(t)) tags.push(t);
-    return { ...job, tags, meta: { ...job.meta, tags } };
+    return { ...withMeta(job, { tags }, ctx.at), tags };
   });
   return { outcome: { op: 'tags', count: jobs.length }, effects: { spiders: [], jobs, activity: [] } };
 }

@@ -25,6 +25,8 @@ export interface JobDoc {
   /** `<schedule id>@<slot ms>` for a periodic run, else null. */
   fire: string | null;
   meta: Record<string, unknown>;
+  /** field -> when the platform last changed it (ms): a client's later write of the field wins on read. */
+  metaTimes: Record<string, number>;
 }
 
 export interface SpiderDoc {
@@ -58,10 +60,21 @@ export function jobKeyOf(project: number, spiderId: number, number: number): str
   return `${project}/${spiderId}/${number}`;
 }
 
+/** Sets metadata fields, stamping the time of those whose value changes. */
+export function withMeta(job: JobDoc, fields: Record<string, unknown>, at: number): JobDoc {
+  const meta = { ...job.meta };
+  const metaTimes = { ...job.metaTimes };
+  for (const [k, v] of Object.entries(fields)) {
+    if (!(k in meta) || JSON.stringify(meta[k]) !== JSON.stringify(v)) metaTimes[k] = at;
+    meta[k] = v;
+  }
+  return { ...job, meta, metaTimes };
+}
+
 /** Moves a job to a state, stamping `<state>_time` and `<state>_by` as the original does. */
 export function withState(job: JobDoc, state: JobState, at: number, by: string): JobDoc {
   const f = STATE_FIELDS[state];
-  return { ...job, state, ts: at, meta: { ...job.meta, state, [f.time]: at, [f.by]: by } };
+  return { ...withMeta(job, { state, [f.time]: at, [f.by]: by }, at), state, ts: at };
 }
 
 /** The activity message crawlhub records for a job event. */

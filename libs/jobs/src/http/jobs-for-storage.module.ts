@@ -12,8 +12,9 @@ import { JOBS_VIEW, JobsView } from '../ports/jobs.view';
 class JobsPlatformMetadata implements JobPlatformMetadata {
   constructor(@Inject(JOBS_VIEW) private readonly view: JobsView) {}
 
-  async get(job: JobKey): Promise<Record<string, unknown> | null> {
-    return (await this.view.job(`${job.project}/${job.spider}/${job.job}`))?.meta ?? null;
+  async get(job: JobKey): Promise<{ fields: Record<string, unknown>; times: Record<string, number> } | null> {
+    const doc = await this.view.job(`${job.project}/${job.spider}/${job.job}`);
+    return doc ? { fields: doc.meta, times: doc.metaTimes } : null;
   }
 }
 

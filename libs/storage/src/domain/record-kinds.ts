@@ -1,6 +1,7 @@
 import { msgpackSize } from './msgpack-size';
 
-export const RECORD_KINDS = ['items', 'logs', 'requests'] as const;
+/** Kinds of job records; a kind's index is its stored id, so new kinds go last. */
+export const RECORD_KINDS = ['items', 'logs', 'requests', 'samples'] as const;
 export type RecordKind = (typeof RECORD_KINDS)[number];
 
 export class RecordError extends Error {}
@@ -29,6 +30,11 @@ function isInt(v: unknown): boolean {
  * re-serialised in their schema order, requests without null fields.
  */
 export function normalizeRecord(kind: RecordKind, value: unknown, raw?: string): NormalizedRecord {
+  if (kind === 'samples') {
+    // A sample is an array `[ts, v1, v2, ...]` (compat-notes §1.5).
+    if (!Array.isArray(value) || !isInt(value[0])) throw new RecordError('a sample is a JSON array starting with an integer timestamp');
+    return { json: raw !== undefined && isCompactJson(raw) ? raw : JSON.stringify(value), size: msgpackSize(value), countKeys: [] };
+  }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new RecordError('expected a JSON object');
   }
@@ -80,6 +86,11 @@ export function isCompactJson(text: string): boolean {
 export function storedContribution(kind: RecordKind, json: string): { size: number; countKeys: string[] } {
   const r = normalizeRecord(kind, JSON.parse(json));
   return { size: r.size, countKeys: r.countKeys };
+}
+
+/** Whether meta fields (`_key`, `_ts`) can be added: not to samples, which are arrays. */
+export function takesMeta(kind: RecordKind): boolean {
+  return kind !== 'samples';
 }
 
 /** Where `_key` goes when `meta=_key` is asked: last for items, first for logs and requests. */

@@ -16,11 +16,11 @@ export class JobMetadataProjection implements Projection {
   async apply(e: LoggedEvent): Promise<void> {
     if (e.event.type === JOB_METADATA_MERGED) {
       const d = e.event.data as JobMetadataMerged;
-      return this.view.merge(e, parseJobKey(d.job), d.fields);
+      return this.view.merge(e, parseJobKey(d.job), d.fields, e.event.occurredAt);
     }
     if (e.event.type === JOB_METADATA_FIELD_DELETED) {
       const d = e.event.data as JobMetadataFieldDeleted;
-      return this.view.deleteField(e, parseJobKey(d.job), d.field);
+      return this.view.deleteField(e, parseJobKey(d.job), d.field, e.event.occurredAt);
     }
   }
 }

@@ -8,5 +8,6 @@ export const JOB_PLATFORM_METADATA = Symbol('JOB_PLATFORM_METADATA');
  * fields clients wrote.
  */
 export interface JobPlatformMetadata {
-  get(job: JobKey): Promise<Record<string, unknown> | null>;
+  /** The platform's fields and when each last changed (ms), or null for an unknown job. */
+  get(job: JobKey): Promise<{ fields: Record<string, unknown>; times: Record<string, number> } | null>;
 }

@@ -8,7 +8,7 @@
  */
 export const JOB_DATA_TOPIC = 'job-data';
 
-export type RecordKindName = 'items' | 'logs' | 'requests';
+export type RecordKindName = 'items' | 'logs' | 'requests' | 'samples';
 
 /** Stats contribution of the records carried in `lines` (one per record, compact JSON). */
 export interface RecordBatchData {

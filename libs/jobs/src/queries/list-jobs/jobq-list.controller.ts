@@ -51,13 +51,18 @@ export class JobqListController {
     return this.summaries(p.project, undefined, states([p.state]), req, reply);
   }
 
+  @Get('jobq/:project/:spider/summary')
+  spiderSummaries(@Param() p: Record<string, string>, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+    return this.summaries(p.project, spiderIdOf(p.spider), SUMMARY_STATES, req, reply);
+  }
+
   @Get('jobq/:project/:spider/summary/:state')
   spiderSummary(@Param() p: Record<string, string>, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
-    return this.summaries(p.project, p.spider, states([p.state]), req, reply);
+    return this.summaries(p.project, spiderIdOf(p.spider), states([p.state]), req, reply);
   }
 
   /** Per state: `{"name", "count" (all in that state), "summary": newest `count` (default 5) entries}`. */
-  private async summaries(p: string, spider: string | undefined, wanted: JobState[], req: FastifyRequest, reply: FastifyReply) {
+  private async summaries(p: string, spider: number | undefined, wanted: JobState[], req: FastifyRequest, reply: FastifyReply) {
     const project = projectId(p);
     await this.principals.authorize(req, project);
     const params = await formParams(req);
@@ -65,7 +70,7 @@ export class JobqListController {
     const now = Date.now();
     const lines = [];
     for (const state of wanted) {
-      const filter = { project, states: [state], ...(spider === undefined ? {} : { spiderIds: [Number(spider)] }) };
+      const filter = { project, states: [state], ...(spider === undefined ? {} : { spiderIds: [spider] }) };
       const jobs = await this.queries.execute<ListJobsQuery, JobDoc[]>(new ListJobsQuery(filter, page));
       const count = await this.queries.execute<CountJobsQuery, number>(new CountJobsQuery(filter));
       lines.push({ count, name: state, summary: jobs.map((j) => jobqEntry(j, now, params.getAll('jobmeta'))) });
@@ -85,13 +90,22 @@ export class JobqListController {
     return sendJobqLines(reply, jobs.map((j) => jobqEntry(j, now, params.getAll('jobmeta').length ? params.getAll('jobmeta') : ['key'])));
   }
 
-  /** The last job of each spider (or of the `spiderid` ones). */
+  /** The last job of each spider (or of the `spiderid` ones, or of the one in the path). */
   @Get('spiders/:project/lastjobsummary')
-  async lastJobSummary(@Param('project') p: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+  lastJobSummary(@Param('project') p: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+    return this.lastJobs(p, undefined, req, reply);
+  }
+
+  @Get('spiders/:project/:spider/lastjobsummary')
+  lastJobSummaryOf(@Param() p: Record<string, string>, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+    return this.lastJobs(p.project, spiderIdOf(p.spider), req, reply);
+  }
+
+  private async lastJobs(p: string, spiderId: number | undefined, req: FastifyRequest, reply: FastifyReply) {
     const project = projectId(p);
     await this.principals.authorize(req, project);
     const params = await formParams(req);
-    const wanted = params.getAll('spiderid').map(Number);
+    const wanted = spiderId === undefined ? params.getAll('spiderid').map(Number) : [spiderId];
     const now = Date.now();
     const lines = [];
     for (const spider of await this.view.spiders(project)) {
@@ -133,6 +147,11 @@ export class JobqListController {
     await this.principals.authorize(req, project);
     return sendJobqJson(reply, (await this.view.spiderByName(project, p.name))?.id ?? null);
   }
+}
+
+function spiderIdOf(value: string): number {
+  if (!/^\d{1,15}$/.test(value)) throw new ApiError(400, `Invalid spider id: ${JSON.stringify(value)}`);
+  return Number(value);
 }
 
 function summaryOf(project: number, counts: Record<JobState, number>) {

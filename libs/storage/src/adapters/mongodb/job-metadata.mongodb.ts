@@ -3,11 +3,11 @@ import { Collection } from 'mongodb';
 import { LogPosition } from '@crawlhub/eventlog';
 import { MongoViewDatabase } from '@crawlhub/views';
 import { JobKey } from '../../domain/job-key';
-import { JobMetadataView } from '../../ports/job-metadata.view';
+import { ClientMetadata, JobMetadataView, mergeClientMetadata } from '../../ports/job-metadata.view';
 
 interface MetadataDoc {
   _id: string;
-  /** The metadata object as JSON text: any key works (dots, `$`) and field order is kept. */
+  /** The ClientMetadata as JSON text: any key works (dots, `$`) and field order is kept. */
   d: string;
   /** Offset of the event that last changed it: older or equal events are skipped on re-apply. */
   _o: number;
@@ -29,30 +29,28 @@ export class JobMetadataMongo implements JobMetadataView {
     return this.views.db.collection<MetadataDoc>('job_metadata');
   }
 
-  async merge(at: LogPosition, job: JobKey, fields: Record<string, unknown>): Promise<void> {
+  async merge(at: LogPosition, job: JobKey, fields: Record<string, unknown>, time: number): Promise<void> {
+    await this.change(at, job, { merge: fields }, time);
+  }
+
+  async deleteField(at: LogPosition, job: JobKey, field: string, time: number): Promise<void> {
+    await this.change(at, job, { delete: field }, time);
+  }
+
+  private async change(at: LogPosition, job: JobKey, change: { merge: Record<string, unknown> } | { delete: string }, time: number): Promise<void> {
     await this.ready;
     const doc = await this.docs.findOne({ _id: idOf(job) });
     if (doc && doc._o >= at.offset) return;
-    await this.save(job, { ...(doc ? JSON.parse(doc.d) : {}), ...fields }, at.offset);
+    await this.save(job, mergeClientMetadata(doc ? JSON.parse(doc.d) : null, change, time), at.offset);
   }
 
-  async deleteField(at: LogPosition, job: JobKey, field: string): Promise<void> {
-    await this.ready;
-    const doc = await this.docs.findOne({ _id: idOf(job) });
-    if (!doc || doc._o >= at.offset) return;
-    const value = JSON.parse(doc.d) as Record<string, unknown>;
-    if (!(field in value)) return;
-    delete value[field];
-    await this.save(job, value, at.offset);
-  }
-
-  async get(job: JobKey): Promise<Record<string, unknown> | null> {
+  async get(job: JobKey): Promise<ClientMetadata | null> {
     await this.ready;
     const doc = await this.docs.findOne({ _id: idOf(job) });
     return doc ? JSON.parse(doc.d) : null;
   }
 
-  private async save(job: JobKey, value: Record<string, unknown>, o: number): Promise<void> {
+  private async save(job: JobKey, value: ClientMetadata, o: number): Promise<void> {
     const doc: MetadataDoc = { _id: idOf(job), d: JSON.stringify(value), _o: o };
     await this.docs.replaceOne({ _id: doc._id }, doc, { upsert: true });
   }

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { LogPosition } from '@crawlhub/eventlog';
 import { SqliteViewDatabase } from '@crawlhub/views';
 import { JobKey } from '../../domain/job-key';
-import { JobMetadataView } from '../../ports/job-metadata.view';
+import { ClientMetadata, JobMetadataView, mergeClientMetadata } from '../../ports/job-metadata.view';
 
 @Injectable()
 export class JobMetadataSqlite implements JobMetadataView {
@@ -12,31 +12,28 @@ export class JobMetadataSqlite implements JobMetadataView {
       PRIMARY KEY (project, spider, job)) WITHOUT ROWID`);
   }
 
-  private load(job: JobKey, db = this.views.writer): Record<string, unknown> | null {
+  private load(job: JobKey, db = this.views.writer): ClientMetadata | null {
     const row = db.prepare('SELECT doc FROM job_metadata WHERE project = ? AND spider = ? AND job = ?').get(job.project, job.spider, job.job) as
       | { doc: string }
       | undefined;
     return row ? JSON.parse(row.doc) : null;
   }
 
-  private save(job: JobKey, doc: Record<string, unknown>): void {
+  private save(job: JobKey, doc: ClientMetadata): void {
     this.views.writer
       .prepare('INSERT OR REPLACE INTO job_metadata (project, spider, job, doc) VALUES (?, ?, ?, ?)')
       .run(job.project, job.spider, job.job, JSON.stringify(doc));
   }
 
-  async merge(_at: LogPosition, job: JobKey, fields: Record<string, unknown>): Promise<void> {
-    this.save(job, { ...(this.load(job) ?? {}), ...fields });
+  async merge(_at: LogPosition, job: JobKey, fields: Record<string, unknown>, time: number): Promise<void> {
+    this.save(job, mergeClientMetadata(this.load(job), { merge: fields }, time));
   }
 
-  async deleteField(_at: LogPosition, job: JobKey, field: string): Promise<void> {
-    const doc = this.load(job);
-    if (!doc || !(field in doc)) return;
-    delete doc[field];
-    this.save(job, doc);
+  async deleteField(_at: LogPosition, job: JobKey, field: string, time: number): Promise<void> {
+    this.save(job, mergeClientMetadata(this.load(job), { delete: field }, time));
   }
 
-  async get(job: JobKey): Promise<Record<string, unknown> | null> {
+  async get(job: JobKey): Promise<ClientMetadata | null> {
     return this.load(job, this.views.reader);
   }
 }

@@ -11,9 +11,21 @@ export class ReadJobMetadataHandler implements IQueryHandler<ReadJobMetadataQuer
     @Optional() @Inject(JOB_PLATFORM_METADATA) private readonly platform: JobPlatformMetadata | null,
   ) {}
 
-  /** The platform's fields first, then what clients wrote; null when neither exists. */
+  /**
+   * One document, as the original keeps: the platform's fields first, then the fields only
+   * clients wrote; where both wrote a field, the later write wins (a client's deletion
+   * hides the platform's value until the platform changes it again). Null when neither exists.
+   */
   async execute(q: ReadJobMetadataQuery): Promise<Record<string, unknown> | null> {
-    const [platform, user] = await Promise.all([this.platform?.get(q.job) ?? null, this.view.get(q.job)]);
-    return platform || user ? { ...(platform ?? {}), ...(user ?? {}) } : null;
+    const [platform, client] = await Promise.all([this.platform?.get(q.job) ?? null, this.view.get(q.job)]);
+    if (!platform && !client) return null;
+    const out: Record<string, unknown> = {};
+    const clientWins = (k: string) => client !== null && k in client.times && client.times[k] > (platform?.times[k] ?? 0);
+    for (const [k, v] of Object.entries(platform?.fields ?? {})) {
+      if (!clientWins(k)) out[k] = v;
+      else if (k in client!.fields) out[k] = client!.fields[k];
+    }
+    for (const [k, v] of Object.entries(client?.fields ?? {})) if (!(k in out) && !(platform && k in platform.fields)) out[k] = v;
+    return out;
   }
 }

@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { parseFilters } from '../../domain/record-filter';
-import { keyFirst, RecordKind } from '../../domain/record-kinds';
+import { keyFirst, RecordKind, takesMeta } from '../../domain/record-kinds';
 import { JOB_RECORDS_VIEW, JobRecordsView, RecordPosition, StoredRecord } from '../../ports/job-records.view';
 import { ReadJobRecordsQuery } from './read-job-records.query';
 
@@ -74,7 +74,7 @@ function later(a?: RecordPosition, b?: RecordPosition): RecordPosition | undefin
 function withMeta(kind: RecordKind, project: number, meta: string[], nodata: boolean): (r: StoredRecord) => string {
   const wantKey = meta.includes('_key');
   const wantTs = meta.includes('_ts');
-  if (!wantKey && !wantTs && !nodata) return (r) => r.json;
+  if ((!wantKey && !wantTs && !nodata) || !takesMeta(kind)) return (r) => r.json;
   const first = keyFirst(kind);
   return (r) => {
     const key = wantKey ? `"_key":"${project}/${r.spider}/${r.job}/${r.pos}"` : '';
