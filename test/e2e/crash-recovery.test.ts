@@ -19,9 +19,11 @@ function freePort(): Promise<number> {
   });
 }
 
+const NAMESPACE = `crash${Date.now().toString(36)}-`;
+
 async function startPlatform(dataDir: string, port: number): Promise<ChildProcess> {
   const child = spawn(process.execPath, [MAIN], {
-    env: { ...process.env, DATA_DIR: dataDir, STORAGE_PORT: String(port), CRAWLHUB_ADMIN_KEY: KEY, APP_ROLE: 'storage,projector' },
+    env: { ...process.env, EVENT_LOG_NAMESPACE: NAMESPACE, DATA_DIR: dataDir, STORAGE_PORT: String(port), CRAWLHUB_ADMIN_KEY: KEY, APP_ROLE: 'storage,projector' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

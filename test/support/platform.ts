@@ -40,6 +40,8 @@ export async function startTestPlatform(env: Record<string, string> = {}, option
     STORAGE_PORT: '0',
     DASH_PORT: '0',
     MONGODB_DATABASE: `crawlhub_${unique}`,
+    // Platforms of one test run share the Kafka broker: each gets its own topics and groups.
+    EVENT_LOG_NAMESPACE: `${unique}-`,
     CRAWLHUB_ADMIN_KEY: '',
     ...env,
   });

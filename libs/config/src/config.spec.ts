@@ -13,7 +13,7 @@ describe('loadConfig', () => {
   it('reads roles, kafka and mongodb settings', () => {
     const c = loadConfig({ APP_ROLE: 'storage,projector', EVENT_LOG: 'kafka', KAFKA_BROKERS: '127.0.0.1:9092, 127.0.0.1:9093', VIEW_STORE: 'mongodb', MONGODB_URI: 'mongodb://127.0.0.1:27017/' });
     expect(c.roles).toEqual(['storage', 'projector']);
-    expect(c.eventLog).toEqual({ kind: 'kafka', partitions: 8, brokers: ['127.0.0.1:9092', '127.0.0.1:9093'] });
+    expect(c.eventLog).toEqual({ kind: 'kafka', partitions: 8, namespace: '', brokers: ['127.0.0.1:9092', '127.0.0.1:9093'] });
     expect(c.viewStore).toEqual({ kind: 'mongodb', uri: 'mongodb://127.0.0.1:27017/', database: 'crawlhub' });
   });
 

@@ -7,7 +7,8 @@ export type AppRole = (typeof APP_ROLES)[number];
 export interface CrawlhubConfig {
   dataDir: string;
   roles: AppRole[];
-  eventLog: { kind: 'sqlite'; partitions: number } | { kind: 'kafka'; partitions: number; brokers: string[] };
+  /** `namespace` prefixes every topic and consumer group (several deployments on one Kafka). */
+  eventLog: { kind: 'sqlite'; partitions: number; namespace: string } | { kind: 'kafka'; partitions: number; namespace: string; brokers: string[] };
   viewStore: { kind: 'sqlite' } | { kind: 'mongodb'; uri: string; database: string };
   adminKey: string | null;
   /** Signs job tokens; every process of a deployment needs the same one (embedded: kept in DATA_DIR). */
@@ -39,6 +40,7 @@ export const CONFIG_DOCS: [string, string, string][] = [
   ['EVENT_LOG', 'sqlite', '`sqlite` or `kafka`'],
   ['EVENT_LOG_PARTITIONS', '8', 'partitions of every topic the platform creates'],
   ['KAFKA_BROKERS', '—', 'comma list, for `EVENT_LOG=kafka`'],
+  ['EVENT_LOG_NAMESPACE', '—', 'prefix of every topic and consumer group, to share one Kafka cluster between deployments'],
   ['VIEW_STORE', 'sqlite', '`sqlite` or `mongodb`'],
   ['MONGODB_URI', '—', 'for `VIEW_STORE=mongodb`'],
   ['MONGODB_DATABASE', 'crawlhub', 'database name used in MongoDB'],
@@ -96,12 +98,14 @@ export function loadConfig(env: Env = process.env): CrawlhubConfig {
   }
 
   const partitions = int('EVENT_LOG_PARTITIONS', 8, 1, 1024);
+  const namespace = str('EVENT_LOG_NAMESPACE', '');
+  if (namespace !== '' && !/^[a-z][a-z0-9-]{0,40}$/.test(namespace)) problems.push('EVENT_LOG_NAMESPACE must be lowercase letters, digits and -, starting with a letter');
   const logKind = oneOf('EVENT_LOG', 'sqlite', ['sqlite', 'kafka'] as const);
-  let eventLog: CrawlhubConfig['eventLog'] = { kind: 'sqlite', partitions };
+  let eventLog: CrawlhubConfig['eventLog'] = { kind: 'sqlite', partitions, namespace };
   if (logKind === 'kafka') {
     const brokers = str('KAFKA_BROKERS', '').split(',').map((b) => b.trim()).filter(Boolean);
     if (brokers.length === 0) problems.push('EVENT_LOG=kafka needs KAFKA_BROKERS (host:port, comma separated)');
-    eventLog = { kind: 'kafka', partitions, brokers };
+    eventLog = { kind: 'kafka', partitions, namespace, brokers };
   }
 
   const viewKind = oneOf('VIEW_STORE', 'sqlite', ['sqlite', 'mongodb'] as const);

@@ -4,3 +4,4 @@ export * from './adapters/sqlite/sqlite-event-log';
 export * from './adapters/kafka/kafka-event-log';
 export * from './open-event-log';
 export * from './thread-signal';
+export * from './namespaced-event-log';

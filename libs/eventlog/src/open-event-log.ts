@@ -4,12 +4,16 @@ import { CrawlhubConfig } from '@crawlhub/config';
 import { KafkaEventLog } from './adapters/kafka/kafka-event-log';
 import { SqliteEventLog } from './adapters/sqlite/sqlite-event-log';
 import { EventLog } from './event-log.port';
+import { NamespacedEventLog } from './namespaced-event-log';
 
 /** Picks the event log adapter from config: the embedded SQLite file or Kafka. */
 export function openEventLog(config: CrawlhubConfig, clientId = 'crawlhub'): EventLog {
+  let log: EventLog;
   if (config.eventLog.kind === 'kafka') {
-    return new KafkaEventLog({ brokers: config.eventLog.brokers, clientId, partitions: config.eventLog.partitions });
+    log = new KafkaEventLog({ brokers: config.eventLog.brokers, clientId, partitions: config.eventLog.partitions });
+  } else {
+    mkdirSync(config.dataDir, { recursive: true });
+    log = new SqliteEventLog({ file: join(config.dataDir, 'eventlog.db'), partitions: config.eventLog.partitions });
   }
-  mkdirSync(config.dataDir, { recursive: true });
-  return new SqliteEventLog({ file: join(config.dataDir, 'eventlog.db'), partitions: config.eventLog.partitions });
+  return config.eventLog.namespace ? new NamespacedEventLog(log, config.eventLog.namespace) : log;
 }

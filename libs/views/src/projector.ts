@@ -42,10 +42,23 @@ export class Projector implements OnModuleDestroy {
     for (const p of this.projections) if (p.topics.includes(e.topic)) await p.apply(e);
   }
 
+  /**
+   * Catches up and joins the group. A log that is not ready yet (a Kafka broker still
+   * electing leaders, say) is retried with backoff for about a minute before giving up.
+   */
   async start(): Promise<void> {
     const topics = this.topics();
-    await this.log.ensureTopics(topics);
-    await this.catchUp(topics, () => undefined);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.log.ensureTopics(topics);
+        await this.catchUp(topics, () => undefined);
+        break;
+      } catch (err) {
+        if (attempt >= 12) throw err;
+        this.logger.warn(`catching up failed (attempt ${attempt}), retrying: ${err}`);
+        await new Promise((r) => setTimeout(r, Math.min(10_000, 250 * 2 ** attempt)));
+      }
+    }
     this.consumption = await this.log.consume({
       groupId: PROJECTOR_GROUP,
       topics,
