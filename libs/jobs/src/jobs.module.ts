@@ -19,6 +19,14 @@ import { CountJobsHandler, ListJobsHandler } from './queries/list-jobs/list-jobs
 
 const shared = [RequestJobsChangeHandler, ListJobsHandler, CountJobsHandler, JobTokens];
 
+/** The job-change command without HTTP (the runner claims and finishes jobs through it). */
+@Module({
+  imports: [CqrsModule, JobsViewsModule],
+  providers: [RequestJobsChangeHandler],
+  exports: [JobsViewsModule],
+})
+export class JobsCommandsModule {}
+
 /** JobQ on the storage port (:8002). */
 @Module({
   imports: [CqrsModule, HttpSupportModule, JobsViewsModule, JobsForStorageModule],

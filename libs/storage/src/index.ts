@@ -5,3 +5,5 @@ export * from './ports/job-records.view';
 export * from './ports/job-metadata.view';
 export * from './domain/record-filter';
 export * from './ports/job-platform-metadata.port';
+export * from './commands/write-job-records/write-job-records.command';
+export * from './commands/update-job-metadata/update-job-metadata.command';

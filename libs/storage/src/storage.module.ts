@@ -37,11 +37,19 @@ import { FormatError } from '@crawlhub/http';
 })
 export class StorageViewsModule {}
 
+/** The job-data write commands without HTTP: used by the storage API and by the runner. */
+@Module({
+  imports: [CqrsModule, StorageViewsModule],
+  providers: [WriteJobRecordsHandler, UpdateJobMetadataHandler],
+  exports: [StorageViewsModule],
+})
+export class StorageCommandsModule {}
+
 /** The storage API on :8002 (job data part): items, logs, requests, stats, job metadata. */
 @Module({
-  imports: [CqrsModule, HttpSupportModule, StorageViewsModule],
+  imports: [CqrsModule, HttpSupportModule, StorageViewsModule, StorageCommandsModule],
   controllers: [SystemController, JobRecordsStatsController, WriteJobRecordsController, ReadJobRecordsController, JobMetadataController],
-  providers: [WriteJobRecordsHandler, ReadJobRecordsHandler, JobRecordsStatsHandler, UpdateJobMetadataHandler, ReadJobMetadataHandler],
+  providers: [ReadJobRecordsHandler, JobRecordsStatsHandler, ReadJobMetadataHandler],
 })
 export class StorageApiModule {}
 
