@@ -1,10 +1,15 @@
 import 'reflect-metadata';
+import { DynamicModule, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { CommandBus } from '@nestjs/cqrs';
 import { ACCESS_KEYS_VIEW, AccessKeysView, CreateAccessKeyCommand } from '@crawlhub/access';
 import { ConfigError, loadConfig } from '@crawlhub/config';
 import { JOB_DATA_TOPIC, JOB_METADATA_TOPIC } from '@crawlhub/contracts';
 import { partitionForKey } from '@crawlhub/eventlog';
-import { Core, openCore } from '@crawlhub/platform';
+import { Core, CoreModule, openCore } from '@crawlhub/platform';
+import { parseSpidersFile, RegisterSpidersCommand, SPIDER_COMMANDS_VIEW, SpiderCommandError, SpiderCommandsView, SpiderRegistryModule } from '@crawlhub/runner';
 import { createProjector } from '../projector/projector.app';
 
 const HELP = `crawlhub operations (same configuration as npm start: DATA_DIR, EVENT_LOG, VIEW_STORE...)
@@ -18,6 +23,13 @@ const HELP = `crawlhub operations (same configuration as npm start: DATA_DIR, EV
                          (stop the platform's projector first)
   crawlhub audit <project>/<spider>/<job>
                          print the job's event history from the log, oldest first
+  crawlhub spiders register --project N --file spiders.json
+                         register (or replace) the commands the runners start for
+                         spiders of project N; the file: {"spiders": {"<name>":
+                         {"command": ["prog", "arg"...], "cwd": "dir", "env": {...}}}}
+                         (cwd relative to the file's folder, which is the default)
+  crawlhub spiders list --project N
+                         the registered spiders of project N and their commands
 
 Through npm: npm run crawlhub -- <command>`;
 
@@ -121,6 +133,63 @@ async function audit(core: Core, jobKey: string | undefined): Promise<void> {
   if (count === 0) console.log(`no events for job ${jobKey}`);
 }
 
+/** The spider registry's commands, for the CLI. */
+@Module({})
+class SpidersCliModule {
+  static with(core: Core): DynamicModule {
+    return { module: SpidersCliModule, imports: [CoreModule.with(core), SpiderRegistryModule] };
+  }
+}
+
+function projectOption(args: string[]): number {
+  const [p] = option(args, '--project');
+  if (p === undefined || !/^\d{1,15}$/.test(p)) fail('spiders commands need --project N (an integer)');
+  return Number(p);
+}
+
+async function registerSpiders(core: Core, args: string[]): Promise<void> {
+  const project = projectOption(args);
+  const [file] = option(args, '--file');
+  if (!file) fail('spiders register needs --file spiders.json');
+  const path = resolve(file);
+  let specs;
+  try {
+    specs = parseSpidersFile(readFileSync(path, 'utf8'), dirname(path), resolve);
+  } catch (e) {
+    if (e instanceof SpiderCommandError || (e as NodeJS.ErrnoException).code === 'ENOENT') fail(`${path}: ${(e as Error).message}`);
+    throw e;
+  }
+  await withProjector(core, async ({ projector }) => {
+    const context = await NestFactory.createApplicationContext(SpidersCliModule.with(core), { logger: ['error', 'warn'] });
+    await core.eventLog.ensureTopics(projector.topics());
+    // Apply the new event here too, so the command answers even when no platform is running.
+    const pump = setInterval(() => void projector.catchUp(projector.topics(), () => undefined).catch(() => undefined), 50);
+    try {
+      await context.get(CommandBus).execute(new RegisterSpidersCommand(project, specs, { kind: 'system', id: 'cli' }));
+      for (const s of specs) console.log(`registered ${s.spider} in project ${project}: ${JSON.stringify(s.command)} in ${s.cwd}`);
+    } finally {
+      clearInterval(pump);
+      await context.close();
+    }
+  });
+}
+
+async function listSpiders(core: Core, args: string[]): Promise<void> {
+  const project = projectOption(args);
+  await withProjector(core, async ({ projector }) => {
+    await core.eventLog.ensureTopics(projector.topics());
+    await projector.catchUp(projector.topics(), () => undefined);
+    const context = await NestFactory.createApplicationContext(SpidersCliModule.with(core), { logger: ['error', 'warn'] });
+    try {
+      const spiders = await context.get<SpiderCommandsView>(SPIDER_COMMANDS_VIEW).list(project);
+      if (spiders.length === 0) console.log(`no spider registered in project ${project}`);
+      for (const s of spiders) console.log(`${s.spider}\t${JSON.stringify(s.command)}\t${s.cwd ?? '(a fresh directory per job)'}\tenv: ${Object.keys(s.env).join(',') || '-'}`);
+    } finally {
+      await context.close();
+    }
+  });
+}
+
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   if (args.length === 0 || args.includes('--help') || args.includes('-h')) {
@@ -141,6 +210,8 @@ async function main(): Promise<void> {
     else if (command === 'keys' && sub === 'list') await listKeys(core);
     else if (command === 'replay') await replay(core);
     else if (command === 'audit') await audit(core, sub);
+    else if (command === 'spiders' && sub === 'register') await registerSpiders(core, args.slice(2));
+    else if (command === 'spiders' && sub === 'list') await listSpiders(core, args.slice(2));
     else fail(`unknown command: ${args.join(' ')}`);
   } finally {
     await core.close();

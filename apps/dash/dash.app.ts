@@ -3,12 +3,13 @@ import { dashErrorFilter } from '@crawlhub/http';
 import { Core, CoreModule, startHttpApp } from '@crawlhub/platform';
 import { CommentsApiModule, commentsErrorOf } from '@crawlhub/comments';
 import { JobControlApiModule, PeriodicScheduler } from '@crawlhub/jobs';
+import { SpiderRegistryApiModule } from '@crawlhub/runner';
 
-/** The dash API under /api (default :8001): job control and comments. */
+/** The dash API under /api (default :8001): job control, comments and the spider registry. */
 @Module({})
 export class DashAppModule {
   static with(core: Core): DynamicModule {
-    return { module: DashAppModule, imports: [CoreModule.with(core), CommentsApiModule, JobControlApiModule] };
+    return { module: DashAppModule, imports: [CoreModule.with(core), CommentsApiModule, JobControlApiModule, SpiderRegistryApiModule] };
   }
 }
 

@@ -6,13 +6,14 @@ import { StorageViewsModule } from '@crawlhub/storage';
 import { JobsViewsModule } from '@crawlhub/jobs';
 import { CommentsViewsModule } from '@crawlhub/comments';
 import { ActivityViewsModule } from '@crawlhub/activity';
+import { SpiderCommandsViewsModule } from '@crawlhub/runner';
 import { Projector } from '@crawlhub/views';
 
 /** Every module that owns projections; the projector applies all of them. */
 @Module({})
 export class ProjectorAppModule {
   static with(core: Core): DynamicModule {
-    return { module: ProjectorAppModule, imports: [CoreModule.with(core), AccessModule, StorageViewsModule, CommentsViewsModule, ActivityViewsModule, JobsViewsModule], providers: [Projector], exports: [Projector] };
+    return { module: ProjectorAppModule, imports: [CoreModule.with(core), AccessModule, StorageViewsModule, CommentsViewsModule, ActivityViewsModule, JobsViewsModule, SpiderCommandsViewsModule], providers: [Projector], exports: [Projector] };
   }
 }
 

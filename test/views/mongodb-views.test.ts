@@ -14,6 +14,8 @@ import { activityViewContract } from '../contract/activity.view.contract';
 import { jobMetadataViewContract } from '../contract/job-metadata.view.contract';
 import { JobsMongo } from '../../libs/jobs/src/adapters/mongodb/jobs.mongodb';
 import { jobsViewContract } from '../contract/jobs.view.contract';
+import { SpiderCommandsMongo } from '../../libs/runner/src/adapters/mongodb/spider-commands.mongodb';
+import { spiderCommandsViewContract } from '../contract/spider-commands.view.contract';
 import { FakeProjector, jobRecordsViewContract, records, ViewHarness } from '../contract/job-records.view.contract';
 
 const uri = process.env.MONGODB_URI;
@@ -50,6 +52,7 @@ if (!uri) {
   commentsViewContract('mongodb', mongo((v) => new CommentsMongo(v)));
   accessKeysViewContract('mongodb', mongo((v) => new AccessKeysMongo(v)));
   activityViewContract('mongodb', mongo((v) => new ActivityMongo(v)));
+  spiderCommandsViewContract('mongodb', mongo((v) => new SpiderCommandsMongo(v)));
 
   describe('JobRecordsMongo without transactions', () => {
     const J = { project: 1, spider: 1, job: 1 };

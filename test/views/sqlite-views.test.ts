@@ -13,6 +13,8 @@ import { activityViewContract } from '../contract/activity.view.contract';
 import { jobMetadataViewContract } from '../contract/job-metadata.view.contract';
 import { JobsSqlite } from '../../libs/jobs/src/adapters/sqlite/jobs.sqlite';
 import { jobsViewContract } from '../contract/jobs.view.contract';
+import { SpiderCommandsSqlite } from '../../libs/runner/src/adapters/sqlite/spider-commands.sqlite';
+import { spiderCommandsViewContract } from '../contract/spider-commands.view.contract';
 import { jobRecordsViewContract, ViewHarness } from '../contract/job-records.view.contract';
 
 jest.setTimeout(60_000);
@@ -44,3 +46,4 @@ jobsViewContract('sqlite', sqlite((v) => new JobsSqlite(v)));
 commentsViewContract('sqlite', sqlite((v) => new CommentsSqlite(v)));
 accessKeysViewContract('sqlite', sqlite((v) => new AccessKeysSqlite(v)));
 activityViewContract('sqlite', sqlite((v) => new ActivitySqlite(v)));
+spiderCommandsViewContract('sqlite', sqlite((v) => new SpiderCommandsSqlite(v)));

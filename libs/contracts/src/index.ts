@@ -5,4 +5,5 @@ export * from './topics/access-keys/access-keys.topic';
 export * from './topics/comments/comments.topic';
 export * from './topics/activity/activity.topic';
 export * from './topics/jobs/jobs.topic';
+export * from './topics/spider-commands/spider-commands.topic';
 export * from './topics/schedules/schedules.topic';

@@ -1,0 +1,35 @@
+import { Module } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
+import { HttpSupportModule } from '@crawlhub/http';
+import { viewAdapter } from '@crawlhub/views';
+import { SpiderCommandsMongo } from './adapters/mongodb/spider-commands.mongodb';
+import { SpiderCommandsSqlite } from './adapters/sqlite/spider-commands.sqlite';
+import { RegisterSpidersController } from './commands/register-spiders/register-spiders.controller';
+import { RegisterSpidersHandler } from './commands/register-spiders/register-spiders.handler';
+import { UnregisterSpidersHandler } from './commands/unregister-spiders/unregister-spiders.handler';
+import { SpiderCommandsProjection } from './events/spider-commands.projection';
+import { SPIDER_COMMANDS_VIEW } from './ports/spider-commands.view';
+import { ReadSpiderCommandsController } from './queries/read-spider-commands/read-spider-commands.controller';
+import { ReadSpiderCommandsHandler } from './queries/read-spider-commands/read-spider-commands.handler';
+
+/** The spider-commands view and its projection: needed by the projector, the dash API and the runner. */
+@Module({
+  providers: [viewAdapter(SPIDER_COMMANDS_VIEW, { sqlite: SpiderCommandsSqlite, mongodb: SpiderCommandsMongo }), SpiderCommandsProjection],
+  exports: [SPIDER_COMMANDS_VIEW],
+})
+export class SpiderCommandsViewsModule {}
+
+/** Registering spider commands without HTTP (the CLI). */
+@Module({
+  imports: [CqrsModule, SpiderCommandsViewsModule],
+  providers: [RegisterSpidersHandler, UnregisterSpidersHandler, ReadSpiderCommandsHandler],
+  exports: [SpiderCommandsViewsModule],
+})
+export class SpiderRegistryModule {}
+
+/** The spider registry on the dash API: /api/spiders/register.json, unregister.json, commands.json. */
+@Module({
+  imports: [CqrsModule, HttpSupportModule, SpiderRegistryModule],
+  controllers: [RegisterSpidersController, ReadSpiderCommandsController],
+})
+export class SpiderRegistryApiModule {}
