@@ -8,6 +8,7 @@ import { Core, CoreModule, ensureAdminKey, nestLogLevels, openCore } from '@craw
 import { startProjectorThread } from '../projector/projector.thread';
 import { startDashApp } from '../dash/dash.app';
 import { startStorageApp } from '../storage/storage.app';
+import { startRunner } from '../runner/runner.app';
 
 const HELP = `crawlhub: a self-hostable web-scraping platform (Scrapy Cloud compatible APIs)
 
@@ -27,7 +28,7 @@ class AdminModule {
   }
 }
 
-const NOT_BUILT_YET = ['proxy', 'fetch', 'extract', 'worker', 'runner'] as const;
+const NOT_BUILT_YET = ['proxy', 'fetch', 'extract', 'worker'] as const;
 
 async function main(): Promise<void> {
   if (process.argv.includes('--help') || process.argv.includes('-h')) {
@@ -57,6 +58,11 @@ async function main(): Promise<void> {
   if (config.roles.includes('dash')) {
     running.push(await startDashApp(core, logger));
     urls.push(`dash API       http://${config.host}:${config.ports.dash}/api/`);
+  }
+  if (config.roles.includes('runner')) {
+    const { context, runner } = await startRunner(core, logger);
+    running.push(context);
+    urls.push(`runner         ${runner.id}, ${runner.units} units (jobs reach storage at ${runner.storageUrl})`);
   }
   const skipped = NOT_BUILT_YET.filter((r) => config.roles.includes(r));
 

@@ -12,6 +12,8 @@ import { createProjector } from '../../apps/projector/projector.app';
 import { PeriodicScheduler } from '@crawlhub/jobs';
 import { startDashApp } from '../../apps/dash/dash.app';
 import { startStorageApp } from '../../apps/storage/storage.app';
+import { startRunner } from '../../apps/runner/runner.app';
+import { Runner, RunnerOptions } from '@crawlhub/runner';
 
 /**
  * A whole platform in this process, on free ports and a fresh data dir, configured
@@ -28,10 +30,16 @@ export interface TestPlatform {
   adminKey: string;
   projector: Projector | null;
   createKey(projects: number[]): Promise<string>;
+  /** The runner started with `options.runner`, or null. */
+  runner: Runner | null;
+  /** Starts another runner in this process (give each its own `id`); `stop()` stops it too. */
+  startRunner(options?: RunnerOptions): Promise<Runner>;
+  /** Stops one runner (as its process would on SIGTERM: running jobs end as `shutdown`). */
+  stopRunner(runner: Runner): Promise<void>;
   stop(): Promise<void>;
 }
 
-export async function startTestPlatform(env: Record<string, string> = {}, options: { projector?: boolean } = {}): Promise<TestPlatform> {
+export async function startTestPlatform(env: Record<string, string> = {}, options: { projector?: boolean; runner?: boolean | RunnerOptions } = {}): Promise<TestPlatform> {
   const dataDir = mkdtempSync(join(tmpdir(), 'crawlhub-e2e-'));
   const unique = `t${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
   const config = loadConfig({
@@ -62,6 +70,13 @@ export async function startTestPlatform(env: Record<string, string> = {}, option
   const dashPort = (dash.getHttpServer().address() as AddressInfo).port;
   const commands = context.get(CommandBus);
   const adminKey = config.adminKey ?? (projector ? (await ensureAdminKey(config, commands)).key : 'no-projector-no-key');
+  const runners = new Map<Runner, INestApplicationContext>();
+  const addRunner = async (o: RunnerOptions = {}) => {
+    const started = await startRunner(core, ['error'], { storageUrl: `http://127.0.0.1:${port}/`, apiUrl: `http://127.0.0.1:${dashPort}/api/`, ...o });
+    runners.set(started.runner, started.context);
+    return started.runner;
+  };
+  const runner = options.runner ? await addRunner(options.runner === true ? {} : options.runner) : null;
   return {
     core,
     storageUrl: `http://127.0.0.1:${port}`,
@@ -71,7 +86,14 @@ export async function startTestPlatform(env: Record<string, string> = {}, option
     projector,
     createKey: async (projects) =>
       (await commands.execute<CreateAccessKeyCommand, { secret: string }>(new CreateAccessKeyCommand(projects, false, 'test', { kind: 'system', id: 'test' }))).secret,
+    runner,
+    startRunner: addRunner,
+    stopRunner: async (r) => {
+      await runners.get(r)?.close();
+      runners.delete(r);
+    },
     stop: async () => {
+      for (const c of runners.values()) await c.close();
       for (const c of contexts.reverse()) await c.close();
       if (core.views.kind === 'mongodb') await core.views.db.db.dropDatabase().catch(() => undefined);
       await core.close();

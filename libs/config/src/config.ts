@@ -25,7 +25,29 @@ export interface CrawlhubConfig {
   /** Request bodies are cut into log events of about this many bytes. */
   eventChunkBytes: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
+  runner: RunnerConfig;
 }
+
+/** The runner role: runs pending jobs as child processes. */
+export interface RunnerConfig {
+  /** Capacity in units (a job takes its `units`). */
+  units: number;
+  /** null: the id kept in DATA_DIR/runner-id (created on first start). */
+  id: string | null;
+  /** How often it looks for pending jobs and for stop requests of its running jobs. */
+  pollMs: number;
+  /** After SIGTERM, how long a stopped job has before SIGKILL. */
+  stopGraceMs: number;
+  /** SHUB_STORAGE given to jobs; null: http://HOST:STORAGE_PORT/. */
+  storageUrl: string | null;
+  /** SHUB_APIURL given to jobs; null: http://HOST:DASH_PORT/api/. */
+  apiUrl: string | null;
+  /** The runner's own environment variables every job inherits (RUNNER_PASS_ENV), resolved at start. */
+  passEnv: Record<string, string>;
+}
+
+/** Variables of the runner's environment that jobs inherit by default (a trailing * is a prefix). */
+export const RUNNER_PASS_ENV_DEFAULT = 'PATH,HOME,USER,LOGNAME,SHELL,LANG,LANGUAGE,LC_*,TZ,TMPDIR';
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -54,6 +76,13 @@ export const CONFIG_DOCS: [string, string, string][] = [
   ['MAX_RECORD_BYTES', '1048576', 'largest item, log line or request record (413 above)'],
   ['EVENT_CHUNK_BYTES', '1048576', 'request bodies are cut into log events of about this size'],
   ['LOG_LEVEL', 'info', 'debug, info, warn or error'],
+  ['RUNNER_UNITS', '4', 'capacity of a runner in units (a job takes its `units`, 1 to 6)'],
+  ['RUNNER_ID', 'created on first start, kept in DATA_DIR/runner-id', 'names the runner in the jobs it claims; a restarted runner finishes its own orphaned jobs as failed (give each runner its own id)'],
+  ['RUNNER_POLL_MS', '1000', 'how often a runner looks for pending jobs and for stop requests'],
+  ['RUNNER_STOP_GRACE_MS', '10000', 'after SIGTERM, how long a stopped job has before SIGKILL'],
+  ['RUNNER_STORAGE_URL', 'http://HOST:STORAGE_PORT/', 'SHUB_STORAGE given to jobs (the storage API as jobs reach it)'],
+  ['RUNNER_API_URL', 'http://HOST:DASH_PORT/api/', 'SHUB_APIURL given to jobs (the dash API as jobs reach it)'],
+  ['RUNNER_PASS_ENV', RUNNER_PASS_ENV_DEFAULT, 'the runner\'s environment variables that jobs inherit (comma list, `X_*` for a prefix); nothing else of it reaches a job'],
 ];
 
 type Env = Record<string, string | undefined>;
@@ -121,6 +150,18 @@ export function loadConfig(env: Env = process.env): CrawlhubConfig {
     problems.push('CRAWLHUB_ADMIN_KEY must be 16 to 128 letters, digits, _ or -');
   }
 
+  const runnerId = str('RUNNER_ID', '') || null;
+  if (runnerId !== null && !/^[A-Za-z0-9_.:-]{1,128}$/.test(runnerId)) problems.push('RUNNER_ID must be 1 to 128 letters, digits, _ . : or -');
+  const url = (name: string): string | null => {
+    const raw = str(name, '');
+    if (raw === '') return null;
+    if (!/^https?:\/\/[^\s]+$/.test(raw)) {
+      problems.push(`${name}=${raw} must be an http(s) URL`);
+      return null;
+    }
+    return raw.endsWith('/') ? raw : `${raw}/`;
+  };
+
   const config: CrawlhubConfig = {
     dataDir: resolve(str('DATA_DIR', './data')),
     roles: APP_ROLES.filter((r) => roles.has(r)),
@@ -143,7 +184,27 @@ export function loadConfig(env: Env = process.env): CrawlhubConfig {
     maxRecordBytes: int('MAX_RECORD_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     eventChunkBytes: int('EVENT_CHUNK_BYTES', 1024 * 1024, 64 * 1024, 8 * 1024 * 1024),
     logLevel: oneOf('LOG_LEVEL', 'info', ['debug', 'info', 'warn', 'error'] as const),
+    runner: {
+      units: int('RUNNER_UNITS', 4, 1, 100_000),
+      id: runnerId,
+      pollMs: int('RUNNER_POLL_MS', 1000, 10, 600_000),
+      stopGraceMs: int('RUNNER_STOP_GRACE_MS', 10_000, 0, 3_600_000),
+      storageUrl: url('RUNNER_STORAGE_URL'),
+      apiUrl: url('RUNNER_API_URL'),
+      passEnv: passEnvOf(env, str('RUNNER_PASS_ENV', RUNNER_PASS_ENV_DEFAULT)),
+    },
   };
   if (problems.length) throw new ConfigError(problems);
   return config;
+}
+
+/** The variables of `env` named by a comma list (`NAME`, or `PREFIX*`). */
+function passEnvOf(env: Env, list: string): Record<string, string> {
+  const patterns = list.split(',').map((p) => p.trim()).filter(Boolean);
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined) continue;
+    if (patterns.some((p) => (p.endsWith('*') ? name.startsWith(p.slice(0, -1)) : name === p))) out[name] = value;
+  }
+  return out;
 }

@@ -1,6 +1,8 @@
-import { Module } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { HttpSupportModule } from '@crawlhub/http';
+import { JobsCommandsModule } from '@crawlhub/jobs';
+import { StorageCommandsModule } from '@crawlhub/storage';
 import { viewAdapter } from '@crawlhub/views';
 import { SpiderCommandsMongo } from './adapters/mongodb/spider-commands.mongodb';
 import { SpiderCommandsSqlite } from './adapters/sqlite/spider-commands.sqlite';
@@ -11,6 +13,7 @@ import { SpiderCommandsProjection } from './events/spider-commands.projection';
 import { SPIDER_COMMANDS_VIEW } from './ports/spider-commands.view';
 import { ReadSpiderCommandsController } from './queries/read-spider-commands/read-spider-commands.controller';
 import { ReadSpiderCommandsHandler } from './queries/read-spider-commands/read-spider-commands.handler';
+import { Runner, RUNNER_OPTIONS, RunnerOptions } from './running/runner.service';
 
 /** The spider-commands view and its projection: needed by the projector, the dash API and the runner. */
 @Module({
@@ -33,3 +36,16 @@ export class SpiderRegistryModule {}
   controllers: [RegisterSpidersController, ReadSpiderCommandsController],
 })
 export class SpiderRegistryApiModule {}
+
+/** The runner role: claims pending jobs and runs them as processes. */
+@Module({})
+export class RunnerModule {
+  static with(options: RunnerOptions = {}): DynamicModule {
+    return {
+      module: RunnerModule,
+      imports: [CqrsModule, JobsCommandsModule, StorageCommandsModule, SpiderCommandsViewsModule],
+      providers: [{ provide: RUNNER_OPTIONS, useValue: options }, Runner],
+      exports: [Runner],
+    };
+  }
+}

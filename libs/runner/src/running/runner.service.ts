@@ -1,0 +1,382 @@
+import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { join } from 'node:path';
+import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
+import { Actor, JobsRequest } from '@crawlhub/contracts';
+import { JOBS_VIEW, JobDoc, JobsOutcome, JobsView, jobToken, RequestJobsChangeCommand } from '@crawlhub/jobs';
+import { JOB_TOKEN_SECRET } from '@crawlhub/platform';
+import { JOB_RECORDS_VIEW, JobKey, JobRecordsView, parseJobKey, RECORD_KINDS, RecordKind, UpdateJobMetadataCommand, WriteJobRecordsCommand } from '@crawlhub/storage';
+import { ProjectionLagError } from '@crawlhub/views';
+import { jobLaunch, launchJobOf } from '../domain/job-launch';
+import { RegisteredSpider } from '../domain/spider-command';
+import { SPIDER_COMMANDS_VIEW, SpiderCommandsView } from '../ports/spider-commands.view';
+import { JobRun } from './job-run';
+import { LOG_ERROR, RecordSink } from './record-sink';
+import { persistentRunnerId } from './runner-id';
+
+export const RUNNER_OPTIONS = Symbol('RUNNER_OPTIONS');
+
+/** Overrides of the configuration (tests start several runners in one process; apps pass the real ports). */
+export interface RunnerOptions {
+  id?: string;
+  units?: number;
+  pollMs?: number;
+  stopGraceMs?: number;
+  storageUrl?: string;
+  apiUrl?: string;
+}
+
+interface Active {
+  key: string;
+  project: number;
+  units: number;
+  run: JobRun;
+  /** The job left `running` without us (finished or deleted through the API): its process is stopped, its state left alone. */
+  gone: boolean;
+}
+
+const BATCH_RECORDS = 1000;
+const FLUSH_MS = 1000;
+const DRAIN_MS = 5000;
+/** How often running jobs claimed under this runner's id are checked against the ones it runs. */
+const RECONCILE_MS = 15_000;
+const PAGE = 1000;
+
+/**
+ * The runner role. Every poll it watches its running jobs for stop requests, then claims
+ * pending jobs of registered spiders (highest priority first, within its free units)
+ * through the jobs decider, which hands each job to one runner only, and runs each as a
+ * child process (JobRun). When a process ends, its data is written and the job finishes
+ * with its close reason. At start it finishes, as failed, the jobs a previous run of the
+ * same runner id left running.
+ */
+@Injectable()
+export class Runner implements OnApplicationShutdown {
+  private readonly logger = new Logger('Runner');
+  readonly id: string;
+  readonly units: number;
+  private readonly pollMs: number;
+  private readonly stopGraceMs: number;
+  readonly storageUrl: string;
+  readonly apiUrl: string;
+  private readonly actor: Actor;
+  private readonly active = new Map<string, Active>();
+  private readonly finishing = new Set<Promise<void>>();
+  /** Per project: the (pending, free units) for which a claim found nothing, until something changes. */
+  private readonly emptyClaims = new Map<number, { signature: string; until: number }>();
+  private timer: NodeJS.Timeout | null = null;
+  private ticking: Promise<void> | null = null;
+  private running = false;
+  private startedAt = 0;
+  private lastReconcile = 0;
+  private lostClaim = false;
+  /** Jobs whose process ended but whose final state could not be written yet: their close reason. */
+  private readonly unfinished = new Map<string, string>();
+  private rotation = 0;
+
+  constructor(
+    @Inject(CONFIG) private readonly config: CrawlhubConfig,
+    @Inject(RUNNER_OPTIONS) options: RunnerOptions,
+    @Inject(JOB_TOKEN_SECRET) private readonly secret: string,
+    private readonly commands: CommandBus,
+    @Inject(JOBS_VIEW) private readonly jobs: JobsView,
+    @Inject(SPIDER_COMMANDS_VIEW) private readonly spiders: SpiderCommandsView,
+    @Inject(JOB_RECORDS_VIEW) private readonly records: JobRecordsView,
+  ) {
+    const r = config.runner;
+    this.id = options.id ?? r.id ?? persistentRunnerId(join(config.dataDir, 'runner-id'));
+    this.units = options.units ?? r.units;
+    this.pollMs = options.pollMs ?? r.pollMs;
+    this.stopGraceMs = options.stopGraceMs ?? r.stopGraceMs;
+    const host = ['0.0.0.0', '::', ''].includes(config.host) ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;
+    this.storageUrl = options.storageUrl ?? r.storageUrl ?? `http://${host}:${config.ports.storage}/`;
+    this.apiUrl = options.apiUrl ?? r.apiUrl ?? `http://${host}:${config.ports.dash}/api/`;
+    this.actor = { kind: 'system', id: `runner:${this.id}` };
+  }
+
+  /** Units taken by the jobs it runs now. */
+  get busyUnits(): number {
+    let n = 0;
+    for (const a of this.active.values()) n += a.units;
+    return n;
+  }
+
+  /** Keys of the jobs it runs now. */
+  get runningJobs(): string[] {
+    return [...this.active.keys()];
+  }
+
+  async start(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    this.startedAt = Date.now();
+    await this.finishOrphans();
+    this.lastReconcile = Date.now();
+    this.schedule(0);
+  }
+
+  /** Polls now instead of at the next interval (after a job ended, say). */
+  poke(): void {
+    if (this.running && !this.ticking) this.schedule(0);
+  }
+
+  private schedule(ms: number): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.ticking = this.tick().finally(() => {
+        this.ticking = null;
+        if (this.running && !this.timer) this.schedule(this.pollMs);
+      });
+    }, ms);
+  }
+
+  private async tick(): Promise<void> {
+    try {
+      await this.watch();
+      if (this.lostClaim || this.unfinished.size || Date.now() - this.lastReconcile >= RECONCILE_MS) await this.reconcile();
+      await this.claim();
+    } catch (e) {
+      this.logger.error(`poll failed: ${(e as Error).stack ?? e}`);
+    }
+  }
+
+  /** Stop requests, and jobs that left `running` through someone else. */
+  private async watch(): Promise<void> {
+    const byProject = new Map<number, Active[]>();
+    for (const a of this.active.values()) byProject.set(a.project, [...(byProject.get(a.project) ?? []), a]);
+    for (const [project, list] of byProject) {
+      const docs = await this.jobs.list({ project, keys: list.map((a) => a.key) }, { offset: 0, limit: list.length });
+      const byKey = new Map(docs.map((d) => [d.key, d]));
+      for (const a of list) {
+        const doc = byKey.get(a.key);
+        if (!doc || doc.state !== 'running') {
+          a.gone = true;
+          a.run.stop('cancelled');
+        } else if (doc.meta.stop_requested === true) {
+          a.run.stop('cancelled');
+        }
+      }
+    }
+  }
+
+  private async claim(): Promise<void> {
+    let free = this.units - this.busyUnits;
+    if (free <= 0 || !this.running) return;
+    const projects = await this.spiders.projects();
+    if (projects.length === 0) return;
+    const start = this.rotation++ % projects.length;
+    const order = [...projects.slice(start), ...projects.slice(0, start)];
+    for (const project of order) {
+      if (free <= 0 || !this.running) return;
+      const registered = await this.spiders.list(project);
+      const byName = new Map(registered.map((s) => [s.spider, s]));
+      const spiderIds = (await this.jobs.spiders(project)).filter((s) => byName.has(s.name)).map((s) => s.id);
+      while (free > 0 && this.running && spiderIds.length) {
+        const pending = await this.jobs.count({ project, states: ['pending'], spiderIds });
+        if (pending === 0) break;
+        const signature = `${pending}:${free}:${spiderIds.join(',')}`;
+        const empty = this.emptyClaims.get(project);
+        if (empty && empty.signature === signature && empty.until > Date.now()) break;
+        const job = await this.claimOne(project, free, [...byName.keys()]);
+        if (!job) {
+          this.emptyClaims.set(project, { signature, until: Date.now() + 30_000 });
+          break;
+        }
+        this.emptyClaims.delete(project);
+        const spider = byName.get(job.spider);
+        free -= job.units;
+        await this.launch(job, spider ?? null);
+      }
+    }
+  }
+
+  /** One `start` request: the decider gives this runner the next job that fits, or none. */
+  private async claimOne(project: number, maxUnits: number, spiders: string[]): Promise<JobDoc | null> {
+    let outcome: Extract<JobsOutcome, { op: 'start' }>;
+    try {
+      outcome = (await this.change(project, { op: 'start', maxUnits, spiders, fields: { _runner: this.id }, by: 'jobrunner' })) as typeof outcome;
+    } catch (e) {
+      // The claim is in the log but its outcome is not readable yet: the next reconcile finds the job.
+      if (e instanceof ProjectionLagError) this.lostClaim = true;
+      else this.logger.error(`claiming a job of project ${project} failed: ${(e as Error).message}`);
+      return null;
+    }
+    if (!outcome.key) return null;
+    return this.jobDoc(project, outcome.key);
+  }
+
+  private async jobDoc(project: number, key: string): Promise<JobDoc | null> {
+    const [doc] = await this.jobs.list({ project, keys: [key] }, { offset: 0, limit: 1 });
+    return doc ?? null;
+  }
+
+  private change(project: number, request: JobsRequest): Promise<JobsOutcome> {
+    return this.commands.execute(new RequestJobsChangeCommand(project, request, this.actor));
+  }
+
+  /** Starts the job's process; its end finishes the job. */
+  private async launch(job: JobDoc, spider: RegisteredSpider | null): Promise<void> {
+    const key = job.key;
+    const jobKey = parseJobKey(key);
+    const sink = await this.sinkFor(jobKey);
+    const launchJob = launchJobOf(key, job.meta);
+    const token = jobToken(key, this.secret);
+    const run = new JobRun(
+      key,
+      (fifoPath) =>
+        jobLaunch(launchJob, spider!, {
+          token,
+          fifoPath,
+          storageUrl: this.storageUrl,
+          apiUrl: this.apiUrl,
+          passEnv: this.config.runner.passEnv,
+        }),
+      spider?.cwd ?? null,
+      sink,
+      { stopGraceMs: this.stopGraceMs, maxRecordBytes: this.config.maxRecordBytes, flushMs: FLUSH_MS, drainMs: DRAIN_MS, highWater: 4 * BATCH_RECORDS },
+      `[crawlhub runner] runner ${this.id} starts job ${key}`,
+    );
+    if (!spider) {
+      // Unregistered between the claim and now: nothing to run.
+      sink.log(LOG_ERROR, `[crawlhub runner] spider ${JSON.stringify(job.spider)} has no registered command`);
+      run.stop('cancelled');
+    }
+    const active: Active = { key, project: job.project, units: job.units, run, gone: false };
+    this.active.set(key, active);
+    const finishing = run.done
+      .then((result) => (spider ? result.closeReason : 'failed'))
+      .catch((e) => {
+        this.logger.error(`job ${key}: ${(e as Error).stack ?? e}`);
+        return 'failed';
+      })
+      .then((closeReason) => this.finish(active, closeReason))
+      .catch((e) => this.logger.error(`job ${key}: ${(e as Error).stack ?? e}`))
+      .finally(() => {
+        this.active.delete(key);
+        this.finishing.delete(finishing);
+        this.poke();
+      });
+    this.finishing.add(finishing);
+  }
+
+  /** Records go where the job's data ends now (0 for a new job), each kind on its own. */
+  private async sinkFor(job: JobKey): Promise<RecordSink> {
+    const starts = {} as Record<RecordKind, number>;
+    for (const kind of RECORD_KINDS) starts[kind] = (await this.records.stats(kind, job))?.inputValues ?? 0;
+    const actor: Actor = { kind: 'job', id: `${job.project}/${job.spider}/${job.job}` };
+    return new RecordSink(
+      {
+        writeRecords: (kind, start, lines) => this.durable(this.commands.execute(new WriteJobRecordsCommand(kind, job, start, once(Buffer.from(`${lines.join('\n')}\n`)), actor))),
+        writeStats: (stats) => this.durable(this.commands.execute(new UpdateJobMetadataCommand(job, { merge: { scrapystats: stats } }, actor))),
+        lost: (what, e) => this.logger.error(`job ${job.project}/${job.spider}/${job.job}: gave up writing ${what}: ${(e as Error).message ?? e}`),
+      },
+      starts,
+      { batchRecords: BATCH_RECORDS, batchBytes: this.config.eventChunkBytes, maxRecordBytes: this.config.maxRecordBytes, retries: 8, retryDelayMs: 250 },
+    );
+  }
+
+  /** A write whose events are in the log is done, even when the views are slow to show it. */
+  private async durable(write: Promise<unknown>): Promise<void> {
+    try {
+      await write;
+    } catch (e) {
+      if (!(e instanceof ProjectionLagError)) throw e;
+    }
+  }
+
+  private async finish(active: Active, closeReason: string): Promise<void> {
+    if (active.gone) return;
+    try {
+      await this.finishJob(active.project, active.key, closeReason);
+    } catch (e) {
+      // Never run it again: the next reconcile writes this state.
+      this.unfinished.set(active.key, closeReason);
+      throw e;
+    }
+  }
+
+  /** state=finished with its close reason, retried until it is in the log. */
+  private async finishJob(project: number, key: string, closeReason: string): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.durable(this.change(project, { op: 'update', updates: [{ key, state: 'finished', fields: { close_reason: closeReason } }], by: 'jobrunner' }));
+        return;
+      } catch (e) {
+        if (attempt >= 20) throw e;
+        this.logger.warn(`finishing job ${key} failed (${(e as Error).message}); retrying`);
+        await new Promise((r) => setTimeout(r, Math.min(250 * 2 ** attempt, 10_000)));
+      }
+    }
+  }
+
+  /** Running jobs claimed under this runner's id, in every project. */
+  private async ownRunningJobs(): Promise<JobDoc[]> {
+    const out: JobDoc[] = [];
+    for (const { project, counts } of await this.jobs.stateCounts()) {
+      if (!counts.running) continue;
+      for (let offset = 0; ; offset += PAGE) {
+        const page = await this.jobs.list({ project, states: ['running'] }, { offset, limit: PAGE });
+        out.push(...page.filter((j) => j.meta._runner === this.id));
+        if (page.length < PAGE) break;
+      }
+    }
+    return out;
+  }
+
+  /** A previous run of this runner died with jobs running: their processes are gone, they finish as failed. */
+  private async finishOrphans(): Promise<void> {
+    for (const job of await this.ownRunningJobs()) await this.failOrphan(job);
+  }
+
+  private async failOrphan(job: JobDoc): Promise<void> {
+    this.logger.warn(`job ${job.key} was left running by a previous run of runner ${this.id}: finishing it as failed`);
+    const sink = await this.sinkFor(parseJobKey(job.key));
+    sink.log(LOG_ERROR, `[crawlhub runner] runner ${this.id} restarted: the job's process was lost, the job finishes as failed`);
+    await sink.flush();
+    await this.finishJob(job.project, job.key, 'failed');
+  }
+
+  /**
+   * Jobs running under this id that it does not run: claimed by this very process when a
+   * claim's answer was lost (the views were slow) are started now; older ones are orphans.
+   */
+  private async reconcile(): Promise<void> {
+    this.lostClaim = false;
+    this.lastReconcile = Date.now();
+    const own = await this.ownRunningJobs();
+    const running = new Set(own.map((j) => j.key));
+    for (const key of this.unfinished.keys()) if (!running.has(key)) this.unfinished.delete(key);
+    for (const job of own) {
+      if (this.active.has(job.key) || !this.running) continue;
+      const closeReason = this.unfinished.get(job.key);
+      if (closeReason !== undefined) {
+        await this.finishJob(job.project, job.key, closeReason);
+        this.unfinished.delete(job.key);
+        continue;
+      }
+      const claimedAt = typeof job.meta.running_time === 'number' ? job.meta.running_time : 0;
+      if (claimedAt >= this.startedAt) await this.launch(job, await this.spiders.get(job.project, job.spider));
+      else await this.failOrphan(job);
+    }
+  }
+
+  /** Stops polling; running jobs are stopped (SIGTERM, then SIGKILL) and finish with `shutdown` unless they wrote a close reason. */
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.ticking;
+    for (const a of this.active.values()) a.run.stop('shutdown');
+    await Promise.all([...this.finishing]);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.stop();
+  }
+}
+
+async function* once(buf: Buffer): AsyncIterable<Buffer> {
+  yield buf;
+}

@@ -1,0 +1,122 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { client, FIFO_PRELUDE, nodeScript } from '../support/runner-helpers';
+
+jest.setTimeout(120_000);
+
+const MAIN = join(__dirname, '../../dist/apps/all/main.js');
+const KEY = 'runner-restart-admin-key-01';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** The platform with a runner as its own process (the built `npm start`), so that it can be SIGKILLed. */
+async function startPlatform(dataDir: string, ports: { storage: number; dash: number }): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [MAIN], {
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      STORAGE_PORT: String(ports.storage),
+      DASH_PORT: String(ports.dash),
+      CRAWLHUB_ADMIN_KEY: KEY,
+      APP_ROLE: 'storage,dash,projector,runner',
+      RUNNER_POLL_MS: '100',
+      RUNNER_ID: '',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`platform did not start:\n${out}`)), 30_000);
+    const onData = (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('crawlhub is up')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`platform exited with ${code}:\n${out}`)));
+  });
+  child.removeAllListeners('exit');
+  return child;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A runner that dies (SIGKILL) while its job runs leaves the job `running`; when it
+ * starts again (same data dir, so the same runner id) it finishes that job as failed.
+ */
+describe('runner: restart after SIGKILL', () => {
+  it('finishes the jobs it left running as failed', async () => {
+    expect(existsSync(MAIN)).toBe(true); // `npm run build` first (npm test does it)
+    const dataDir = mkdtempSync(join(tmpdir(), 'crawlhub-runner-restart-'));
+    const ports = { storage: await freePort(), dash: await freePort() };
+    const c = client({ dashUrl: `http://127.0.0.1:${ports.dash}/api`, storageUrl: `http://127.0.0.1:${ports.storage}` }, KEY);
+    let platform = await startPlatform(dataDir, ports);
+    let spiderPid = 0;
+    try {
+      const runnerId = readFileSync(join(dataDir, 'runner-id'), 'utf8').trim();
+      // Writes a line every 50 ms: once its runner is gone, the FIFO has no reader and it dies (EPIPE).
+      await c.register(1, 'forever', nodeScript(`${FIFO_PRELUDE} out('ITM',{pid:process.pid}); setInterval(()=>out('LOG',{time:Date.now(),level:20,message:'tick'}),50);`));
+      const key = await c.run(1, 'forever');
+      const running = await c.waitFor(key, (m) => m.state === 'running');
+      expect(running._runner).toBe(runnerId);
+      spiderPid = (await c.waitFor(key, () => true), await waitForItem(c, key));
+
+      platform.kill('SIGKILL');
+      await new Promise((r) => platform.once('exit', r));
+      // Its process died with it, or soon after, on its next write to a FIFO nobody reads.
+      const deadline = Date.now() + 5_000;
+      while (alive(spiderPid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(alive(spiderPid)).toBe(false);
+
+      platform = await startPlatform(dataDir, ports);
+      expect(readFileSync(join(dataDir, 'runner-id'), 'utf8').trim()).toBe(runnerId);
+      const meta = await c.waitFor(key);
+      expect(meta).toMatchObject({ state: 'finished', close_reason: 'failed', completed_by: 'jobrunner' });
+      const logs = (await c.lines(`/logs/${key}`)).map((l) => l.message as string);
+      expect(logs).toContain('tick');
+      expect(logs[logs.length - 1]).toBe(`[crawlhub runner] runner ${runnerId} restarted: the job's process was lost, the job finishes as failed`);
+      // The log positions continue after what the job had written: nothing overwritten.
+      expect(logs.filter((m) => m.startsWith('[crawlhub runner] runner ') && m.includes('starts job'))).toHaveLength(1);
+      const events = (await c.lines('/activity/1')).filter((a) => a.job === key).map((a) => a.event);
+      expect(events).toEqual(['job:completed', 'job:started', 'job:scheduled']);
+
+      // The restarted runner runs new jobs as before.
+      await c.register(1, 'quick', nodeScript(`${FIFO_PRELUDE} out('ITM',{ok:true})`));
+      const next = await c.run(1, 'quick');
+      expect(await c.waitFor(next)).toMatchObject({ close_reason: 'finished', _runner: runnerId });
+    } finally {
+      platform.kill('SIGTERM');
+      if (spiderPid && alive(spiderPid)) process.kill(spiderPid, 'SIGKILL');
+    }
+  });
+});
+
+async function waitForItem(c: ReturnType<typeof client>, key: string): Promise<number> {
+  for (let i = 0; i < 200; i++) {
+    const items = await c.lines(`/items/${key}`);
+    if (items.length) return items[0].pid as number;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('the spider wrote no item');
+}
