@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { startTestPlatform, TestPlatform } from '../support/platform';
 import { startLoopbackSite, LoopbackSite } from '../support/loopback-site';
 import { client, FIFO_PRELUDE, NODE_CRAWLER, nodeScript } from '../support/runner-helpers';
@@ -107,7 +108,8 @@ describe('runner: running jobs', () => {
     expect(data.auth).toBe(Buffer.from(env.SHUB_JOBAUTH, 'hex').toString().slice(key.length + 1));
     expect(JSON.parse(env.SHUB_SETTINGS)).toEqual({ job_settings: { DEPTH_LIMIT: 2 } });
     // No cwd registered: a fresh directory of its own, removed afterwards.
-    expect(item.cwd).toMatch(/crawlhub-job-2-1-1-/);
+    expect(item.cwd).toMatch(/\/crawlhub-runner-runner-e2e\/job-2-1-1-\w+\/work$/);
+    expect(existsSync(item.cwd as string)).toBe(false);
     // The token stops working once the job finished.
     const [user, token] = [key, data.auth as string];
     const late = await fetch(`${p.storageUrl}/items/${key}`, { method: 'POST', body: '{}\n', headers: { authorization: `Basic ${Buffer.from(`${user}:${token}`).toString('base64')}` } });

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestPlatform, TestPlatform } from '../support/platform';
@@ -94,6 +94,7 @@ describe('runner: spiders registered from a file with the CLI', () => {
     } finally {
       await p.stop();
       await site.close();
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });

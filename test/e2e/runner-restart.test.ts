@@ -1,5 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,10 +20,13 @@ function freePort(): Promise<number> {
 }
 
 /** The platform with a runner as its own process (the built `npm start`), so that it can be SIGKILLed. */
-async function startPlatform(dataDir: string, ports: { storage: number; dash: number }): Promise<ChildProcess> {
+async function startPlatform(dataDir: string, ports: { storage: number; dash: number }, unique: string): Promise<ChildProcess> {
   const child = spawn(process.execPath, [MAIN], {
     env: {
       ...process.env,
+      // On the Kafka and MongoDB lanes: topics and a database of this test's own.
+      EVENT_LOG_NAMESPACE: `${unique}-`,
+      MONGODB_DATABASE: `crawlhub_${unique}`,
       DATA_DIR: dataDir,
       STORAGE_PORT: String(ports.storage),
       DASH_PORT: String(ports.dash),
@@ -71,7 +74,8 @@ describe('runner: restart after SIGKILL', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'crawlhub-runner-restart-'));
     const ports = { storage: await freePort(), dash: await freePort() };
     const c = client({ dashUrl: `http://127.0.0.1:${ports.dash}/api`, storageUrl: `http://127.0.0.1:${ports.storage}` }, KEY);
-    let platform = await startPlatform(dataDir, ports);
+    const unique = `rr${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+    let platform = await startPlatform(dataDir, ports, unique);
     let spiderPid = 0;
     try {
       const runnerId = readFileSync(join(dataDir, 'runner-id'), 'utf8').trim();
@@ -89,8 +93,11 @@ describe('runner: restart after SIGKILL', () => {
       while (alive(spiderPid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
       expect(alive(spiderPid)).toBe(false);
 
-      platform = await startPlatform(dataDir, ports);
+      const workRoot = join(tmpdir(), `crawlhub-runner-${runnerId}`);
+      expect(readdirSync(workRoot)).toHaveLength(1); // the dead runner's job directory
+      platform = await startPlatform(dataDir, ports, unique);
       expect(readFileSync(join(dataDir, 'runner-id'), 'utf8').trim()).toBe(runnerId);
+      expect(readdirSync(workRoot)).toEqual([]);
       const meta = await c.waitFor(key);
       expect(meta).toMatchObject({ state: 'finished', close_reason: 'failed', completed_by: 'jobrunner' });
       const logs = (await c.lines(`/logs/${key}`)).map((l) => l.message as string);
@@ -106,8 +113,11 @@ describe('runner: restart after SIGKILL', () => {
       const next = await c.run(1, 'quick');
       expect(await c.waitFor(next)).toMatchObject({ close_reason: 'finished', _runner: runnerId });
     } finally {
+      const exited = new Promise((r) => platform.once('exit', r));
       platform.kill('SIGTERM');
       if (spiderPid && alive(spiderPid)) process.kill(spiderPid, 'SIGKILL');
+      await exited;
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });

@@ -1,6 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { RecordKind } from '@crawlhub/storage';
@@ -10,6 +9,8 @@ import { FifoReader, LineSplitter, mkfifo } from './fifo';
 import { LOG_ERROR, LOG_INFO, LOG_WARNING, RecordSink } from './record-sink';
 
 export interface JobRunSettings {
+  /** Where the job's private directory is created (the runner's own folder). */
+  workRoot: string;
   stopGraceMs: number;
   maxRecordBytes: number;
   /** How often buffered records are written. */
@@ -94,7 +95,7 @@ export class JobRun {
     let started = false;
     let exit: { code: number | null; signal: NodeJS.Signals | null } = { code: null, signal: null };
     try {
-      dir = await mkdtemp(join(tmpdir(), `crawlhub-job-${this.key.replace(/\//g, '-')}-`));
+      dir = await mkdtemp(join(this.settings.workRoot, `job-${this.key.replace(/\//g, '-')}-`));
       const fifoPath = join(dir, 'fifo');
       await mkfifo(fifoPath);
       let cwd = this.cwd;

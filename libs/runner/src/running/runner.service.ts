@@ -1,5 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
+import { mkdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
 import { Actor, JobsRequest } from '@crawlhub/contracts';
@@ -60,6 +62,8 @@ export class Runner implements OnApplicationShutdown {
   readonly storageUrl: string;
   readonly apiUrl: string;
   private readonly actor: Actor;
+  /** This runner's folder for the jobs' FIFOs and working directories; emptied at start. */
+  readonly workRoot: string;
   private readonly active = new Map<string, Active>();
   private readonly finishing = new Set<Promise<void>>();
   /** Per project: the (pending, free units) for which a claim found nothing, until something changes. */
@@ -92,6 +96,7 @@ export class Runner implements OnApplicationShutdown {
     this.storageUrl = options.storageUrl ?? r.storageUrl ?? `http://${host}:${config.ports.storage}/`;
     this.apiUrl = options.apiUrl ?? r.apiUrl ?? `http://${host}:${config.ports.dash}/api/`;
     this.actor = { kind: 'system', id: `runner:${this.id}` };
+    this.workRoot = join(tmpdir(), `crawlhub-runner-${this.id.replace(/[^A-Za-z0-9_.-]/g, '_')}`);
   }
 
   /** Units taken by the jobs it runs now. */
@@ -110,6 +115,9 @@ export class Runner implements OnApplicationShutdown {
     if (this.running) return;
     this.running = true;
     this.startedAt = Date.now();
+    // What a previous run of this runner left behind (it died before cleaning up).
+    await rm(this.workRoot, { recursive: true, force: true });
+    await mkdir(this.workRoot, { recursive: true, mode: 0o700 });
     await this.finishOrphans();
     this.lastReconcile = Date.now();
     this.schedule(0);
@@ -234,7 +242,7 @@ export class Runner implements OnApplicationShutdown {
         }),
       spider?.cwd ?? null,
       sink,
-      { stopGraceMs: this.stopGraceMs, maxRecordBytes: this.config.maxRecordBytes, flushMs: FLUSH_MS, drainMs: DRAIN_MS, highWater: 4 * BATCH_RECORDS },
+      { workRoot: this.workRoot, stopGraceMs: this.stopGraceMs, maxRecordBytes: this.config.maxRecordBytes, flushMs: FLUSH_MS, drainMs: DRAIN_MS, highWater: 4 * BATCH_RECORDS },
       `[crawlhub runner] runner ${this.id} starts job ${key}`,
     );
     if (!spider) {
@@ -370,6 +378,7 @@ export class Runner implements OnApplicationShutdown {
     await this.ticking;
     for (const a of this.active.values()) a.run.stop('shutdown');
     await Promise.all([...this.finishing]);
+    await rm(this.workRoot, { recursive: true, force: true }).catch(() => undefined);
   }
 
   async onApplicationShutdown(): Promise<void> {
