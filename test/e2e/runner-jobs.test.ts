@@ -131,9 +131,10 @@ describe('runner: running jobs', () => {
     expect(messages.some((m) => m.includes('after SIGTERM: sending SIGKILL'))).toBe(false);
     expect((await c.lines(`/items/${key}`)).length).toBeGreaterThanOrEqual(2);
     const activity = (await c.lines('/activity/3')).filter((a) => a.job === key).map((a) => [a.event, a.user]);
-    // Recorded when the stop was asked for (the key's id), and again as the job finished cancelled.
-    expect(activity.map(([e]) => e)).toEqual(['job:cancelled', 'job:cancelled', 'job:started', 'job:scheduled']);
+    // The cancellation is recorded once, when it was asked for (the key's id); then the runner completes the job.
+    expect(activity.map(([e]) => e)).toEqual(['job:completed', 'job:cancelled', 'job:started', 'job:scheduled']);
     expect(activity[1][1]).toMatch(/^key-/);
+    expect(activity[0][1]).toBe('jobrunner');
   });
 
   it('kills a job that ignores SIGTERM after the grace period; it finishes as cancelled', async () => {

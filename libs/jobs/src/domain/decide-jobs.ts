@@ -133,7 +133,9 @@ async function decideUpdate(state: JobsState, ctx: RequestContext, r: JobUpdateR
       let next = u.state ? withState(job, u.state, ctx.at, r.by) : { ...job };
       next = withMeta(next, u.fields, ctx.at);
       if (u.state && u.state !== job.state) {
-        const a = activityOfState(u.state, job.key, r.by, u.state === 'finished' && u.fields.close_reason === 'cancelled');
+        // A cancellation is recorded once: when it was asked (cancel/stop), else when a job finishes as cancelled.
+        const cancelled = u.state === 'finished' && u.fields.close_reason === 'cancelled' && job.meta.cancelled_by === undefined;
+        const a = activityOfState(u.state, job.key, r.by, cancelled);
         if (a) effects.activity.push(a);
       }
       changed.set(job.key, next);
