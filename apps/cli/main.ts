@@ -6,8 +6,9 @@ import { dirname, resolve } from 'node:path';
 import { CommandBus } from '@nestjs/cqrs';
 import { ACCESS_KEYS_VIEW, AccessKeysView, CreateAccessKeyCommand } from '@crawlhub/access';
 import { ConfigError, loadConfig } from '@crawlhub/config';
-import { JOB_DATA_TOPIC, JOB_METADATA_TOPIC } from '@crawlhub/contracts';
-import { partitionForKey } from '@crawlhub/eventlog';
+import { JOB_DATA_TOPIC, JOB_METADATA_TOPIC, JOBS_TOPIC, JobsRequested } from '@crawlhub/contracts';
+import { LoggedEvent, partitionForKey } from '@crawlhub/eventlog';
+import { JOBS_VIEW, JobsView } from '@crawlhub/jobs';
 import { Core, CoreModule, openCore } from '@crawlhub/platform';
 import { parseSpidersFile, RegisterSpidersCommand, SPIDER_COMMANDS_VIEW, SpiderCommandError, SpiderCommandsView, SpiderRegistryModule } from '@crawlhub/runner';
 import { createProjector } from '../projector/projector.app';
@@ -106,31 +107,46 @@ async function replay(core: Core): Promise<void> {
 
 async function audit(core: Core, jobKey: string | undefined): Promise<void> {
   if (!jobKey || !/^\d{1,15}\/\d{1,15}\/\d{1,15}$/.test(jobKey)) fail('audit takes a job key like 1/2/3');
-  await core.eventLog.ensureTopics(JOB_TOPICS);
-  let count = 0;
+  await core.eventLog.ensureTopics([...JOB_TOPICS, JOBS_TOPIC]);
   const rows: { at: number; line: string }[] = [];
+  const row = (e: LoggedEvent, extra: string) =>
+    rows.push({
+      at: e.event.occurredAt,
+      line: `${new Date(e.event.occurredAt).toISOString()}  ${e.topic}/${e.partition}@${e.offset}  ${e.event.type} v${e.event.version}  by ${e.event.actor.kind}:${e.event.actor.id}  ${extra}`,
+    });
+  // What the job wrote and what clients wrote to its metadata: keyed by the job.
   for (const topic of JOB_TOPICS) {
-    const partition = partitionForKey(jobKey, core.eventLog.partitionCount(topic));
-    for (let from = 0; ; ) {
-      const page = await core.eventLog.read(topic, partition, from, 1000);
-      if (page.length === 0) break;
-      for (const e of page) {
-        if (e.event.key !== jobKey) continue;
-        const lines = e.event.lines ? ` +${e.event.lines.length} records` : '';
-        rows.push({
-          at: e.event.occurredAt,
-          line: `${new Date(e.event.occurredAt).toISOString()}  ${topic}/${partition}@${e.offset}  ${e.event.type} v${e.event.version}  by ${e.event.actor.kind}:${e.event.actor.id}  ${JSON.stringify(e.event.data)}${lines}`,
-        });
-      }
-      from = page[page.length - 1].offset + 1;
+    for await (const e of partitionEvents(core, topic, jobKey)) {
+      if (e.event.key === jobKey) row(e, `${JSON.stringify(e.event.data)}${e.event.lines ? ` +${e.event.lines.length} records` : ''}`);
     }
   }
+  // Its lifecycle: requests on the project's stream whose recorded decision touched the job.
+  await withProjector(core, async ({ context, projector }) => {
+    await projector.catchUp(projector.topics(), () => undefined);
+    const jobs = context.get<JobsView>(JOBS_VIEW);
+    const project = jobKey.split('/')[0];
+    for await (const e of partitionEvents(core, JOBS_TOPIC, project)) {
+      if (e.event.key !== project) continue;
+      const d = e.event.data as JobsRequested;
+      const decision = await jobs.outcome(d.requestId);
+      const touched = decision?.effects.jobs.find((j) => j.key === jobKey);
+      if (touched) row(e, `${JSON.stringify(d.request)} -> ${touched.state}${decision!.outcome.op === 'push' && decision!.outcome.error ? ` (refused: ${decision!.outcome.error})` : ''}`);
+    }
+  });
   rows.sort((a, b) => a.at - b.at);
-  for (const r of rows) {
-    console.log(r.line);
-    count++;
+  for (const r of rows) console.log(r.line);
+  if (rows.length === 0) console.log(`no events for job ${jobKey}`);
+}
+
+/** Every event of the partition a key lands in, oldest first. */
+async function* partitionEvents(core: Core, topic: string, key: string): AsyncGenerator<LoggedEvent> {
+  const partition = partitionForKey(key, core.eventLog.partitionCount(topic));
+  for (let from = 0; ; ) {
+    const page = await core.eventLog.read(topic, partition, from, 1000);
+    if (page.length === 0) return;
+    yield* page;
+    from = page[page.length - 1].offset + 1;
   }
-  if (count === 0) console.log(`no events for job ${jobKey}`);
 }
 
 /** The spider registry's commands, for the CLI. */
