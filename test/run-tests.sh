@@ -6,7 +6,7 @@
 #   2. typecheck, then the unit tier (specs beside the code)
 #   3. real servers: a Kafka broker (test/infra/kafka.sh), a MongoDB wire-protocol
 #      server (test/infra/mongodb.sh, or your own MONGODB_URI), the official Python
-#      clients (test/compat/python-env.sh)
+#      clients (test/compat/python-env.sh), Scrapy with sh_scrapy (test/compat/scrapy-env.sh)
 #   4. the integration tier on the embedded default (SQLite log and views), then again
 #      with EVENT_LOG=kafka and with VIEW_STORE=mongodb for the suites that start a platform
 # It ends with one line "N passed, N failed, N skipped".
@@ -76,9 +76,16 @@ if [ -z "$PYTHON_CLIENTS" ] && [ -f test/compat/python-env.sh ]; then
   if [ $rc -eq 0 ]; then PYTHON_CLIENTS=$(echo "$out" | sed -n 's/^PYTHON_CLIENTS=//p' | tail -1)
   else SKIPPED+=("Python client compatibility: $(echo "$out" | tail -1)"); fi
 fi
+SCRAPY_PYTHON="${SCRAPY_PYTHON:-}"
+if [ -z "$SCRAPY_PYTHON" ] && [ -f test/compat/scrapy-env.sh ]; then
+  say "installing Scrapy and sh_scrapy (scrapinghub-entrypoint-scrapy)"
+  out=$(bash test/compat/scrapy-env.sh); rc=$?
+  if [ $rc -eq 0 ]; then SCRAPY_PYTHON=$(echo "$out" | sed -n 's/^SCRAPY_PYTHON=//p' | tail -1)
+  else SKIPPED+=("Scrapy spider through the runner: $(echo "$out" | tail -1)"); fi
+fi
 
 # 4. integration tier: every suite on the embedded default (adapter suites use the servers above)
-run_jest integration KAFKA_BROKERS="$KAFKA_BROKERS" MONGODB_URI="$MONGODB_URI" PYTHON_CLIENTS="$PYTHON_CLIENTS" -- \
+run_jest integration KAFKA_BROKERS="$KAFKA_BROKERS" MONGODB_URI="$MONGODB_URI" PYTHON_CLIENTS="$PYTHON_CLIENTS" SCRAPY_PYTHON="$SCRAPY_PYTHON" -- \
   --selectProjects integration --runInBand || FAILED_RUNS=$((FAILED_RUNS + 1))
 # The whole-platform suites again on the distributed adapters.
 if [ -n "$KAFKA_BROKERS" ]; then

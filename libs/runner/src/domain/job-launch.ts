@@ -50,7 +50,7 @@ export function jobAuth(key: string, token: string): string {
  * SHUB_JOB_DATA is the job message as sh_scrapy reads it. It carries no `job_cmd`: in
  * sh_scrapy a message with `job_cmd` is a script job, and it would then stop running
  * `scrapy crawl <spider>`. The run.json `environment` travels as `job_env` (sh_scrapy
- * applies it inside the job) and is not put in the process environment, so a project
+ * applies it to script jobs only) and is not put in the process environment, so a project
  * key cannot set variables such as LD_PRELOAD or NODE_OPTIONS for a registered command.
  */
 export function jobLaunch(job: LaunchJob, spider: SpiderCommandSpec, ctx: LaunchContext): JobLaunch {

@@ -113,6 +113,10 @@ export class JobRun {
 
       if (this.stopCause === null) {
         const launch = this.launchOf(fifoPath);
+        // The job's temporary files (Scrapy's JOBDIR, say) go with its directory, as in the original's per-job containers.
+        const tmp = join(dir, 'tmp');
+        await mkdir(tmp);
+        launch.env = { ...launch.env, TMPDIR: tmp };
         this.sink.log(LOG_INFO, `${this.header}: ${launch.argv.map((a) => JSON.stringify(a)).join(' ')} (in ${cwd})`);
         const result = await this.spawn(launch, cwd);
         started = result.started;
