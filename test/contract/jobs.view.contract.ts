@@ -187,7 +187,7 @@ export function jobsViewContract(name: string, harness: ViewHarness<JobsView>): 
         'scheduled_by', 'units', 'state', 'priority', 'tags', 'pending_time', 'spider_type', 'spider', 'project', 'spider_args', 'job_settings', 'custom', 'a.b',
       ]);
       expect(Object.keys(doc.meta.spider_args as object)).toEqual(['b', 'a']);
-      expect(await view.spiders(1)).toEqual([{ project: 1, id: 1, name: 'books', seq: 1 }]);
+      expect(await view.spiders(1)).toEqual([{ project: 1, id: 1, name: 'books', seq: 1, tags: [] }]);
       expect((await view.outcome((e.event.data as JobsRequested).requestId))!.effects.jobs).toEqual([doc]);
     });
 
@@ -200,15 +200,15 @@ export function jobsViewContract(name: string, harness: ViewHarness<JobsView>): 
       expect(await pushed(1, 'authors')).toBe('1/3/1');
       // Sorted by name.
       expect(await view.spiders(1)).toEqual([
-        { project: 1, id: 3, name: 'authors', seq: 1 },
-        { project: 1, id: 1, name: 'books', seq: 3 },
-        { project: 1, id: 2, name: 'quotes', seq: 1 },
+        { project: 1, id: 3, name: 'authors', seq: 1, tags: [] },
+        { project: 1, id: 1, name: 'books', seq: 3, tags: [] },
+        { project: 1, id: 2, name: 'quotes', seq: 1, tags: [] },
       ]);
-      expect(await view.spiders(2)).toEqual([{ project: 2, id: 1, name: 'quotes', seq: 1 }]);
+      expect(await view.spiders(2)).toEqual([{ project: 2, id: 1, name: 'quotes', seq: 1, tags: [] }]);
       expect(await view.spiders(3)).toEqual([]);
-      expect(await view.spiderByName(1, 'quotes')).toEqual({ project: 1, id: 2, name: 'quotes', seq: 1 });
+      expect(await view.spiderByName(1, 'quotes')).toEqual({ project: 1, id: 2, name: 'quotes', seq: 1, tags: [] });
       expect(await view.spiderByName(2, 'books')).toBeNull();
-      expect(await view.spiderById(1, 1)).toEqual({ project: 1, id: 1, name: 'books', seq: 3 });
+      expect(await view.spiderById(1, 1)).toEqual({ project: 1, id: 1, name: 'books', seq: 3, tags: [] });
       expect(await view.spiderById(2, 2)).toBeNull();
       expect(await view.maxSpiderId(1)).toBe(3);
       expect(await view.maxSpiderId(2)).toBe(1);
@@ -227,8 +227,8 @@ export function jobsViewContract(name: string, harness: ViewHarness<JobsView>): 
       expect((await req<PushOutcome>(1, push('quotes', { unique: 'u1' }))).error).toBe('Active job exists with key u1');
       expect(await view.job('1/1/2')).toBeNull();
       expect(await view.job('1/2/1')).toBeNull();
-      expect(await view.spiderByName(1, 'books')).toEqual({ project: 1, id: 1, name: 'books', seq: 2 });
-      expect(await view.spiderByName(1, 'quotes')).toEqual({ project: 1, id: 2, name: 'quotes', seq: 1 });
+      expect(await view.spiderByName(1, 'books')).toEqual({ project: 1, id: 1, name: 'books', seq: 2, tags: [] });
+      expect(await view.spiderByName(1, 'quotes')).toEqual({ project: 1, id: 2, name: 'quotes', seq: 1, tags: [] });
       // Another project, another value: accepted.
       expect(await pushed(2, 'books', { unique: 'u1' })).toBe('2/1/1');
       expect(await pushed(1, 'books', { unique: 'u2' })).toBe('1/1/3');

@@ -155,6 +155,28 @@ describe('jobs: JobQ and job control', () => {
     expect(await (await dash('/spiders/list.json?project=14')).json()).toEqual({ spiders: [{ version: null, tags: [], id: 'dashy', type: 'manual' }], status: 'ok' });
   });
 
+  it('tags spiders through the v2 API, and keeps project settings', async () => {
+    expect(await (await storage('/ids/19/spider/tagged')).text()).toBe('null');
+    expect(await (await storage('/ids/19/spider/tagged?create=1')).text()).toBe('1');
+    const v2 = (path: string, init: RequestInit = {}) => fetch(`${p.dashUrl}/v2/projects/19/spiders/${path}`, { ...init, headers: { authorization: auth, 'content-type': 'application/json' } });
+    expect((await v2('1/tags', { method: 'PATCH', body: JSON.stringify({ add: ['x', 'y'] }) })).status).toBe(200);
+    await v2('1/tags', { method: 'PATCH', body: JSON.stringify({ remove: ['x'], add: ['z'] }) });
+    expect(await (await v2('1')).json()).toEqual({ id: 1, name: 'tagged', tags: ['y', 'z'] });
+    const empty = await v2('1/tags', { method: 'PATCH', body: '{}' });
+    expect(empty.status).toBe(400);
+    expect(await empty.json()).toEqual({ non_field_errors: ['At least one of "add" or "remove" arguments must not be empty'] });
+    expect((await v2('9/tags', { method: 'PATCH', body: JSON.stringify({ add: ['a'] }) })).status).toBe(404);
+    expect(((await (await dash('/spiders/list.json?project=19')).json()) as { spiders: unknown[] }).spiders).toEqual([{ version: null, tags: ['y', 'z'], id: 'tagged', type: 'manual' }]);
+
+    expect(await (await storage('/projects/19/settings')).text()).toBe('{}');
+    await storage('/projects/19/settings', { method: 'POST', body: JSON.stringify({ default_job_units: 2, botgroups: ['a'] }) });
+    await storage('/projects/19/settings/job_runtime_limit', { method: 'POST', body: '3600' });
+    await storage('/projects/19/settings/botgroups', { method: 'DELETE' });
+    expect(JSON.parse(await (await storage('/projects/19/settings')).text())).toEqual({ default_job_units: 2, job_runtime_limit: 3600 });
+    expect(await (await storage('/projects/19/settings/default_job_units')).text()).toBe('2');
+    expect((await storage('/projects/19/settings', { method: 'POST', body: '[1]' })).status).toBe(400);
+  });
+
   it('keeps a key to its projects and answers bad input in each API style', async () => {
     const key = await p.createKey([15]);
     const other = await fetch(`${p.dashUrl}/run.json`, { method: 'POST', body: new URLSearchParams({ project: '14', spider: 'x' }), headers: { authorization: basic(key) } });

@@ -2,6 +2,8 @@ import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { HttpSupportModule } from '@crawlhub/http';
 import { StorageViewsModule } from '@crawlhub/storage';
+import { ProjectSettingsController } from './commands/change-settings/project-settings.controller';
+import { SpidersV2Controller } from './commands/change-spider/spiders-v2.controller';
 import { PushJobController } from './commands/push-job/push-job.controller';
 import { RequestJobsChangeHandler } from './commands/request-jobs-change/request-jobs-change.handler';
 import { RunJobController } from './commands/run-job/run-job.controller';
@@ -30,7 +32,7 @@ export class JobsCommandsModule {}
 /** JobQ on the storage port (:8002). */
 @Module({
   imports: [CqrsModule, HttpSupportModule, JobsViewsModule, JobsForStorageModule],
-  controllers: [PushJobController, StartJobController, UpdateJobsController, JobqListController],
+  controllers: [PushJobController, StartJobController, UpdateJobsController, JobqListController, ProjectSettingsController],
   providers: shared,
 })
 export class JobqApiModule {}
@@ -38,7 +40,7 @@ export class JobqApiModule {}
 /** Job control on the dash port (:8001, under /api). */
 @Module({
   imports: [CqrsModule, HttpSupportModule, JobsViewsModule, StorageViewsModule],
-  controllers: [RunJobController, DashJobsController, SchedulesController],
+  controllers: [RunJobController, DashJobsController, SchedulesController, SpidersV2Controller],
   providers: [...shared, SetScheduleHandler, PeriodicScheduler],
   exports: [PeriodicScheduler],
 })

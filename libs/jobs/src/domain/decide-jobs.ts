@@ -1,5 +1,5 @@
 import {
-  JobCancelRequest, JobPushRequest, JobsRequest, JobStartRequest, JobState, JobTagsRequest, JobUpdateRequest,
+  JobCancelRequest, JobPushRequest, JobsRequest, JobStartRequest, JobState, JobTagsRequest, JobUpdateRequest, SettingsRequest, SpiderRequest,
 } from '@crawlhub/contracts';
 import { activityOfState, ACTIVE_STATES, argsKeyOf, fireKeyOf, JobActivity, JobDoc, jobKeyOf, SpiderDoc, withMeta, withState } from './job';
 
@@ -14,6 +14,8 @@ export interface JobsState {
   jobsOfSpider(project: number, spiderId: number): Promise<JobDoc[]>;
   /** Whether a job exists for this periodic fire (`<schedule>@<slot>`), in any state. */
   hasFired(project: number, fire: string): Promise<boolean>;
+  spiderById(project: number, id: number): Promise<SpiderDoc | null>;
+  settings(project: number): Promise<Record<string, unknown>>;
 }
 
 export type JobsOutcome =
@@ -21,13 +23,17 @@ export type JobsOutcome =
   | { op: 'start'; key: string | null }
   | { op: 'update'; lines: { prevstate: JobState; key: string }[]; errors: string[] }
   | { op: 'cancel'; count: number }
-  | { op: 'tags'; count: number };
+  | { op: 'tags'; count: number }
+  | { op: 'spider'; spider: SpiderDoc | null }
+  | { op: 'settings'; settings: Record<string, unknown> };
 
 /** Whole documents to write: applying them again changes nothing. */
 export interface JobsEffects {
   spiders: SpiderDoc[];
   jobs: JobDoc[];
   activity: JobActivity[];
+  /** A project's settings, whole, when they changed. */
+  settings?: Record<string, unknown>;
 }
 
 export interface JobsDecision {
@@ -54,6 +60,10 @@ export async function decideJobs(state: JobsState, ctx: RequestContext, request:
       return decideCancel(state, ctx, request);
     case 'tags':
       return decideTags(state, ctx, request);
+    case 'spider':
+      return decideSpider(state, ctx, request);
+    case 'settings':
+      return decideSettings(state, ctx, request);
   }
 }
 
@@ -63,8 +73,8 @@ async function decidePush(state: JobsState, ctx: RequestContext, r: JobPushReque
   if (fire !== null && (await state.hasFired(ctx.project, fire))) {
     return { outcome: { op: 'push', key: '', error: `schedule ${r.fire!.schedule} already fired at ${new Date(r.fire!.slot).toISOString()}`, state: r.state }, effects: { spiders: [], jobs: [], activity: [] } };
   }
-  let spider = await state.spiderByName(ctx.project, r.spider);
-  spider = spider ? { ...spider, seq: spider.seq + 1 } : { project: ctx.project, id: (await state.maxSpiderId(ctx.project)) + 1, name: r.spider, seq: 1 };
+  const known = (await state.spiderByName(ctx.project, r.spider)) ?? (await newSpider(state, ctx.project, r.spider));
+  const spider = { ...known, seq: known.seq + 1 };
   const key = jobKeyOf(ctx.project, spider.id, spider.seq);
   const argsKey = argsKeyOf(r.spiderArgs);
   const effects: JobsEffects = { spiders: [spider], jobs: [], activity: [] };
@@ -181,6 +191,28 @@ async function decideTags(state: JobsState, ctx: RequestContext, r: JobTagsReque
     return { ...withMeta(job, { tags }, ctx.at), tags };
   });
   return { outcome: { op: 'tags', count: jobs.length }, effects: { spiders: [], jobs, activity: [] } };
+}
+
+async function newSpider(state: JobsState, project: number, name: string): Promise<SpiderDoc> {
+  return { project, id: (await state.maxSpiderId(project)) + 1, name, seq: 0, tags: [] };
+}
+
+const nothing = (): JobsEffects => ({ spiders: [], jobs: [], activity: [] });
+
+async function decideSpider(state: JobsState, ctx: RequestContext, r: SpiderRequest): Promise<JobsDecision> {
+  let spider = r.id !== null ? await state.spiderById(ctx.project, r.id) : await state.spiderByName(ctx.project, r.name ?? '');
+  if (!spider && r.create && r.name) spider = await newSpider(state, ctx.project, r.name);
+  if (!spider) return { outcome: { op: 'spider', spider: null }, effects: nothing() };
+  const tags = spider.tags.filter((t) => !r.remove.includes(t));
+  for (const t of r.add) if (!tags.includes(t)) tags.push(t);
+  const next = { ...spider, tags };
+  return { outcome: { op: 'spider', spider: next }, effects: { ...nothing(), spiders: [next] } };
+}
+
+async function decideSettings(state: JobsState, ctx: RequestContext, r: SettingsRequest): Promise<JobsDecision> {
+  const settings = { ...(await state.settings(ctx.project)), ...r.set };
+  if (r.remove !== null) delete settings[r.remove];
+  return { outcome: { op: 'settings', settings }, effects: { ...nothing(), settings } };
 }
 
 async function targetsOf(state: JobsState, project: number, key: string, changed: Map<string, JobDoc>): Promise<JobDoc[]> {

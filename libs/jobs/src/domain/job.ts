@@ -35,6 +35,7 @@ export interface SpiderDoc {
   name: string;
   /** The last job number handed out (rejected pushes consume numbers too). */
   seq: number;
+  tags: string[];
 }
 
 export const ACTIVE_STATES: readonly JobState[] = ['pending', 'running'];

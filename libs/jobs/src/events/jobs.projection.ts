@@ -27,6 +27,7 @@ export class JobsProjection implements Projection {
     await this.view.saveOutcome(e, d.requestId, decision);
     await this.view.putSpiders(e, decision.effects.spiders);
     await this.view.putJobs(e, decision.effects.jobs);
+    if (decision.effects.settings) await this.view.putSettings(e, d.project, decision.effects.settings);
     // job:scheduled, job:started, job:completed, job:cancelled, job:deleted, as the original records them.
     if (decision.effects.activity.length) await recordActivity(this.activity, e, d.project, decision.effects.activity.map((a) => ({ ...a })));
   }

@@ -30,12 +30,12 @@ export interface JobsView extends JobsState {
   saveOutcome(at: LogPosition, requestId: string, decision: JobsDecision): Promise<void>;
   putSpiders(at: LogPosition, spiders: SpiderDoc[]): Promise<void>;
   putJobs(at: LogPosition, jobs: JobDoc[]): Promise<void>;
+  putSettings(at: LogPosition, project: number, settings: Record<string, unknown>): Promise<void>;
 
   /** Newest first: by `ts`, then by push order. */
   list(filter: JobFilter, page: { offset: number; limit: number }): Promise<JobDoc[]>;
   count(filter: JobFilter): Promise<number>;
   spiders(project: number): Promise<SpiderDoc[]>;
-  spiderById(project: number, id: number): Promise<SpiderDoc | null>;
   /** The latest slot (ms) a schedule fired, from the jobs its fires created; null when none. */
   lastFire(project: number, schedule: string): Promise<number | null>;
   /** Projects that have jobs, with their number of jobs per state. */

@@ -74,7 +74,26 @@ export interface JobTagsRequest {
   by: string;
 }
 
-export type JobsRequest = JobPushRequest | JobStartRequest | JobUpdateRequest | JobCancelRequest | JobTagsRequest;
+/** Ensures a spider exists (`create`) and changes its tags (the v2 spider API). */
+export interface SpiderRequest {
+  op: 'spider';
+  name: string | null;
+  id: number | null;
+  create: boolean;
+  add: string[];
+  remove: string[];
+  by: string;
+}
+
+/** Project settings (projects/<p>/settings): merge fields, or remove one. */
+export interface SettingsRequest {
+  op: 'settings';
+  set: Record<string, unknown>;
+  remove: string | null;
+  by: string;
+}
+
+export type JobsRequest = JobPushRequest | JobStartRequest | JobUpdateRequest | JobCancelRequest | JobTagsRequest | SpiderRequest | SettingsRequest;
 
 export interface JobsRequested {
   requestId: string;
@@ -83,4 +102,4 @@ export interface JobsRequested {
 }
 
 export const jobsRequestedType = (op: JobsRequest['op']) => `jobs.${op}-requested`;
-export const JOBS_REQUESTED_TYPES = ['push', 'start', 'update', 'cancel', 'tags'].map((op) => jobsRequestedType(op as JobsRequest['op']));
+export const JOBS_REQUESTED_TYPES = ['push', 'start', 'update', 'cancel', 'tags', 'spider', 'settings'].map((op) => jobsRequestedType(op as JobsRequest['op']));

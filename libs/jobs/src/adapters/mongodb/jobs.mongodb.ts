@@ -35,6 +35,14 @@ interface SpiderMongoDoc {
   id: number;
   name: string;
   seq: number;
+  tags?: string[];
+  _o: number;
+}
+
+interface SettingsMongoDoc {
+  /** The project id. */
+  _id: number;
+  d: string;
   _o: number;
 }
 
@@ -47,7 +55,7 @@ interface OutcomeDoc {
 }
 
 const spiderIdOf = (project: number, id: number) => `${project}/${id}`;
-const spiderOf = (s: SpiderMongoDoc): SpiderDoc => ({ project: s.project, id: s.id, name: s.name, seq: s.seq });
+const spiderOf = (s: SpiderMongoDoc): SpiderDoc => ({ project: s.project, id: s.id, name: s.name, seq: s.seq, tags: s.tags ?? [] });
 const SPIDER_FIELDS = { _id: 0, project: 1, id: 1, name: 1, seq: 1 } as const;
 
 /**
@@ -161,10 +169,29 @@ export class JobsMongo implements JobsView {
     for (const s of spiders) {
       const _id = spiderIdOf(s.project, s.id);
       if ((stored.get(_id) ?? -1) >= o) continue;
-      const doc: SpiderMongoDoc = { _id, project: s.project, id: s.id, name: s.name, seq: s.seq, _o: o };
+      const doc: SpiderMongoDoc = { _id, project: s.project, id: s.id, name: s.name, seq: s.seq, tags: s.tags, _o: o };
       ops.push({ replaceOne: { filter: { _id }, replacement: doc, upsert: true } });
     }
     if (ops.length) await this.spiderDocs.bulkWrite(ops, { ordered: true });
+  }
+
+  private get settingsDocs() {
+    return this.views.db.collection<SettingsMongoDoc>('project_settings');
+  }
+
+  async settings(project: number): Promise<Record<string, unknown>> {
+    await this.ready;
+    const doc = await this.settingsDocs.findOne({ _id: project });
+    return doc ? JSON.parse(doc.d) : {};
+  }
+
+  async putSettings(at: LogPosition, project: number, settings: Record<string, unknown>): Promise<void> {
+    await this.ready;
+    await this.settingsDocs
+      .updateOne({ _id: project, _o: { $lt: at.offset } }, { $set: { d: JSON.stringify(settings), _o: at.offset } }, { upsert: true })
+      .catch((e: { code?: number }) => {
+        if (e.code !== 11000) throw e; // a newer event already wrote them
+      });
   }
 
   async putJobs(at: LogPosition, jobs: JobDoc[]): Promise<void> {

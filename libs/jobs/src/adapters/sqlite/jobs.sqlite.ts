@@ -26,9 +26,10 @@ export class JobsSqlite implements JobsView {
       CREATE INDEX IF NOT EXISTS jobs_fire ON jobs (project, fire) WHERE fire IS NOT NULL;
       CREATE TABLE IF NOT EXISTS job_tags (project INTEGER NOT NULL, tag TEXT NOT NULL, key TEXT NOT NULL, PRIMARY KEY (project, tag, key)) WITHOUT ROWID;
       CREATE TABLE IF NOT EXISTS spiders (
-        project INTEGER NOT NULL, id INTEGER NOT NULL, name TEXT NOT NULL, seq INTEGER NOT NULL,
+        project INTEGER NOT NULL, id INTEGER NOT NULL, name TEXT NOT NULL, seq INTEGER NOT NULL, tags TEXT NOT NULL,
         PRIMARY KEY (project, id)) WITHOUT ROWID;
       CREATE UNIQUE INDEX IF NOT EXISTS spiders_name ON spiders (project, name);
+      CREATE TABLE IF NOT EXISTS project_settings (project INTEGER PRIMARY KEY, doc TEXT NOT NULL);
       CREATE TABLE IF NOT EXISTS job_outcomes (request_id TEXT PRIMARY KEY, decision TEXT NOT NULL) WITHOUT ROWID;
     `);
   }
@@ -42,7 +43,7 @@ export class JobsSqlite implements JobsView {
   }
 
   async spiderByName(project: number, name: string): Promise<SpiderDoc | null> {
-    return (this.w.prepare('SELECT project, id, name, seq FROM spiders WHERE project = ? AND name = ?').get(project, name) as SpiderDoc) ?? null;
+    return spiderOf(this.w.prepare('SELECT project, id, name, seq, tags FROM spiders WHERE project = ? AND name = ?').get(project, name));
   }
 
   async maxSpiderId(project: number): Promise<number> {
@@ -89,8 +90,8 @@ export class JobsSqlite implements JobsView {
   }
 
   async putSpiders(_at: LogPosition, spiders: SpiderDoc[]): Promise<void> {
-    const put = this.w.prepare('INSERT OR REPLACE INTO spiders (project, id, name, seq) VALUES (?, ?, ?, ?)');
-    for (const s of spiders) put.run(s.project, s.id, s.name, s.seq);
+    const put = this.w.prepare('INSERT OR REPLACE INTO spiders (project, id, name, seq, tags) VALUES (?, ?, ?, ?, ?)');
+    for (const s of spiders) put.run(s.project, s.id, s.name, s.seq, JSON.stringify(s.tags));
   }
 
   async putJobs(_at: LogPosition, jobs: JobDoc[]): Promise<void> {
@@ -119,11 +120,20 @@ export class JobsSqlite implements JobsView {
   }
 
   async spiders(project: number): Promise<SpiderDoc[]> {
-    return this.r.prepare('SELECT project, id, name, seq FROM spiders WHERE project = ? ORDER BY name').all(project) as SpiderDoc[];
+    return this.r.prepare('SELECT project, id, name, seq, tags FROM spiders WHERE project = ? ORDER BY name').all(project).map((row) => spiderOf(row)!);
   }
 
   async spiderById(project: number, id: number): Promise<SpiderDoc | null> {
-    return (this.r.prepare('SELECT project, id, name, seq FROM spiders WHERE project = ? AND id = ?').get(project, id) as SpiderDoc) ?? null;
+    return spiderOf(this.w.prepare('SELECT project, id, name, seq, tags FROM spiders WHERE project = ? AND id = ?').get(project, id));
+  }
+
+  async settings(project: number): Promise<Record<string, unknown>> {
+    const row = this.w.prepare('SELECT doc FROM project_settings WHERE project = ?').get(project) as { doc: string } | undefined;
+    return row ? JSON.parse(row.doc) : {};
+  }
+
+  async putSettings(_at: LogPosition, project: number, settings: Record<string, unknown>): Promise<void> {
+    this.w.prepare('INSERT OR REPLACE INTO project_settings (project, doc) VALUES (?, ?)').run(project, JSON.stringify(settings));
   }
 
   async lastFire(project: number, schedule: string): Promise<number | null> {
@@ -152,6 +162,12 @@ export class JobsSqlite implements JobsView {
   private many(db: SqliteViewDatabase['reader'], sql: string, args: unknown[]): JobDoc[] {
     return (db.prepare(sql).all(...args) as JobRow[]).map((r) => JSON.parse(r.doc) as JobDoc);
   }
+}
+
+function spiderOf(row: unknown): SpiderDoc | null {
+  if (!row) return null;
+  const r = row as Omit<SpiderDoc, 'tags'> & { tags: string };
+  return { project: r.project, id: r.id, name: r.name, seq: r.seq, tags: JSON.parse(r.tags) };
 }
 
 function whereOf(f: JobFilter): { where: string; args: unknown[] } {

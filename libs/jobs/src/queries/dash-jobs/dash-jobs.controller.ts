@@ -147,7 +147,7 @@ export class DashJobsController {
     const params = await formParams(req);
     const project = projectId(params.get('project'));
     await this.principals.authorize(req, project);
-    const spiders = (await this.view.spiders(project)).map((s) => ({ version: null, tags: [], id: s.name, type: 'manual' }));
+    const spiders = (await this.view.spiders(project)).map((s) => ({ version: null, tags: s.tags, id: s.name, type: 'manual' }));
     return sendDash(reply, { spiders, status: 'ok' });
   }
 

@@ -1,5 +1,7 @@
 import { Controller, Get, Inject, Param, Req, Res } from '@nestjs/common';
-import { QueryBus } from '@nestjs/cqrs';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { RequestJobsChangeCommand } from '../../commands/request-jobs-change/request-jobs-change.command';
+import { JobsOutcome } from '../../domain/decide-jobs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { canAccessProject } from '@crawlhub/access';
 import { JOB_STATES, JobState } from '@crawlhub/contracts';
@@ -14,7 +16,12 @@ const SUMMARY_STATES: JobState[] = ['pending', 'running', 'finished'];
 /** The JobQ read side (compat-notes §1.7): lists default to finished jobs, newest first. */
 @Controller()
 export class JobqListController {
-  constructor(private readonly queries: QueryBus, private readonly principals: RequestPrincipal, @Inject(JOBS_VIEW) private readonly view: JobsView) {}
+  constructor(
+    private readonly queries: QueryBus,
+    private readonly commands: CommandBus,
+    private readonly principals: RequestPrincipal,
+    @Inject(JOBS_VIEW) private readonly view: JobsView,
+  ) {}
 
   @Get('jobq/:project/list')
   async list(@Param('project') p: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
@@ -140,12 +147,17 @@ export class JobqListController {
     });
   }
 
-  /** The id of a spider name, or null (`create=1` is not needed: ids are given at first push). */
+  /** The id of a spider name, or null; `create=1` gives the name an id first. */
   @Get('ids/:project/spider/:name')
   async spiderId(@Param() p: Record<string, string>, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
     const project = projectId(p.project);
-    await this.principals.authorize(req, project);
-    return sendJobqJson(reply, (await this.view.spiderByName(project, p.name))?.id ?? null);
+    const principal = await this.principals.authorize(req, project);
+    const known = await this.view.spiderByName(project, p.name);
+    if (known || !['1', 'true'].includes((await formParams(req)).get('create') ?? '')) return sendJobqJson(reply, known?.id ?? null);
+    const outcome = (await this.commands.execute(
+      new RequestJobsChangeCommand(project, { op: 'spider', name: p.name, id: null, create: true, add: [], remove: [], by: principal.id }, { kind: 'key', id: principal.id }),
+    )) as Extract<JobsOutcome, { op: 'spider' }>;
+    return sendJobqJson(reply, outcome.spider?.id ?? null);
   }
 }
 
