@@ -750,6 +750,22 @@ def samples_with_token():
     scraper.close()
 
 
+def spider_tags_and_settings():
+    # Spider.update_tags/list_tags (v2 API), project settings (MappingResourceType), ids create
+    project = sc.get_project(P)
+    spider = project.spiders.get(SPIDER, create=1)
+    spider.update_tags(add=['nightly', 'eu'])
+    spider.update_tags(remove=['eu'])
+    eq(spider.list_tags(), ['nightly'], 'spider tags after update_tags()')
+    listed = [s for s in project.spiders.list() if s['id'] == SPIDER]
+    eq(listed[0]['tags'], ['nightly'], 'spiders.list() shows the tags')
+    project.settings.set('default_job_units', 2)
+    project.settings.update({'job_runtime_limit': 3600, 'botgroups': ['g1']})
+    project.settings.delete('botgroups')
+    eq(project.settings.get('default_job_units'), 2, 'settings.get()')
+    eq(dict(project.settings.list()), {'default_job_units': 2, 'job_runtime_limit': 3600}, 'settings.list()')
+
+
 def main():
     check('run.json: run(spider, job_args, units, priority, meta, add_tag, job_settings)', run_job)
     check('run.json: duplicate run -> DuplicateJobError; other args -> new job', run_duplicate)
@@ -772,6 +788,7 @@ def main():
     check('legacy Connection: jobs/list.jl, count, update, stop, delete, spiders', legacy_dash)
     check('jobs.iter_last()', iter_last)
     check('delete, bulk updates, spider-key updates', deletes)
+    check('spider tags (v2) and project settings', spider_tags_and_settings)
     # Known to fail against crawlhub (see the report): kept last so the rest runs.
     check('jobs.iter_last(spider=) -> spiders/<p>/<sid>/lastjobsummary', iter_last_of_spider)
     check('jobs.summary(spider=) -> jobq/<p>/<sid>/summary', summary_of_spider)
