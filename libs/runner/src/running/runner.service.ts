@@ -43,6 +43,8 @@ const DRAIN_MS = 5000;
 /** How often running jobs claimed under this runner's id are checked against the ones it runs. */
 const RECONCILE_MS = 15_000;
 const PAGE = 1000;
+/** How many orphans a restarted runner finishes at once. */
+const ORPHAN_CONCURRENCY = 16;
 
 /**
  * The runner role. Every poll it watches its running jobs for stop requests, then claims
@@ -332,9 +334,19 @@ export class Runner implements OnApplicationShutdown {
     return out;
   }
 
-  /** A previous run of this runner died with jobs running: their processes are gone, they finish as failed. */
+  /**
+   * A previous run of this runner died with jobs running: their processes are gone, they
+   * finish as failed. Several at a time (each waits for its writes to be applied), so a
+   * runner that died with many jobs is soon claiming again.
+   */
   private async finishOrphans(): Promise<void> {
-    for (const job of await this.ownRunningJobs()) await this.failOrphan(job);
+    const orphans = await this.ownRunningJobs();
+    const failures: unknown[] = [];
+    const worker = async () => {
+      for (let job = orphans.shift(); job; job = orphans.shift()) await this.failOrphan(job).catch((e) => failures.push(e));
+    };
+    await Promise.all(Array.from({ length: ORPHAN_CONCURRENCY }, worker));
+    if (failures.length) throw failures[0];
   }
 
   private async failOrphan(job: JobDoc): Promise<void> {
