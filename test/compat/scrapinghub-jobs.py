@@ -20,31 +20,22 @@ metadata fields a client saved whole hiding later platform changes (tags,
 close_reason), jobq push with state=deleted (400), samples (404).
 """
 import binascii
-import faulthandler
 import json
-import logging
 import os
 import re
 import sys
 import time
-import traceback
 import warnings
-from urllib.parse import urlsplit
 
 import requests
 
+from compat_support import (EXCHANGES, UPLOAD_ERRORS, arg, check, eq, exchanges_since, finish, no_upload_errors,
+                            now_ms, record_exchanges, require_local, short_upload_retries, start)
 from scrapinghub import Connection, ScrapinghubClient
 from scrapinghub.client.exceptions import BadRequest, DuplicateJobError, NotFound
 from scrapinghub.hubstorage import HubstorageClient
 from scrapinghub.hubstorage.job import Logs
 from scrapinghub.hubstorage.jobq import DuplicateJobError as HsDuplicateJobError
-
-
-def arg(i, env, default=None):
-    if len(sys.argv) > i and sys.argv[i]:
-        return sys.argv[i]
-    return os.environ.get(env, default)
-
 
 STORAGE_URL = (arg(1, 'CRAWLHUB_STORAGE_URL') or '').rstrip('/')
 DASH_URL = (arg(2, 'CRAWLHUB_DASH_URL') or '').rstrip('/')
@@ -53,84 +44,17 @@ PROJECT = int(arg(4, 'CRAWLHUB_PROJECT', '2222222'))
 if not STORAGE_URL or not DASH_URL or not APIKEY:
     sys.exit(__doc__)
 for _u in (STORAGE_URL, DASH_URL):
-    if urlsplit(_u).hostname != '127.0.0.1':
-        sys.exit('only 127.0.0.1 URLs are allowed, got %s' % _u)
+    require_local(_u)
 STORAGE = STORAGE_URL + '/'
 DASH = DASH_URL + '/'  # the client joins 'run.json' etc. onto it
 
-# Dump stacks and quit instead of hanging forever (the batch writer retries for hours).
-faulthandler.dump_traceback_later(int(os.environ.get('CRAWLHUB_COMPAT_TIMEOUT', '110')), exit=True)
+# Exchanges are recorded with the credentials user. CRAWLHUB_COMPAT_KEEP_GOING=1: report
+# every failed check and exit 1 at the end (to see them all at once); by default the first
+# failure ends the run.
+start(body_prefix=160, record_user=True, keep_going=os.environ.get('CRAWLHUB_COMPAT_KEEP_GOING') == '1')
 warnings.simplefilter('ignore')  # SHUB_JOBAUTH / password warnings of the client
 
-# ---------------------------------------------------------------- bookkeeping
-
-EXCHANGES = []  # (method, path?query, status, content-type, body prefix, credentials user)
-
-
-def record_exchanges(session):
-    """Wrap a requests.Session so every HTTP exchange the client makes is recorded."""
-    original = session.request
-
-    def request(method, url, *a, **kw):
-        r = original(method, url, *a, **kw)
-        u = urlsplit(r.url)
-        body = b'' if kw.get('stream') else r.content[:160]
-        auth = kw.get('auth') or session.auth
-        user = auth[0][:12] if isinstance(auth, tuple) and auth[0] else None
-        EXCHANGES.append((method.upper(), u.path + ('?' + u.query if u.query else ''), r.status_code,
-                          r.headers.get('content-type'), body, user))
-        return r
-
-    session.request = request
-
-
-class UploadErrors(logging.Handler):
-    """The batch uploader only logs failed uploads (and retries them for hours)."""
-
-    def __init__(self):
-        super().__init__(logging.INFO)
-        self.messages = []
-
-    def emit(self, record):
-        msg = record.getMessage()
-        if record.levelno >= logging.WARNING or msg.startswith('Retrying'):
-            self.messages.append(msg)
-
-
-UPLOAD_ERRORS = UploadErrors()
-logging.getLogger('hubstorage.batchuploader').addHandler(UPLOAD_ERRORS)
-logging.getLogger('hubstorage.batchuploader').setLevel(logging.INFO)
-
-
-class CheckFailed(Exception):
-    pass
-
-
-# CRAWLHUB_COMPAT_KEEP_GOING=1: report every failed check and exit 1 at the end
-# (to see them all at once); by default the first failure ends the run.
-KEEP_GOING = os.environ.get('CRAWLHUB_COMPAT_KEEP_GOING') == '1'
-FAILED = []
-
-
-def check(name, fn):
-    try:
-        fn()
-    except Exception as exc:  # noqa: BLE001 - report anything as a failed check
-        print('FAIL %s: %s' % (name, exc if isinstance(exc, (AssertionError, CheckFailed)) else repr(exc)), flush=True)
-        if not isinstance(exc, AssertionError):
-            traceback.print_exc(file=sys.stdout)
-        print('--- last HTTP exchanges (method, path, status, content-type, body prefix, user):', flush=True)
-        for ex in EXCHANGES[-15:]:
-            print('   ', ex, flush=True)
-        if not KEEP_GOING:
-            sys.exit(1)
-        FAILED.append(name)
-        return
-    print('ok %s' % name, flush=True)
-
-
-def eq(actual, expected, what):
-    assert actual == expected, '%s: expected %r, got %r' % (what, expected, actual)
+# ---------------------------------------------------------------- helpers
 
 
 def raises(exc_types, fn, what):
@@ -148,19 +72,6 @@ def http_status(fn, what):
     except requests.HTTPError as exc:
         return exc.response.status_code
     raise AssertionError('%s: expected an HTTP error, the request succeeded' % what)
-
-
-def no_upload_errors(what):
-    if UPLOAD_ERRORS.messages:
-        raise CheckFailed('%s: batch uploader reported: %s' % (what, UPLOAD_ERRORS.messages[:3]))
-
-
-def exchanges_since(n, method=None, path_contains=''):
-    return [e for e in EXCHANGES[n:] if (method is None or e[0] == method) and path_contains in e[1]]
-
-
-def now_ms():
-    return int(time.time() * 1000)
 
 
 def keys(entries):
@@ -194,8 +105,7 @@ record_exchanges(sc._connection._session)
 hs = HubstorageClient(auth=APIKEY, endpoint=STORAGE, max_retries=0)
 record_exchanges(hs.session)
 for _c in (sc._hsclient, hs):
-    _c.batchuploader.worker_max_retries = 2
-    _c.batchuploader.worker_min_interval = 0
+    short_upload_retries(_c)
 
 project = sc.get_project(P)
 hsp = hs.get_project(P)
@@ -317,8 +227,7 @@ def scraper_writes_with_token():
     key, token = S['pk'], S['pk_auth']
     scraper = HubstorageClient(endpoint=STORAGE, max_retries=0)
     record_exchanges(scraper.session)
-    scraper.batchuploader.worker_max_retries = 2
-    scraper.batchuploader.worker_min_interval = 0
+    short_upload_retries(scraper)
     job = scraper.get_job(key, auth=(key, token))
     for i, item in enumerate(ITEMS):
         eq(job.items.write(item), i, 'items.write() index')
@@ -739,9 +648,8 @@ def samples_with_token():
     r = jq.push(SPIDER_B, state='running')
     scraper = HubstorageClient(endpoint=STORAGE, max_retries=0)
     record_exchanges(scraper.session)
-    scraper.batchuploader.worker_max_retries = 1
+    short_upload_retries(scraper, 1)
     UPLOAD_ERRORS.messages.clear()
-    scraper.batchuploader.worker_min_interval = 0
     job = scraper.get_job(r['key'], auth=(r['key'], r['auth']))
     eq(job.samples.write([1, 2, 3]), 0, 'samples.write() index')
     job.samples.flush()
@@ -798,11 +706,7 @@ def main():
     check('samples written with the job token', samples_with_token)
     sc.close()
     hs.close()
-    faulthandler.cancel_dump_traceback_later()
-    if FAILED:
-        print('%d checks failed: %s' % (len(FAILED), '; '.join(FAILED)), flush=True)
-        sys.exit(1)
-    print('all scrapinghub jobs checks passed', flush=True)
+    finish('all scrapinghub jobs checks passed')
 
 
 if __name__ == '__main__':

@@ -9,135 +9,47 @@ the high-level ScrapinghubClient where it needs no job-control API. Prints one l
 `ok <check>` per passed check; on the first failure prints `FAIL <check>: <why>`
 plus the HTTP exchanges seen so far and exits 1. Only 127.0.0.1 URLs are used.
 """
-import faulthandler
 import gzip
 import json
 import logging
-import os
 import sys
-import time
-import traceback
-from urllib.parse import urlsplit
 
 import msgpack
 import requests
 
+from compat_support import (EXCHANGES, arg, check, eq, exchanges_since, finish, no_upload_errors, now_ms,
+                            record_exchanges, require_local, short_upload_retries, start)
 from scrapinghub import ScrapinghubClient
 from scrapinghub.client.exceptions import NotFound, Unauthorized
 from scrapinghub.hubstorage import HubstorageClient
 from scrapinghub.hubstorage.batchuploader import _encode_gzip
 from scrapinghub.hubstorage.job import Logs
 
-
-def arg(i, env, default=None):
-    if len(sys.argv) > i and sys.argv[i]:
-        return sys.argv[i]
-    return os.environ.get(env, default)
-
-
 URL = (arg(1, 'CRAWLHUB_STORAGE_URL') or '').rstrip('/')
 APIKEY = arg(2, 'CRAWLHUB_APIKEY')
 PROJECT = int(arg(3, 'CRAWLHUB_PROJECT', '2222222'))
 if not URL or not APIKEY:
     sys.exit(__doc__)
-if urlsplit(URL).hostname != '127.0.0.1':
-    sys.exit('only 127.0.0.1 storage URLs are allowed, got %s' % URL)
+require_local(URL, 'storage ')
 STORAGE = URL + '/'
 # Never called (no job-control API used); must still be a local address.
 DASH = 'http://127.0.0.1:9/api/'
 
-# Dump stacks and quit instead of hanging forever (the batch writer retries for hours).
-faulthandler.dump_traceback_later(int(os.environ.get('CRAWLHUB_COMPAT_TIMEOUT', '110')), exit=True)
-
-# ---------------------------------------------------------------- bookkeeping
-
-EXCHANGES = []  # (method, path?query, status, content-type, body prefix)
-
-
-def record_exchanges(session):
-    """Wrap a requests.Session so every HTTP exchange the client makes is recorded."""
-    original = session.request
-
-    def request(method, url, *a, **kw):
-        r = original(method, url, *a, **kw)
-        u = urlsplit(r.url)
-        body = b'' if kw.get('stream') else r.content[:120]
-        EXCHANGES.append((method.upper(), u.path + ('?' + u.query if u.query else ''), r.status_code,
-                          r.headers.get('content-type'), body))
-        return r
-
-    session.request = request
-
-
-class UploadErrors(logging.Handler):
-    """The batch uploader only logs failed uploads (and retries them for hours)."""
-
-    def __init__(self):
-        super().__init__(logging.INFO)
-        self.messages = []
-
-    def emit(self, record):
-        msg = record.getMessage()
-        if record.levelno >= logging.WARNING or msg.startswith('Retrying'):
-            self.messages.append(msg)
-
-
-UPLOAD_ERRORS = UploadErrors()
-logging.getLogger('hubstorage.batchuploader').addHandler(UPLOAD_ERRORS)
-logging.getLogger('hubstorage.batchuploader').setLevel(logging.INFO)
-
-
-class CheckFailed(Exception):
-    pass
-
-
-def check(name, fn):
-    try:
-        fn()
-    except Exception as exc:  # noqa: BLE001 - report anything as a failed check
-        print('FAIL %s: %s' % (name, exc if isinstance(exc, (AssertionError, CheckFailed)) else repr(exc)), flush=True)
-        if not isinstance(exc, AssertionError):
-            traceback.print_exc(file=sys.stdout)
-        print('--- last HTTP exchanges (method, path, status, content-type, body prefix):', flush=True)
-        for ex in EXCHANGES[-15:]:
-            print('   ', ex, flush=True)
-        sys.exit(1)
-    print('ok %s' % name, flush=True)
-
-
-def eq(actual, expected, what):
-    assert actual == expected, '%s: expected %r, got %r' % (what, expected, actual)
-
-
-def no_upload_errors(what):
-    if UPLOAD_ERRORS.messages:
-        raise CheckFailed('%s: batch uploader reported: %s' % (what, UPLOAD_ERRORS.messages[:3]))
-
-
-def exchanges_since(n, method=None, path_contains=''):
-    return [e for e in EXCHANGES[n:] if (method is None or e[0] == method) and path_contains in e[1]]
-
-
-def now_ms():
-    return int(time.time() * 1000)
-
+start(body_prefix=120)
 
 # ---------------------------------------------------------------- clients
 
 # max_retries=0: idempotent requests are not retried, so a server error shows at once.
 hs = HubstorageClient(auth=APIKEY, endpoint=STORAGE, max_retries=0)
 record_exchanges(hs.session)
-# The uploader retries a failed batch up to 200 times with >= 30 s pauses; keep it short.
-hs.batchuploader.worker_max_retries = 2
-hs.batchuploader.worker_min_interval = 0
+short_upload_retries(hs)
 hs_json = HubstorageClient(auth=APIKEY, endpoint=STORAGE, max_retries=0, use_msgpack=False)
 record_exchanges(hs_json.session)
 assert hs.use_msgpack, 'msgpack must be importable so the client reads msgpack'
 
 sc = ScrapinghubClient(APIKEY, dash_endpoint=DASH, endpoint=STORAGE, max_retries=0)
 record_exchanges(sc._hsclient.session)
-sc._hsclient.batchuploader.worker_max_retries = 2
-sc._hsclient.batchuploader.worker_min_interval = 0
+short_upload_retries(sc._hsclient)
 
 P = PROJECT
 KEY1 = '%d/1/1' % P   # low-level writes: items (several batches), logs, requests, metadata
@@ -510,8 +422,7 @@ def main():
     sc.close()
     hs.close()
     hs_json.close()
-    faulthandler.cancel_dump_traceback_later()
-    print('all %s checks passed' % 'scrapinghub', flush=True)
+    finish('all scrapinghub checks passed')
 
 
 if __name__ == '__main__':
