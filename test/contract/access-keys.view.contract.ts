@@ -1,5 +1,5 @@
 import { AccessKey, AccessKeysView, digestOf, keyIdOf } from '@crawlhub/access';
-import { FakeProjector, ViewFixture, ViewHarness } from './job-records.view.contract';
+import { eachViewFixture, FakeProjector, ViewFixture, ViewHarness } from './view-fixture';
 
 function key(secret: string, over: Partial<AccessKey> = {}): AccessKey {
   return { keyId: keyIdOf(secret), digest: digestOf(secret), admin: false, projects: [1, 7], label: `key ${secret}`, ...over };
@@ -10,15 +10,7 @@ export function accessKeysViewContract(name: string, harness: ViewHarness<Access
     let f: ViewFixture<AccessKeysView>;
     let view: AccessKeysView;
     let p: FakeProjector;
-
-    beforeEach(async () => {
-      f = await harness();
-      view = f.view;
-      p = new FakeProjector(f);
-    });
-    afterEach(async () => {
-      await f.close();
-    });
+    eachViewFixture(harness, (fixture, projector) => ((f = fixture), (view = fixture.view), (p = projector)));
 
     const add = (k: AccessKey) => p.batch((at) => view.add(at, k));
     const revoke = (keyId: string) => p.batch((at) => view.revoke(at, keyId));

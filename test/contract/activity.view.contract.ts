@@ -1,7 +1,7 @@
 import { LogPosition } from '@crawlhub/eventlog';
 import { ActivityMessage, ActivityView, activityMessageId, compareActivity, recordActivity, StoredActivity } from '@crawlhub/activity';
 import { createEvent } from '@crawlhub/contracts';
-import { FakeProjector, ViewFixture, ViewHarness } from './job-records.view.contract';
+import { eachViewFixture, FakeProjector, ViewFixture, ViewHarness } from './view-fixture';
 
 /** Messages of one event: ids derived from the event id and the index, as the projection makes them. */
 const msgs = (event: string, ts: number, objs: object[]): ActivityMessage[] =>
@@ -12,15 +12,7 @@ export function activityViewContract(name: string, harness: ViewHarness<Activity
     let f: ViewFixture<ActivityView>;
     let view: ActivityView;
     let p: FakeProjector;
-
-    beforeEach(async () => {
-      f = await harness();
-      view = f.view;
-      p = new FakeProjector(f);
-    });
-    afterEach(async () => {
-      await f.close();
-    });
+    eachViewFixture(harness, (fixture, projector) => ((f = fixture), (view = fixture.view), (p = projector)));
 
     const record = (project: number, messages: ActivityMessage[]) => p.batch((at) => view.record(at, project, messages));
     const all = async (project: number, limit = 1000) => view.scan({ project, limit });

@@ -1,6 +1,6 @@
 import { CommentsView, CommentTarget, StoredComment } from '@crawlhub/comments';
 import { LogPosition } from '@crawlhub/eventlog';
-import { FakeProjector, ViewFixture, ViewHarness } from './job-records.view.contract';
+import { eachViewFixture, FakeProjector, ViewFixture, ViewHarness } from './view-fixture';
 
 const J1 = { project: 1, spider: 2, job: 3 };
 const item = (n: number, field: string | null = null, job = J1): CommentTarget => ({ ...job, item: n, field });
@@ -16,15 +16,7 @@ export function commentsViewContract(name: string, harness: ViewHarness<Comments
     let f: ViewFixture<CommentsView>;
     let view: CommentsView;
     let p: FakeProjector;
-
-    beforeEach(async () => {
-      f = await harness();
-      view = f.view;
-      p = new FakeProjector(f);
-    });
-    afterEach(async () => {
-      await f.close();
-    });
+    eachViewFixture(harness, (fixture, projector) => ((f = fixture), (view = fixture.view), (p = projector)));
 
     const add = (...cs: StoredComment[]) => p.batch(...cs.map((c) => (at: LogPosition) => view.add(at, c)));
     const edit = (c: StoredComment, text: string) => p.batch((at) => view.edit(at, c.project, c.id, text));

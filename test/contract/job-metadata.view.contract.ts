@@ -1,5 +1,5 @@
 import { JobKey, JobMetadataView } from '@crawlhub/storage';
-import { FakeProjector, ViewFixture, ViewHarness } from './job-records.view.contract';
+import { eachViewFixture, FakeProjector, ViewFixture, ViewHarness } from './view-fixture';
 
 const J1: JobKey = { project: 1, spider: 2, job: 3 };
 const J2: JobKey = { project: 1, spider: 2, job: 4 };
@@ -9,15 +9,7 @@ export function jobMetadataViewContract(name: string, harness: ViewHarness<JobMe
     let f: ViewFixture<JobMetadataView>;
     let view: JobMetadataView;
     let p: FakeProjector;
-
-    beforeEach(async () => {
-      f = await harness();
-      view = f.view;
-      p = new FakeProjector(f);
-    });
-    afterEach(async () => {
-      await f.close();
-    });
+    eachViewFixture(harness, (fixture, projector) => ((f = fixture), (view = fixture.view), (p = projector)));
 
     const merge = (job: JobKey, fields: Record<string, unknown>) => p.batch((at) => view.merge(at, job, fields, 1000 + at.offset));
     const del = (job: JobKey, field: string) => p.batch((at) => view.deleteField(at, job, field, 1000 + at.offset));

@@ -6,7 +6,7 @@ import { LoggedEvent } from '@crawlhub/eventlog';
 import { decideJobs, JobsOutcome } from '../../libs/jobs/src/domain/decide-jobs';
 import { argsKeyOf, JobDoc } from '../../libs/jobs/src/domain/job';
 import { JobFilter, JobsView } from '../../libs/jobs/src/ports/jobs.view';
-import { ViewFixture, ViewHarness } from './job-records.view.contract';
+import { eachViewFixture, ViewFixture, ViewHarness } from './view-fixture';
 
 type Step = 'saveOutcome' | 'putSpiders' | 'putJobs';
 
@@ -118,15 +118,7 @@ export function jobsViewContract(name: string, harness: ViewHarness<JobsView>): 
     let f: ViewFixture<JobsView>;
     let view: JobsView;
     let log: JobsLog;
-
-    beforeEach(async () => {
-      f = await harness();
-      view = f.view;
-      log = new JobsLog(f);
-    });
-    afterEach(async () => {
-      await f.close();
-    });
+    eachViewFixture(harness, (fixture) => ((f = fixture), (view = fixture.view), (log = new JobsLog(fixture))));
 
     const req = <O extends JobsOutcome>(project: number, request: JobsRequest, at?: number) => log.request<O>(project, request, at);
     const pushed = async (project: number, spider: string, o: Partial<JobPushRequest> = {}, at?: number) => {

@@ -1,5 +1,5 @@
 import { RegisteredSpider, SpiderCommandsView } from '@crawlhub/runner';
-import { FakeProjector, ViewFixture, ViewHarness } from './job-records.view.contract';
+import { eachViewFixture, FakeProjector, ViewFixture, ViewHarness } from './view-fixture';
 
 const spider = (project: number, name: string, extra: Partial<RegisteredSpider> = {}): RegisteredSpider => ({
   spider: name,
@@ -17,15 +17,7 @@ export function spiderCommandsViewContract(name: string, harness: ViewHarness<Sp
     let f: ViewFixture<SpiderCommandsView>;
     let view: SpiderCommandsView;
     let p: FakeProjector;
-
-    beforeEach(async () => {
-      f = await harness();
-      view = f.view;
-      p = new FakeProjector(f);
-    });
-    afterEach(async () => {
-      await f.close();
-    });
+    eachViewFixture(harness, (fixture, projector) => ((f = fixture), (view = fixture.view), (p = projector)));
 
     it('has nothing before anything is registered', async () => {
       expect(await view.list(1)).toEqual([]);

@@ -16,7 +16,8 @@ import { JobsMongo } from '../../libs/jobs/src/adapters/mongodb/jobs.mongodb';
 import { jobsViewContract } from '../contract/jobs.view.contract';
 import { SpiderCommandsMongo } from '../../libs/runner/src/adapters/mongodb/spider-commands.mongodb';
 import { spiderCommandsViewContract } from '../contract/spider-commands.view.contract';
-import { FakeProjector, jobRecordsViewContract, records, ViewHarness } from '../contract/job-records.view.contract';
+import { jobRecordsViewContract, records } from '../contract/job-records.view.contract';
+import { FakeProjector, ViewHarness } from '../contract/view-fixture';
 
 const uri = process.env.MONGODB_URI;
 

@@ -15,7 +15,8 @@ import { JobsSqlite } from '../../libs/jobs/src/adapters/sqlite/jobs.sqlite';
 import { jobsViewContract } from '../contract/jobs.view.contract';
 import { SpiderCommandsSqlite } from '../../libs/runner/src/adapters/sqlite/spider-commands.sqlite';
 import { spiderCommandsViewContract } from '../contract/spider-commands.view.contract';
-import { jobRecordsViewContract, ViewHarness } from '../contract/job-records.view.contract';
+import { jobRecordsViewContract } from '../contract/job-records.view.contract';
+import { ViewHarness } from '../contract/view-fixture';
 
 jest.setTimeout(60_000);
 
