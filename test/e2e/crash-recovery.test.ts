@@ -1,48 +1,17 @@
-import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { basic } from '../support/platform';
+import { freePort, MAIN, spawnPlatform } from '../support/spawn-platform';
 
 jest.setTimeout(120_000);
 
-const MAIN = join(__dirname, '../../dist/apps/all/main.js');
 const KEY = 'crash-test-admin-key-0001';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 const NAMESPACE = `crash${Date.now().toString(36)}-`;
 
-async function startPlatform(dataDir: string, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [MAIN], {
-    env: { ...process.env, EVENT_LOG_NAMESPACE: NAMESPACE, DATA_DIR: dataDir, STORAGE_PORT: String(port), CRAWLHUB_ADMIN_KEY: KEY, APP_ROLE: 'storage,projector' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`platform did not start:\n${out}`)), 30_000);
-    const onData = (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('crawlhub is up')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`platform exited with ${code}:\n${out}`)));
-  });
-  child.removeAllListeners('exit');
-  return child;
-}
+const startPlatform = (dataDir: string, port: number) =>
+  spawnPlatform({ env: { EVENT_LOG_NAMESPACE: NAMESPACE, DATA_DIR: dataDir, STORAGE_PORT: String(port), CRAWLHUB_ADMIN_KEY: KEY }, roles: 'storage,projector' });
 
 /**
  * SIGKILL during a sustained ingest: after a restart every acknowledged item is readable

@@ -1,37 +1,17 @@
-import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { client } from '../support/runner-helpers';
+import { alive, freePort, MAIN, spawnPlatform } from '../support/spawn-platform';
 
 jest.setTimeout(180_000);
 
-const MAIN = join(__dirname, '../../dist/apps/all/main.js');
 const KEY = 'runner-crash-admin-key-0001';
 const JOBS = 100;
 const SHORT = 10; // jobs that write their items at once and exit: finished before the kill
 const UNITS = 60; // the runner's capacity: 60 long jobs running at the kill, 30 pending
 const ITEMS = 60; // items per job
 const EVERY_MS = 250; // a long job writes an item every 250 ms (15 s in all)
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -65,11 +45,6 @@ if (every === 0) {
 }
 `;
 
-interface Proc {
-  child: ChildProcess;
-  output: () => string;
-}
-
 /**
  * Kills the API (storage, dash, projector in one process) and the runner (its own
  * process) with SIGKILL while 60 of 100 jobs run, restarts both, and checks that every
@@ -98,7 +73,6 @@ describe('runner: SIGKILL of the API and the runner while 100 jobs run', () => {
     const runnerId = `crash-${unique}`;
     const c = client({ dashUrl: `http://127.0.0.1:${ports.dash}/api`, storageUrl: `http://127.0.0.1:${ports.storage}` }, KEY);
     const env = {
-      ...process.env,
       // On the Kafka and MongoDB lanes: topics and a database of this test's own.
       EVENT_LOG_NAMESPACE: `${unique}-`,
       MONGODB_DATABASE: `crawlhub_${unique}`,
@@ -113,37 +87,7 @@ describe('runner: SIGKILL of the API and the runner while 100 jobs run', () => {
       RUNNER_POLL_MS: '100',
       LOG_LEVEL: 'warn',
     };
-    const start = async (role: string): Promise<Proc> => {
-      const child = spawn(process.execPath, [MAIN], { env: { ...env, APP_ROLE: role }, stdio: ['ignore', 'pipe', 'pipe'] });
-      let out = '';
-      await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`${role} did not start:\n${out}`)), 60_000);
-        const onData = (d: Buffer) => {
-          out += d.toString();
-          if (out.includes('crawlhub is up')) {
-            clearTimeout(timer);
-            resolve();
-          }
-        };
-        child.stdout!.on('data', onData);
-        child.stderr!.on('data', onData);
-        child.once('exit', (code) => reject(new Error(`${role} exited with ${code}:\n${out}`)));
-      });
-      child.removeAllListeners('exit');
-      return { child, output: () => out };
-    };
-    const kill = async (p: Proc) => {
-      if (p.child.exitCode !== null || p.child.signalCode !== null) return;
-      const exited = new Promise((r) => p.child.once('exit', r));
-      p.child.kill('SIGKILL');
-      await exited;
-    };
-    const stop = async (p: Proc) => {
-      if (p.child.exitCode !== null || p.child.signalCode !== null) return;
-      const exited = new Promise((r) => p.child.once('exit', r));
-      p.child.kill('SIGTERM');
-      await Promise.race([exited, sleep(20_000).then(() => p.child.kill('SIGKILL'))]);
-    };
+    const start = (role: string) => spawnPlatform({ env, roles: role, name: role, startTimeoutMs: 60_000 });
     const writtenBy = (key: string): { pid: number; seqs: number[] } => {
       const file = join(writtenDir, key.replace(/\//g, '-'));
       if (!existsSync(file)) return { pid: 0, seqs: [] };
@@ -180,7 +124,7 @@ describe('runner: SIGKILL of the API and the runner while 100 jobs run', () => {
       const before = new Map<string, { state: string; items: { job: string; seq: number }[] }>();
       await Promise.all(keys.map(async (key) => before.set(key, { state: String((await c.meta(key)).state), items: await items(key) })));
       const killedAt = Date.now();
-      await Promise.all([kill(api), kill(runner)]);
+      await Promise.all([api.stop('SIGKILL'), runner.stop('SIGKILL')]);
       const states = (s: string) => keys.filter((k) => before.get(k)!.state === s);
       const [wasFinished, wasRunning, wasPending] = [states('finished'), states('running'), states('pending')];
       expect(wasFinished.length + wasRunning.length + wasPending.length).toBe(JOBS);
@@ -263,7 +207,7 @@ describe('runner: SIGKILL of the API and the runner while 100 jobs run', () => {
         ].join('\n'),
       );
     } finally {
-      await Promise.all([stop(runner), stop(api)]);
+      await Promise.all([runner.stop('SIGTERM', 20_000), api.stop('SIGTERM', 20_000)]);
       for (const key of readdirSafe(writtenDir)) {
         const pid = Number(readFileSync(join(writtenDir, key), 'utf8').split('\n')[0].slice(4));
         if (pid && alive(pid)) process.kill(pid, 'SIGKILL');

@@ -1,29 +1,17 @@
-import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { client, FIFO_PRELUDE, nodeScript } from '../support/runner-helpers';
+import { alive, freePort, MAIN, spawnPlatform } from '../support/spawn-platform';
 
 jest.setTimeout(120_000);
 
-const MAIN = join(__dirname, '../../dist/apps/all/main.js');
 const KEY = 'runner-restart-admin-key-01';
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 /** The platform with a runner as its own process (the built `npm start`), so that it can be SIGKILLed. */
-async function startPlatform(dataDir: string, ports: { storage: number; dash: number }, unique: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [MAIN], {
+function startPlatform(dataDir: string, ports: { storage: number; dash: number }, unique: string) {
+  return spawnPlatform({
     env: {
-      ...process.env,
       // On the Kafka and MongoDB lanes: topics and a database of this test's own.
       EVENT_LOG_NAMESPACE: `${unique}-`,
       MONGODB_DATABASE: `crawlhub_${unique}`,
@@ -31,37 +19,11 @@ async function startPlatform(dataDir: string, ports: { storage: number; dash: nu
       STORAGE_PORT: String(ports.storage),
       DASH_PORT: String(ports.dash),
       CRAWLHUB_ADMIN_KEY: KEY,
-      APP_ROLE: 'storage,dash,projector,runner',
       RUNNER_POLL_MS: '100',
       RUNNER_ID: '',
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    roles: 'storage,dash,projector,runner',
   });
-  let out = '';
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`platform did not start:\n${out}`)), 30_000);
-    const onData = (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('crawlhub is up')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`platform exited with ${code}:\n${out}`)));
-  });
-  child.removeAllListeners('exit');
-  return child;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**
@@ -87,7 +49,7 @@ describe('runner: restart after SIGKILL', () => {
       spiderPid = (await c.waitFor(key, () => true), await waitForItem(c, key));
 
       platform.kill('SIGKILL');
-      await new Promise((r) => platform.once('exit', r));
+      await platform.waitExit();
       // Its process died with it, or soon after, on its next write to a FIFO nobody reads.
       const deadline = Date.now() + 5_000;
       while (alive(spiderPid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
@@ -113,10 +75,9 @@ describe('runner: restart after SIGKILL', () => {
       const next = await c.run(1, 'quick');
       expect(await c.waitFor(next)).toMatchObject({ close_reason: 'finished', _runner: runnerId });
     } finally {
-      const exited = new Promise((r) => platform.once('exit', r));
       platform.kill('SIGTERM');
       if (spiderPid && alive(spiderPid)) process.kill(spiderPid, 'SIGKILL');
-      await exited;
+      await platform.waitExit();
       rmSync(dataDir, { recursive: true, force: true });
     }
   });

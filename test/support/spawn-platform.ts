@@ -1,0 +1,114 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+/**
+ * The built platform (`npm start`) as child processes, for the end-to-end tests that
+ * kill it (SIGKILL, SIGTERM) and start it again. `npm run build` first (npm test does it).
+ */
+
+/** The built entry point the child processes run. */
+export const MAIN = join(__dirname, '../../dist/apps/all/main.js');
+
+/** A TCP port free on 127.0.0.1 right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Whether a process (a platform's, or a job's it started) still exists. */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export interface SpawnPlatformOptions {
+  /** Set on top of this process's environment. */
+  env: NodeJS.ProcessEnv;
+  /** APP_ROLE, e.g. 'storage,projector' or 'runner'. */
+  roles: string;
+  /** Names the process in the start errors; default 'platform'. */
+  name?: string;
+  /** How long to wait for "crawlhub is up"; default 30 s. */
+  startTimeoutMs?: number;
+}
+
+export interface SpawnedPlatform {
+  child: ChildProcess;
+  /** Everything it wrote so far, stdout and stderr interleaved. */
+  output(): string;
+  /** Whether it has exited (or was killed by a signal). */
+  exited(): boolean;
+  /** Sends a signal (default SIGTERM); does not wait. */
+  kill(signal?: NodeJS.Signals): void;
+  /** Resolves once it has exited (at once if it already has). */
+  waitExit(): Promise<void>;
+  /** Sends `signal` unless it has exited, then waits for it to exit; after `graceMs` sends SIGKILL. */
+  stop(signal?: NodeJS.Signals, graceMs?: number): Promise<void>;
+}
+
+/**
+ * Spawns `node dist/apps/all/main.js` with `env` and APP_ROLE `roles`, and resolves once it
+ * printed "crawlhub is up". Rejects with its output so far when it exits first or does not
+ * come up within `startTimeoutMs` (then it is killed).
+ */
+export async function spawnPlatform({ env, roles, name = 'platform', startTimeoutMs = 30_000 }: SpawnPlatformOptions): Promise<SpawnedPlatform> {
+  const child = spawn(process.execPath, [MAIN], { env: { ...process.env, ...env, APP_ROLE: roles }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const exited = () => child.exitCode !== null || child.signalCode !== null;
+  await new Promise<void>((resolve, reject) => {
+    let up = false;
+    const timer = setTimeout(() => {
+      reject(new Error(`${name} did not start:\n${out}`));
+      child.kill('SIGKILL');
+    }, startTimeoutMs);
+    const onData = (d: Buffer) => {
+      out += d.toString();
+      if (!up && out.includes('crawlhub is up')) {
+        up = true;
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    void exit.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`${name} exited with ${code}:\n${out}`));
+    });
+  });
+  const waitExit = async () => {
+    await exit;
+  };
+  return {
+    child,
+    output: () => out,
+    exited,
+    kill: (signal = 'SIGTERM') => {
+      child.kill(signal);
+    },
+    waitExit,
+    stop: async (signal = 'SIGTERM', graceMs = Infinity) => {
+      if (exited()) return;
+      child.kill(signal);
+      if (graceMs === Infinity) return waitExit();
+      let timer: NodeJS.Timeout | undefined;
+      const grace = new Promise<void>((r) => (timer = setTimeout(r, graceMs)));
+      await Promise.race([waitExit(), grace]);
+      clearTimeout(timer);
+      if (!exited()) {
+        child.kill('SIGKILL');
+        await waitExit();
+      }
+    },
+  };
+}
