@@ -1,7 +1,6 @@
 import {
   createEvent, JOBS_TOPIC, JobCancelRequest, JobPushRequest, JobsRequest, JobsRequested, jobsRequestedType, JobStartRequest, JobState,
-  JobTagsRequest, JobUpdate,
-} from '@crawlhub/contracts';
+  JobTagsRequest, JobUpdate, SpiderRequest } from '@crawlhub/contracts';
 import { LoggedEvent } from '@crawlhub/eventlog';
 import { decideJobs, JobsOutcome } from '../../libs/jobs/src/domain/decide-jobs';
 import { argsKeyOf, JobDoc } from '../../libs/jobs/src/domain/job';
@@ -76,6 +75,7 @@ class JobsLog {
     stop('putSpiders');
     await view.putJobs(e, decision.effects.jobs);
     stop('putJobs');
+    if (decision.effects.settings) await view.putSettings(e, d.project, decision.effects.settings);
   }
 }
 
@@ -233,6 +233,21 @@ export function jobsViewContract(name: string, harness: ViewHarness<JobsView>): 
       expect(await view.hasActiveJob(1, { unique: 'u1' })).toBe(false);
       expect(await req(1, push('books', { unique: 'u1' }))).toEqual({ op: 'push', key: '1/1/5', error: null, state: 'pending' });
       expect(await view.count({ project: 1 })).toBe(3);
+    });
+
+    it('keeps spider tags and project settings', async () => {
+      await pushed(1, 'books');
+      const spider = (r: Partial<SpiderRequest>): SpiderRequest => ({ op: 'spider', name: null, id: 1, create: false, add: [], remove: [], by: 'x', ...r });
+      await req(1, spider({ add: ['a', 'b'] }));
+      await req(1, spider({ remove: ['a'], add: ['c'] }));
+      expect((await view.spiders(1)).map((s) => s.tags)).toEqual([['b', 'c']]);
+      expect((await view.spiderById(1, 1))!.tags).toEqual(['b', 'c']);
+      expect(await req(1, spider({ id: null, name: 'new', create: true }))).toMatchObject({ op: 'spider', spider: { id: 2, name: 'new', seq: 0, tags: [] } });
+      expect(await pushed(1, 'new')).toBe('1/2/1');
+      await req(1, { op: 'settings', set: { a: 1, b: [2] }, remove: null, by: 'x' });
+      await req(1, { op: 'settings', set: { c: 'x' }, remove: 'a', by: 'x' });
+      expect(await view.settings(1)).toEqual({ b: [2], c: 'x' });
+      expect(await view.settings(2)).toEqual({});
     });
 
     it('takes one periodic fire (schedule and slot) once, without spending a number on the duplicate', async () => {

@@ -47,6 +47,9 @@ describe('runner: restart after SIGKILL', () => {
       const running = await c.waitFor(key, (m) => m.state === 'running');
       expect(running._runner).toBe(runnerId);
       spiderPid = (await c.waitFor(key, () => true), await waitForItem(c, key));
+      // Some of its log lines are stored before the kill (they are flushed about once a second).
+      const flushed = Date.now() + 10_000;
+      while (!(await c.lines(`/logs/${key}`)).some((l) => l.message === 'tick') && Date.now() < flushed) await new Promise((r) => setTimeout(r, 100));
 
       platform.kill('SIGKILL');
       await platform.waitExit();

@@ -56,7 +56,7 @@ interface OutcomeDoc {
 
 const spiderIdOf = (project: number, id: number) => `${project}/${id}`;
 const spiderOf = (s: SpiderMongoDoc): SpiderDoc => ({ project: s.project, id: s.id, name: s.name, seq: s.seq, tags: s.tags ?? [] });
-const SPIDER_FIELDS = { _id: 0, project: 1, id: 1, name: 1, seq: 1 } as const;
+const SPIDER_FIELDS = { _id: 0, project: 1, id: 1, name: 1, seq: 1, tags: 1 } as const;
 
 /**
  * The jobs view on MongoDB, without transactions (see MongoProjectionStore): every job
