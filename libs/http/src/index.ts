@@ -6,3 +6,4 @@ export * from './request-principal';
 export * from './send-stream';
 export * from './http-support.module';
 export * from './form-body';
+export * from './query-params';

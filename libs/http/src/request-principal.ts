@@ -1,8 +1,14 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { AccessService, canAccessJob, canAccessProject, Principal } from '@crawlhub/access';
+import { Actor } from '@crawlhub/contracts';
 import { credentialsOf } from './credentials';
 import { ApiError } from './storage-http-error';
+
+/** Who an event is attributed to: the key, or the job whose token was used. */
+export function actorOf(p: Principal): Actor {
+  return p.job === undefined ? { kind: 'key', id: p.id } : { kind: 'job', id: p.job };
+}
 
 export const JOB_TOKEN_VERIFIER = Symbol('JOB_TOKEN_VERIFIER');
 
@@ -32,10 +38,16 @@ export class RequestPrincipal {
     return this.access.authenticate(c.user);
   }
 
-  /** The principal, if it may see `project` (and `jobKey`, when the resource is a job's): else 401 / 403. */
-  async authorize(req: FastifyRequest, project: number, jobKey?: string): Promise<Principal> {
+  /** The principal of a request that must carry valid credentials (else 401). */
+  async require(req: FastifyRequest): Promise<Principal> {
     const principal = await this.of(req);
     if (!principal) throw new ApiError(401, 'Unauthorized');
+    return principal;
+  }
+
+  /** The principal, if it may see `project` (and `jobKey`, when the resource is a job's): else 401 / 403. */
+  async authorize(req: FastifyRequest, project: number, jobKey?: string): Promise<Principal> {
+    const principal = await this.require(req);
     const allowed = jobKey === undefined ? canAccessProject(principal, project) : canAccessJob(principal, jobKey);
     if (!allowed) throw new ApiError(403, 'Forbidden');
     return principal;

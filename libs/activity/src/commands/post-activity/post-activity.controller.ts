@@ -2,8 +2,8 @@ import { Controller, Param, Post, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createGunzip } from 'node:zlib';
-import { RequestPrincipal, StorageHttpError } from '@crawlhub/http';
-import { actorOf, authorizeProject, projectOf } from '../../http/activity-request';
+import { actorOf, RequestPrincipal, StorageHttpError } from '@crawlhub/http';
+import { projectOf } from '../../http/activity-request';
 import { PostActivityCommand } from './post-activity.command';
 
 @Controller('activity')
@@ -17,7 +17,7 @@ export class PostActivityController {
   @Post(':project')
   async post(@Param('project') segment: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
     const project = projectOf(segment);
-    const principal = await authorizeProject(this.principals, req, project);
+    const principal = await this.principals.authorize(req, project);
     const encoding = String(req.headers['content-encoding'] ?? 'identity').toLowerCase();
     if (!['identity', 'gzip', ''].includes(encoding)) throw new StorageHttpError(415, `Unsupported content-encoding: ${encoding}`);
     const body = encoding === 'gzip' ? req.raw.pipe(createGunzip()) : req.raw;

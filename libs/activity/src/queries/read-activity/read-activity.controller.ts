@@ -2,8 +2,8 @@ import { Controller, Get, Param, Req, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { canAccessProject } from '@crawlhub/access';
-import { RequestPrincipal, sendRecords, StorageHttpError } from '@crawlhub/http';
-import { authenticate, authorizeProject, countOf, many, projectOf, Query, queryOf } from '../../http/activity-request';
+import { many, Query, queryOf, RequestPrincipal, sendRecords, StorageHttpError } from '@crawlhub/http';
+import { countOf, projectOf } from '../../http/activity-request';
 import { ActivityTexts } from './read-activity.handler';
 import { ReadActivityQuery } from './read-activity.query';
 
@@ -21,7 +21,7 @@ export class ReadActivityController {
    */
   @Get('projects')
   async projects(@Req() req: FastifyRequest, @Res() reply: FastifyReply) {
-    const principal = await authenticate(this.principals, req);
+    const principal = await this.principals.require(req);
     const q = queryOf(req);
     const named = many(q, 'p').map(projectOf);
     for (const p of named) if (!canAccessProject(principal, p)) throw StorageHttpError.forbidden();
@@ -33,7 +33,7 @@ export class ReadActivityController {
   @Get(':project')
   async project(@Param('project') segment: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
     const project = projectOf(segment);
-    await authorizeProject(this.principals, req, project);
+    await this.principals.authorize(req, project);
     return this.answer(req, reply, queryOf(req), [project], undefined);
   }
 

@@ -1,7 +1,7 @@
 import { Controller, Delete, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, readBody, RequestPrincipal } from '@crawlhub/http';
+import { actorOf, ApiError, readBody, RequestPrincipal } from '@crawlhub/http';
 import { projectId, sendJobqJson } from '../../http/jobs-request';
 import { JOBS_VIEW, JobsView } from '../../ports/jobs.view';
 import { RequestJobsChangeCommand } from '../request-jobs-change/request-jobs-change.command';
@@ -48,7 +48,7 @@ export class ProjectSettingsController {
   private async change(p: string, req: FastifyRequest, reply: FastifyReply, set: Record<string, unknown>, remove: string | null) {
     const project = projectId(p);
     const principal = await this.principals.authorize(req, project);
-    await this.commands.execute(new RequestJobsChangeCommand(project, { op: 'settings', set, remove, by: principal.id }, { kind: 'key', id: principal.id }));
+    await this.commands.execute(new RequestJobsChangeCommand(project, { op: 'settings', set, remove, by: principal.id }, actorOf(principal)));
     return reply.status(200).header('content-type', 'text/html; charset=utf-8').send('');
   }
 }

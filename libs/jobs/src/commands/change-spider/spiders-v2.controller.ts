@@ -1,7 +1,7 @@
 import { Controller, Get, Inject, Param, Patch, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, readBody, RequestPrincipal } from '@crawlhub/http';
+import { actorOf, ApiError, readBody, RequestPrincipal } from '@crawlhub/http';
 import { JobsOutcome } from '../../domain/decide-jobs';
 import { projectId } from '../../http/jobs-request';
 import { JOBS_VIEW, JobsView } from '../../ports/jobs.view';
@@ -40,7 +40,7 @@ export class SpidersV2Controller {
     if (add === null || remove === null) return v2Error(reply, { non_field_errors: ['"add" and "remove" must be lists of strings'] });
     if (add.length === 0 && remove.length === 0) return v2Error(reply, { non_field_errors: ['At least one of "add" or "remove" arguments must not be empty'] });
     const outcome = (await this.commands.execute(
-      new RequestJobsChangeCommand(project, { op: 'spider', name: null, id: spiderId(p.spider), create: false, add, remove, by: principal.id }, { kind: 'key', id: principal.id }),
+      new RequestJobsChangeCommand(project, { op: 'spider', name: null, id: spiderId(p.spider), create: false, add, remove, by: principal.id }, actorOf(principal)),
     )) as Extract<JobsOutcome, { op: 'spider' }>;
     if (!outcome.spider) throw new ApiError(404, 'Not found.');
     return reply.status(200).header('content-type', 'application/json').send(JSON.stringify({ tags: outcome.spider.tags }));

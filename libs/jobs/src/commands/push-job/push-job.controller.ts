@@ -2,7 +2,7 @@ import { Controller, Param, Post, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { JobPushRequest } from '@crawlhub/contracts';
-import { ApiError, readBody, RequestPrincipal } from '@crawlhub/http';
+import { actorOf, ApiError, readBody, RequestPrincipal } from '@crawlhub/http';
 import { JobsOutcome } from '../../domain/decide-jobs';
 import { JobTokens } from '../../http/jobs-principal';
 import { jsonRecords, projectId, sendJobqLines, states } from '../../http/jobs-request';
@@ -23,7 +23,7 @@ export class PushJobController {
     if (records.length !== 1) throw new ApiError(400, 'push takes one JSON object');
     const body = records[0];
     const request = pushRequestOf(body, principal.id);
-    const outcome = (await this.commands.execute(new RequestJobsChangeCommand(project, request, { kind: 'key', id: principal.id }))) as Extract<JobsOutcome, { op: 'push' }>;
+    const outcome = (await this.commands.execute(new RequestJobsChangeCommand(project, request, actorOf(principal)))) as Extract<JobsOutcome, { op: 'push' }>;
     if (outcome.error) return sendJobqLines(reply, [{ request: body, error: outcome.error }]);
     return sendJobqLines(reply, [{ key: outcome.key, auth: outcome.state === 'running' ? this.tokens.issue(outcome.key) : null }]);
   }

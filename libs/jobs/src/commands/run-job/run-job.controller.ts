@@ -2,7 +2,7 @@ import { Controller, Post, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { JobPushRequest, JobState } from '@crawlhub/contracts';
-import { ApiError, formParams, RequestPrincipal } from '@crawlhub/http';
+import { actorOf, ApiError, formParams, RequestPrincipal } from '@crawlhub/http';
 import { JobsOutcome } from '../../domain/decide-jobs';
 import { integer, projectId, sendDash, states } from '../../http/jobs-request';
 import { RequestJobsChangeCommand } from '../request-jobs-change/request-jobs-change.command';
@@ -49,7 +49,7 @@ export class RunJobController {
       by: principal.id,
       fire: null,
     };
-    const outcome = (await this.commands.execute(new RequestJobsChangeCommand(project, request, { kind: 'key', id: principal.id }))) as Extract<JobsOutcome, { op: 'push' }>;
+    const outcome = (await this.commands.execute(new RequestJobsChangeCommand(project, request, actorOf(principal)))) as Extract<JobsOutcome, { op: 'push' }>;
     if (outcome.error) throw new ApiError(400, outcome.error);
     return sendDash(reply.header('allow', 'POST, OPTIONS'), { status: 'ok', jobid: outcome.key });
   }

@@ -2,7 +2,7 @@ import { Controller, Get, Inject, Post, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
-import { ApiError, formParams, RequestPrincipal } from '@crawlhub/http';
+import { actorOf, ApiError, formParams, RequestPrincipal } from '@crawlhub/http';
 import { CronError, nextFire, parseCron } from '../../domain/cron';
 import { integer, projectId, sendDash } from '../../http/jobs-request';
 import { SCHEDULES_VIEW, SchedulesView } from '../../ports/schedules.view';
@@ -46,7 +46,7 @@ export class SchedulesController {
     await this.commands.execute(
       new SetScheduleCommand(
         { set: { project, id, spider, cron, priority: integer(params, 'priority', 2, 0, 4), units: integer(params, 'units', 1, 1, 6), tags: params.getAll('add_tag'), spiderArgs, enabled, by: principal.id } },
-        { kind: 'key', id: principal.id },
+        actorOf(principal),
       ),
     );
     return sendDash(reply, { status: 'ok', id });
@@ -80,7 +80,7 @@ export class SchedulesController {
     const id = params.get('id');
     if (!id) throw new ApiError(400, 'id is required');
     if (!(await this.view.get(project, id))) throw new ApiError(404, `no schedule ${id} in project ${project}`);
-    await this.commands.execute(new SetScheduleCommand({ delete: { project, id } }, { kind: 'key', id: principal.id }));
+    await this.commands.execute(new SetScheduleCommand({ delete: { project, id } }, actorOf(principal)));
     return sendDash(reply, { status: 'ok' });
   }
 }

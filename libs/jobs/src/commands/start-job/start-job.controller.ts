@@ -1,7 +1,7 @@
 import { Controller, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, readBody, RequestPrincipal } from '@crawlhub/http';
+import { actorOf, ApiError, readBody, RequestPrincipal } from '@crawlhub/http';
 import { JobsOutcome } from '../../domain/decide-jobs';
 import { JobTokens } from '../../http/jobs-principal';
 import { jsonRecords, projectId, sendJobqLines } from '../../http/jobs-request';
@@ -33,7 +33,7 @@ export class StartJobController {
     const by = typeof fields.started_by === 'string' ? fields.started_by : 'jobrunner';
     delete fields.started_by;
     const outcome = (await this.commands.execute(
-      new RequestJobsChangeCommand(project, { op: 'start', maxUnits: (maxUnits as number | undefined) ?? null, spiders: spiderList, fields, by }, { kind: 'key', id: principal.id }),
+      new RequestJobsChangeCommand(project, { op: 'start', maxUnits: (maxUnits as number | undefined) ?? null, spiders: spiderList, fields, by }, actorOf(principal)),
     )) as Extract<JobsOutcome, { op: 'start' }>;
     if (!outcome.key) return reply.status(200).header('content-type', 'application/x-jsonlines').send('');
     const job = (await this.view.job(outcome.key))!;

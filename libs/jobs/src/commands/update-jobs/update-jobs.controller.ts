@@ -2,7 +2,7 @@ import { Controller, Param, Post, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { JobState, JobUpdate } from '@crawlhub/contracts';
-import { ApiError, readBody, RequestPrincipal } from '@crawlhub/http';
+import { actorOf, ApiError, readBody, RequestPrincipal } from '@crawlhub/http';
 import { JobsOutcome } from '../../domain/decide-jobs';
 import { jobKey, jsonRecords, projectId, sendJobqJson, sendJobqLines, states } from '../../http/jobs-request';
 import { RequestJobsChangeCommand } from '../request-jobs-change/request-jobs-change.command';
@@ -25,7 +25,7 @@ export class UpdateJobsController {
       return { key, state: state === undefined ? null : (states([String(state)])[0] as JobState), fields };
     });
     const by = principal.id;
-    const outcome = (await this.commands.execute(new RequestJobsChangeCommand(project, { op: 'update', updates, by }, { kind: 'key', id: principal.id }))) as Extract<
+    const outcome = (await this.commands.execute(new RequestJobsChangeCommand(project, { op: 'update', updates, by }, actorOf(principal)))) as Extract<
       JobsOutcome,
       { op: 'update' }
     >;
@@ -50,7 +50,7 @@ export class UpdateJobsController {
 
   private async cancel(project: number, keys: string[], req: FastifyRequest, reply: FastifyReply) {
     const principal = await this.principals.authorize(req, project);
-    const outcome = (await this.commands.execute(new RequestJobsChangeCommand(project, { op: 'cancel', keys, by: principal.id }, { kind: 'key', id: principal.id }))) as Extract<
+    const outcome = (await this.commands.execute(new RequestJobsChangeCommand(project, { op: 'cancel', keys, by: principal.id }, actorOf(principal)))) as Extract<
       JobsOutcome,
       { op: 'cancel' }
     >;

@@ -2,7 +2,7 @@ import { Controller, Get, Inject, Post, Req, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { canAccessProject } from '@crawlhub/access';
-import { ApiError, formParams, RequestPrincipal } from '@crawlhub/http';
+import { actorOf, ApiError, formParams, RequestPrincipal } from '@crawlhub/http';
 import { JOB_RECORDS_VIEW, JobRecordsView } from '@crawlhub/storage';
 import { JobsOutcome } from '../../domain/decide-jobs';
 import { JobDoc } from '../../domain/job';
@@ -110,7 +110,7 @@ export class DashJobsController {
     const spider = params.get('spider');
     if (keys.length === 0 && spider === null) throw new ApiError(400, 'job or spider is required');
     const outcome = (await this.commands.execute(
-      new RequestJobsChangeCommand(project, { op: 'tags', keys, spider: keys.length ? null : spider, add: params.getAll('add_tag'), remove: params.getAll('remove_tag'), by: principal.id }, { kind: 'key', id: principal.id }),
+      new RequestJobsChangeCommand(project, { op: 'tags', keys, spider: keys.length ? null : spider, add: params.getAll('add_tag'), remove: params.getAll('remove_tag'), by: principal.id }, actorOf(principal)),
     )) as Extract<JobsOutcome, { op: 'tags' }>;
     return sendDash(reply, { count: outcome.count, status: 'ok' });
   }
@@ -123,7 +123,7 @@ export class DashJobsController {
     const principal = await this.principals.authorize(req, project);
     const keys = params.getAll('job').map((k) => jobKey(k, project));
     if (keys.length === 0) throw new ApiError(400, 'job is required');
-    await this.commands.execute(new RequestJobsChangeCommand(project, { op: 'cancel', keys, by: principal.id }, { kind: 'key', id: principal.id }));
+    await this.commands.execute(new RequestJobsChangeCommand(project, { op: 'cancel', keys, by: principal.id }, actorOf(principal)));
     return sendDash(reply, { status: 'ok' });
   }
 
@@ -136,7 +136,7 @@ export class DashJobsController {
     const keys = params.getAll('job').map((k) => jobKey(k, project));
     if (keys.length === 0) throw new ApiError(400, 'job is required');
     const outcome = (await this.commands.execute(
-      new RequestJobsChangeCommand(project, { op: 'update', updates: keys.map((key) => ({ key, state: 'deleted', fields: {} })), by: principal.id }, { kind: 'key', id: principal.id }),
+      new RequestJobsChangeCommand(project, { op: 'update', updates: keys.map((key) => ({ key, state: 'deleted', fields: {} })), by: principal.id }, actorOf(principal)),
     )) as Extract<JobsOutcome, { op: 'update' }>;
     if (outcome.errors.length) throw new ApiError(400, outcome.errors.join('; '));
     return sendDash(reply, { count: outcome.lines.length, status: 'ok' });

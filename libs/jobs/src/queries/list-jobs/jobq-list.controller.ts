@@ -5,7 +5,7 @@ import { JobsOutcome } from '../../domain/decide-jobs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { canAccessProject } from '@crawlhub/access';
 import { JOB_STATES, JobState } from '@crawlhub/contracts';
-import { ApiError, formParams, RequestPrincipal } from '@crawlhub/http';
+import { actorOf, ApiError, formParams, RequestPrincipal } from '@crawlhub/http';
 import { JobDoc } from '../../domain/job';
 import { integer, jobFilter, jobKey, jobqEntry, projectId, sendJobqJson, sendJobqLines, states } from '../../http/jobs-request';
 import { JOBS_VIEW, JobsView } from '../../ports/jobs.view';
@@ -155,7 +155,7 @@ export class JobqListController {
     const known = await this.view.spiderByName(project, p.name);
     if (known || !['1', 'true'].includes((await formParams(req)).get('create') ?? '')) return sendJobqJson(reply, known?.id ?? null);
     const outcome = (await this.commands.execute(
-      new RequestJobsChangeCommand(project, { op: 'spider', name: p.name, id: null, create: true, add: [], remove: [], by: principal.id }, { kind: 'key', id: principal.id }),
+      new RequestJobsChangeCommand(project, { op: 'spider', name: p.name, id: null, create: true, add: [], remove: [], by: principal.id }, actorOf(principal)),
     )) as Extract<JobsOutcome, { op: 'spider' }>;
     return sendJobqJson(reply, outcome.spider?.id ?? null);
   }

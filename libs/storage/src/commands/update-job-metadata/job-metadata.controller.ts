@@ -1,9 +1,9 @@
 import { Controller, Delete, Get, Param, Post, Req, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { pythonJson, readBody, RequestPrincipal, StorageHttpError } from '@crawlhub/http';
+import { actorOf, pythonJson, readBody, RequestPrincipal, StorageHttpError } from '@crawlhub/http';
 import { formatJobKey, JobKey } from '../../domain/job-key';
-import { actorOf, idOf } from '../../http/storage-request';
+import { idOf } from '../../http/storage-request';
 import { ReadJobMetadataQuery } from '../../queries/read-job-metadata/read-job-metadata.query';
 import { PLATFORM_FIELDS, UpdateJobMetadataCommand } from './update-job-metadata.command';
 

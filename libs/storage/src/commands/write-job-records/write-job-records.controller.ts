@@ -2,9 +2,9 @@ import { Controller, Param, Post, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createGunzip } from 'node:zlib';
-import { RequestPrincipal, StorageHttpError } from '@crawlhub/http';
+import { actorOf, queryOf, RequestPrincipal, single, StorageHttpError } from '@crawlhub/http';
 import { formatJobKey } from '../../domain/job-key';
-import { actorOf, idOf, kindOf, queryOf, single } from '../../http/storage-request';
+import { idOf, kindOf } from '../../http/storage-request';
 import { WriteJobRecordsCommand } from './write-job-records.command';
 
 const CONTENT_RANGE = /^items\s+(\d+)-(\d*)\/(\*|\d+)$/i;

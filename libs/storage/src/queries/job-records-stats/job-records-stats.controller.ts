@@ -1,9 +1,9 @@
 import { Controller, Get, Param, Req, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { RequestPrincipal } from '@crawlhub/http';
+import { flag, queryOf, RequestPrincipal } from '@crawlhub/http';
 import { formatJobKey } from '../../domain/job-key';
-import { flag, idOf, kindOf, queryOf } from '../../http/storage-request';
+import { idOf, kindOf } from '../../http/storage-request';
 import { StatsBody } from './job-records-stats.handler';
 import { JobRecordsStatsQuery } from './job-records-stats.query';
 

@@ -1,9 +1,9 @@
 import { Controller, Get, Param, Req, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { RequestPrincipal, sendRecords, StorageHttpError } from '@crawlhub/http';
+import { flag, many, queryOf, RequestPrincipal, sendRecords, single, StorageHttpError } from '@crawlhub/http';
 import { parseId } from '../../domain/job-key';
-import { idOf, kindOf, many, queryOf, single, flag } from '../../http/storage-request';
+import { idOf, kindOf } from '../../http/storage-request';
 import { RecordPosition } from '../../ports/job-records.view';
 import { RecordTexts } from './read-job-records.handler';
 import { ReadJobRecordsQuery } from './read-job-records.query';
