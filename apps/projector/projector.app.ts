@@ -7,13 +7,14 @@ import { JobsViewsModule } from '@crawlhub/jobs';
 import { CommentsViewsModule } from '@crawlhub/comments';
 import { ActivityViewsModule } from '@crawlhub/activity';
 import { SpiderCommandsViewsModule } from '@crawlhub/runner';
+import { FrontierViewsModule } from '@crawlhub/frontier';
 import { Projector } from '@crawlhub/views';
 
 /** Every module that owns projections; the projector applies all of them. */
 @Module({})
 export class ProjectorAppModule {
   static with(core: Core): DynamicModule {
-    return { module: ProjectorAppModule, imports: [CoreModule.with(core), AccessModule, StorageViewsModule, CommentsViewsModule, ActivityViewsModule, JobsViewsModule, SpiderCommandsViewsModule], providers: [Projector], exports: [Projector] };
+    return { module: ProjectorAppModule, imports: [CoreModule.with(core), AccessModule, StorageViewsModule, CommentsViewsModule, ActivityViewsModule, JobsViewsModule, SpiderCommandsViewsModule, FrontierViewsModule], providers: [Projector], exports: [Projector] };
   }
 }
 

@@ -4,11 +4,12 @@ import { Core, CoreModule, startHttpApp } from '@crawlhub/platform';
 import { StorageApiModule, storageErrorOf } from '@crawlhub/storage';
 import { JobqApiModule } from '@crawlhub/jobs';
 import { ActivityApiModule, activityErrorOf } from '@crawlhub/activity';
+import { FrontierApiModule, frontierErrorOf } from '@crawlhub/frontier';
 
 @Module({})
 export class StorageAppModule {
   static with(core: Core): DynamicModule {
-    return { module: StorageAppModule, imports: [CoreModule.with(core), StorageApiModule, ActivityApiModule, JobqApiModule] };
+    return { module: StorageAppModule, imports: [CoreModule.with(core), StorageApiModule, ActivityApiModule, JobqApiModule, FrontierApiModule] };
   }
 }
 
@@ -17,7 +18,7 @@ export function startStorageApp(core: Core, logger: LoggerService | LogLevel[] |
   return startHttpApp(StorageAppModule.with(core), {
     host: core.config.host,
     port: core.config.ports.storage,
-    filter: storageErrorFilter().register(storageErrorOf).register(activityErrorOf),
+    filter: storageErrorFilter().register(storageErrorOf).register(activityErrorOf).register(frontierErrorOf),
     logger,
   });
 }

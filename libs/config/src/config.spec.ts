@@ -17,6 +17,12 @@ describe('loadConfig', () => {
     expect(c.viewStore).toEqual({ kind: 'mongodb', uri: 'mongodb://127.0.0.1:27017/', database: 'crawlhub' });
   });
 
+  it('reads the frontier settings, with defaults', () => {
+    expect(loadConfig({}).frontier).toEqual({ maxPostBytes: 4 * 1024 * 1024, countBatches: 10_000 });
+    expect(loadConfig({ FRONTIER_MAX_POST_BYTES: '65536', FRONTIER_COUNT_BATCHES: '3' }).frontier).toEqual({ maxPostBytes: 65536, countBatches: 3 });
+    expect(() => loadConfig({ FRONTIER_COUNT_BATCHES: '0' })).toThrow('FRONTIER_COUNT_BATCHES');
+  });
+
   it('lists every problem at once', () => {
     let error: ConfigError | undefined;
     try {

@@ -26,6 +26,15 @@ export interface CrawlhubConfig {
   eventChunkBytes: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   runner: RunnerConfig;
+  frontier: FrontierConfig;
+}
+
+/** The crawl frontier (HCF) of the storage API. */
+export interface FrontierConfig {
+  /** Largest body of one frontier POST (requests or deleted ids), bytes: 413 above. */
+  maxPostBytes: number;
+  /** Batches one `q/count` call scans before it answers with `nextstart`. */
+  countBatches: number;
 }
 
 /** The runner role: runs pending jobs as child processes. */
@@ -76,6 +85,8 @@ export const CONFIG_DOCS: [string, string, string][] = [
   ['MAX_RECORD_BYTES', '1048576', 'largest item, log line or request record (413 above)'],
   ['EVENT_CHUNK_BYTES', '1048576', 'request bodies are cut into log events of about this size'],
   ['LOG_LEVEL', 'info', 'debug, info, warn or error'],
+  ['FRONTIER_MAX_POST_BYTES', '4194304', 'largest body of one crawl frontier POST (requests, or batch ids to delete); 413 above'],
+  ['FRONTIER_COUNT_BATCHES', '10000', 'batches one frontier `q/count` call scans before it answers with `nextstart`'],
   ['RUNNER_UNITS', '4', 'capacity of a runner in units (a job takes its `units`, 1 to 6)'],
   ['RUNNER_ID', 'created on first start, kept in DATA_DIR/runner-id', 'names the runner in the jobs it claims; a restarted runner finishes its own orphaned jobs as failed (give each runner its own id)'],
   ['RUNNER_POLL_MS', '1000', 'how often a runner looks for pending jobs and for stop requests'],
@@ -184,6 +195,10 @@ export function loadConfig(env: Env = process.env): CrawlhubConfig {
     maxRecordBytes: int('MAX_RECORD_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     eventChunkBytes: int('EVENT_CHUNK_BYTES', 1024 * 1024, 64 * 1024, 8 * 1024 * 1024),
     logLevel: oneOf('LOG_LEVEL', 'info', ['debug', 'info', 'warn', 'error'] as const),
+    frontier: {
+      maxPostBytes: int('FRONTIER_MAX_POST_BYTES', 4 * 1024 * 1024, 1024, 15 * 1024 * 1024),
+      countBatches: int('FRONTIER_COUNT_BATCHES', 10_000, 1, 10_000_000),
+    },
     runner: {
       units: int('RUNNER_UNITS', 4, 1, 100_000),
       id: runnerId,

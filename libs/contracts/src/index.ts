@@ -7,3 +7,4 @@ export * from './topics/activity/activity.topic';
 export * from './topics/jobs/jobs.topic';
 export * from './topics/spider-commands/spider-commands.topic';
 export * from './topics/schedules/schedules.topic';
+export * from './topics/frontier/frontier.topic';

@@ -1,0 +1,54 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Principal } from '@crawlhub/access';
+import { RequestPrincipal, StorageHttpError } from '@crawlhub/http';
+import { SlotRef } from '../ports/frontier.view';
+
+/** Longest frontier or slot name, in UTF-8 bytes. */
+export const MAX_NAME_BYTES = 255;
+const ID = /^[0-9]{1,15}$/;
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+export function projectOf(segment: string | undefined): number {
+  if (segment === undefined || !ID.test(segment)) throw StorageHttpError.badRequest(`Invalid project id: ${JSON.stringify(segment ?? '')}`);
+  return Number(segment);
+}
+
+/** A frontier or slot name: non-empty, at most 255 bytes, no '/' and no control characters. */
+export function nameOf(segment: string | undefined, what: 'frontier' | 'slot'): string {
+  const name = segment ?? '';
+  if (name === '' || name.includes('/') || CONTROL.test(name) || Buffer.byteLength(name, 'utf8') > MAX_NAME_BYTES) {
+    throw StorageHttpError.badRequest(`Invalid ${what} name: ${JSON.stringify(name)} (1 to ${MAX_NAME_BYTES} bytes, no '/' or control characters)`);
+  }
+  return name;
+}
+
+/** The project of a frontier route, checked against the caller's key (401 / 403). */
+export async function authorizedProject(principals: RequestPrincipal, req: FastifyRequest, p: Record<string, string>): Promise<{ project: number; principal: Principal }> {
+  const project = projectOf(p.project);
+  const principal = await principals.authorize(req, project);
+  return { project, principal };
+}
+
+/** The slot of a `/hcf/<project>/<frontier>/s/<slot>...` route, after the key check. */
+export async function authorizedSlot(principals: RequestPrincipal, req: FastifyRequest, p: Record<string, string>): Promise<{ slot: SlotRef; principal: Principal }> {
+  const { project, principal } = await authorizedProject(principals, req, p);
+  return { slot: { project, frontier: nameOf(p.frontier, 'frontier'), slot: nameOf(p.slot, 'slot') }, principal };
+}
+
+/** `application/json; charset=UTF-8`, as the original answers newcount, lists and counts. */
+export function sendJson(reply: FastifyReply, body: string): FastifyReply {
+  return reply.status(200).header('content-type', 'application/json; charset=UTF-8').header('access-control-allow-origin', '*').send(body);
+}
+
+/** 200 with an empty body and no content type (DELETE of a slot, POST q/deleted). */
+export function sendEmpty(reply: FastifyReply): FastifyReply {
+  return reply.status(200).header('access-control-allow-origin', '*').send();
+}
+
+/** An optional non-negative integer parameter (400 when malformed). */
+export function intParam(value: string | undefined, name: string, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d{1,15}$/.test(value) || Number(value) > max) throw StorageHttpError.badRequest(`Invalid ${name}: ${JSON.stringify(value)} (an integer from 0 to ${max})`);
+  return Number(value);
+}

@@ -1,0 +1,5 @@
+export * from './frontier.module';
+export * from './ports/frontier.view';
+export * from './domain/batches';
+export * from './domain/lease';
+export * from './domain/requests';
