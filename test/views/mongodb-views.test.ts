@@ -17,6 +17,8 @@ import { jobsViewContract } from '../contract/jobs.view.contract';
 import { SpiderCommandsMongo } from '../../libs/runner/src/adapters/mongodb/spider-commands.mongodb';
 import { spiderCommandsViewContract } from '../contract/spider-commands.view.contract';
 import { jobRecordsViewContract, records } from '../contract/job-records.view.contract';
+import { FrontierMongo } from '../../libs/frontier/src/adapters/mongodb/frontier.mongodb';
+import { frontierViewContract } from '../contract/frontier.view.contract';
 import { FakeProjector, ViewHarness } from '../contract/view-fixture';
 
 const uri = process.env.MONGODB_URI;
@@ -54,6 +56,7 @@ if (!uri) {
   accessKeysViewContract('mongodb', mongo((v) => new AccessKeysMongo(v)));
   activityViewContract('mongodb', mongo((v) => new ActivityMongo(v)));
   spiderCommandsViewContract('mongodb', mongo((v) => new SpiderCommandsMongo(v)));
+  frontierViewContract('mongodb', mongo((v) => new FrontierMongo(v)));
 
   describe('JobRecordsMongo without transactions', () => {
     const J = { project: 1, spider: 1, job: 1 };

@@ -16,6 +16,8 @@ import { jobsViewContract } from '../contract/jobs.view.contract';
 import { SpiderCommandsSqlite } from '../../libs/runner/src/adapters/sqlite/spider-commands.sqlite';
 import { spiderCommandsViewContract } from '../contract/spider-commands.view.contract';
 import { jobRecordsViewContract } from '../contract/job-records.view.contract';
+import { FrontierSqlite } from '../../libs/frontier/src/adapters/sqlite/frontier.sqlite';
+import { frontierViewContract } from '../contract/frontier.view.contract';
 import { ViewHarness } from '../contract/view-fixture';
 
 jest.setTimeout(60_000);
@@ -48,3 +50,4 @@ commentsViewContract('sqlite', sqlite((v) => new CommentsSqlite(v)));
 accessKeysViewContract('sqlite', sqlite((v) => new AccessKeysSqlite(v)));
 activityViewContract('sqlite', sqlite((v) => new ActivitySqlite(v)));
 spiderCommandsViewContract('sqlite', sqlite((v) => new SpiderCommandsSqlite(v)));
+frontierViewContract('sqlite', sqlite((v) => new FrontierSqlite(v)));
