@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { jobsBench } from './jobs.bench';
 import { storageBench } from './storage.bench';
+import { frontierBench } from './frontier.bench';
 
 /**
  * `npm run bench [section]`: each capability has a section; figures are printed with
@@ -16,6 +17,7 @@ const SECTIONS: Record<string, () => Promise<void>> = {
     if (process.env.KAFKA_BROKERS) lanes['EVENT_LOG=kafka'] = { EVENT_LOG: 'kafka' };
     await storageBench({ ingestItems: 200_000 * scale, readItems: 1_000_000 * scale, memoryItems: 5_000_000 * scale, lanes });
   },
+  frontier: () => frontierBench({ requests: Math.round(1_000_000 * Number(process.env.BENCH_SCALE ?? '1')), slots: 100, clients: 4 }),
 };
 
 async function main() {
