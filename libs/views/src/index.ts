@@ -4,6 +4,7 @@ export * from './projector';
 export * from './adapters/sqlite/sqlite-view-database';
 export * from './adapters/sqlite/sqlite-projection-store';
 export * from './event-writer';
+export * from './staged-append';
 export * from './adapters/mongodb/mongo-view-database';
 export * from './adapters/mongodb/mongo-projection-store';
 export * from './view-adapter';

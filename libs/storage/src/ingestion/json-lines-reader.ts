@@ -11,44 +11,72 @@ export interface RecordChunk {
   bytes: number;
 }
 
+/** A chunk of checked lines (whatever a line parser makes of them) and their size in bytes. */
+export interface LineChunk<T> {
+  records: T[];
+  bytes: number;
+}
+
+export interface LineReaderOptions {
+  maxRecordBytes: number;
+  chunkBytes: number;
+  /** The 413 message for a line over `maxRecordBytes` (default: naming the line). */
+  tooLarge?: (lineNo: number, maxRecordBytes: number) => string;
+}
+
+const lineTooLarge = (lineNo: number, max: number) => `Error parsing data, line ${lineNo}: Serialized value too large - max ${max} bytes`;
+
 /**
  * Reads a JSON-lines body as it streams in and yields checked records in chunks of
  * about `chunkBytes`, so no body is ever held whole. A line over `maxRecordBytes` is
  * refused (413) as soon as it grows past the limit; a malformed line gives 400 naming
  * its 1-based line number.
  */
-export async function* readJsonLines(
+export function readJsonLines(
   body: AsyncIterable<Buffer | string> | Iterable<Buffer | string>,
   kind: RecordKind,
   options: { maxRecordBytes: number; chunkBytes: number },
 ): AsyncGenerator<RecordChunk> {
-  let carry: Buffer | null = null;
-  let lineNo = 0;
-  let records: NormalizedRecord[] = [];
-  let bytes = 0;
-
-  const take = (buf: Buffer, start: number, end: number) => {
-    lineNo++;
-    const length = end - start;
-    if (length > options.maxRecordBytes) {
-      throw new IngestError(413, `Error parsing data, line ${lineNo}: Serialized value too large - max ${options.maxRecordBytes} bytes`);
-    }
-    const text = buf.toString('utf8', start, end);
-    if (text.trim() === '') return;
+  return readLines(body, (text, lineNo) => {
     let value: unknown;
     try {
       value = JSON.parse(text);
     } catch (e) {
       throw new IngestError(400, `Error parsing data, line ${lineNo}: invalid JSON (${(e as Error).message})`);
     }
-    let record: NormalizedRecord;
     try {
-      record = normalizeRecord(kind, value, text);
+      return normalizeRecord(kind, value, text);
     } catch (e) {
       if (e instanceof RecordError) throw new IngestError(400, `Error parsing data, line ${lineNo}: ${e.message}`);
       throw e;
     }
-    records.push(record);
+  }, options);
+}
+
+/**
+ * The streaming part of `readJsonLines`, for any line format: splits the body into
+ * lines as it arrives (blank lines are skipped), refuses a line over `maxRecordBytes`
+ * with 413 before holding it whole, hands every other line to `parse` (which throws an
+ * IngestError to refuse it) and yields the results in chunks of about `chunkBytes`.
+ */
+export async function* readLines<T>(
+  body: AsyncIterable<Buffer | string> | Iterable<Buffer | string>,
+  parse: (text: string, lineNo: number) => T,
+  options: LineReaderOptions,
+): AsyncGenerator<LineChunk<T>> {
+  const tooLarge = options.tooLarge ?? lineTooLarge;
+  let carry: Buffer | null = null;
+  let lineNo = 0;
+  let records: T[] = [];
+  let bytes = 0;
+
+  const take = (buf: Buffer, start: number, end: number) => {
+    lineNo++;
+    const length = end - start;
+    if (length > options.maxRecordBytes) throw new IngestError(413, tooLarge(lineNo, options.maxRecordBytes));
+    const text = buf.toString('utf8', start, end);
+    if (text.trim() === '') return;
+    records.push(parse(text, lineNo));
     bytes += length;
   };
 
@@ -66,9 +94,7 @@ export async function* readJsonLines(
       nl = buf.indexOf(10, start);
     }
     if (start < buf.length) {
-      if (buf.length - start > options.maxRecordBytes + 2) {
-        throw new IngestError(413, `Error parsing data, line ${lineNo + 1}: Serialized value too large - max ${options.maxRecordBytes} bytes`);
-      }
+      if (buf.length - start > options.maxRecordBytes + 2) throw new IngestError(413, tooLarge(lineNo + 1, options.maxRecordBytes));
       carry = buf.subarray(start);
     }
     if (bytes >= options.chunkBytes) {

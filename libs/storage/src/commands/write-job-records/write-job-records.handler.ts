@@ -6,7 +6,7 @@ import {
   JobDataChunkStaged, JobDataUploadAborted, JobDataUploadCommitted, JobDataWritten,
 } from '@crawlhub/contracts';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
-import { EventWriter } from '@crawlhub/views';
+import { appendStaged, EventWriter } from '@crawlhub/views';
 import { formatJobKey } from '../../domain/job-key';
 import { countKeys } from '../../domain/stats-math';
 import { readJsonLines, RecordChunk } from '../../ingestion/json-lines-reader';
@@ -14,8 +14,8 @@ import { WriteJobRecordsCommand } from './write-job-records.command';
 
 /**
  * A body that fits in one chunk becomes one `job-data.written` event. A longer one is
- * staged chunk by chunk and committed at the end, so a body that fails half-way
- * (bad line, record too large, client gone) leaves nothing visible behind.
+ * staged chunk by chunk and committed at the end (`appendStaged`), so a body that fails
+ * half-way (bad line, record too large, client gone) leaves nothing visible behind.
  */
 @CommandHandler(WriteJobRecordsCommand)
 export class WriteJobRecordsHandler implements ICommandHandler<WriteJobRecordsCommand, { records: number }> {
@@ -33,40 +33,23 @@ export class WriteJobRecordsHandler implements ICommandHandler<WriteJobRecordsCo
       sizes: c.records.map((r) => r.size),
       counts: countKeys(c.records.map((r) => r.countKeys)),
     });
+    const lines = (c: RecordChunk) => c.records.map((r) => r.json);
 
-    let upload: string | null = null;
-    let seq = 0;
-    let held: RecordChunk | null = null;
     let records = 0;
-    const stage = async (c: RecordChunk) => {
-      upload ??= randomUUID();
-      const data: JobDataChunkStaged = { ...base, upload, seq: seq++, ...chunkData(c) };
-      await this.writer.append(JOB_DATA_TOPIC, [event(JOB_DATA_CHUNK_STAGED, data, c.records.map((r) => r.json))]);
-    };
-
-    try {
-      for await (const chunk of readJsonLines(cmd.body, cmd.kind, { maxRecordBytes: this.config.maxRecordBytes, chunkBytes: this.config.eventChunkBytes })) {
-        if (held) await stage(held);
-        held = chunk;
-        records += chunk.records.length;
+    const chunks = readJsonLines(cmd.body, cmd.kind, { maxRecordBytes: this.config.maxRecordBytes, chunkBytes: this.config.eventChunkBytes });
+    async function* counted() {
+      for await (const c of chunks) {
+        records += c.records.length;
+        yield c;
       }
-    } catch (err) {
-      if (upload) {
-        const aborted: JobDataUploadAborted = { upload, job };
-        await this.writer.append(JOB_DATA_TOPIC, [event(JOB_DATA_UPLOAD_ABORTED, aborted)]).catch(() => undefined);
-      }
-      throw err;
     }
-    if (!held) return { records: 0 };
-    let positions;
-    if (upload === null) {
-      const data: JobDataWritten = { ...base, start: cmd.start, ...chunkData(held) };
-      positions = await this.writer.append(JOB_DATA_TOPIC, [event(JOB_DATA_WRITTEN, data, held.records.map((r) => r.json))]);
-    } else {
-      await stage(held);
-      const data: JobDataUploadCommitted = { ...base, upload, start: cmd.start, chunks: seq };
-      positions = await this.writer.append(JOB_DATA_TOPIC, [event(JOB_DATA_UPLOAD_COMMITTED, data)]);
-    }
+    const positions = await appendStaged(this.writer, JOB_DATA_TOPIC, counted(), {
+      single: (c) => event<JobDataWritten>(JOB_DATA_WRITTEN, { ...base, start: cmd.start, ...chunkData(c) }, lines(c)),
+      staged: (c, upload, seq) => event<JobDataChunkStaged>(JOB_DATA_CHUNK_STAGED, { ...base, upload, seq, ...chunkData(c) }, lines(c)),
+      commit: (upload, chunks) => event<JobDataUploadCommitted>(JOB_DATA_UPLOAD_COMMITTED, { ...base, upload, start: cmd.start, chunks }),
+      abort: (upload) => event<JobDataUploadAborted>(JOB_DATA_UPLOAD_ABORTED, { upload, job }),
+    });
+    if (positions.length === 0) return { records: 0 };
     await this.writer.waitForViews(positions);
     return { records };
   }
