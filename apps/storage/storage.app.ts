@@ -4,12 +4,13 @@ import { Core, CoreModule, startHttpApp } from '@crawlhub/platform';
 import { StorageApiModule, storageErrorOf } from '@crawlhub/storage';
 import { JobqApiModule } from '@crawlhub/jobs';
 import { ActivityApiModule, activityErrorOf } from '@crawlhub/activity';
+import { CollectionsApiModule, collectionsErrorOf } from '@crawlhub/collections';
 import { FrontierApiModule, frontierErrorOf } from '@crawlhub/frontier';
 
 @Module({})
 export class StorageAppModule {
   static with(core: Core): DynamicModule {
-    return { module: StorageAppModule, imports: [CoreModule.with(core), StorageApiModule, ActivityApiModule, JobqApiModule, FrontierApiModule] };
+    return { module: StorageAppModule, imports: [CoreModule.with(core), StorageApiModule, ActivityApiModule, JobqApiModule, FrontierApiModule, CollectionsApiModule] };
   }
 }
 
@@ -18,7 +19,7 @@ export function startStorageApp(core: Core, logger: LoggerService | LogLevel[] |
   return startHttpApp(StorageAppModule.with(core), {
     host: core.config.host,
     port: core.config.ports.storage,
-    filter: storageErrorFilter().register(storageErrorOf).register(activityErrorOf).register(frontierErrorOf),
+    filter: storageErrorFilter().register(storageErrorOf).register(activityErrorOf).register(frontierErrorOf).register(collectionsErrorOf),
     logger,
   });
 }

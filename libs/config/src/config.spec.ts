@@ -17,6 +17,13 @@ describe('loadConfig', () => {
     expect(c.viewStore).toEqual({ kind: 'mongodb', uri: 'mongodb://127.0.0.1:27017/', database: 'crawlhub' });
   });
 
+  it('reads the collections settings, with defaults', () => {
+    expect(loadConfig({}).collections).toEqual({ expirySeconds: 2_592_000, versions: 3, scanBatch: 100_000 });
+    const c = loadConfig({ COLLECTION_EXPIRY_SECONDS: '2', COLLECTION_VERSIONS: '5', COLLECTION_SCAN_BATCH: '7' });
+    expect(c.collections).toEqual({ expirySeconds: 2, versions: 5, scanBatch: 7 });
+    expect(() => loadConfig({ COLLECTION_VERSIONS: '0' })).toThrow('COLLECTION_VERSIONS');
+  });
+
   it('reads the frontier settings, with defaults', () => {
     expect(loadConfig({}).frontier).toEqual({ maxPostBytes: 4 * 1024 * 1024, countBatches: 10_000 });
     expect(loadConfig({ FRONTIER_MAX_POST_BYTES: '65536', FRONTIER_COUNT_BATCHES: '3' }).frontier).toEqual({ maxPostBytes: 65536, countBatches: 3 });

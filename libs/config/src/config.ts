@@ -27,6 +27,17 @@ export interface CrawlhubConfig {
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   runner: RunnerConfig;
   frontier: FrontierConfig;
+  collections: CollectionsConfig;
+}
+
+/** Key-value collections of the storage API. */
+export interface CollectionsConfig {
+  /** Records of cs and vcs collections expire this long after their `_ts`. */
+  expirySeconds: number;
+  /** vs and vcs collections keep this many versions of each record (the newest included). */
+  versions: number;
+  /** Records examined by one count or delete-by-filter call before it answers with `nextstart`. */
+  scanBatch: number;
 }
 
 /** The crawl frontier (HCF) of the storage API. */
@@ -82,9 +93,12 @@ export const CONFIG_DOCS: [string, string, string][] = [
   ['ALLOW_PRIVATE_TARGETS', 'false', 'let fetch, render, extraction and the proxy reach private and loopback addresses'],
   ['READ_YOUR_WRITES_TIMEOUT_MS', '10000', 'how long a write waits for its views before answering 503'],
   ['SCHEDULER_INTERVAL_MS', '10000', 'how often periodic jobs are checked (a run starts at most this late)'],
-  ['MAX_RECORD_BYTES', '1048576', 'largest item, log line or request record (413 above)'],
+  ['MAX_RECORD_BYTES', '1048576', 'largest item, log line, request or collection record (413 above)'],
   ['EVENT_CHUNK_BYTES', '1048576', 'request bodies are cut into log events of about this size'],
   ['LOG_LEVEL', 'info', 'debug, info, warn or error'],
+  ['COLLECTION_EXPIRY_SECONDS', '2592000', 'records of cached collections (cs, vcs) expire this long after they were written (30 days)'],
+  ['COLLECTION_VERSIONS', '3', 'versions kept of each record of versioned collections (vs, vcs), the newest included'],
+  ['COLLECTION_SCAN_BATCH', '100000', 'records one collection count or delete-by-filter call examines before answering with `nextstart`'],
   ['FRONTIER_MAX_POST_BYTES', '4194304', 'largest body of one crawl frontier POST (requests, or batch ids to delete); 413 above'],
   ['FRONTIER_COUNT_BATCHES', '10000', 'batches one frontier `q/count` call scans before it answers with `nextstart`'],
   ['RUNNER_UNITS', '4', 'capacity of a runner in units (a job takes its `units`, 1 to 6)'],
@@ -195,6 +209,11 @@ export function loadConfig(env: Env = process.env): CrawlhubConfig {
     maxRecordBytes: int('MAX_RECORD_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     eventChunkBytes: int('EVENT_CHUNK_BYTES', 1024 * 1024, 64 * 1024, 8 * 1024 * 1024),
     logLevel: oneOf('LOG_LEVEL', 'info', ['debug', 'info', 'warn', 'error'] as const),
+    collections: {
+      expirySeconds: int('COLLECTION_EXPIRY_SECONDS', 30 * 24 * 3600, 1, 100 * 365 * 24 * 3600),
+      versions: int('COLLECTION_VERSIONS', 3, 1, 100),
+      scanBatch: int('COLLECTION_SCAN_BATCH', 100_000, 1, 10_000_000),
+    },
     frontier: {
       maxPostBytes: int('FRONTIER_MAX_POST_BYTES', 4 * 1024 * 1024, 1024, 15 * 1024 * 1024),
       countBatches: int('FRONTIER_COUNT_BATCHES', 10_000, 1, 10_000_000),

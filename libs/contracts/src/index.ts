@@ -8,3 +8,4 @@ export * from './topics/jobs/jobs.topic';
 export * from './topics/spider-commands/spider-commands.topic';
 export * from './topics/schedules/schedules.topic';
 export * from './topics/frontier/frontier.topic';
+export * from './topics/collections/collections.topic';

@@ -1,0 +1,71 @@
+import { randomUUID } from 'node:crypto';
+import { Inject } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import {
+  COLLECTION_CHUNK_STAGED, COLLECTION_RECORDS_WRITTEN, COLLECTION_UPLOAD_ABORTED, COLLECTION_UPLOAD_COMMITTED, CollectionChunkStaged,
+  CollectionRecordsWritten, COLLECTIONS_TOPIC, CollectionUploadAborted, CollectionUploadCommitted, createEvent,
+} from '@crawlhub/contracts';
+import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
+import { LineChunk, readLines } from '@crawlhub/storage';
+import { appendStaged, EventWriter } from '@crawlhub/views';
+import { CollectionInputError, CollectionRecordInput, packCollectionLine, parseCollectionLine, parseJsonLine, recordOf } from '../../domain/collection-record';
+import { WriteRecordsCommand } from './write-records.command';
+
+/**
+ * Checks every line as it streams in (nothing of a body with one bad line is stored) and
+ * appends the records like job data: one event when the body fits in EVENT_CHUNK_BYTES,
+ * else staged chunks made visible by one commit event (`appendStaged`). Answers once the
+ * collections view has them (read-your-writes).
+ */
+@CommandHandler(WriteRecordsCommand)
+export class WriteRecordsHandler implements ICommandHandler<WriteRecordsCommand, { records: number }> {
+  constructor(
+    private readonly writer: EventWriter,
+    @Inject(CONFIG) private readonly config: CrawlhubConfig,
+  ) {}
+
+  async execute(cmd: WriteRecordsCommand): Promise<{ records: number }> {
+    const { ref } = cmd;
+    const max = this.config.maxRecordBytes;
+    const correlationId = randomUUID();
+    const event = <T>(type: string, data: T, lines?: string[]) => createEvent({ type, key: String(ref.project), data, lines, actor: cmd.actor, correlationId });
+    const lines = (c: LineChunk<CollectionRecordInput>) => c.records.map(packCollectionLine);
+
+    let records = 0;
+    const parse = cmd.key === undefined ? parseCollectionLine : oneRecordAt(cmd.key);
+    const chunks = readLines(cmd.body, parse, {
+      maxRecordBytes: max,
+      chunkBytes: this.config.eventChunkBytes,
+      tooLarge: () => `Error parsing data, Serialized value too large - max ${max} bytes`,
+    });
+    async function* counted() {
+      for await (const c of chunks) {
+        records += c.records.length;
+        yield c;
+      }
+    }
+    const base = { project: ref.project, type: ref.type, name: ref.name };
+    const positions = await appendStaged(this.writer, COLLECTIONS_TOPIC, counted(), {
+      single: (c) => event<CollectionRecordsWritten>(COLLECTION_RECORDS_WRITTEN, base, lines(c)),
+      staged: (c, upload, seq) => event<CollectionChunkStaged>(COLLECTION_CHUNK_STAGED, { ...base, upload, seq }, lines(c)),
+      commit: (upload, chunks) => event<CollectionUploadCommitted>(COLLECTION_UPLOAD_COMMITTED, { ...base, upload, chunks }),
+      abort: (upload) => event<CollectionUploadAborted>(COLLECTION_UPLOAD_ABORTED, { project: ref.project, upload }),
+    });
+    if (cmd.key !== undefined && records === 0) throw new CollectionInputError(400, 'Error parsing data, expected one JSON object');
+    if (positions.length) await this.writer.waitForViews(positions);
+    return { records };
+  }
+}
+
+/** The body of POST .../<name>/<key>: one JSON object, stored under the key of the path (a `_key` in it is ignored). */
+function oneRecordAt(key: string): (text: string, lineNo: number) => CollectionRecordInput {
+  let seen = 0;
+  return (text, lineNo) => {
+    if (++seen > 1) throw new CollectionInputError(400, `Error parsing data, line ${lineNo}: expected one JSON object`);
+    const value = parseJsonLine(text, lineNo);
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+      throw new CollectionInputError(400, `Error parsing data, line ${lineNo}: a collection record must be a JSON object`);
+    }
+    return recordOf({ ...(value as Record<string, unknown>), _key: key }, lineNo);
+  };
+}

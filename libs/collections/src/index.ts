@@ -1,0 +1,3 @@
+export * from './collections.module';
+export * from './domain/collection-record';
+export * from './ports/collections.view';
