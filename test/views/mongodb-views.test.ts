@@ -20,6 +20,8 @@ import { jobRecordsViewContract, records } from '../contract/job-records.view.co
 import { FrontierMongo } from '../../libs/frontier/src/adapters/mongodb/frontier.mongodb';
 import { frontierViewContract } from '../contract/frontier.view.contract';
 import { FakeProjector, ViewHarness } from '../contract/view-fixture';
+import { CollectionsMongo } from '../../libs/collections/src/adapters/mongodb/collections.mongodb';
+import { collectionsViewContract } from '../contract/collections.view.contract';
 
 const uri = process.env.MONGODB_URI;
 
@@ -57,6 +59,7 @@ if (!uri) {
   activityViewContract('mongodb', mongo((v) => new ActivityMongo(v)));
   spiderCommandsViewContract('mongodb', mongo((v) => new SpiderCommandsMongo(v)));
   frontierViewContract('mongodb', mongo((v) => new FrontierMongo(v)));
+  collectionsViewContract('mongodb', mongo((v) => new CollectionsMongo(v)));
 
   describe('JobRecordsMongo without transactions', () => {
     const J = { project: 1, spider: 1, job: 1 };

@@ -19,6 +19,8 @@ import { jobRecordsViewContract } from '../contract/job-records.view.contract';
 import { FrontierSqlite } from '../../libs/frontier/src/adapters/sqlite/frontier.sqlite';
 import { frontierViewContract } from '../contract/frontier.view.contract';
 import { ViewHarness } from '../contract/view-fixture';
+import { CollectionsSqlite } from '../../libs/collections/src/adapters/sqlite/collections.sqlite';
+import { collectionsViewContract } from '../contract/collections.view.contract';
 
 jest.setTimeout(60_000);
 
@@ -51,3 +53,4 @@ accessKeysViewContract('sqlite', sqlite((v) => new AccessKeysSqlite(v)));
 activityViewContract('sqlite', sqlite((v) => new ActivitySqlite(v)));
 spiderCommandsViewContract('sqlite', sqlite((v) => new SpiderCommandsSqlite(v)));
 frontierViewContract('sqlite', sqlite((v) => new FrontierSqlite(v)));
+collectionsViewContract('sqlite', sqlite((v) => new CollectionsSqlite(v)));
