@@ -24,6 +24,8 @@ export interface PythonCheck {
   projects: number[];
   /** The script's arguments, given the platform and the key. */
   args(platform: TestPlatform, key: string): string[];
+  /** Settings of the test platform (environment names, see libs/config). */
+  env?: Record<string, string>;
 }
 
 interface RunResult {
@@ -67,7 +69,7 @@ export function describePythonCheck(check: PythonCheck): void {
     let platform: TestPlatform;
 
     beforeAll(async () => {
-      platform = await startTestPlatform();
+      platform = await startTestPlatform(check.env);
     }, 60_000);
 
     afterAll(async () => {
