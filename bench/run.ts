@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { jobsBench } from './jobs.bench';
 import { storageBench } from './storage.bench';
+import { collectionsBench } from './collections.bench';
 import { frontierBench } from './frontier.bench';
 
 /**
@@ -10,6 +11,7 @@ import { frontierBench } from './frontier.bench';
  * Kafka lane.
  */
 const SECTIONS: Record<string, () => Promise<void>> = {
+  collections: () => collectionsBench({ records: Math.round(1_000_000 * Number(process.env.BENCH_SCALE ?? '1')) }),
   jobs: () => jobsBench({ jobs: Math.round(100_000 * Number(process.env.BENCH_SCALE ?? '1')) }),
   storage: async () => {
     const scale = Number(process.env.BENCH_SCALE ?? '1');
