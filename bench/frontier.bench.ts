@@ -125,14 +125,16 @@ function clients(workerData: Record<string, unknown>): Promise<ClientResult> {
 
 /**
  * `npm run bench:frontier`: on the embedded default, enqueue `requests` requests (30%
- * repeated fingerprints) across `slots` slots through HTTP POSTs from `clients`
- * concurrent clients, then drain every slot (GET q with a large mincount, POST
+ * repeated fingerprints) across `slots` slots through HTTP POSTs of `perPost` requests
+ * (default 5,000, the Python writer's batch size; FRONTIER_BENCH_POST overrides it) from
+ * `clients` concurrent clients, then drain every slot (GET q with a large mincount, POST
  * q/deleted of what was read). Targets: 100,000 requests/s each way. Baselines of the
  * same run: the same bodies through the storage API's item ingest, and reading them back.
  */
 export async function frontierBench(options: { requests: number; slots: number; clients: number; perPost?: number; mincount?: number }): Promise<void> {
   const perSlot = Math.ceil(options.requests / options.slots);
-  const perPost = options.perPost ?? 1000;
+  // The official Python writer (hubstorage Frontier) sends up to 5,000 requests per POST.
+  const perPost = options.perPost ?? 5000;
   const mincount = options.mincount ?? 5000;
   const total = perSlot * options.slots;
   console.log(

@@ -19,7 +19,8 @@ const SECTIONS: Record<string, () => Promise<void>> = {
     if (process.env.KAFKA_BROKERS) lanes['EVENT_LOG=kafka'] = { EVENT_LOG: 'kafka' };
     await storageBench({ ingestItems: 200_000 * scale, readItems: 1_000_000 * scale, memoryItems: 5_000_000 * scale, lanes });
   },
-  frontier: () => frontierBench({ requests: Math.round(1_000_000 * Number(process.env.BENCH_SCALE ?? '1')), slots: 100, clients: 4 }),
+  frontier: () =>
+    frontierBench({ requests: Math.round(1_000_000 * Number(process.env.BENCH_SCALE ?? '1')), slots: 100, clients: 4, perPost: Number(process.env.FRONTIER_BENCH_POST ?? '5000') }),
 };
 
 async function main() {
