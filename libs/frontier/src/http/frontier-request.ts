@@ -6,7 +6,6 @@ import { SlotRef } from '../ports/frontier.view';
 /** Longest frontier or slot name, in UTF-8 bytes. */
 export const MAX_NAME_BYTES = 255;
 const ID = /^[0-9]{1,15}$/;
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 export function projectOf(segment: string | undefined): number {
