@@ -130,14 +130,17 @@ export function recordOf(value: unknown, lineNo: number, text?: string): Collect
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new CollectionInputError(400, `${line(lineNo)}: a collection record must be a JSON object`);
   }
-  const { _key: key, ...rest } = value as Record<string, unknown>;
+  const key = (value as Record<string, unknown>)._key;
   if (key === undefined || key === null) throw new CollectionInputError(400, 'Error parsing data, missing value for _key field');
   if (!isValidKey(key)) throw new CollectionInputError(400, `${line(lineNo)}: _key must be a non-empty string`);
-  const bad = numberOutOfRange(rest);
+  const bad = numberOutOfRange(value);
   if (bad !== undefined) {
     throw new CollectionInputError(400, `${line(lineNo)}: number ${bad} out of range (the largest magnitude allowed is 2^64 - 1)`);
   }
-  return { key, json: (text !== undefined && withoutKeyAsWritten(text, key)) || JSON.stringify(rest) };
+  const asWritten = text === undefined ? null : withoutKeyAsWritten(text, key);
+  if (asWritten !== null) return { key, json: asWritten };
+  const { _key, ...rest } = value as Record<string, unknown>;
+  return { key, json: JSON.stringify(rest) };
 }
 
 /** The compact text without its `_key` member when `_key` is its first or last member, else null. */
@@ -147,9 +150,11 @@ function withoutKeyAsWritten(text: string, key: string): string | null {
   if (text === `{${member}}`) return '{}';
   if (text.startsWith(`{${member},`)) out = `{${text.slice(member.length + 2)}`;
   else if (text.endsWith(`,${member}}`)) out = `${text.slice(0, text.length - member.length - 2)}}`;
-  if (out === null || out.includes('"_key"') || !isCompact(out)) return null;
+  if (out === null || out.includes('"_key"') || (WHITESPACE.test(out) && !isCompact(out))) return null;
   return out;
 }
+
+const WHITESPACE = /[ \t\r\n]/;
 
 /** A record as it travels in an event line: the compact JSON array `[<key>,<record>]`. */
 export function packCollectionLine(r: CollectionRecordInput): string {
