@@ -61,6 +61,49 @@ if (!uri) {
   frontierViewContract('mongodb', mongo((v) => new FrontierMongo(v)));
   collectionsViewContract('mongodb', mongo((v) => new CollectionsMongo(v)));
 
+  describe('CollectionsMongo without transactions', () => {
+    const VS = { project: 1, type: 'vs' as const, name: 'crash' };
+    const recs = (n: number, v: number) => Array.from({ length: n }, (_, i) => ({ key: `k${String(i).padStart(5, '0')}`, json: JSON.stringify({ v }) }));
+
+    /** Makes the n-th bulk write from now on fail, as if the process died there. */
+    function crashAtBulkWrite(nth: number): () => void {
+      const original = Collection.prototype.bulkWrite;
+      let calls = 0;
+      const spy = jest.spyOn(Collection.prototype, 'bulkWrite').mockImplementation(function (this: Collection, ...args: Parameters<Collection['bulkWrite']>) {
+        if (++calls === nth) return Promise.reject(new Error('simulated crash'));
+        return original.apply(this, args as never);
+      } as never);
+      return () => spy.mockRestore();
+    }
+
+    it('a crash half-way through a versioned write and a rename, then re-applying the batch, keeps each version once', async () => {
+      const f = await mongo((v) => new CollectionsMongo(v))();
+      try {
+        const p = new FakeProjector(f);
+        await p.batch((at) => f.view.write(at, { ...VS, records: recs(2500, 1), ts: 10, keepVersions: 3 }));
+        const writes = [
+          p.write((at) => f.view.write(at, { ...VS, records: recs(2500, 2), ts: 20, keepVersions: 3 })),
+          p.write((at) => f.view.renameCollection(at, 1, 'crash', 'moved')),
+        ];
+        // write 2: batches of 1000 records, each = versions bulk + records bulk; fail the 4th (records of batch 2).
+        const restore = crashAtBulkWrite(4);
+        await expect(p.deliver(writes)).rejects.toThrow('simulated crash');
+        restore();
+        await p.deliver(writes);
+        const moved = { ...VS, name: 'moved' };
+        expect(await f.view.scan(VS, { low: '', high: null, limit: 10_000 })).toEqual([]);
+        const all = await f.view.scan(moved, { low: '', high: null, limit: 10_000 });
+        expect(all).toHaveLength(2500);
+        expect(all.every((r) => r.json === '{"v":2}' && r.ts === 20)).toBe(true);
+        for (const key of ['k00000', 'k01500', 'k02499']) {
+          expect((await f.view.versions(moved, key)).map((r) => r.json)).toEqual(['{"v":2}', '{"v":1}']);
+        }
+      } finally {
+        await f.close();
+      }
+    });
+  });
+
   describe('JobRecordsMongo without transactions', () => {
     const J = { project: 1, spider: 1, job: 1 };
     const items = (count: number, from = 0) => Array.from({ length: count }, (_, i) => ({ n: from + i, url: `http://127.0.0.1/p/${from + i}` }));

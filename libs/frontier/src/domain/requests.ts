@@ -24,7 +24,8 @@ export function requestLine(value: unknown, lineNo: number): string {
   if (typeof o.fp !== 'string' || o.fp === '') {
     throw new FrontierInputError(400, `Error parsing data, line ${lineNo}: missing value for fp field (a non-empty string)`);
   }
-  if (Buffer.byteLength(o.fp, 'utf8') > MAX_FP_BYTES) {
+  // A UTF-16 code unit is at most 3 UTF-8 bytes: count bytes only for long fingerprints.
+  if (o.fp.length * 3 > MAX_FP_BYTES && Buffer.byteLength(o.fp, 'utf8') > MAX_FP_BYTES) {
     throw new FrontierInputError(400, `Error parsing data, line ${lineNo}: fp longer than ${MAX_FP_BYTES} bytes`);
   }
   let p = 0;
@@ -36,10 +37,10 @@ export function requestLine(value: unknown, lineNo: number): string {
   }
   const qdata = o.qdata === undefined ? null : o.qdata;
   const fdata = o.fdata === undefined ? null : o.fdata;
-  const parts = [JSON.stringify(o.fp), String(p)];
-  if (qdata !== null || fdata !== null) parts.push(JSON.stringify(qdata));
-  if (fdata !== null) parts.push(JSON.stringify(fdata));
-  return `[${parts.join(',')}]`;
+  let line = '[' + JSON.stringify(o.fp) + ',' + p;
+  if (qdata !== null || fdata !== null) line += ',' + JSON.stringify(qdata);
+  if (fdata !== null) line += ',' + JSON.stringify(fdata);
+  return line + ']';
 }
 
 /** The request an event line stands for (see `requestLine`). */
