@@ -70,11 +70,12 @@ function run(url: string, mode: 'write' | 'read', clients: number, batches: numb
 
 /**
  * `npm run bench:collections`: on the embedded default, `records` collection records
- * written through HTTP POSTs of 1000 (4 concurrent clients, each POST answered once its
- * records are readable), then read back by prefix (100 prefix scans, 4 at a time).
+ * written through HTTP POSTs of 1000 (BENCH_CLIENTS concurrent clients, default 4, each POST
+ * answered once its records are readable), then read back by prefix (100 prefix scans).
  * Baseline of the same run: plain JSON.parse of the same lines.
  */
-export async function collectionsBench(options: { records: number }): Promise<void> {
+export async function collectionsBench(options: { records: number; clients?: number }): Promise<void> {
+  const clients = options.clients ?? 4;
   const lines = Array.from({ length: 20_000 }, (_, i) => record(i));
   const t0 = performance.now();
   let parsed = 0;
@@ -82,18 +83,18 @@ export async function collectionsBench(options: { records: number }): Promise<vo
   const parseRate = parsed / ((performance.now() - t0) / 1000);
   const bytes = lines.reduce((a, l) => a + l.length + 1, 0) / lines.length;
   const batches = Math.ceil(options.records / BATCH);
-  console.log(`collections: ${(batches * BATCH).toLocaleString('en-US')} records of ~${Math.round(bytes)} bytes under ${PREFIXES} prefixes, ${BATCH} per POST, 4 concurrent clients`);
+  console.log(`collections: ${(batches * BATCH).toLocaleString('en-US')} records of ~${Math.round(bytes)} bytes under ${PREFIXES} prefixes, ${BATCH} per POST, ${clients} concurrent clients`);
   report('JSON.parse of the same lines (baseline)', parseRate, 'records/s');
   const baseline = { name: 'JSON.parse baseline', value: parseRate };
   const platform = await startPlatform({});
   try {
-    const w = await run(platform.url, 'write', 4, batches);
+    const w = await run(platform.url, 'write', clients, batches);
     if (w.failed) console.log(`  ${w.failed} POSTs failed, first: ${w.firstError}`);
     report('write, end to end with read-your-writes', w.records / w.seconds, 'records/s', 100_000, baseline);
-    const r = await run(platform.url, 'read', 4, 0);
+    const r = await run(platform.url, 'read', clients, 0);
     if (r.failed) console.log(`  ${r.failed} scans failed, first: ${r.firstError}`);
     if (r.records !== w.records) console.log(`  read ${r.records} records, expected ${w.records}`);
-    report(`read back by prefix (${PREFIXES} scans, 4 at a time)`, r.records / r.seconds, 'records/s', 100_000, baseline);
+    report(`read back by prefix (${PREFIXES} scans, ${clients} at a time)`, r.records / r.seconds, 'records/s', 100_000, baseline);
     const { peak } = platform.memory();
     console.log(`  platform peak RSS ${peak.toFixed(0)} MB`);
   } finally {

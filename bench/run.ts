@@ -8,10 +8,10 @@ import { frontierBench } from './frontier.bench';
  * `npm run bench [section]`: each capability has a section; figures are printed with
  * their target and a baseline measured in the same run (these machines are noisy).
  * Environment: BENCH_SCALE (default 1) scales item counts; KAFKA_BROKERS adds the
- * Kafka lane.
+ * Kafka lane; BENCH_CLIENTS (default 4) sets the concurrent writers of `collections`.
  */
 const SECTIONS: Record<string, () => Promise<void>> = {
-  collections: () => collectionsBench({ records: Math.round(1_000_000 * Number(process.env.BENCH_SCALE ?? '1')) }),
+  collections: () => collectionsBench({ records: Math.round(1_000_000 * Number(process.env.BENCH_SCALE ?? '1')), clients: Number(process.env.BENCH_CLIENTS ?? '4') }),
   jobs: () => jobsBench({ jobs: Math.round(100_000 * Number(process.env.BENCH_SCALE ?? '1')) }),
   storage: async () => {
     const scale = Number(process.env.BENCH_SCALE ?? '1');
