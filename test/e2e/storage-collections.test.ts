@@ -275,20 +275,27 @@ describe('storage API: collections', () => {
   });
 
   it('needs a key that sees the project', async () => {
-    expect((await fetch(url('/collections/1/s/scan_test'))).status).toBe(401);
+    await post('/collections/1/s/authz', jl([{ _key: 'my_key_0' }]));
+    expect((await fetch(url('/collections/1/s/authz'))).status).toBe(401);
     const key = await p.createKey([42]);
     expect((await fetch(url(`/collections/42/s/mine?apikey=${key}`), { method: 'POST', body: jl([{ _key: 'a', v: 1 }]) })).status).toBe(200);
     expect(await (await fetch(url(`/collections/42/s/mine/a?apikey=${key}`))).text()).toBe('{"v":1}\n');
     for (const [method, path] of [
-      ['GET', '/collections/1/s/scan_test'], ['GET', '/collections/1/list'], ['POST', '/collections/1/s/scan_test'], ['DELETE', '/collections/1/s/scan_test'],
-      ['GET', '/collections/1/s/scan_test/count'], ['POST', '/collections/1/delete?name=scan_test'], ['POST', '/collections/1/rename?name=scan_test&new_name=x'],
-      ['GET', '/collections/1/s/scan_test/my_key_1'], ['POST', '/collections/1/s/scan_test/deleted'],
+      ['GET', '/collections/1/s/authz'], ['GET', '/collections/1/list'], ['POST', '/collections/1/s/authz'], ['DELETE', '/collections/1/s/authz'],
+      ['GET', '/collections/1/s/authz/count'], ['POST', '/collections/1/delete?name=authz'], ['POST', '/collections/1/rename?name=authz&new_name=x'],
+      ['GET', '/collections/1/s/authz/my_key_0'], ['POST', '/collections/1/s/authz/deleted'],
     ]) {
       const res = await fetch(url(path), { method, headers: { authorization: basic(key) }, body: method === 'POST' ? jl([{ _key: 'x' }]) : undefined });
       expect([path, res.status]).toEqual([path, 403]);
       expect(await res.text()).toBe('Forbidden\n');
     }
-    expect(await keysOf('/collections/1/s/scan_test?meta=_key&count=1')).toEqual(['my_key_0']);
+    expect(await keysOf('/collections/1/s/authz?meta=_key&count=1')).toEqual(['my_key_0']);
+    // A job token is scoped to its job (items, logs, requests, metadata), as for job data.
+    const pushed = (await (await post('/jobq/1/push', JSON.stringify({ spider: 'collections-spider', state: 'running' }))).json()) as { key: string; auth: string };
+    expect(typeof pushed.auth).toBe('string');
+    const jobAuth = `Basic ${Buffer.from(`${pushed.key}:${pushed.auth}`).toString('base64')}`;
+    expect((await fetch(url(`/items/${pushed.key}`), { headers: { authorization: jobAuth } })).status).toBe(200);
+    expect((await fetch(url('/collections/1/s/authz'), { headers: { authorization: jobAuth } })).status).toBe(403);
   });
 
   it('rebuilds identical views from the log (replay)', async () => {
