@@ -47,7 +47,8 @@ export class CollectionsApiModule {}
 
 /**
  * How errors of the collections context read in the storage API's plain-text style (line
- * reading, filters, formats, gzip and projection lag are the storage context's: `storageErrorOf`).
+ * reading is `storageErrorFilter`'s; filters, formats, gzip and projection lag are the storage
+ * context's: `storageErrorOf`).
  */
 export function collectionsErrorOf(e: unknown): StorageHttpError | null {
   if (e instanceof CollectionInputError) return new StorageHttpError(e.status, e.message);

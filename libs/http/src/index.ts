@@ -7,3 +7,4 @@ export * from './send-stream';
 export * from './http-support.module';
 export * from './form-body';
 export * from './query-params';
+export * from './json-lines';

@@ -1,5 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
+import { IngestError } from './json-lines';
 
 /** An error answer of any API: a status and a one-line message, rendered in the API's style. */
 export class StorageHttpError extends Error {
@@ -64,9 +65,11 @@ export class ApiErrorFilter implements ExceptionFilter {
   }
 }
 
-/** Storage style: plain text, one line. */
+/** Storage style: plain text, one line. A refused JSON-lines body (IngestError) answers with its status and message. */
 export function storageErrorFilter(): ApiErrorFilter {
-  return new ApiErrorFilter('storage', (reply, e) => void reply.header('content-type', 'text/plain; charset=UTF-8').send(`${e.message}\n`));
+  return new ApiErrorFilter('storage', (reply, e) => void reply.header('content-type', 'text/plain; charset=UTF-8').send(`${e.message}\n`)).register(
+    (e) => (e instanceof IngestError ? new StorageHttpError(e.status, e.message) : null),
+  );
 }
 
 /** Dash (job control, comments) style: `{"status": "error", "message": ...}`. */

@@ -7,5 +7,3 @@ export * from './domain/record-filter';
 export * from './ports/job-platform-metadata.port';
 export * from './commands/write-job-records/write-job-records.command';
 export * from './commands/update-job-metadata/update-job-metadata.command';
-export { IngestError, readLines } from './ingestion/json-lines-reader';
-export type { LineChunk, LineReaderOptions } from './ingestion/json-lines-reader';

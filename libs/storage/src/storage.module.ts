@@ -14,7 +14,6 @@ import { JobMetadataProjection } from './events/job-metadata.projection';
 import { JobRecordsProjection } from './events/job-records.projection';
 import { SystemController } from './http/system.controller';
 import { FilterError } from './domain/record-filter';
-import { IngestError } from './ingestion/json-lines-reader';
 import { JOB_METADATA_VIEW } from './ports/job-metadata.view';
 import { JOB_RECORDS_VIEW } from './ports/job-records.view';
 import { JobRecordsStatsController } from './queries/job-records-stats/job-records-stats.controller';
@@ -53,9 +52,11 @@ export class StorageCommandsModule {}
 })
 export class StorageApiModule {}
 
-/** How errors of the storage context read in the storage API's plain-text style. */
+/**
+ * How errors of the storage context read in the storage API's plain-text style (a refused
+ * JSON-lines body, IngestError, is `storageErrorFilter`'s own).
+ */
 export function storageErrorOf(e: unknown): StorageHttpError | null {
-  if (e instanceof IngestError) return new StorageHttpError(e.status, e.message);
   if (e instanceof FormatError) return new StorageHttpError(e.status, e.message);
   if (e instanceof FilterError) return new StorageHttpError(400, e.message);
   if (e instanceof ProjectionLagError) return new StorageHttpError(503, `Service Unavailable: ${e.message}`);

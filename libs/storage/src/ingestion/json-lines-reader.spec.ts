@@ -1,4 +1,5 @@
-import { IngestError, readJsonLines } from './json-lines-reader';
+import { IngestError } from '@crawlhub/http';
+import { readJsonLines } from './json-lines-reader';
 
 async function collect(pieces: string[], chunkBytes = 1 << 20, maxRecordBytes = 1 << 20) {
   const out = [];

@@ -1,30 +1,10 @@
+import { IngestError, jsonOfLine, readLines } from '@crawlhub/http';
 import { NormalizedRecord, normalizeRecord, RecordError, RecordKind } from '../domain/record-kinds';
-
-export class IngestError extends Error {
-  constructor(readonly status: 400 | 413, message: string) {
-    super(message);
-  }
-}
 
 export interface RecordChunk {
   records: NormalizedRecord[];
   bytes: number;
 }
-
-/** A chunk of checked lines (whatever a line parser makes of them) and their size in bytes. */
-export interface LineChunk<T> {
-  records: T[];
-  bytes: number;
-}
-
-export interface LineReaderOptions {
-  maxRecordBytes: number;
-  chunkBytes: number;
-  /** The 413 message for a line over `maxRecordBytes` (default: naming the line). */
-  tooLarge?: (lineNo: number, maxRecordBytes: number) => string;
-}
-
-const lineTooLarge = (lineNo: number, max: number) => `Error parsing data, line ${lineNo}: Serialized value too large - max ${max} bytes`;
 
 /**
  * Reads a JSON-lines body as it streams in and yields checked records in chunks of
@@ -38,12 +18,7 @@ export function readJsonLines(
   options: { maxRecordBytes: number; chunkBytes: number },
 ): AsyncGenerator<RecordChunk> {
   return readLines(body, (text, lineNo) => {
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (e) {
-      throw new IngestError(400, `Error parsing data, line ${lineNo}: invalid JSON (${(e as Error).message})`);
-    }
+    const value = jsonOfLine(text, lineNo);
     try {
       return normalizeRecord(kind, value, text);
     } catch (e) {
@@ -51,58 +26,4 @@ export function readJsonLines(
       throw e;
     }
   }, options);
-}
-
-/**
- * The streaming part of `readJsonLines`, for any line format: splits the body into
- * lines as it arrives (blank lines are skipped), refuses a line over `maxRecordBytes`
- * with 413 before holding it whole, hands every other line to `parse` (which throws an
- * IngestError to refuse it) and yields the results in chunks of about `chunkBytes`.
- */
-export async function* readLines<T>(
-  body: AsyncIterable<Buffer | string> | Iterable<Buffer | string>,
-  parse: (text: string, lineNo: number) => T,
-  options: LineReaderOptions,
-): AsyncGenerator<LineChunk<T>> {
-  const tooLarge = options.tooLarge ?? lineTooLarge;
-  let carry: Buffer | null = null;
-  let lineNo = 0;
-  let records: T[] = [];
-  let bytes = 0;
-
-  const take = (buf: Buffer, start: number, end: number) => {
-    lineNo++;
-    const length = end - start;
-    if (length > options.maxRecordBytes) throw new IngestError(413, tooLarge(lineNo, options.maxRecordBytes));
-    const text = buf.toString('utf8', start, end);
-    if (text.trim() === '') return;
-    records.push(parse(text, lineNo));
-    bytes += length;
-  };
-
-  for await (const piece of body) {
-    let buf = typeof piece === 'string' ? Buffer.from(piece) : piece;
-    if (carry) {
-      buf = Buffer.concat([carry, buf]);
-      carry = null;
-    }
-    let start = 0;
-    let nl = buf.indexOf(10, start);
-    while (nl >= 0) {
-      take(buf, start, nl);
-      start = nl + 1;
-      nl = buf.indexOf(10, start);
-    }
-    if (start < buf.length) {
-      if (buf.length - start > options.maxRecordBytes + 2) throw new IngestError(413, tooLarge(lineNo + 1, options.maxRecordBytes));
-      carry = buf.subarray(start);
-    }
-    if (bytes >= options.chunkBytes) {
-      yield { records, bytes };
-      records = [];
-      bytes = 0;
-    }
-  }
-  if (carry) take(carry, 0, carry.length);
-  if (records.length) yield { records, bytes };
 }

@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { Actor, COLLECTION_RECORDS_DELETED, CollectionRecordsDeleted, CollectionRef, COLLECTIONS_TOPIC, createEvent, EventEnvelope } from '@crawlhub/contracts';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
-import { readLines } from '@crawlhub/storage';
+import { readLines } from '@crawlhub/http';
 import { EventWriter } from '@crawlhub/views';
 import { CollectionInputError, isValidKey, parseJsonLine } from '../../domain/collection-record';
 import { CollectionScanner, ScanProgress } from '../../queries/scan/collection-scanner';

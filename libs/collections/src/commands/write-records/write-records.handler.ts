@@ -6,7 +6,7 @@ import {
   CollectionRecordsWritten, COLLECTIONS_TOPIC, CollectionUploadAborted, CollectionUploadCommitted, createEvent,
 } from '@crawlhub/contracts';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
-import { LineChunk, readLines } from '@crawlhub/storage';
+import { LineChunk, readLines } from '@crawlhub/http';
 import { appendStaged, EventWriter } from '@crawlhub/views';
 import { CollectionInputError, CollectionRecordInput, packCollectionLine, parseCollectionLine, parseJsonLine, recordOf } from '../../domain/collection-record';
 import { WriteRecordsCommand } from './write-records.command';

@@ -5,7 +5,7 @@ import { createEvent, FRONTIER_REQUESTS_ADDED, FRONTIER_TOPIC, FrontierRequestsA
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
 import { EventWriter } from '@crawlhub/views';
 import { requestLine } from '../../domain/requests';
-import { readBodyLines } from '../../ingestion/read-body-lines';
+import { readRequestBody } from '../../ingestion/request-body';
 import { FRONTIER_VIEW, FrontierView } from '../../ports/frontier.view';
 import { AddRequestsCommand } from './add-requests.command';
 
@@ -23,7 +23,7 @@ export class AddRequestsHandler implements ICommandHandler<AddRequestsCommand, {
   ) {}
 
   async execute(cmd: AddRequestsCommand): Promise<{ newcount: number }> {
-    const lines = await readBodyLines(cmd.body, this.config.frontier.maxPostBytes, requestLine);
+    const lines = await readRequestBody(cmd.body, this.config.frontier.maxPostBytes, requestLine);
     if (lines.length === 0) return { newcount: 0 };
     const { project, frontier, slot } = cmd.slot;
     const requestId = randomUUID();

@@ -4,7 +4,7 @@ import { createEvent, FRONTIER_BATCHES_DELETED, FRONTIER_TOPIC, FrontierBatchesD
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
 import { EventWriter } from '@crawlhub/views';
 import { deletedIds } from '../../domain/requests';
-import { readBodyLines } from '../../ingestion/read-body-lines';
+import { readRequestBody } from '../../ingestion/request-body';
 import { DeleteBatchesCommand } from './delete-batches.command';
 
 /** Every line of the body in one event (all or nothing); answers once the queue no longer serves them. */
@@ -13,7 +13,7 @@ export class DeleteBatchesHandler implements ICommandHandler<DeleteBatchesComman
   constructor(private readonly writer: EventWriter, @Inject(CONFIG) private readonly config: CrawlhubConfig) {}
 
   async execute(cmd: DeleteBatchesCommand): Promise<void> {
-    const ids = [...new Set((await readBodyLines(cmd.body, this.config.frontier.maxPostBytes, deletedIds)).flat())];
+    const ids = [...new Set((await readRequestBody(cmd.body, this.config.frontier.maxPostBytes, deletedIds)).flat())];
     if (ids.length === 0) return;
     const { project, frontier, slot } = cmd.slot;
     const data: FrontierBatchesDeleted = { project, frontier, slot, ids };
