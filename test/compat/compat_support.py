@@ -1,4 +1,4 @@
-"""Support code shared by the compatibility scripts (scrapinghub-storage.py, scrapinghub-jobs.py).
+"""Support code shared by the compatibility scripts (scrapinghub-storage.py, -jobs.py, -collections.py, -frontier.py).
 
 Arguments and environment, a watchdog, a record of the HTTP exchanges the clients make,
 the batch uploader's errors, and `check`/`eq`: each check prints `ok <check>`, or
@@ -24,6 +24,38 @@ def require_local(url, kind=''):
     """Only 127.0.0.1 URLs are used; exits with a message naming `kind` ('storage ') otherwise."""
     if urlsplit(url).hostname != '127.0.0.1':
         sys.exit('only 127.0.0.1 %sURLs are allowed, got %s' % (kind, url))
+
+
+def storage_clients(doc, body_prefix):
+    """The common start of a script that talks to the storage API only: reads
+    [STORAGE_URL [APIKEY [PROJECT_ID]]] (or env CRAWLHUB_STORAGE_URL, CRAWLHUB_APIKEY,
+    CRAWLHUB_PROJECT; exits with `doc` when one is missing), requires a 127.0.0.1 URL, calls
+    `start(body_prefix)` and makes a ScrapinghubClient and a HubstorageClient whose exchanges
+    are recorded and whose uploads are retried briefly. Returns
+    (APIKEY, PROJECT, STORAGE endpoint, DASH endpoint (never called), sc, hs)."""
+    from scrapinghub import ScrapinghubClient
+    from scrapinghub.hubstorage import HubstorageClient
+
+    url = (arg(1, 'CRAWLHUB_STORAGE_URL') or '').rstrip('/')
+    apikey = arg(2, 'CRAWLHUB_APIKEY')
+    project = int(arg(3, 'CRAWLHUB_PROJECT', '2222222'))
+    if not url or not apikey:
+        sys.exit(doc)
+    require_local(url, 'storage ')
+    storage = url + '/'
+    # Never called (no job-control API used); must still be a local address.
+    dash = 'http://127.0.0.1:9/api/'
+
+    start(body_prefix=body_prefix)
+
+    # max_retries=0: idempotent requests are not retried, so a server error shows at once.
+    sc = ScrapinghubClient(apikey, dash_endpoint=dash, endpoint=storage, max_retries=0)
+    record_exchanges(sc._hsclient.session)
+    short_upload_retries(sc._hsclient)
+    hs = HubstorageClient(auth=apikey, endpoint=storage, max_retries=0)
+    record_exchanges(hs.session)
+    short_upload_retries(hs)
+    return apikey, project, storage, dash, sc, hs
 
 
 # ---------------------------------------------------------------- bookkeeping

@@ -12,33 +12,13 @@ nextstart. Prints one line `ok <check>` per passed check; on the first failure p
 `FAIL <check>: <why>` plus the HTTP exchanges seen so far and exits 1.
 """
 import json
-import sys
 
 import requests
 
-from compat_support import (EXCHANGES, arg, check, eq, exchanges_since, finish, no_upload_errors, record_exchanges,
-                            require_local, short_upload_retries, start)
-from scrapinghub import ScrapinghubClient
+from compat_support import EXCHANGES, check, eq, exchanges_since, finish, no_upload_errors, storage_clients
 from scrapinghub.client.exceptions import BadRequest, NotFound, ValueTooLarge
-from scrapinghub.hubstorage import HubstorageClient
 
-URL = (arg(1, 'CRAWLHUB_STORAGE_URL') or '').rstrip('/')
-APIKEY = arg(2, 'CRAWLHUB_APIKEY')
-PROJECT = int(arg(3, 'CRAWLHUB_PROJECT', '2222222'))
-if not URL or not APIKEY:
-    sys.exit(__doc__)
-require_local(URL, 'storage ')
-STORAGE = URL + '/'
-DASH = 'http://127.0.0.1:9/api/'   # never called
-
-start(body_prefix=120)
-
-sc = ScrapinghubClient(APIKEY, dash_endpoint=DASH, endpoint=STORAGE, max_retries=0)
-record_exchanges(sc._hsclient.session)
-short_upload_retries(sc._hsclient)
-hs = HubstorageClient(auth=APIKEY, endpoint=STORAGE, max_retries=0)
-record_exchanges(hs.session)
-short_upload_retries(hs)
+APIKEY, PROJECT, STORAGE, _, sc, hs = storage_clients(__doc__, body_prefix=120)
 
 project = sc.get_project(PROJECT)
 collections = project.collections

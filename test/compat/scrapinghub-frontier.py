@@ -10,30 +10,9 @@ read, delete, delete_slot). Prints one line `ok <check>` per passed check; on th
 failure prints `FAIL <check>: <why>` plus the HTTP exchanges seen so far and exits 1.
 Only 127.0.0.1 URLs are used.
 """
-import sys
+from compat_support import EXCHANGES, check, eq, exchanges_since, finish, no_upload_errors, storage_clients
 
-from compat_support import (EXCHANGES, arg, check, eq, exchanges_since, finish, no_upload_errors, record_exchanges,
-                            require_local, short_upload_retries, start)
-from scrapinghub import ScrapinghubClient
-from scrapinghub.hubstorage import HubstorageClient
-
-URL = (arg(1, 'CRAWLHUB_STORAGE_URL') or '').rstrip('/')
-APIKEY = arg(2, 'CRAWLHUB_APIKEY')
-PROJECT = int(arg(3, 'CRAWLHUB_PROJECT', '2222222'))
-if not URL or not APIKEY:
-    sys.exit(__doc__)
-require_local(URL, 'storage ')
-STORAGE = URL + '/'
-DASH = 'http://127.0.0.1:9/api/'  # never called
-
-start(body_prefix=160)
-
-sc = ScrapinghubClient(APIKEY, dash_endpoint=DASH, endpoint=STORAGE, max_retries=0)
-record_exchanges(sc._hsclient.session)
-short_upload_retries(sc._hsclient)
-hs = HubstorageClient(auth=APIKEY, endpoint=STORAGE, max_retries=0)
-record_exchanges(hs.session)
-short_upload_retries(hs)
+APIKEY, PROJECT, _, _, sc, hs = storage_clients(__doc__, body_prefix=160)
 
 project = sc.get_project(PROJECT)
 frontiers = project.frontiers

@@ -12,44 +12,25 @@ plus the HTTP exchanges seen so far and exits 1. Only 127.0.0.1 URLs are used.
 import gzip
 import json
 import logging
-import sys
 
 import msgpack
 import requests
 
-from compat_support import (EXCHANGES, arg, check, eq, exchanges_since, finish, no_upload_errors, now_ms,
-                            record_exchanges, require_local, short_upload_retries, start)
+from compat_support import (EXCHANGES, check, eq, exchanges_since, finish, no_upload_errors, now_ms, record_exchanges,
+                            storage_clients)
 from scrapinghub import ScrapinghubClient
 from scrapinghub.client.exceptions import NotFound, Unauthorized
 from scrapinghub.hubstorage import HubstorageClient
 from scrapinghub.hubstorage.batchuploader import _encode_gzip
 from scrapinghub.hubstorage.job import Logs
 
-URL = (arg(1, 'CRAWLHUB_STORAGE_URL') or '').rstrip('/')
-APIKEY = arg(2, 'CRAWLHUB_APIKEY')
-PROJECT = int(arg(3, 'CRAWLHUB_PROJECT', '2222222'))
-if not URL or not APIKEY:
-    sys.exit(__doc__)
-require_local(URL, 'storage ')
-STORAGE = URL + '/'
-# Never called (no job-control API used); must still be a local address.
-DASH = 'http://127.0.0.1:9/api/'
-
-start(body_prefix=120)
+APIKEY, PROJECT, STORAGE, DASH, sc, hs = storage_clients(__doc__, body_prefix=120)
 
 # ---------------------------------------------------------------- clients
 
-# max_retries=0: idempotent requests are not retried, so a server error shows at once.
-hs = HubstorageClient(auth=APIKEY, endpoint=STORAGE, max_retries=0)
-record_exchanges(hs.session)
-short_upload_retries(hs)
 hs_json = HubstorageClient(auth=APIKEY, endpoint=STORAGE, max_retries=0, use_msgpack=False)
 record_exchanges(hs_json.session)
 assert hs.use_msgpack, 'msgpack must be importable so the client reads msgpack'
-
-sc = ScrapinghubClient(APIKEY, dash_endpoint=DASH, endpoint=STORAGE, max_retries=0)
-record_exchanges(sc._hsclient.session)
-short_upload_retries(sc._hsclient)
 
 P = PROJECT
 KEY1 = '%d/1/1' % P   # low-level writes: items (several batches), logs, requests, metadata
