@@ -25,6 +25,17 @@ import { collectionsViewContract } from '../contract/collections.view.contract';
 
 const uri = process.env.MONGODB_URI;
 
+/** Makes the n-th bulk write from now on fail, as if the process died there. */
+function crashAtBulkWrite(nth: number): () => void {
+  const original = Collection.prototype.bulkWrite;
+  let calls = 0;
+  const spy = jest.spyOn(Collection.prototype, 'bulkWrite').mockImplementation(function (this: Collection, ...args: Parameters<Collection['bulkWrite']>) {
+    if (++calls === nth) return Promise.reject(new Error('simulated crash'));
+    return original.apply(this, args as never);
+  } as never);
+  return () => spy.mockRestore();
+}
+
 if (!uri) {
   describe('MongoDB views', () => {
     it('is skipped without MONGODB_URI', () => {
@@ -65,17 +76,6 @@ if (!uri) {
     const VS = { project: 1, type: 'vs' as const, name: 'crash' };
     const recs = (n: number, v: number) => Array.from({ length: n }, (_, i) => ({ key: `k${String(i).padStart(5, '0')}`, json: JSON.stringify({ v }) }));
 
-    /** Makes the n-th bulk write from now on fail, as if the process died there. */
-    function crashAtBulkWrite(nth: number): () => void {
-      const original = Collection.prototype.bulkWrite;
-      let calls = 0;
-      const spy = jest.spyOn(Collection.prototype, 'bulkWrite').mockImplementation(function (this: Collection, ...args: Parameters<Collection['bulkWrite']>) {
-        if (++calls === nth) return Promise.reject(new Error('simulated crash'));
-        return original.apply(this, args as never);
-      } as never);
-      return () => spy.mockRestore();
-    }
-
     it('a crash half-way through a versioned write and a rename, then re-applying the batch, keeps each version once', async () => {
       const f = await mongo((v) => new CollectionsMongo(v))();
       try {
@@ -107,17 +107,6 @@ if (!uri) {
   describe('JobRecordsMongo without transactions', () => {
     const J = { project: 1, spider: 1, job: 1 };
     const items = (count: number, from = 0) => Array.from({ length: count }, (_, i) => ({ n: from + i, url: `http://127.0.0.1/p/${from + i}` }));
-
-    /** Makes the n-th bulk write from now on fail, as if the process died there. */
-    function crashAtBulkWrite(nth: number): () => void {
-      const original = Collection.prototype.bulkWrite;
-      let calls = 0;
-      const spy = jest.spyOn(Collection.prototype, 'bulkWrite').mockImplementation(function (this: Collection, ...args: Parameters<Collection['bulkWrite']>) {
-        if (++calls === nth) return Promise.reject(new Error('simulated crash'));
-        return original.apply(this, args as never);
-      } as never);
-      return () => spy.mockRestore();
-    }
 
     it('a crash half-way through writing an event, then re-applying the batch, neither double counts nor loses records', async () => {
       const f = await mongo((v) => new JobRecordsMongo(v) as JobRecordsView)();
