@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import { decodeEvent, encodeEvent, EventEnvelope } from '@crawlhub/contracts';
 import { ConsumeOptions, Consumption, EventLog, LoggedEvent, LogPosition } from '../../event-log.port';
 import { partitionForKey } from '../../partitioner';
@@ -246,9 +247,34 @@ function tableOf(topic: string): string {
   return `log_${topic.replace(/-/g, '_')}`;
 }
 
+/**
+ * Member ids name their host and process (`<host>:<pid>:<uuid>`), so a member whose
+ * process is gone from this host (SIGKILL) is dropped at once instead of holding its
+ * partitions until its heartbeat expires: a restarted platform consumes right away and
+ * its writes do not wait out the session timeout (the log is a local file, so its
+ * members are normally on this host).
+ */
+const HOST = hostname();
+
+function memberIdOfThisProcess(): string {
+  return `${HOST}:${process.pid}:${randomUUID()}`;
+}
+
+/** Whether the member's process is known to be gone: on this host, and no process with its pid. */
+export function isDeadLocalMember(memberId: string): boolean {
+  const [host, pid] = memberId.split(':');
+  if (host !== HOST || !/^\d+$/.test(pid ?? '')) return false;
+  try {
+    process.kill(Number(pid), 0);
+    return false;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
 /** One member of a consumer group, polling its share of the partitions. */
 class SqliteConsumer {
-  private readonly memberId = randomUUID();
+  private readonly memberId = memberIdOfThisProcess();
   private readonly signal = { stopped: false };
   private loop: Promise<void> | null = null;
   private current: Record<string, number[]> = {};
@@ -292,11 +318,14 @@ class SqliteConsumer {
   private rebalance(): void {
     const alive = Date.now() - this.log.sessionTimeoutMs;
     this.db.prepare('DELETE FROM group_members WHERE group_id = ? AND heartbeat_at < ?').run(this.options.groupId, alive);
-    const members = (
+    const listed = (
       this.db.prepare('SELECT member_id FROM group_members WHERE group_id = ? ORDER BY member_id').all(this.options.groupId) as {
         member_id: string;
       }[]
     ).map((m) => m.member_id);
+    const dead = listed.filter(isDeadLocalMember);
+    for (const id of dead) this.db.prepare('DELETE FROM group_members WHERE group_id = ? AND member_id = ?').run(this.options.groupId, id);
+    const members = listed.filter((id) => !dead.includes(id));
     const me = Math.max(0, members.indexOf(this.memberId));
     const n = Math.max(1, members.length);
     const assignment: Record<string, number[]> = {};
