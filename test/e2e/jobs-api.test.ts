@@ -1,4 +1,4 @@
-import { basic, startTestPlatform, TestPlatform } from '../support/platform';
+import { basic, expectReplayKeepsReads, startTestPlatform, TestPlatform } from '../support/platform';
 
 jest.setTimeout(60_000);
 
@@ -193,11 +193,6 @@ describe('jobs: JobQ and job control', () => {
   it('rebuilds identical job views from the log (replay)', async () => {
     const reads = ['/jobq/12/list?state=pending&state=finished&jobmeta=tags&jobmeta=state', '/jobq/10/count?state=pending', '/jobs/14/1/1', '/jobq/13/summary'];
     const strip = (t: string) => t.replace(/"elapsed": \d+/g, '');
-    const before = await Promise.all(reads.map(async (r) => strip(await (await storage(r)).text())));
-    await p.projector!.stop();
-    await p.projector!.replay(() => undefined);
-    await p.projector!.start();
-    const after = await Promise.all(reads.map(async (r) => strip(await (await storage(r)).text())));
-    expect(after).toEqual(before);
+    await expectReplayKeepsReads(p, async (r) => strip(await (await storage(r)).text()), reads);
   });
 });

@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { decodeMulti } from '@msgpack/msgpack';
-import { basic, startTestPlatform, TestPlatform } from '../support/platform';
+import { basic, expectReplayKeepsReads, startTestPlatform, TestPlatform } from '../support/platform';
 
 jest.setTimeout(90_000);
 
@@ -303,12 +303,6 @@ describe('storage API: collections', () => {
       '/collections/1/s/scan_test?meta=_key&meta=_ts', '/collections/1/vs/versioned/k/versions', '/collections/5/list', '/collections/1/s/errors/count?prefix=staged',
       '/collections/1/s/bytes?meta=_key', '/collections/42/s/mine',
     ];
-    const before = await Promise.all(reads.map(async (r) => (await get(r)).text()));
-    await p.projector!.stop();
-    await p.projector!.replay(() => undefined);
-    await p.projector!.start();
-    const after = await Promise.all(reads.map(async (r) => (await get(r)).text()));
-    expect(after).toEqual(before);
-    expect(before.every((b) => b.length > 0)).toBe(true);
+    await expectReplayKeepsReads(p, get, reads);
   });
 });

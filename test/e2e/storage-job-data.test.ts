@@ -1,6 +1,6 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { decodeMulti } from '@msgpack/msgpack';
-import { basic, startTestPlatform, TestPlatform } from '../support/platform';
+import { basic, expectReplayKeepsReads, startTestPlatform, TestPlatform } from '../support/platform';
 
 jest.setTimeout(60_000);
 
@@ -185,13 +185,7 @@ describe('storage API: job data', () => {
 
   it('rebuilds identical views from the log (replay)', async () => {
     const reads = ['/items/1/2?meta=_key&meta=_ts', '/items/1/2/4/stats', '/logs/1/5/1?meta=_key', '/requests/1/5/1/stats', '/jobs/1/8/1', '/items/1/7/1/stats', '/items/42/1/1'];
-    const before = await Promise.all(reads.map(async (r) => (await get(r)).text()));
-    await p.projector!.stop();
-    await p.projector!.replay(() => undefined);
-    await p.projector!.start();
-    const after = await Promise.all(reads.map(async (r) => (await get(r)).text()));
-    expect(after).toEqual(before);
-    expect(before.every((b) => b.length > 0)).toBe(true);
+    await expectReplayKeepsReads(p, get, reads);
   });
 
   it('gunzips cleanly what the server gzips (large read)', async () => {

@@ -105,3 +105,29 @@ export async function startTestPlatform(env: Record<string, string> = {}, option
 export function basic(key: string): string {
   return `Basic ${Buffer.from(`${key}:`).toString('base64')}`;
 }
+
+/**
+ * Reads every one of `reads` (a path, or whatever `read` takes), stops the projector,
+ * rebuilds the views from the log (replay), starts it again and expects the same answers
+ * (response texts), every one of them longer than `longerThan` characters (default 0: not
+ * empty). Returns the answers.
+ */
+export async function expectReplayKeepsReads<R>(
+  platform: TestPlatform,
+  read: (r: R) => Promise<Response | string>,
+  reads: R[],
+  { longerThan = 0 }: { longerThan?: number } = {},
+): Promise<string[]> {
+  const readAll = () => Promise.all(reads.map(async (r) => {
+    const answer = await read(r);
+    return typeof answer === 'string' ? answer : answer.text();
+  }));
+  const before = await readAll();
+  await platform.projector!.stop();
+  await platform.projector!.replay(() => undefined);
+  await platform.projector!.start();
+  const after = await readAll();
+  expect(after).toEqual(before);
+  expect(before.every((b) => b.length > longerThan)).toBe(true);
+  return after;
+}
