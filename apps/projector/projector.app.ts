@@ -9,13 +9,14 @@ import { ActivityViewsModule } from '@crawlhub/activity';
 import { SpiderCommandsViewsModule } from '@crawlhub/runner';
 import { CollectionsViewsModule } from '@crawlhub/collections';
 import { FrontierViewsModule } from '@crawlhub/frontier';
+import { ProxyUsageViewsModule } from '@crawlhub/proxy-stats';
 import { Projector } from '@crawlhub/views';
 
 /** Every module that owns projections; the projector applies all of them. */
 @Module({})
 export class ProjectorAppModule {
   static with(core: Core): DynamicModule {
-    return { module: ProjectorAppModule, imports: [CoreModule.with(core), AccessModule, StorageViewsModule, CommentsViewsModule, ActivityViewsModule, JobsViewsModule, SpiderCommandsViewsModule, FrontierViewsModule, CollectionsViewsModule], providers: [Projector], exports: [Projector] };
+    return { module: ProjectorAppModule, imports: [CoreModule.with(core), AccessModule, StorageViewsModule, CommentsViewsModule, ActivityViewsModule, JobsViewsModule, SpiderCommandsViewsModule, FrontierViewsModule, CollectionsViewsModule, ProxyUsageViewsModule], providers: [Projector], exports: [Projector] };
   }
 }
 

@@ -22,6 +22,8 @@ import { frontierViewContract } from '../contract/frontier.view.contract';
 import { FakeProjector, ViewHarness } from '../contract/view-fixture';
 import { CollectionsMongo } from '../../libs/collections/src/adapters/mongodb/collections.mongodb';
 import { collectionsViewContract } from '../contract/collections.view.contract';
+import { ProxyUsageMongo } from '../../libs/proxy-stats/src/adapters/mongodb/proxy-usage.mongodb';
+import { proxyUsageViewContract } from '../contract/proxy-usage.view.contract';
 
 const uri = process.env.MONGODB_URI;
 
@@ -71,6 +73,7 @@ if (!uri) {
   spiderCommandsViewContract('mongodb', mongo((v) => new SpiderCommandsMongo(v)));
   frontierViewContract('mongodb', mongo((v) => new FrontierMongo(v)));
   collectionsViewContract('mongodb', mongo((v) => new CollectionsMongo(v)));
+  proxyUsageViewContract('mongodb', mongo((v) => new ProxyUsageMongo(v)));
 
   describe('CollectionsMongo without transactions', () => {
     const VS = { project: 1, type: 'vs' as const, name: 'crash' };

@@ -21,6 +21,8 @@ import { frontierViewContract } from '../contract/frontier.view.contract';
 import { ViewHarness } from '../contract/view-fixture';
 import { CollectionsSqlite } from '../../libs/collections/src/adapters/sqlite/collections.sqlite';
 import { collectionsViewContract } from '../contract/collections.view.contract';
+import { ProxyUsageSqlite } from '../../libs/proxy-stats/src/adapters/sqlite/proxy-usage.sqlite';
+import { proxyUsageViewContract } from '../contract/proxy-usage.view.contract';
 
 jest.setTimeout(60_000);
 
@@ -54,3 +56,4 @@ activityViewContract('sqlite', sqlite((v) => new ActivitySqlite(v)));
 spiderCommandsViewContract('sqlite', sqlite((v) => new SpiderCommandsSqlite(v)));
 frontierViewContract('sqlite', sqlite((v) => new FrontierSqlite(v)));
 collectionsViewContract('sqlite', sqlite((v) => new CollectionsSqlite(v)));
+proxyUsageViewContract('sqlite', sqlite((v) => new ProxyUsageSqlite(v)));

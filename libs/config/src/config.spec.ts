@@ -30,6 +30,12 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ FRONTIER_COUNT_BATCHES: '0' })).toThrow('FRONTIER_COUNT_BATCHES');
   });
 
+  it('reads the proxy usage statistics settings, with defaults', () => {
+    expect(loadConfig({}).proxyStats).toEqual({ flushMs: 10_000, sampleMs: 1000 });
+    expect(loadConfig({ PROXY_STATS_FLUSH_MS: '50', PROXY_STATS_SAMPLE_MS: '20' }).proxyStats).toEqual({ flushMs: 50, sampleMs: 20 });
+    expect(() => loadConfig({ PROXY_STATS_FLUSH_MS: '0' })).toThrow('PROXY_STATS_FLUSH_MS');
+  });
+
   it('lists every problem at once', () => {
     let error: ConfigError | undefined;
     try {

@@ -28,6 +28,15 @@ export interface CrawlhubConfig {
   runner: RunnerConfig;
   frontier: FrontierConfig;
   collections: CollectionsConfig;
+  proxyStats: ProxyStatsConfig;
+}
+
+/** The proxy's usage accounting (libs/proxy-stats). */
+export interface ProxyStatsConfig {
+  /** How often a proxy process appends its aggregated usage to the log (and at shutdown). */
+  flushMs: number;
+  /** How often the concurrency of each active user is sampled. */
+  sampleMs: number;
 }
 
 /** Key-value collections of the storage API. */
@@ -101,6 +110,8 @@ export const CONFIG_DOCS: [string, string, string][] = [
   ['COLLECTION_SCAN_BATCH', '100000', 'records one collection count or delete-by-filter call examines before answering with `nextstart`'],
   ['FRONTIER_MAX_POST_BYTES', '4194304', 'largest body of one crawl frontier POST (requests, or batch ids to delete); 413 above'],
   ['FRONTIER_COUNT_BATCHES', '10000', 'batches one frontier `q/count` call scans before it answers with `nextstart`'],
+  ['PROXY_STATS_FLUSH_MS', '10000', 'how often a proxy process appends its aggregated usage statistics to the log (also at shutdown); the stats API lags by up to this much'],
+  ['PROXY_STATS_SAMPLE_MS', '1000', 'how often the proxy samples each active user\'s concurrency (the peak of requests in flight since the last sample)'],
   ['RUNNER_UNITS', '4', 'capacity of a runner in units (a job takes its `units`, 1 to 6)'],
   ['RUNNER_ID', 'created on first start, kept in DATA_DIR/runner-id', 'names the runner in the jobs it claims; a restarted runner finishes its own orphaned jobs as failed (give each runner its own id)'],
   ['RUNNER_POLL_MS', '1000', 'how often a runner looks for pending jobs and for stop requests'],
@@ -217,6 +228,10 @@ export function loadConfig(env: Env = process.env): CrawlhubConfig {
     frontier: {
       maxPostBytes: int('FRONTIER_MAX_POST_BYTES', 4 * 1024 * 1024, 1024, 15 * 1024 * 1024),
       countBatches: int('FRONTIER_COUNT_BATCHES', 10_000, 1, 10_000_000),
+    },
+    proxyStats: {
+      flushMs: int('PROXY_STATS_FLUSH_MS', 10_000, 10, 3_600_000),
+      sampleMs: int('PROXY_STATS_SAMPLE_MS', 1000, 10, 60_000),
     },
     runner: {
       units: int('RUNNER_UNITS', 4, 1, 100_000),

@@ -9,3 +9,4 @@ export * from './topics/spider-commands/spider-commands.topic';
 export * from './topics/schedules/schedules.topic';
 export * from './topics/frontier/frontier.topic';
 export * from './topics/collections/collections.topic';
+export * from './topics/proxy-usage/proxy-usage.topic';

@@ -1,0 +1,59 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
+import { ApiErrorFilter, HttpSupportModule } from '@crawlhub/http';
+import { viewAdapter } from '@crawlhub/views';
+import { ProxyUsageMongo } from './adapters/mongodb/proxy-usage.mongodb';
+import { ProxyUsageSqlite } from './adapters/sqlite/proxy-usage.sqlite';
+import { ProxyUsageProjection } from './events/proxy-usage.projection';
+import { PROXY_USAGE_VIEW } from './ports/proxy-usage.view';
+import { ReadStatsController } from './queries/read-stats/read-stats.controller';
+import { ReadStatsHandler } from './queries/read-stats/read-stats.handler';
+import { systemUsageClock, USAGE_CLOCK, UsageClock } from './recorder/usage-clock';
+import { UsageRecorder } from './recorder/usage-recorder';
+
+/** The usage view and its projection; needed by the stats API and by the projector. */
+@Module({
+  providers: [viewAdapter(PROXY_USAGE_VIEW, { sqlite: ProxyUsageSqlite, mongodb: ProxyUsageMongo }), ProxyUsageProjection],
+  exports: [PROXY_USAGE_VIEW],
+})
+export class ProxyUsageViewsModule {}
+
+/**
+ * The recorder the proxy reports to (bind it to the proxy's PROXY_USAGE port with
+ * `{ provide: PROXY_USAGE, useExisting: UsageRecorder }`). Needs CoreModule (EventWriter,
+ * CONFIG). `clock` replaces the wall clock and timers (tests).
+ */
+@Module({})
+export class ProxyUsageRecorderModule {
+  static register(options: { clock?: UsageClock } = {}): DynamicModule {
+    return {
+      module: ProxyUsageRecorderModule,
+      providers: [{ provide: USAGE_CLOCK, useValue: options.clock ?? systemUsageClock }, UsageRecorder],
+      exports: [UsageRecorder, USAGE_CLOCK],
+    };
+  }
+}
+
+/** The usage statistics API (:8011): GET /stats. `clock` gives "now" (tests). */
+@Module({})
+export class ProxyStatsApiModule {
+  static register(options: { clock?: UsageClock } = {}): DynamicModule {
+    return {
+      module: ProxyStatsApiModule,
+      imports: [CqrsModule, HttpSupportModule, ProxyUsageViewsModule],
+      controllers: [ReadStatsController],
+      providers: [{ provide: USAGE_CLOCK, useValue: options.clock ?? systemUsageClock }, ReadStatsHandler],
+    };
+  }
+}
+
+/**
+ * Errors of the stats API, as JSON: `{"status": "error", "message": ...}` (the dash API's
+ * style); a 401 also asks for Basic credentials.
+ */
+export function statsErrorFilter(): ApiErrorFilter {
+  return new ApiErrorFilter('stats', (reply, e) => {
+    if (e.status === 401) reply.header('www-authenticate', 'Basic realm="crawlhub"');
+    void reply.header('content-type', 'application/json').send(JSON.stringify({ status: 'error', message: e.message }));
+  });
+}
