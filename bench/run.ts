@@ -3,13 +3,16 @@ import { jobsBench } from './jobs.bench';
 import { storageBench } from './storage.bench';
 import { collectionsBench } from './collections.bench';
 import { frontierBench } from './frontier.bench';
+import { proxyBench, proxyBenchOptions } from './proxy.bench';
 
 /**
  * `npm run bench [section]`: each capability has a section; figures are printed with
  * their target and a baseline measured in the same run (these machines are noisy).
  * Environment: BENCH_SCALE (default 1) scales item counts; KAFKA_BROKERS adds the
  * Kafka lane; BENCH_CLIENTS (default 4) sets the concurrent writers of `collections`.
+ * Words after the sections that are options, not sections: `soak` (proxy: memory soak only).
  */
+const OPTIONS = ['soak'];
 const SECTIONS: Record<string, () => Promise<void>> = {
   collections: () => collectionsBench({ records: Math.round(1_000_000 * Number(process.env.BENCH_SCALE ?? '1')), clients: Number(process.env.BENCH_CLIENTS ?? '4') }),
   jobs: () => jobsBench({ jobs: Math.round(100_000 * Number(process.env.BENCH_SCALE ?? '1')) }),
@@ -21,10 +24,11 @@ const SECTIONS: Record<string, () => Promise<void>> = {
   },
   frontier: () =>
     frontierBench({ requests: Math.round(1_000_000 * Number(process.env.BENCH_SCALE ?? '1')), slots: 100, clients: 4, perPost: Number(process.env.FRONTIER_BENCH_POST ?? '5000') }),
+  proxy: () => proxyBench(proxyBenchOptions(process.argv.slice(2))),
 };
 
 async function main() {
-  const wanted = process.argv.slice(2);
+  const wanted = process.argv.slice(2).filter((a) => !OPTIONS.includes(a));
   const names = wanted.length ? wanted : Object.keys(SECTIONS);
   for (const n of names) {
     if (!SECTIONS[n]) {

@@ -1,0 +1,3 @@
+module crawlhub/bench/loadgen
+
+go 1.21

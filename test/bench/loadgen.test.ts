@@ -1,0 +1,59 @@
+import { BODY_100K, BODY_1K, buildLoadgen, Origin, ProxyUnderTest, runLoadgen, startBareMitm, startOrigin } from '../../bench/proxy-support';
+
+/**
+ * The pieces of `npm run bench:proxy` work: the Go load generator builds, and drives the
+ * loopback origin for a second directly and through bare http-mitm-proxy (plain HTTP and
+ * intercepted HTTPS, kept and new connections) with every request answered whole.
+ * Skipped (with the reason printed) when Go is missing.
+ */
+jest.setTimeout(300_000);
+
+describe('bench:proxy harness', () => {
+  let bin: string | undefined;
+  let origin: Origin;
+  let mitm: ProxyUnderTest;
+
+  beforeAll(async () => {
+    const built = await buildLoadgen();
+    if ('skipped' in built) {
+      console.log(`skipped: bench/loadgen (${built.skipped})`);
+      return;
+    }
+    bin = built.path;
+    origin = await startOrigin();
+    mitm = await startBareMitm(origin.certFile);
+  });
+
+  afterAll(async () => {
+    await mitm?.stop();
+    await origin?.close();
+  });
+
+  const cases: [string, () => Parameters<typeof runLoadgen>[1]][] = [
+    ['HTTP 1 KB direct', () => ({ url: `${origin.httpUrl}/1k`, concurrency: 4, seconds: 1, expectBytes: BODY_1K })],
+    ['HTTP 100 KB direct', () => ({ url: `${origin.httpUrl}/100k`, concurrency: 4, seconds: 1, expectBytes: BODY_100K })],
+    ['HTTPS 1 KB direct', () => ({ url: `${origin.httpsUrl}/1k`, concurrency: 4, seconds: 1, caFiles: [origin.certFile], expectBytes: BODY_1K })],
+    ['HTTP 1 KB through bare http-mitm-proxy', () => ({ url: `${origin.httpUrl}/1k`, proxy: mitm.url, concurrency: 4, seconds: 1, expectBytes: BODY_1K })],
+    ['HTTPS 1 KB intercepted by bare http-mitm-proxy, kept tunnel', () => ({ url: `${origin.httpsUrl}/1k`, proxy: mitm.url, concurrency: 4, seconds: 1, warmupSeconds: 0.5, caFiles: [origin.certFile, ...mitm.caFiles], expectBytes: BODY_1K })],
+    ['HTTPS 1 KB intercepted by bare http-mitm-proxy, new connection per request', () => ({ url: `${origin.httpsUrl}/1k`, proxy: mitm.url, concurrency: 2, seconds: 1, warmupSeconds: 0.5, keepAlive: false, caFiles: [origin.certFile, ...mitm.caFiles], expectBytes: BODY_1K })],
+  ];
+
+  it.each(cases)('%s: requests answered, no errors', async (_name, load) => {
+    if (!bin) return;
+    const r = await runLoadgen(bin, load());
+    expect(r.first_error ?? '').toBe('');
+    expect(r.errors).toBe(0);
+    expect(r.requests).toBeGreaterThan(0);
+    expect(r.rps).toBeGreaterThan(0);
+    expect(r.p50_ms).toBeGreaterThan(0);
+    expect(r.p99_ms).toBeGreaterThanOrEqual(r.p50_ms);
+  });
+
+  it('counts a wrong body size as an error', async () => {
+    if (!bin) return;
+    const r = await runLoadgen(bin, { url: `${origin.httpUrl}/1k`, concurrency: 1, seconds: 0.3, expectBytes: 5 });
+    expect(r.requests).toBe(0);
+    expect(r.errors).toBeGreaterThan(0);
+    expect(r.first_error).toMatch(/expected 5/);
+  });
+});
