@@ -182,6 +182,15 @@ describe('proxy usage statistics (GET /stats on the stats app)', () => {
     }
   });
 
+  it('answers at /stats/ too (the original URL), and takes the key as ?apikey=', async () => {
+    const query = new URLSearchParams({ groupby: 'max', start_date: '2018-12-17', end_date: '2018-12-18' });
+    const slash = await fetch(`${url}/stats/?${query}`, { headers: { authorization: basic(alice) } });
+    expect(slash.status).toBe(200);
+    const viaParam = await fetch(`${url}/stats?${query}&apikey=${alice}`);
+    expect(viaParam.status).toBe(200);
+    expect(await viaParam.json()).toEqual(await slash.json());
+  });
+
   it('rebuilds the same answers from the log (replay)', async () => {
     const admin = platform.adminKey;
     const range = { start_date: '2018-12-01', end_date: '2019-01-01' };
