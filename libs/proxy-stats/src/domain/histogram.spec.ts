@@ -18,10 +18,19 @@ describe('usage histograms', () => {
       expect(lowOf(b + 1)).toBeGreaterThan(v);
       expect(Math.abs(valueOf(b) - v) / Math.max(1, v)).toBeLessThanOrEqual(0.032);
     }
-    for (const v of [32, 64, 1024, 2 ** 20, 2 ** 33]) {
+    for (const v of [32, 64, 1024, 2 ** 20, 2 ** 31, 2 ** 31 + 2 ** 27, 2 ** 33]) {
       expect(lowOf(binOf(v))).toBe(v);
       expect(lowOf(binOf(v - 1) + 1)).toBe(v);
     }
+  });
+
+  it('bins values of 2^31 and above (the floating-point path) like the others', () => {
+    for (const v of [2 ** 31 - 1, 2 ** 31, 2 ** 31 + 5, 3 * 2 ** 30, 2 ** 32 + 12345, 2 ** 39 + 2 ** 38]) {
+      const b = binOf(v);
+      expect(lowOf(b)).toBeLessThanOrEqual(v);
+      expect(lowOf(b + 1)).toBeGreaterThan(v);
+    }
+    expect(binOf(2 ** 31)).toBe(binOf(2 ** 31 - 1) + 1);
   });
 
   it('rounds, clamps negatives and caps huge values', () => {

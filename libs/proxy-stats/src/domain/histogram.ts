@@ -20,8 +20,13 @@ export const MAX_SAMPLE = 2 ** 40;
 export type Histogram = Map<number, number>;
 
 export function binOf(value: number): number {
-  const v = Math.min(MAX_SAMPLE, Math.max(0, Math.round(Number.isFinite(value) ? value : 0)));
+  const v = value >= 0 ? (value < MAX_SAMPLE ? Math.round(value) : MAX_SAMPLE) : 0; // NaN -> 0
   if (v < EXACT) return v;
+  if (v < 0x80000000) {
+    // The hot path (every request): integer bit arithmetic.
+    const exp = 31 - Math.clz32(v);
+    return EXACT + (exp - FIRST_EXP) * SUB + ((v >>> (exp - SUB_BITS)) & (SUB - 1));
+  }
   const e = Math.floor(Math.log2(v));
   // Math.log2 may be off by one near powers of two: correct it.
   const exp = 2 ** e > v ? e - 1 : 2 ** (e + 1) <= v ? e + 1 : e;
