@@ -168,6 +168,7 @@ describe('proxy usage statistics (GET /stats on the stats app)', () => {
       [alice, { limit: '0' }, 400, /limit/],
       [alice, { limit: 'ten' }, 400, /limit/],
       [alice, { after: 'garbage!' }, 400, /after/],
+      [alice, { users: Array.from({ length: 1001 }, (_, i) => `u${i}`).join(',') }, 400, /users/],
       [alice, { users: keyIdOf(bob) }, 403, /own usage/],
       [null, {}, 401, /Unauthorized/],
       ['0123456789abcdef0123456789abcdef', {}, 401, /Unauthorized/],

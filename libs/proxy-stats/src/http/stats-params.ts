@@ -6,6 +6,7 @@ import { ReadStatsQuery } from '../queries/read-stats/read-stats.query';
 
 export const DEFAULT_LIMIT = 500;
 export const MAX_LIMIT = 10_000;
+export const MAX_USERS = 1000;
 const WEEK_MS = 7 * 24 * 3600 * 1000;
 
 function date(q: Query, name: string, fallback: number): number {
@@ -43,6 +44,7 @@ export function statsQueryOf(q: Query, principal: Principal, now: number): ReadS
   if (after === null && rawAfter !== '') throw new ApiError(400, `Invalid after: ${JSON.stringify(rawAfter)} (pass the after of the previous answer)`);
 
   const named = [...new Set((single(q, 'users') ?? '').split(',').map((u) => u.trim()).filter(Boolean))];
+  if (named.length > MAX_USERS) throw new ApiError(400, `Invalid users: at most ${MAX_USERS} users per request`);
   if (principal.job !== undefined) throw new ApiError(403, 'Forbidden: usage statistics need an API key, not a job token');
   if (!principal.admin && named.some((u) => u !== principal.id)) throw new ApiError(403, `Forbidden: this key sees only its own usage (user ${principal.id})`);
   const users = named.length ? named : principal.admin ? null : [principal.id];
