@@ -9,6 +9,7 @@ import { startProjectorThread } from '../projector/projector.thread';
 import { startDashApp } from '../dash/dash.app';
 import { startStorageApp } from '../storage/storage.app';
 import { startRunner } from '../runner/runner.app';
+import { startProxyApp } from '../proxy/proxy.app';
 
 const HELP = `crawlhub: a self-hostable web-scraping platform (Scrapy Cloud compatible APIs)
 
@@ -28,7 +29,7 @@ class AdminModule {
   }
 }
 
-const NOT_BUILT_YET = ['proxy', 'fetch', 'extract', 'worker'] as const;
+const NOT_BUILT_YET = ['fetch', 'extract', 'worker'] as const;
 
 async function main(): Promise<void> {
   if (process.argv.includes('--help') || process.argv.includes('-h')) {
@@ -47,7 +48,7 @@ async function main(): Promise<void> {
   }
   const logger = nestLogLevels(config);
   const core = await openCore(config);
-  const running: INestApplicationContext[] = [];
+  const running: { close(): Promise<unknown> }[] = [];
   const urls: string[] = [];
   const projector = config.roles.includes('projector') ? await startProjectorThread(config) : null;
   if (config.roles.includes('storage')) {
@@ -63,6 +64,11 @@ async function main(): Promise<void> {
     const { context, runner } = await startRunner(core, logger);
     running.push(context);
     urls.push(`runner         ${runner.id}, ${runner.units} units (jobs reach storage at ${runner.storageUrl})`);
+  }
+  if (config.roles.includes('proxy')) {
+    const proxy = await startProxyApp(core, logger);
+    running.push(proxy);
+    urls.push(`proxy          http://${config.host}:${proxy.port}/ (CA certificate: http://${config.host}:${proxy.port}/ca.crt)`);
   }
   const skipped = NOT_BUILT_YET.filter((r) => config.roles.includes(r));
 

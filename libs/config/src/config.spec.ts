@@ -36,6 +36,32 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ PROXY_STATS_FLUSH_MS: '0' })).toThrow('PROXY_STATS_FLUSH_MS');
   });
 
+  it('reads the proxy settings, with defaults', () => {
+    const d = loadConfig({ DATA_DIR: '/tmp/d' }).proxy;
+    expect(d).toMatchObject({ caDir: '/tmp/d/proxy-ca', exits: [{ kind: 'local', localAddress: null }], upstreamTlsVerify: true, upstreamCaFile: null, timeoutMinMs: 30_000, timeoutMaxMs: 180_000 });
+    expect(d.maxResponseBytes).toBe(500 * 1024 * 1024);
+    expect(d.banRules).toEqual([{ status: [403, 429, 503] }]);
+    const c = loadConfig({
+      PROXY_EXITS: '127.0.0.2, http://u:p@127.0.0.1:3128, socks5://127.0.0.1:1080, https://proxy.test:8443',
+      PROXY_STATIC_HOSTS: 'site.test=127.0.0.1',
+      PROXY_DENY_DOMAINS: 'Bad.Example, *.worse.example',
+      PROXY_BAN_RULES: '[{"domain":"Shop.Test","status":[200],"body":["captcha"]}]',
+    }).proxy;
+    expect(c.exits).toEqual([
+      { kind: 'local', localAddress: '127.0.0.2' },
+      { kind: 'http', url: 'http://u:p@127.0.0.1:3128' },
+      { kind: 'socks5', url: 'socks5://127.0.0.1:1080' },
+      { kind: 'https', url: 'https://proxy.test:8443' },
+    ]);
+    expect(c.staticHosts).toEqual({ 'site.test': '127.0.0.1' });
+    expect(c.denyDomains).toEqual(['bad.example', 'worse.example']);
+    expect(c.banRules).toEqual([{ domain: 'shop.test', status: [200], body: ['captcha'] }]);
+    expect(() => loadConfig({ PROXY_EXITS: 'not an exit' })).toThrow('PROXY_EXITS');
+    expect(() => loadConfig({ PROXY_BAN_RULES: '[{"domain":"x"}]' })).toThrow('PROXY_BAN_RULES');
+    expect(() => loadConfig({ PROXY_STATIC_HOSTS: 'a.test=nowhere' })).toThrow('PROXY_STATIC_HOSTS');
+    expect(() => loadConfig({ PROXY_TIMEOUT_MIN_MS: '5000', PROXY_TIMEOUT_MAX_MS: '1000' })).toThrow('PROXY_TIMEOUT_MIN_MS');
+  });
+
   it('lists every problem at once', () => {
     let error: ConfigError | undefined;
     try {

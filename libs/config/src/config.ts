@@ -1,4 +1,6 @@
-import { resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
+import { join, resolve } from 'node:path';
 
 export const APP_ROLES = ['storage', 'dash', 'proxy', 'fetch', 'extract', 'projector', 'worker', 'runner'] as const;
 export type AppRole = (typeof APP_ROLES)[number];
@@ -28,6 +30,7 @@ export interface CrawlhubConfig {
   runner: RunnerConfig;
   frontier: FrontierConfig;
   collections: CollectionsConfig;
+  proxy: ProxyConfig;
   proxyStats: ProxyStatsConfig;
 }
 
@@ -38,6 +41,54 @@ export interface ProxyStatsConfig {
   /** How often the concurrency of each active user is sampled. */
   sampleMs: number;
 }
+
+/** One outgoing exit of the smart proxy: a local source address, or an upstream proxy. */
+export type ProxyExitConfig =
+  | { kind: 'local'; localAddress: string | null }
+  | { kind: 'http' | 'https' | 'socks5'; url: string };
+
+/** A ban rule of the smart proxy: a response matching it is a ban (retried on another exit). */
+export interface ProxyBanRule {
+  /** The target's domain (matches it and its subdomains); absent: every domain. */
+  domain?: string;
+  /** Response statuses that are bans (with `body`, the body must also match). */
+  status?: number[];
+  /** Markers searched in the first PROXY_BAN_BODY_BYTES of the body (any one matches). */
+  body?: string[];
+}
+
+/** The smart forwarding proxy (:8010). */
+export interface ProxyConfig {
+  /** Where crawlhub's CA and the leaf certificates are kept (default DATA_DIR/proxy-ca). */
+  caDir: string;
+  exits: ProxyExitConfig[];
+  /** Verify the certificates of HTTPS origins (and https:// upstream proxies). */
+  upstreamTlsVerify: boolean;
+  /** A PEM file of extra CAs trusted for origins, on top of the system's; null: none. */
+  upstreamCaFile: string | null;
+  /** X-Proxy-Timeout is clamped to [min, max]; the default is min. */
+  timeoutMinMs: number;
+  timeoutMaxMs: number;
+  /** Responses larger than this answer 541 data_error. */
+  maxResponseBytes: number;
+  /** Requests in flight per key before 429 too_many_conns. */
+  maxConnsPerKey: number;
+  /** Requests in flight in this process before 503 serverbusy. */
+  maxOutstanding: number;
+  /** Domains (and their subdomains) refused with 523 domain_forbidden. */
+  denyDomains: string[];
+  /** Names answered without DNS (name -> IP literal), e.g. for `.test` names. */
+  staticHosts: Record<string, string>;
+  banRules: ProxyBanRule[];
+  /** How much of a body the ban rules with body markers may inspect. */
+  banBodyBytes: number;
+  /** How long an exit stays banned for a domain after a ban. */
+  banCooldownMs: number;
+  /** How long an exit that failed on its own side (upstream proxy down) is left out. */
+  exitCooldownMs: number;
+}
+
+export const PROXY_BAN_RULES_DEFAULT = '[{"status":[403,429,503]}]';
 
 /** Key-value collections of the storage API. */
 export interface CollectionsConfig {
@@ -118,6 +169,20 @@ export const CONFIG_DOCS: [string, string, string][] = [
   ['RUNNER_STOP_GRACE_MS', '10000', 'after SIGTERM, how long a stopped job has before SIGKILL'],
   ['RUNNER_STORAGE_URL', 'http://HOST:STORAGE_PORT/', 'SHUB_STORAGE given to jobs (the storage API as jobs reach it)'],
   ['RUNNER_API_URL', 'http://HOST:DASH_PORT/api/', 'SHUB_APIURL given to jobs (the dash API as jobs reach it)'],
+  ['PROXY_CA_DIR', 'DATA_DIR/proxy-ca', 'where the proxy keeps its CA (created on first start, served at GET /ca.crt on the proxy port) and its leaf certificates'],
+  ['PROXY_EXITS', 'the default route', 'outgoing exits of the proxy, comma list: local source addresses (`127.0.0.2`) and upstream proxies (`http://user:pass@host:port`, `https://…`, `socks5://…`)'],
+  ['PROXY_UPSTREAM_TLS_VERIFY', 'true', 'verify the certificates of HTTPS sites (and of https:// upstream proxies) reached through the proxy'],
+  ['PROXY_UPSTREAM_CA_FILE', '—', 'a PEM file of extra CA certificates the proxy trusts for HTTPS sites, on top of the system\'s'],
+  ['PROXY_TIMEOUT_MIN_MS PROXY_TIMEOUT_MAX_MS', '30000 180000', 'X-Proxy-Timeout is clamped to these bounds; the default timeout is the minimum'],
+  ['PROXY_MAX_RESPONSE_BYTES', '524288000', 'larger responses answer 541 data_error (500 MB)'],
+  ['PROXY_MAX_CONNS_PER_KEY', '200', 'requests in flight per API key before 429 too_many_conns'],
+  ['PROXY_MAX_OUTSTANDING', '10000', 'requests in flight in one proxy process before 503 serverbusy'],
+  ['PROXY_DENY_DOMAINS', '—', 'comma list of domains (with their subdomains) the proxy refuses with 523 domain_forbidden'],
+  ['PROXY_STATIC_HOSTS', '—', 'comma list `name=ip` the proxy answers without DNS (e.g. names under .test)'],
+  ['PROXY_BAN_RULES', PROXY_BAN_RULES_DEFAULT, 'ban rules, JSON array (or `@/path/rules.json`) of `{"domain"?, "status"?: [..], "body"?: [markers]}`'],
+  ['PROXY_BAN_BODY_BYTES', '65536', 'how much of a response body the ban rules with body markers inspect'],
+  ['PROXY_BAN_COOLDOWN_MS', '300000', 'how long an exit stays banned for a domain'],
+  ['PROXY_EXIT_COOLDOWN_MS', '30000', 'how long an exit that failed on its own side (upstream proxy down) is left out of rotation'],
   ['RUNNER_PASS_ENV', RUNNER_PASS_ENV_DEFAULT, 'the runner\'s environment variables that jobs inherit (comma list, `X_*` for a prefix); nothing else of it reaches a job'],
 ];
 
@@ -198,8 +263,9 @@ export function loadConfig(env: Env = process.env): CrawlhubConfig {
     return raw.endsWith('/') ? raw : `${raw}/`;
   };
 
+  const dataDir = resolve(str('DATA_DIR', './data'));
   const config: CrawlhubConfig = {
-    dataDir: resolve(str('DATA_DIR', './data')),
+    dataDir,
     roles: APP_ROLES.filter((r) => roles.has(r)),
     eventLog,
     viewStore,
@@ -242,7 +308,25 @@ export function loadConfig(env: Env = process.env): CrawlhubConfig {
       apiUrl: url('RUNNER_API_URL'),
       passEnv: passEnvOf(env, str('RUNNER_PASS_ENV', RUNNER_PASS_ENV_DEFAULT)),
     },
+    proxy: {
+      caDir: resolve(str('PROXY_CA_DIR', join(dataDir, 'proxy-ca'))),
+      exits: proxyExitsOf(str('PROXY_EXITS', ''), problems),
+      upstreamTlsVerify: bool('PROXY_UPSTREAM_TLS_VERIFY', true),
+      upstreamCaFile: str('PROXY_UPSTREAM_CA_FILE', '') || null,
+      timeoutMinMs: int('PROXY_TIMEOUT_MIN_MS', 30_000, 1, 3_600_000),
+      timeoutMaxMs: int('PROXY_TIMEOUT_MAX_MS', 180_000, 1, 3_600_000),
+      maxResponseBytes: int('PROXY_MAX_RESPONSE_BYTES', 500 * 1024 * 1024, 1, Number.MAX_SAFE_INTEGER),
+      maxConnsPerKey: int('PROXY_MAX_CONNS_PER_KEY', 200, 1, 1_000_000),
+      maxOutstanding: int('PROXY_MAX_OUTSTANDING', 10_000, 1, 10_000_000),
+      denyDomains: str('PROXY_DENY_DOMAINS', '').split(',').map((d) => d.trim().toLowerCase().replace(/^\*?\./, '')).filter(Boolean),
+      staticHosts: staticHostsOf(str('PROXY_STATIC_HOSTS', ''), problems),
+      banRules: banRulesOf(str('PROXY_BAN_RULES', PROXY_BAN_RULES_DEFAULT), problems),
+      banBodyBytes: int('PROXY_BAN_BODY_BYTES', 65_536, 1, 16 * 1024 * 1024),
+      banCooldownMs: int('PROXY_BAN_COOLDOWN_MS', 300_000, 0, 86_400_000),
+      exitCooldownMs: int('PROXY_EXIT_COOLDOWN_MS', 30_000, 0, 86_400_000),
+    },
   };
+  if (config.proxy.timeoutMinMs > config.proxy.timeoutMaxMs) problems.push('PROXY_TIMEOUT_MIN_MS must not exceed PROXY_TIMEOUT_MAX_MS');
   if (problems.length) throw new ConfigError(problems);
   return config;
 }
@@ -256,4 +340,69 @@ function passEnvOf(env: Env, list: string): Record<string, string> {
     if (patterns.some((p) => (p.endsWith('*') ? name.startsWith(p.slice(0, -1)) : name === p))) out[name] = value;
   }
   return out;
+}
+
+/** PROXY_EXITS: local source addresses and upstream proxy URLs; empty: one exit, the default route. */
+function proxyExitsOf(list: string, problems: string[]): ProxyExitConfig[] {
+  const items = list.split(',').map((x) => x.trim()).filter(Boolean);
+  if (items.length === 0) return [{ kind: 'local', localAddress: null }];
+  const exits: ProxyExitConfig[] = [];
+  for (const item of items) {
+    const m = /^(https?|socks5h?):\/\//i.exec(item);
+    if (m) {
+      let url: URL | null = null;
+      try {
+        url = new URL(item);
+      } catch {
+        url = null;
+      }
+      if (!url || !url.hostname || !url.port && m[1].toLowerCase().startsWith('socks')) problems.push(`PROXY_EXITS: ${item} is not a proxy URL (scheme://[user:pass@]host:port)`);
+      else exits.push({ kind: m[1].toLowerCase().startsWith('socks') ? 'socks5' : (m[1].toLowerCase() as 'http' | 'https'), url: item });
+    } else if (isIP(item)) exits.push({ kind: 'local', localAddress: item });
+    else problems.push(`PROXY_EXITS: ${item} is neither an IP address nor an http://, https:// or socks5:// URL`);
+  }
+  return exits;
+}
+
+function staticHostsOf(list: string, problems: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const item of list.split(',').map((x) => x.trim()).filter(Boolean)) {
+    const [name, ip] = item.split('=').map((x) => x.trim());
+    if (!name || !ip || !isIP(ip)) problems.push(`PROXY_STATIC_HOSTS: ${item} must be name=ip`);
+    else out[name.toLowerCase().replace(/\.$/, '')] = ip;
+  }
+  return out;
+}
+
+function banRulesOf(raw: string, problems: string[]): ProxyBanRule[] {
+  let text = raw;
+  if (raw.startsWith('@')) {
+    try {
+      text = readFileSync(raw.slice(1), 'utf8');
+    } catch (e) {
+      problems.push(`PROXY_BAN_RULES: cannot read ${raw.slice(1)}: ${(e as Error).message}`);
+      return [];
+    }
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    problems.push('PROXY_BAN_RULES must be a JSON array of rules (or @file)');
+    return [];
+  }
+  const ok = (r: unknown): r is ProxyBanRule => {
+    if (typeof r !== 'object' || r === null || Array.isArray(r)) return false;
+    const o = r as Record<string, unknown>;
+    if (Object.keys(o).some((k) => !['domain', 'status', 'body'].includes(k))) return false;
+    if (o.domain !== undefined && typeof o.domain !== 'string') return false;
+    if (o.status !== undefined && !(Array.isArray(o.status) && o.status.every((s) => Number.isInteger(s) && s >= 100 && s <= 999))) return false;
+    if (o.body !== undefined && !(Array.isArray(o.body) && o.body.every((b) => typeof b === 'string' && b !== ''))) return false;
+    return o.status !== undefined || o.body !== undefined;
+  };
+  if (!Array.isArray(parsed) || !parsed.every(ok)) {
+    problems.push('PROXY_BAN_RULES: every rule is {"domain"?: string, "status"?: [codes], "body"?: [markers]} with status or body');
+    return [];
+  }
+  return parsed.map((r) => ({ ...r, ...(r.domain !== undefined ? { domain: r.domain.toLowerCase() } : {}) }));
 }

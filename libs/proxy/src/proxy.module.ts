@@ -1,0 +1,57 @@
+import { DynamicModule, Module, Provider, Type } from '@nestjs/common';
+import { readFileSync } from 'node:fs';
+import { AccessModule } from '@crawlhub/access';
+import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
+import { Exit, exitLabel, TlsTrust } from './exits/exit';
+import { ExitPool } from './exits/exit-pool';
+import { PROXY_RESOLVER, SystemResolver } from './exits/resolver';
+import { NoSessions, PROXY_SESSIONS } from './ports/proxy-sessions.port';
+import { NoUsage, PROXY_USAGE, ProxyUsage } from './ports/proxy-usage.port';
+import { ProxyForwarder } from './server/proxy-forwarder';
+import { ProxyServer } from './server/proxy-server';
+import { ProxyCa } from './tls/proxy-ca';
+
+/** How the origins' certificates are checked (PROXY_UPSTREAM_TLS_VERIFY, PROXY_UPSTREAM_CA_FILE). */
+export function tlsTrustOf(config: CrawlhubConfig): TlsTrust {
+  const p = config.proxy;
+  if (!p.upstreamCaFile) return { rejectUnauthorized: p.upstreamTlsVerify };
+  // Node's roots plus the extra CAs (a `ca` option alone would replace the roots).
+  const { rootCertificates } = require('node:tls') as typeof import('node:tls');
+  return { rejectUnauthorized: p.upstreamTlsVerify, ca: [...rootCertificates, readFileSync(p.upstreamCaFile, 'utf8')] };
+}
+
+export function exitPoolOf(config: CrawlhubConfig): ExitPool {
+  const trust = tlsTrustOf(config);
+  const seen = new Map<string, number>();
+  const exits = config.proxy.exits.map((c) => {
+    const label = exitLabel(c);
+    const n = (seen.get(label) ?? 0) + 1;
+    seen.set(label, n);
+    return new Exit(n === 1 ? label : `${label}#${n}`, c, trust);
+  });
+  return new ExitPool(exits, { banCooldownMs: config.proxy.banCooldownMs, exitCooldownMs: config.proxy.exitCooldownMs });
+}
+
+export interface ProxyModuleOptions {
+  /** Where usage is accounted (an exported provider of `imports`; default: nowhere). */
+  usage?: Type<ProxyUsage>;
+  /** The modules that provide `usage`. */
+  imports?: DynamicModule['imports'];
+}
+
+/** The smart forwarding proxy (needs CoreModule: config and the views of the keys). */
+@Module({})
+export class ProxyModule {
+  static forRoot(options: ProxyModuleOptions = {}): DynamicModule {
+    const providers: Provider[] = [
+      { provide: ExitPool, useFactory: exitPoolOf, inject: [CONFIG] },
+      { provide: ProxyCa, useFactory: (c: CrawlhubConfig) => new ProxyCa(c.proxy.caDir), inject: [CONFIG] },
+      { provide: PROXY_RESOLVER, useClass: SystemResolver },
+      { provide: PROXY_SESSIONS, useClass: NoSessions },
+      options.usage ? { provide: PROXY_USAGE, useExisting: options.usage } : { provide: PROXY_USAGE, useClass: NoUsage },
+      ProxyForwarder,
+      ProxyServer,
+    ];
+    return { module: ProxyModule, imports: [AccessModule, ...(options.imports ?? [])], providers, exports: [ProxyServer, ProxyForwarder, ExitPool, PROXY_USAGE] };
+  }
+}

@@ -1,0 +1,406 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { ClientRequest, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { PassThrough, Readable } from 'node:stream';
+import { canAccessProject, Principal } from '@crawlhub/access';
+import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
+import { bannedByBody, bannedByStatus, needsBody, rulesFor } from '../domain/ban-rules';
+import { errorCodeOf, ProxyError, PROXY_ERRORS } from '../domain/proxy-errors';
+import { outgoingHeaders, parseProxyHeaders, ProxyOptions } from '../domain/proxy-headers';
+import { answerWithoutDns, normalHost, TargetGuard } from '../domain/target-guard';
+import { Exit, Target } from '../exits/exit';
+import { ExitPool } from '../exits/exit-pool';
+import { PROXY_RESOLVER, ProxyResolver } from '../exits/resolver';
+import { PROXY_SESSIONS, ProxySessions } from '../ports/proxy-sessions.port';
+import { PROXY_USAGE, ProxyUsage, UsageOutcome } from '../ports/proxy-usage.port';
+
+/** The version header value: scrapy-zyte-smartproxy recognises proxy responses by X-Crawlera-Version. */
+export const PROXY_VERSION = '1.0.0-crawlhub';
+
+/** Request bodies up to this size are kept for retries; a larger body streams once, without retries. */
+export const RETRY_BODY_BYTES = 1024 * 1024;
+
+/** A request to forward, from the proxy port (absolute form or inside a tunnel) or from /fetch. */
+export interface ForwardRequest {
+  req: IncomingMessage;
+  res: ServerResponse;
+  principal: Principal;
+  scheme: 'http' | 'https';
+  host: string;
+  port: number;
+  path: string;
+  method: string;
+  /** The client's headers as [name, value, name, value...] (case kept). */
+  rawHeaders: string[];
+  /** Whether the client request carries a body. */
+  hasBody: boolean;
+}
+
+const RESPONSE_HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'transfer-encoding', 'trailer', 'upgrade']);
+
+type Attempt = { kind: 'response'; upstream: IncomingMessage; creq: ClientRequest; requestMs: number } | { kind: 'error'; error: unknown };
+
+/** The common headers of every answer of the proxy. */
+export function versionHeaders(): [string, string][] {
+  return [
+    ['X-Proxy-Version', PROXY_VERSION],
+    ['X-Crawlera-Version', PROXY_VERSION],
+  ];
+}
+
+/** Answers one of our errors: status, X-Proxy-Error and X-Crawlera-Error (except `unexpected`), text body. */
+export function sendProxyError(res: ServerResponse, e: ProxyError, extra: [string, string][] = []): void {
+  if (res.headersSent || res.destroyed) {
+    res.destroy();
+    return;
+  }
+  const body = `${e.message}\n`;
+  const headers: [string, string][] = [...versionHeaders(), ['Content-Type', 'text/plain; charset=utf-8'], ['Content-Length', String(Buffer.byteLength(body))], ...extra, ...Object.entries(e.headers)];
+  if (e.code !== 'unexpected') headers.push(['X-Proxy-Error', e.code], ['X-Crawlera-Error', e.code]);
+  if (e.code === 'bad_proxy_auth') headers.push(['Proxy-Authenticate', 'Basic realm="crawlhub"']);
+  res.writeHead(e.status, PROXY_ERRORS[e.code][1], headers.flat());
+  res.end(body);
+}
+
+/**
+ * Forwards one request through the exits: our headers, the SSRF guard, limits, retries of
+ * bans on other exits, streaming both ways with per-chunk timeouts, and the accounting.
+ */
+@Injectable()
+export class ProxyForwarder {
+  private readonly log = new Logger('proxy');
+  private readonly guard: TargetGuard;
+  private outstanding = 0;
+  private readonly perKey = new Map<string, number>();
+
+  constructor(
+    @Inject(CONFIG) private readonly config: CrawlhubConfig,
+    private readonly pool: ExitPool,
+    @Inject(PROXY_RESOLVER) private readonly resolver: ProxyResolver,
+    @Inject(PROXY_SESSIONS) private readonly sessions: ProxySessions,
+    @Inject(PROXY_USAGE) private readonly usage: ProxyUsage,
+  ) {
+    this.guard = new TargetGuard({ denyDomains: config.proxy.denyDomains, allowPrivateTargets: config.allowPrivateTargets });
+  }
+
+  /** Requests in flight in this process (for tests and the stats). */
+  get inFlight(): number {
+    return this.outstanding;
+  }
+
+  async forward(f: ForwardRequest): Promise<void> {
+    const user = f.principal.id;
+    const started = Date.now();
+    let bytes = 0;
+    let ended = false;
+    const finish = (outcome: UsageOutcome) => {
+      if (ended) return;
+      ended = true;
+      this.usage.finished({ user, outcome, bytes, timeMs: Date.now() - started });
+    };
+    const fail = (e: ProxyError, extra: [string, string][] = []) => {
+      sendProxyError(f.res, e, extra);
+      finish(e.code === 'banned' ? 'ban' : 'failed');
+    };
+    this.usage.started(user);
+    const p = this.config.proxy;
+    if (this.outstanding >= p.maxOutstanding) return fail(new ProxyError('serverbusy'));
+    const mine = this.perKey.get(user) ?? 0;
+    if (mine >= p.maxConnsPerKey) return fail(new ProxyError('too_many_conns'));
+    this.outstanding++;
+    this.perKey.set(user, mine + 1);
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      this.outstanding--;
+      const n = (this.perKey.get(user) ?? 1) - 1;
+      if (n <= 0) this.perKey.delete(user);
+      else this.perKey.set(user, n);
+    };
+    f.res.once('close', () => {
+      release();
+      if (!f.res.writableFinished) finish('failed');
+    });
+    try {
+      await this.run(f, (n) => (bytes += n), finish, fail);
+    } catch (e) {
+      const err = e instanceof ProxyError ? e : new ProxyError(errorCodeOf(e));
+      if (err.code === 'unexpected') this.log.error(`${f.method} ${f.scheme}://${f.host}:${f.port}: ${(e as Error)?.stack ?? e}`);
+      fail(err);
+    }
+  }
+
+  private async run(f: ForwardRequest, count: (n: number) => void, finish: (o: UsageOutcome) => void, fail: (e: ProxyError, extra?: [string, string][]) => void): Promise<void> {
+    const p = this.config.proxy;
+    const headerMap: Record<string, string> = {};
+    for (let i = 0; i < f.rawHeaders.length; i += 2) {
+      const n = f.rawHeaders[i].toLowerCase();
+      headerMap[n] = headerMap[n] === undefined ? f.rawHeaders[i + 1] : `${headerMap[n]},${f.rawHeaders[i + 1]}`;
+    }
+    const options = parseProxyHeaders(headerMap, { minMs: p.timeoutMinMs, maxMs: p.timeoutMaxMs });
+    // Decision (docs/proxy.md): a key may label only jobs of its own projects.
+    if (options.jobId !== null && !canAccessProject(f.principal, Number(options.jobId.split('/')[0]))) throw new ProxyError('header_auth', 'X-Proxy-JobId');
+    let pinned: Exit | null = null;
+    if (options.session !== null) {
+      const exitId = await this.sessions.exitOf(f.principal.id, options.session);
+      pinned = exitId === null ? null : this.pool.byId(exitId);
+      if (pinned === null) throw new ProxyError('bad_session_id');
+    }
+    let scheme = f.scheme;
+    let port = f.port;
+    if (options.useHttps && scheme === 'http') {
+      scheme = 'https';
+      if (port === 80) port = 443;
+    }
+    const host = normalHost(f.host);
+    if (!host || port < 1 || port > 65535) throw new ProxyError('bad_header', 'no valid target host');
+    this.guard.checkName(host);
+    const answered = answerWithoutDns(host, p.staticHosts);
+    if (answered === 'nxdomain') throw new ProxyError('nxdomain');
+    const address = answered ? answered.address : await this.resolver.lookup(host).catch((e: unknown) => {
+      throw new ProxyError(errorCodeOf(e) === 'nxdomain' ? 'nxdomain' : errorCodeOf(e));
+    });
+    this.guard.checkAddress(address);
+    const target: Target = { scheme, host, port, address, path: f.path || '/' };
+
+    const body = await readBody(f.req, f.hasBody, RETRY_BODY_BYTES);
+    if ('stream' in body && !body.stream) throw new ProxyError('client_conn_closed');
+    if ('buffer' in body) count(body.buffer.length);
+    const maxRetries = !('buffer' in body) ? 0 : options.maxRetries ?? (pinned ? 0 : 5);
+    const { headers, userAgent } = outgoingHeaders(f.rawHeaders, options);
+    const outgoing: OutgoingHttpHeaders = {};
+    for (const [n, v] of headers) {
+      const prev = outgoing[n];
+      outgoing[n] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [String(prev), v];
+    }
+
+    const tried = new Set<Exit>();
+    let bans = 0;
+    let clientGone = false;
+    f.res.once('close', () => (clientGone = true));
+    for (;;) {
+      let exit: Exit;
+      if (pinned) exit = pinned;
+      else {
+        const picked = this.pool.pick(host, tried);
+        if ('none' in picked) {
+          if (picked.none === 'noslaves') throw new ProxyError('noslaves');
+          return fail(new ProxyError('banned', undefined, { 'Retry-After': String(Math.max(1, Math.ceil(picked.retryAfterMs / 1000))) }));
+        }
+        exit = picked.exit;
+      }
+      tried.add(exit);
+      let result = await this.attempt(exit, target, f.method, outgoing, body, options.timeoutMs, f.res);
+      if (result.kind === 'error' && (result.error as { reusedSocket?: boolean }).reusedSocket && 'buffer' in body) {
+        // A kept-alive socket the website had closed: once more on a fresh one.
+        result = await this.attempt(exit, target, f.method, outgoing, body, options.timeoutMs, f.res);
+      }
+      if (clientGone) {
+        if (result.kind === 'response') result.upstream.destroy();
+        finish('failed');
+        return;
+      }
+      if (result.kind === 'error') {
+        if (exit.isOwnFailure(result.error)) {
+          this.pool.failed(exit);
+          this.log.warn(`exit ${exit.id} failed: ${(result.error as Error).message}`);
+          if (!pinned && tried.size <= maxRetries) continue;
+          throw new ProxyError('noslaves');
+        }
+        throw result.error instanceof ProxyError ? result.error : new ProxyError(errorCodeOf(result.error));
+      }
+      const { upstream } = result;
+      const status = upstream.statusCode ?? 502;
+      let prefix: Buffer | null = null;
+      let banned = false;
+      if (!options.noBancheck) {
+        const rules = rulesFor(p.banRules, host, status);
+        if (bannedByStatus(rules)) banned = true;
+        else if (needsBody(rules)) {
+          const read = await readPrefix(upstream, p.banBodyBytes, options.timeoutMs);
+          if (read === null) throw new ProxyError('timeout');
+          prefix = read;
+          banned = bannedByBody(rules, prefix);
+        }
+      }
+      if (banned) {
+        bans++;
+        upstream.destroy();
+        this.pool.banned(exit, host);
+        if (!pinned && bans <= maxRetries) continue;
+        const retryAfter = Math.max(1, Math.ceil(p.banCooldownMs / 1000));
+        return fail(new ProxyError('banned', undefined, { 'Retry-After': String(retryAfter) }));
+      }
+      const length = Number(upstream.headers['content-length'] ?? NaN);
+      if (Number.isFinite(length) && length > p.maxResponseBytes) {
+        upstream.destroy();
+        throw new ProxyError('data_error');
+      }
+      const out: string[] = [];
+      for (let i = 0; i < upstream.rawHeaders.length; i += 2) {
+        if (!RESPONSE_HOP_BY_HOP.has(upstream.rawHeaders[i].toLowerCase())) out.push(upstream.rawHeaders[i], upstream.rawHeaders[i + 1]);
+      }
+      out.push(...versionHeaders().flat(), 'X-Proxy-Slave', exit.id, 'X-Crawlera-Slave', exit.id);
+      if (options.debugRequestTime) out.push(`${options.debugPrefix}Debug-Request-Time`, (result.requestMs / 1000).toFixed(6));
+      if (options.debugUa && userAgent !== null) out.push(`${options.debugPrefix}Debug-UA`, userAgent);
+      await this.stream(f.res, upstream, status, out, prefix, options, count, finish);
+      return;
+    }
+  }
+
+  /** One try through one exit: resolves with the response headers, or the error. */
+  private attempt(exit: Exit, target: Target, method: string, headers: OutgoingHttpHeaders, body: Body, timeoutMs: number, res: ServerResponse): Promise<Attempt> {
+    return new Promise<Attempt>((resolve) => {
+      const sent = Date.now();
+      let creq: ClientRequest;
+      try {
+        creq = exit.request(target, method, headers);
+      } catch (e) {
+        return resolve({ kind: 'error', error: e });
+      }
+      let settled = false;
+      const settle = (a: Attempt) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        res.off('close', onClientClose);
+        resolve(a);
+      };
+      const timer = setTimeout(() => {
+        creq.destroy(new ProxyError('timeout'));
+      }, timeoutMs);
+      const onClientClose = () => {
+        creq.destroy(new ProxyError('client_conn_closed'));
+      };
+      res.once('close', onClientClose);
+      creq.once('response', (upstream) => settle({ kind: 'response', upstream, creq, requestMs: Date.now() - sent }));
+      creq.on('error', (error) => {
+        if (creq.reusedSocket && (error as { code?: string }).code === 'ECONNRESET') Object.assign(error, { reusedSocket: true });
+        settle({ kind: 'error', error });
+      });
+      if ('buffer' in body) creq.end(body.buffer);
+      else if (body.stream) body.stream.pipe(creq);
+      else creq.end();
+    });
+  }
+
+  /** Sends the response: headers, the prefix read for the ban check, then the rest, piped, with a per-chunk timeout and the size limit. */
+  private stream(res: ServerResponse, upstream: IncomingMessage, status: number, headers: string[], prefix: Buffer | null, options: ProxyOptions, count: (n: number) => void, finish: (o: UsageOutcome) => void): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const max = this.config.proxy.maxResponseBytes;
+      let size = 0;
+      let timer: NodeJS.Timeout | undefined;
+      const abort = (why: string) => {
+        this.log.debug(`response aborted: ${why}`);
+        clearTimeout(timer);
+        upstream.destroy();
+        res.destroy();
+        finish('failed');
+        resolve();
+      };
+      const arm = () => {
+        clearTimeout(timer);
+        timer = setTimeout(() => abort('timeout between chunks'), options.timeoutMs);
+      };
+      res.writeHead(status, upstream.statusMessage, headers);
+      if (prefix && prefix.length) {
+        size += prefix.length;
+        count(prefix.length);
+        res.write(prefix);
+      }
+      upstream.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        count(chunk.length);
+        if (size > max) return abort('data_error: response too big');
+        arm();
+      });
+      upstream.once('error', (e) => abort(`website: ${e.message}`));
+      upstream.once('aborted', () => abort('website aborted'));
+      res.once('finish', () => {
+        clearTimeout(timer);
+        finish('clean');
+        resolve();
+      });
+      res.once('close', () => {
+        clearTimeout(timer);
+        if (!res.writableFinished) {
+          upstream.destroy();
+          finish('failed');
+        }
+        resolve();
+      });
+      if (upstream.readableEnded) return void res.end();
+      arm();
+      upstream.pipe(res);
+    });
+  }
+}
+
+type Body = { buffer: Buffer } | { stream: Readable | null };
+
+/**
+ * The client's body: whole when it ends within `limit` bytes (replayable, so retries are
+ * possible), else a stream of what was read and the rest (sent once).
+ */
+function readBody(req: IncomingMessage, hasBody: boolean, limit: number): Promise<Body> {
+  if (!hasBody || req.readableEnded) return Promise.resolve({ buffer: Buffer.alloc(0) });
+  return new Promise<Body>((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const cleanup = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('close', onClose);
+    };
+    const onData = (c: Buffer) => {
+      chunks.push(c);
+      size += c.length;
+      if (size > limit) {
+        cleanup();
+        req.pause();
+        const pass = new PassThrough();
+        for (const x of chunks) pass.write(x);
+        req.pipe(pass);
+        resolve({ stream: pass });
+      }
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve({ buffer: Buffer.concat(chunks) });
+    };
+    const onClose = () => {
+      cleanup();
+      if (!req.readableEnded) resolve({ stream: null });
+    };
+    req.on('data', onData);
+    req.once('end', onEnd);
+    req.once('close', onClose);
+    req.resume();
+  });
+}
+
+/** Reads up to `limit` bytes of a response (or all of it, if shorter); null on timeout. Leaves the rest unread. */
+function readPrefix(upstream: IncomingMessage, limit: number, timeoutMs: number): Promise<Buffer | null> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = (v: Buffer | null) => {
+      clearTimeout(timer);
+      upstream.off('data', onData);
+      upstream.off('end', onEnd);
+      upstream.off('error', onEnd);
+      upstream.pause();
+      resolve(v);
+    };
+    const timer = setTimeout(() => done(null), timeoutMs);
+    const onData = (c: Buffer) => {
+      chunks.push(c);
+      size += c.length;
+      if (size >= limit) done(Buffer.concat(chunks));
+    };
+    const onEnd = () => done(Buffer.concat(chunks));
+    upstream.on('data', onData);
+    upstream.once('end', onEnd);
+    upstream.once('error', onEnd);
+  });
+}

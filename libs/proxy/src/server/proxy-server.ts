@@ -1,0 +1,222 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Proxy } from 'http-mitm-proxy';
+import type { IContext } from 'http-mitm-proxy';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { AccessService, Principal } from '@crawlhub/access';
+import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
+import { ProxyError } from '../domain/proxy-errors';
+import { ProxyCa } from '../tls/proxy-ca';
+import { ProxyForwarder, sendProxyError, versionHeaders } from './proxy-forwarder';
+
+/** The user name of HTTP Basic credentials (the API key; the password is empty). */
+export function basicUser(header: string | string[] | undefined): string | null {
+  if (typeof header !== 'string' || !/^basic /i.test(header)) return null;
+  const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  const user = colon < 0 ? decoded : decoded.slice(0, colon);
+  return user === '' ? null : user;
+}
+
+const CONNECT_TARGET = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9._-]{1,253}):(\d{1,5})$/;
+
+/**
+ * The proxy port (:8010) on http-mitm-proxy: absolute-form requests, CONNECT intercepted
+ * with crawlhub's CA (the library runs one TLS server per host with our leaf certificate),
+ * and a few direct (origin-form) routes: GET /ca.crt and the legacy GET /fetch. Every
+ * proxied request is taken over in `onRequest` and forwarded by ProxyForwarder (the
+ * library's own upstream request is never made).
+ */
+@Injectable()
+export class ProxyServer {
+  private readonly log = new Logger('proxy');
+  private readonly proxy = new Proxy();
+  /** The principal of each authenticated CONNECT, for the requests inside its tunnel. */
+  private readonly tunnels = new WeakMap<IncomingMessage, Principal>();
+  /** The request line's URL as the client sent it (the library rewrites it). */
+  private readonly rawUrls = new WeakMap<IncomingMessage, string>();
+  private port = 0;
+  /** Client sockets of CONNECT tunnels (the HTTP server lets go of them): closed on shutdown. */
+  private readonly tunnelSockets = new Set<Duplex>();
+
+  constructor(
+    @Inject(CONFIG) private readonly config: CrawlhubConfig,
+    private readonly access: AccessService,
+    private readonly forwarder: ProxyForwarder,
+    private readonly ca: ProxyCa,
+  ) {}
+
+  async listen(host: string, port: number): Promise<number> {
+    await this.ca.open();
+    const proxy = this.proxy;
+    // Our CA and leaf certificates (memory + disk), instead of the library's per-host key generation.
+    proxy.onCertificateRequired = (hostname, cb) => cb(null, { ...this.ca.files(hostname), hosts: [hostname] });
+    proxy.onCertificateMissing = (ctx, _files, cb) => {
+      this.ca.leaf(ctx.hostname).then(
+        (leaf) => cb(null, { certFileData: leaf.cert, keyFileData: leaf.key, hosts: [ctx.hostname] } as never),
+        (e: Error) => cb(e, undefined as never),
+      );
+    };
+    // The library prints every error and answers `504 Proxy Error`; ours are answered by the forwarder.
+    (proxy as unknown as { _onError: (kind: string, ctx: IContext | null, err: Error) => void })._onError = (kind, ctx, err) => {
+      this.log.debug(`${kind}: ${err?.message ?? err}`);
+      const res = ctx?.proxyToClientResponse;
+      if (res && !res.headersSent && !res.destroyed && kind !== 'PROXY_TO_CLIENT_RESPONSE_ERROR' && kind !== 'CLIENT_TO_PROXY_REQUEST_ERROR') sendProxyError(res, new ProxyError('unexpected'));
+    };
+    proxy.onConnect((req, socket, head, cb) => this.onConnect(req, socket, cb));
+    proxy.onRequest((ctx) => {
+      this.onRequest(ctx).catch((e: Error) => {
+        this.log.error(e.stack ?? String(e));
+        sendProxyError(ctx.proxyToClientResponse, new ProxyError('unexpected'));
+      });
+    });
+    await new Promise<void>((resolve, reject) => {
+      proxy.listen({ host, port, keepAlive: true, sslCaDir: this.ca.dir }, (err?: Error | null) => (err ? reject(err) : resolve()));
+    });
+    const server = proxy.httpServer!;
+    server.prependListener('request', (req: IncomingMessage) => this.rawUrls.set(req, req.url ?? ''));
+    server.on('clientError', (_e, socket: Duplex) => socket.destroy());
+    this.port = proxy.httpPort;
+    return this.port;
+  }
+
+  async close(): Promise<void> {
+    const p = this.proxy as unknown as { httpServer?: import('node:http').Server; sslServers: Record<string, { server?: import('node:https').Server }> };
+    const servers = [p.httpServer, ...Object.values(p.sslServers ?? {}).map((s) => s.server)].filter((s): s is import('node:http').Server => !!s);
+    try {
+      this.proxy.close();
+    } catch {
+      // not listening
+    }
+    for (const s of servers) s.closeAllConnections();
+    for (const s of this.tunnelSockets) s.destroy();
+  }
+
+  private async principalOf(header: string | string[] | undefined): Promise<Principal | null> {
+    const user = basicUser(header);
+    if (user === null) return null;
+    const p = await this.access.authenticate(user);
+    // Job tokens are not proxy credentials: only API keys.
+    return p && p.job === undefined ? p : null;
+  }
+
+  private onConnect(req: IncomingMessage, socket: Duplex, cb: (err?: Error | null) => void): void {
+    this.tunnelSockets.add(socket);
+    socket.once('close', () => this.tunnelSockets.delete(socket));
+    const refuse = (status: number, code: string, message: string, extra = '') => {
+      const body = `${message}\n`;
+      const head = [`HTTP/1.1 ${status} ${message}`, ...versionHeaders().map(([n, v]) => `${n}: ${v}`), `X-Proxy-Error: ${code}`, `X-Crawlera-Error: ${code}`, 'Content-Type: text/plain; charset=utf-8', `Content-Length: ${Buffer.byteLength(body)}`, 'Connection: close'];
+      if (extra) head.push(extra);
+      socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
+    };
+    if (!CONNECT_TARGET.test(req.url ?? '') || Number(CONNECT_TARGET.exec(req.url ?? '')?.[2]) > 65535) return refuse(540, 'bad_header', 'Bad header value');
+    this.principalOf(req.headers['proxy-authorization']).then(
+      (principal) => {
+        if (!principal) return refuse(407, 'bad_proxy_auth', 'Incorrect authentication data', 'Proxy-Authenticate: Basic realm="crawlhub"');
+        this.tunnels.set(req, principal);
+        cb();
+      },
+      (e: Error) => {
+        this.log.error(`CONNECT auth: ${e.message}`);
+        socket.destroy();
+      },
+    );
+  }
+
+  private async onRequest(ctx: IContext): Promise<void> {
+    const req = ctx.clientToProxyRequest;
+    const res = ctx.proxyToClientResponse;
+    const raw = this.rawUrls.get(req) ?? req.url ?? '';
+    const connect = ctx.connectRequest as IncomingMessage | undefined;
+    if (!ctx.isSSL && !connect && raw.startsWith('/')) return this.direct(req, res, raw);
+
+    let principal: Principal | null = connect ? this.tunnels.get(connect) ?? null : null;
+    if (req.headers['proxy-authorization'] !== undefined || principal === null) principal = await this.principalOf(req.headers['proxy-authorization']);
+    if (principal === null) {
+      req.resume();
+      return sendProxyError(res, new ProxyError('bad_proxy_auth'));
+    }
+    let scheme: 'http' | 'https';
+    let host: string;
+    let port: number;
+    let path: string;
+    if (connect) {
+      const m = CONNECT_TARGET.exec(connect.url ?? '')!;
+      scheme = ctx.isSSL ? 'https' : 'http';
+      host = m[1];
+      port = Number(m[2]);
+      path = raw.startsWith('/') ? raw : '/';
+    } else {
+      let url: URL;
+      try {
+        url = new URL(raw);
+      } catch {
+        req.resume();
+        return sendProxyError(res, new ProxyError('bad_header', 'request target'));
+      }
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+        req.resume();
+        return sendProxyError(res, new ProxyError('bad_header', 'only http and https URLs'));
+      }
+      scheme = url.protocol === 'https:' ? 'https' : 'http';
+      host = url.hostname;
+      port = url.port ? Number(url.port) : scheme === 'https' ? 443 : 80;
+      path = `${url.pathname}${url.search}`;
+    }
+    const hasBody = req.headers['content-length'] !== undefined ? req.headers['content-length'] !== '0' : req.headers['transfer-encoding'] !== undefined;
+    await this.forwarder.forward({ req, res, principal, scheme, host, port, path, method: req.method ?? 'GET', rawHeaders: req.rawHeaders, hasBody });
+  }
+
+  /** Origin-form requests to the proxy port itself. */
+  private async direct(req: IncomingMessage, res: ServerResponse, raw: string): Promise<void> {
+    req.resume();
+    const url = new URL(raw, 'http://proxy.invalid');
+    const text = (status: number, body: string, headers: [string, string][] = []) => {
+      res.writeHead(status, [...versionHeaders(), ['Content-Type', 'text/plain; charset=utf-8'], ['Content-Length', String(Buffer.byteLength(body))], ...headers].flat());
+      res.end(body);
+    };
+    if (url.pathname === '/ca.crt') {
+      if (req.method !== 'GET' && req.method !== 'HEAD') return text(405, 'Method Not Allowed\n', [['Allow', 'GET, HEAD']]);
+      const pem = this.ca.certificatePem;
+      res.writeHead(200, [...versionHeaders(), ['Content-Type', 'application/x-x509-ca-cert'], ['Content-Disposition', 'attachment; filename="crawlhub-ca.crt"'], ['Content-Length', String(Buffer.byteLength(pem))]].flat());
+      return void res.end(req.method === 'HEAD' ? undefined : pem);
+    }
+    if (url.pathname === '/fetch') {
+      if (req.method !== 'GET') return text(405, 'Method Not Allowed\n', [['Allow', 'GET']]);
+      const principal = (await this.principalOf(req.headers['authorization'])) ?? (await this.principalOf(req.headers['proxy-authorization']));
+      if (!principal) return sendProxyError(res, new ProxyError('bad_proxy_auth'));
+      const target = url.searchParams.get('url');
+      let parsed: URL | null = null;
+      try {
+        parsed = target ? new URL(target) : null;
+      } catch {
+        parsed = null;
+      }
+      if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) return text(400, 'Bad request: the url parameter must be an http or https URL\n');
+      const rawHeaders: string[] = ['Host', parsed.host];
+      for (const pair of (url.searchParams.get('headers') ?? '').split(';')) {
+        const colon = pair.indexOf(':');
+        if (colon <= 0) continue;
+        const name = pair.slice(0, colon).trim();
+        const value = pair.slice(colon + 1).trim();
+        if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(name) || /[\r\n\0]/.test(value)) return sendProxyError(res, new ProxyError('bad_header', name));
+        if (name.toLowerCase() === 'host') rawHeaders[1] = value;
+        else rawHeaders.push(name, value);
+      }
+      const scheme = parsed.protocol === 'https:' ? 'https' : 'http';
+      return this.forwarder.forward({
+        req,
+        res,
+        principal,
+        scheme,
+        host: parsed.hostname,
+        port: parsed.port ? Number(parsed.port) : scheme === 'https' ? 443 : 80,
+        path: `${parsed.pathname}${parsed.search}`,
+        method: 'GET',
+        rawHeaders,
+        hasBody: false,
+      });
+    }
+    text(404, 'Not Found\n');
+  }
+}

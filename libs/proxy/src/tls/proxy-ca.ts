@@ -1,0 +1,143 @@
+import { generateKeyPair, randomBytes, X509Certificate } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { isIP } from 'node:net';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { forge } from './forge';
+
+const generate = promisify(generateKeyPair);
+
+async function rsaKeys(): Promise<{ publicKey: string; privateKey: string }> {
+  // Node's native generator on the thread pool: the event loop keeps serving meanwhile.
+  return generate('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs1', format: 'pem' } });
+}
+
+const CA_SUBJECT = [
+  { name: 'commonName', value: 'crawlhub proxy CA' },
+  { name: 'organizationName', value: 'crawlhub' },
+];
+
+function writeAtomic(path: string, data: string, mode = 0o644): void {
+  const tmp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
+  writeFileSync(tmp, data, { mode });
+  renameSync(tmp, path);
+}
+
+/** A file name for a host (no path tricks). */
+export function certFileName(host: string): string {
+  return host.toLowerCase().replace(/[^a-z0-9.-]/g, '_').replace(/^\.+/, '_');
+}
+
+/**
+ * crawlhub's certificate authority for intercepted HTTPS: created on first start under
+ * PROXY_CA_DIR (the layout http-mitm-proxy reads: certs/ca.pem, keys/ca.private.key), and
+ * the leaf certificates it signs per host, cached in memory and on disk. Every leaf shares
+ * one key pair generated at start off the event loop, so a new host costs one signature
+ * (a few ms), not a key generation.
+ */
+export class ProxyCa {
+  readonly certsDir: string;
+  readonly keysDir: string;
+  private caCert: any = null;
+  private caKey: any = null;
+  private caPem = '';
+  private leafKeyPem = '';
+  private leafPublic: any = null;
+  private readonly leaves = new Map<string, { cert: string; key: string }>();
+
+  constructor(readonly dir: string) {
+    this.certsDir = join(dir, 'certs');
+    this.keysDir = join(dir, 'keys');
+  }
+
+  /** Loads the CA, or creates and persists it; prepares the leaf key. */
+  async open(): Promise<void> {
+    mkdirSync(this.certsDir, { recursive: true });
+    mkdirSync(this.keysDir, { recursive: true, mode: 0o700 });
+    const certFile = join(this.certsDir, 'ca.pem');
+    const keyFile = join(this.keysDir, 'ca.private.key');
+    if (!existsSync(certFile) || !existsSync(keyFile)) {
+      const keys = await rsaKeys();
+      const cert = forge.pki.createCertificate();
+      cert.publicKey = forge.pki.publicKeyFromPem(keys.publicKey);
+      cert.serialNumber = `01${randomBytes(15).toString('hex')}`;
+      cert.validity.notBefore = new Date(Date.now() - 86_400_000);
+      cert.validity.notAfter = new Date(Date.now() + 10 * 365 * 86_400_000);
+      cert.setSubject(CA_SUBJECT);
+      cert.setIssuer(CA_SUBJECT);
+      cert.setExtensions([
+        { name: 'basicConstraints', cA: true, critical: true },
+        { name: 'keyUsage', keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true },
+        { name: 'subjectKeyIdentifier' },
+      ]);
+      const privateKey = forge.pki.privateKeyFromPem(keys.privateKey);
+      cert.sign(privateKey, forge.md.sha256.create());
+      writeAtomic(join(this.keysDir, 'ca.public.key'), keys.publicKey);
+      writeAtomic(keyFile, keys.privateKey, 0o600);
+      writeAtomic(certFile, forge.pki.certificateToPem(cert));
+    }
+    this.caPem = readFileSync(certFile, 'utf8');
+    this.caCert = forge.pki.certificateFromPem(this.caPem);
+    this.caKey = forge.pki.privateKeyFromPem(readFileSync(keyFile, 'utf8'));
+    const leafKeyFile = join(this.keysDir, 'leaf.private.key');
+    if (!existsSync(leafKeyFile)) {
+      const keys = await rsaKeys();
+      writeAtomic(leafKeyFile, keys.privateKey, 0o600);
+    }
+    this.leafKeyPem = readFileSync(leafKeyFile, 'utf8');
+    const k = forge.pki.privateKeyFromPem(this.leafKeyPem);
+    this.leafPublic = forge.pki.setRsaPublicKey(k.n, k.e);
+  }
+
+  /** The CA certificate (PEM), as served at GET /ca.crt. */
+  get certificatePem(): string {
+    return this.caPem;
+  }
+
+  /** Where a host's leaf certificate and key live on disk. */
+  files(host: string): { certFile: string; keyFile: string } {
+    const name = certFileName(host);
+    return { certFile: join(this.certsDir, `${name}.pem`), keyFile: join(this.keysDir, `${name}.key`) };
+  }
+
+  /** The leaf certificate of `host`: from memory, from disk (unless near expiry), else signed now and saved. */
+  async leaf(host: string): Promise<{ cert: string; key: string }> {
+    const cached = this.leaves.get(host);
+    if (cached) return cached;
+    const { certFile, keyFile } = this.files(host);
+    try {
+      const [cert, key] = await Promise.all([readFile(certFile, 'utf8'), readFile(keyFile, 'utf8')]);
+      if (new Date(new X509Certificate(cert).validTo).getTime() > Date.now() + 7 * 86_400_000) {
+        this.leaves.set(host, { cert, key });
+        return { cert, key };
+      }
+    } catch {
+      // not on disk yet
+    }
+    const leaf = { cert: this.sign(host), key: this.leafKeyPem };
+    this.leaves.set(host, leaf);
+    await Promise.all([writeFile(keyFile, leaf.key, { mode: 0o600 }), writeFile(certFile, leaf.cert)]).catch(() => undefined);
+    return leaf;
+  }
+
+  private sign(host: string): string {
+    const cert = forge.pki.createCertificate();
+    cert.publicKey = this.leafPublic;
+    cert.serialNumber = `01${randomBytes(15).toString('hex')}`;
+    cert.validity.notBefore = new Date(Date.now() - 86_400_000);
+    cert.validity.notAfter = new Date(Date.now() + 365 * 86_400_000);
+    cert.setSubject([{ name: 'commonName', value: host.slice(0, 64) }]);
+    cert.setIssuer(this.caCert.subject.attributes);
+    cert.setExtensions([
+      { name: 'basicConstraints', cA: false },
+      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
+      { name: 'extKeyUsage', serverAuth: true },
+      { name: 'subjectAltName', altNames: [isIP(host) ? { type: 7, ip: host } : { type: 2, value: host }] },
+      { name: 'subjectKeyIdentifier' },
+      { name: 'authorityKeyIdentifier', keyIdentifier: this.caCert.generateSubjectKeyIdentifier().getBytes() },
+    ]);
+    cert.sign(this.caKey, forge.md.sha256.create());
+    return forge.pki.certificateToPem(cert);
+  }
+}

@@ -1,0 +1,459 @@
+import { execFile } from 'node:child_process';
+import { Agent, globalAgent, IncomingHttpHeaders, request } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { connect as tlsConnect } from 'node:tls';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Core } from '@crawlhub/platform';
+import { UsageRecorder } from '@crawlhub/proxy-stats';
+import { startProxyApp, StartedProxy } from '../../apps/proxy/proxy.app';
+import { basic, startTestPlatform, TestPlatform } from '../support/platform';
+import { ProxyOrigin, startProxyOrigin, startUpstreamProxy, UpstreamProxy } from '../support/proxy-origin';
+
+interface Answer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+const EXITS = ['127.0.0.2', '127.0.0.3', '127.0.0.4'];
+
+/** A request through the proxy in absolute form (Node's http client). */
+function viaProxy(port: number, url: string, o: { key?: string | null; headers?: Record<string, string>; method?: string; body?: Buffer | string; agent?: Agent } = {}): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string> = { ...(o.headers ?? {}) };
+    if (o.key !== null && o.key !== undefined) headers['Proxy-Authorization'] = basic(o.key);
+    const req = request({ host: '127.0.0.1', port, path: url, method: o.method ?? 'GET', headers: { Host: new URL(url).host, ...headers }, agent: o.agent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString() }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(o.body);
+  });
+}
+
+/** An HTTPS request through a CONNECT tunnel of the proxy (Node's clients), trusting `ca`. */
+function viaTunnel(port: number, target: string, path: string, o: { key: string; ca: string; headers?: Record<string, string> }): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const connectReq = request({ host: '127.0.0.1', port, method: 'CONNECT', path: target, headers: { Host: target, 'Proxy-Authorization': basic(o.key) } });
+    connectReq.on('connect', (res, socket) => {
+      if (res.statusCode !== 200) return resolve({ status: res.statusCode ?? 0, headers: res.headers, body: '' });
+      const servername = target.split(':')[0];
+      const req = httpsRequest({ host: servername, path, headers: { Host: target, ...(o.headers ?? {}) }, createConnection: () => tlsConnect({ socket, host: servername, servername: /^[\d.]+$/.test(servername) ? undefined : servername, ca: o.ca }) }, (r) => {
+        const chunks: Buffer[] = [];
+        r.on('data', (c: Buffer) => chunks.push(c));
+        r.on('end', () => {
+          socket.destroy();
+          resolve({ status: r.statusCode ?? 0, headers: r.headers, body: Buffer.concat(chunks).toString() });
+        });
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    connectReq.on('response', (res) => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: '' }));
+    connectReq.on('error', reject);
+    connectReq.end();
+  });
+}
+
+/** An origin-form request to the proxy port itself. */
+function direct(port: number, path: string, headers: Record<string, string>): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    request({ host: '127.0.0.1', port, path, headers }, (res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+function curl(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile('curl', ['-sS', '--noproxy', '', ...args], { timeout: 20_000 }, (err, stdout, stderr) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }));
+  });
+}
+
+describe('smart proxy: core', () => {
+  let platform: TestPlatform;
+  let origin: ProxyOrigin;
+  let upstream: UpstreamProxy;
+  let proxy: StartedProxy;
+  let key: string;
+  let port: number;
+  const started: StartedProxy[] = [];
+
+  /** Another proxy on the same platform with some settings changed. */
+  async function proxyWith(change: (c: Core['config']) => Core['config']): Promise<number> {
+    const core = { ...platform.core, config: change(platform.core.config) } as Core;
+    const p = await startProxyApp(core, ['error']);
+    started.push(p);
+    return p.port;
+  }
+
+  beforeAll(async () => {
+    origin = await startProxyOrigin();
+    upstream = await startUpstreamProxy();
+    platform = await startTestPlatform({
+      PROXY_PORT: '0',
+      ALLOW_PRIVATE_TARGETS: 'true',
+      PROXY_EXITS: EXITS.join(','),
+      PROXY_UPSTREAM_CA_FILE: origin.caFile,
+      PROXY_TIMEOUT_MIN_MS: '1500',
+      PROXY_TIMEOUT_MAX_MS: '3000',
+      PROXY_MAX_RESPONSE_BYTES: '200000',
+      PROXY_BAN_RULES: JSON.stringify([{ status: [503] }, { body: ['captcha-marker'] }]),
+      PROXY_BAN_COOLDOWN_MS: '300',
+      PROXY_STATIC_HOSTS: 'site.test=127.0.0.1',
+      PROXY_DENY_DOMAINS: 'denied.test',
+      PROXY_MAX_CONNS_PER_KEY: '3',
+    });
+    key = await platform.createKey([1]);
+    proxy = await startProxyApp(platform.core, ['error']);
+    port = proxy.port;
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const p of started) await p.close();
+    await proxy?.close();
+    await platform?.stop();
+    await upstream?.close();
+    await origin?.close();
+    globalAgent.destroy();
+  });
+
+  beforeEach(() => origin.banned.clear());
+
+  describe('authentication', () => {
+    it('answers 407 bad_proxy_auth with Proxy-Authenticate without a key or with a wrong one', async () => {
+      for (const k of [null, 'not-a-key']) {
+        const r = await viaProxy(port, `${origin.httpUrl}/whoami`, { key: k });
+        expect(r.status).toBe(407);
+        expect(r.headers['proxy-authenticate']).toBe('Basic realm="crawlhub"');
+        expect(r.headers['x-proxy-error']).toBe('bad_proxy_auth');
+        expect(r.headers['x-crawlera-error']).toBe('bad_proxy_auth');
+        expect(r.body).toBe('Incorrect authentication data\n');
+      }
+      expect(origin.hits.filter((h) => h.path === '/whoami')).toHaveLength(0);
+    });
+
+    it('accepts the admin key too', async () => {
+      expect((await viaProxy(port, `${origin.httpUrl}/whoami`, { key: platform.adminKey })).status).toBe(200);
+    });
+  });
+
+  describe('plain HTTP', () => {
+    it('forwards, removes our headers and Proxy-Authorization, adds no Via, and names the exit', async () => {
+      const r = await viaProxy(port, `${origin.httpUrl}/whoami?x=1`, { key, headers: { 'X-Proxy-Profile': 'pass', 'X-Crawlera-JobId': '1/2/3', 'X-Custom': 'kept', 'User-Agent': 'test-client/1' } });
+      expect(r.status).toBe(200);
+      const seen = JSON.parse(r.body);
+      expect(seen.url).toBe('/whoami?x=1');
+      expect(seen.headers['x-custom']).toBe('kept');
+      expect(seen.headers['user-agent']).toBe('test-client/1');
+      expect(Object.keys(seen.headers).filter((h) => /^(x-proxy-|x-crawlera-|proxy-|via$)/.test(h))).toEqual([]);
+      expect(r.headers['x-proxy-version']).toBeDefined();
+      expect(r.headers['x-crawlera-version']).toBe(r.headers['x-proxy-version']);
+      expect(r.headers['x-proxy-slave']).toBe(seen.remote);
+      expect(EXITS).toContain(seen.remote);
+      expect(r.headers['set-cookie']).toEqual(['a=1; Path=/', 'b=2; Path=/']);
+    });
+
+    it('rotates the exits (round robin): the origin sees each source address', async () => {
+      const remotes: string[] = [];
+      for (let i = 0; i < 6; i++) {
+        const r = await viaProxy(port, `${origin.httpUrl}/whoami`, { key });
+        remotes.push(JSON.parse(r.body).remote);
+        expect(r.headers['x-proxy-slave']).toBe(remotes[i]);
+      }
+      expect(new Set(remotes.slice(0, 3))).toEqual(new Set(EXITS));
+      expect(remotes.slice(3)).toEqual(remotes.slice(0, 3));
+    });
+
+    it('keeps connections alive on both sides', async () => {
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      const conns: number[] = [];
+      const clientSockets = new Set<unknown>();
+      for (let i = 0; i < 6; i++) {
+        const r = await new Promise<Answer & { socket: unknown }>((resolve, reject) => {
+          const req = request({ host: '127.0.0.1', port, path: `${origin.httpUrl}/whoami`, agent, headers: { 'Proxy-Authorization': basic(key) } }, (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString(), socket: req.socket }));
+          });
+          req.on('error', reject);
+          req.end();
+        });
+        clientSockets.add(r.socket);
+        conns.push(JSON.parse(r.body).connection);
+      }
+      agent.destroy();
+      expect(clientSockets.size).toBe(1);
+      // 3 exits: the second round reuses the first round's connections to the origin.
+      expect(conns.slice(3)).toEqual(conns.slice(0, 3));
+    });
+
+    it('streams request bodies both ways (3 MB up, 150 kB down)', async () => {
+      const body = Buffer.alloc(3 * 1024 * 1024, 7);
+      const r = await viaProxy(port, `${origin.httpUrl}/echo`, { key, method: 'POST', body, headers: { 'Content-Type': 'application/octet-stream' } });
+      expect(r.status).toBe(200);
+      expect(r.headers['x-size']).toBe(String(body.length));
+      const down = await viaProxy(port, `${origin.httpUrl}/big?bytes=150000`, { key });
+      expect(down.status).toBe(200);
+      expect(down.body.length).toBe(150_000);
+    });
+
+    it('answers 541 data_error above the response size limit', async () => {
+      const r = await viaProxy(port, `${origin.httpUrl}/big?bytes=300000&length=1`, { key });
+      expect([r.status, r.headers['x-proxy-error']]).toEqual([541, 'data_error']);
+      // Without Content-Length the limit is met while streaming: the connection is cut.
+      await expect(viaProxy(port, `${origin.httpUrl}/big?bytes=300000`, { key })).rejects.toThrow();
+    });
+
+    it('passes the origin\'s own statuses through', async () => {
+      const r = await viaProxy(port, `${origin.httpUrl}/status/404`, { key });
+      expect([r.status, r.headers['x-proxy-error'], r.body]).toEqual([404, undefined, 'status 404']);
+    });
+  });
+
+  describe('headers', () => {
+    it('answers 540 bad_header for unsupported values', async () => {
+      for (const [n, v] of [['X-Proxy-Profile', 'tablet'], ['X-Crawlera-UA', 'robot'], ['X-Proxy-Timeout', 'soon'], ['X-Proxy-Max-Retries', 'x']]) {
+        const r = await viaProxy(port, `${origin.httpUrl}/whoami`, { key, headers: { [n]: v } });
+        expect([n, r.status, r.headers['x-proxy-error']]).toEqual([n, 540, 'bad_header']);
+      }
+    });
+
+    it('applies profiles: desktop UA by default, mobile header set, pass keeps the client\'s', async () => {
+      const ua = async (h: Record<string, string>) => JSON.parse((await viaProxy(port, `${origin.httpUrl}/whoami`, { key, headers: { 'User-Agent': 'mine', ...h } })).body).headers;
+      expect((await ua({}))['user-agent']).toMatch(/Windows NT/);
+      const mobile = await ua({ 'X-Crawlera-Profile': 'mobile', 'X-Crawlera-Profile-Pass': 'Accept-Language', 'Accept-Language': 'fr' });
+      expect(mobile['user-agent']).toMatch(/Mobile/);
+      expect(mobile['accept-language']).toBe('fr');
+      expect((await ua({ 'X-Proxy-UA': 'pass' }))['user-agent']).toBe('mine');
+    });
+
+    it('answers the debug headers under the prefix used', async () => {
+      const r = await viaProxy(port, `${origin.httpUrl}/whoami`, { key, headers: { 'X-Crawlera-Debug': 'request-time,ua', 'X-Crawlera-UA': 'mobile' } });
+      expect(Number(r.headers['x-crawlera-debug-request-time'])).toBeGreaterThanOrEqual(0);
+      expect(r.headers['x-crawlera-debug-ua']).toMatch(/Mobile/);
+    });
+
+    it('answers 470 header_auth for a JobId of a project the key does not have, 400 bad_session_id for an unknown session', async () => {
+      const r = await viaProxy(port, `${origin.httpUrl}/whoami`, { key, headers: { 'X-Proxy-JobId': '2/1/1' } });
+      expect([r.status, r.headers['x-proxy-error']]).toEqual([470, 'header_auth']);
+      expect((await viaProxy(port, `${origin.httpUrl}/whoami`, { key, headers: { 'X-Proxy-JobId': '1/1/1' } })).status).toBe(200);
+      const s = await viaProxy(port, `${origin.httpUrl}/whoami`, { key, headers: { 'X-Crawlera-Session': '12345' } });
+      expect([s.status, s.headers['x-proxy-error'], s.body]).toEqual([400, 'bad_session_id', 'Bad session ID\n']);
+    });
+  });
+
+  describe('errors from their real causes', () => {
+    it('nxdomain for special-use names, without DNS', async () => {
+      for (const host of ['nothing.invalid', 'unknown.test']) {
+        const r = await viaProxy(port, `http://${host}/`, { key });
+        expect([host, r.status, r.headers['x-proxy-error'], r.body]).toEqual([host, 502, 'nxdomain', 'Error looking up domain\n']);
+      }
+    });
+
+    it('localhost names reach loopback; configured .test names their address', async () => {
+      expect((await viaProxy(port, `http://localhost:${origin.httpPort}/whoami`, { key })).status).toBe(200);
+      expect((await viaProxy(port, `http://site.test:${origin.httpPort}/whoami`, { key })).status).toBe(200);
+    });
+
+    it('domain_forbidden for the deny-list, and for private targets unless allowed (SSRF guard)', async () => {
+      const r = await viaProxy(port, `http://www.denied.test:${origin.httpPort}/whoami`, { key });
+      expect([r.status, r.headers['x-proxy-error']]).toEqual([523, 'domain_forbidden']);
+      const guarded = await proxyWith((c) => ({ ...c, allowPrivateTargets: false }));
+      for (const url of [`${origin.httpUrl}/whoami`, `http://localhost:${origin.httpPort}/`, 'http://169.254.169.254/latest/meta-data', 'http://[::1]:1/', 'http://10.0.0.1/']) {
+        const g = await viaProxy(guarded, url, { key });
+        expect([url, g.status, g.headers['x-proxy-error']]).toEqual([url, 523, 'domain_forbidden']);
+      }
+    });
+
+    it('econnrefused, econnreset, socket_closed_remotely, timeout', async () => {
+      const closed = await viaProxy(port, 'http://127.0.0.1:1/', { key });
+      expect([closed.status, closed.headers['x-proxy-error']]).toEqual([502, 'econnrefused']);
+      const reset = await viaProxy(port, `${origin.httpUrl}/reset`, { key });
+      expect([reset.status, reset.headers['x-proxy-error']]).toEqual([502, 'econnreset']);
+      const hangup = await viaProxy(port, `${origin.httpUrl}/hangup`, { key });
+      expect([hangup.status, hangup.headers['x-proxy-error']]).toEqual([502, 'socket_closed_remotely']);
+      const slow = await viaProxy(port, `${origin.httpUrl}/slow?ms=5000`, { key, headers: { 'X-Proxy-Timeout': '1' } });
+      expect([slow.status, slow.headers['x-proxy-error'], slow.body]).toEqual([504, 'timeout', 'Connection timed out\n']);
+      // The timeout applies per chunk once the response streams: the connection is cut.
+      // (No-Bancheck: else the body-marker rule reads the start of the body first, and times out with 504.)
+      await expect(viaProxy(port, `${origin.httpUrl}/stall`, { key, headers: { 'X-Proxy-No-Bancheck': '1' } })).rejects.toThrow();
+      const stalled = await viaProxy(port, `${origin.httpUrl}/stall`, { key });
+      expect([stalled.status, stalled.headers['x-proxy-error']]).toEqual([504, 'timeout']);
+    });
+
+    it('too_many_conns above the per-key limit (3 here), serverbusy above the global one', async () => {
+      const slow = [1, 2, 3].map(() => viaProxy(port, `${origin.httpUrl}/slow?ms=400`, { key }));
+      await new Promise((r) => setTimeout(r, 100));
+      const over = await viaProxy(port, `${origin.httpUrl}/whoami`, { key });
+      expect([over.status, over.headers['x-proxy-error']]).toEqual([429, 'too_many_conns']);
+      expect((await Promise.all(slow)).map((r) => r.status)).toEqual([200, 200, 200]);
+      const busy = await proxyWith((c) => ({ ...c, proxy: { ...c.proxy, maxOutstanding: 1 } }));
+      const one = viaProxy(busy, `${origin.httpUrl}/slow?ms=300`, { key });
+      await new Promise((r) => setTimeout(r, 100));
+      const b = await viaProxy(busy, `${origin.httpUrl}/whoami`, { key: platform.adminKey });
+      expect([b.status, b.headers['x-proxy-error']]).toEqual([503, 'serverbusy']);
+      expect((await one).status).toBe(200);
+    });
+
+    it('noslaves when every exit is down', async () => {
+      const dead = await proxyWith((c) => ({ ...c, proxy: { ...c.proxy, exits: [{ kind: 'http', url: 'http://127.0.0.1:1' }, { kind: 'socks5', url: 'socks5://127.0.0.1:1' }] } }));
+      const r = await viaProxy(dead, `${origin.httpUrl}/whoami`, { key });
+      expect([r.status, r.headers['x-proxy-error'], r.body]).toEqual([503, 'noslaves', 'No available proxies\n']);
+    });
+  });
+
+  describe('bans', () => {
+    it('retries a ban on another exit', async () => {
+      origin.banned.add('127.0.0.2');
+      origin.banned.add('127.0.0.3');
+      for (let i = 0; i < 3; i++) {
+        const r = await viaProxy(port, `${origin.httpUrl}/guarded`, { key });
+        expect(r.status).toBe(200);
+        expect(r.headers['x-proxy-slave']).toBe('127.0.0.4');
+      }
+    });
+
+    it('answers 503 banned with Retry-After when every exit is banned, and bans by body markers', async () => {
+      EXITS.forEach((e) => origin.banned.add(e));
+      const r = await viaProxy(port, `${origin.httpUrl}/guarded?captcha`, { key });
+      expect([r.status, r.headers['x-proxy-error'], r.headers['x-crawlera-error']]).toEqual([503, 'banned', 'banned']);
+      expect(Number(r.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      await new Promise((res) => setTimeout(res, 350));
+    });
+
+    it('Max-Retries limits the retries; No-Bancheck passes the ban through', async () => {
+      EXITS.forEach((e) => origin.banned.add(e));
+      const before = origin.hits.length;
+      const r = await viaProxy(port, `${origin.httpUrl}/guarded`, { key, headers: { 'X-Proxy-Max-Retries': '1' } });
+      expect(r.status).toBe(503);
+      expect(origin.hits.length - before).toBe(2);
+      await new Promise((res) => setTimeout(res, 350));
+      const passed = await viaProxy(port, `${origin.httpUrl}/guarded`, { key, headers: { 'X-Crawlera-No-Bancheck': '1' } });
+      expect([passed.status, passed.headers['x-proxy-error'], passed.body]).toEqual([503, undefined, 'go away']);
+      await new Promise((res) => setTimeout(res, 350));
+    });
+  });
+
+  describe('HTTPS through CONNECT', () => {
+    let caPem: string;
+    let caFile: string;
+
+    beforeAll(async () => {
+      const r = await direct(port, '/ca.crt', {});
+      expect(r.status).toBe(200);
+      expect(r.headers['content-type']).toBe('application/x-x509-ca-cert');
+      caPem = r.body;
+      expect(caPem).toMatch(/^-----BEGIN CERTIFICATE-----/);
+      caFile = join(tmpdir(), `crawlhub-test-ca-${process.pid}.pem`);
+      writeFileSync(caFile, caPem);
+    });
+
+    it('persists the CA it serves under PROXY_CA_DIR', () => {
+      expect(readFileSync(join(platform.core.config.proxy.caDir, 'certs', 'ca.pem'), 'utf8')).toBe(caPem);
+    });
+
+    it('intercepts with its CA: headers, rotation and errors work inside the tunnel', async () => {
+      const r = await viaTunnel(port, `site.test:${origin.httpsPort}`, '/whoami', { key, ca: caPem, headers: { 'X-Proxy-Debug': 'ua', 'X-Proxy-UA': 'mobile' } });
+      expect(r.status).toBe(200);
+      const seen = JSON.parse(r.body);
+      expect(EXITS).toContain(seen.remote);
+      expect(r.headers['x-proxy-slave']).toBe(seen.remote);
+      expect(r.headers['x-proxy-debug-ua']).toMatch(/Mobile/);
+      expect(seen.headers['user-agent']).toMatch(/Mobile/);
+      expect(Object.keys(seen.headers).filter((h) => /^(x-proxy-|proxy-)/.test(h))).toEqual([]);
+      const bad = await viaTunnel(port, `site.test:${origin.httpsPort}`, '/whoami', { key, ca: caPem, headers: { 'X-Proxy-Profile': 'nope' } });
+      expect([bad.status, bad.headers['x-proxy-error']]).toEqual([540, 'bad_header']);
+      const refused = await viaTunnel(port, '127.0.0.1:1', '/', { key, ca: caPem });
+      expect([refused.status, refused.headers['x-proxy-error']]).toEqual([502, 'econnrefused']);
+    });
+
+    it('refuses CONNECT without a key (407)', async () => {
+      const r = await viaTunnel(port, `site.test:${origin.httpsPort}`, '/', { key: 'wrong', ca: caPem });
+      expect([r.status, r.headers['x-proxy-error']]).toEqual([407, 'bad_proxy_auth']);
+    });
+
+    it('verifies the origin\'s certificate unless told otherwise', async () => {
+      const strict = await proxyWith((c) => ({ ...c, proxy: { ...c.proxy, upstreamCaFile: null } }));
+      const r = await viaTunnel(strict, `site.test:${origin.httpsPort}`, '/whoami', { key, ca: caPem });
+      expect([r.status, r.headers['x-proxy-error']]).toEqual([502, 'tls_error']);
+      const lax = await proxyWith((c) => ({ ...c, proxy: { ...c.proxy, upstreamCaFile: null, upstreamTlsVerify: false } }));
+      expect((await viaTunnel(lax, `site.test:${origin.httpsPort}`, '/whoami', { key, ca: caPem })).status).toBe(200);
+    });
+
+    it('works with curl -x for http and https (--cacert from /ca.crt)', async () => {
+      const h = await curl(['-x', `http://127.0.0.1:${port}`, '-U', `${key}:`, `${origin.httpUrl}/whoami`]);
+      expect(h.stderr).toBe('');
+      expect(JSON.parse(h.stdout).remote).toMatch(/^127\.0\.0\.[234]$/);
+      const s = await curl(['-x', `http://127.0.0.1:${port}`, '-U', `${key}:`, '--cacert', caFile, `https://site.test:${origin.httpsPort}/whoami`, `https://site.test:${origin.httpsPort}/whoami`]);
+      expect(s.stderr).toBe('');
+      expect(s.stdout.match(/"remote"/g)).toHaveLength(2);
+      const noKey = await curl(['-x', `http://127.0.0.1:${port}`, '--cacert', caFile, '-o', '/dev/null', '-w', '%{http_connect}', `https://site.test:${origin.httpsPort}/whoami`]);
+      expect(noKey.stdout).toMatch(/407/);
+    });
+  });
+
+  describe('upstream proxy exits', () => {
+    it('sends plain HTTP in absolute form and HTTPS through CONNECT to an upstream proxy', async () => {
+      const via = await proxyWith((c) => ({ ...c, proxy: { ...c.proxy, exits: [{ kind: 'http', url: upstream.url }] } }));
+      const r = await viaProxy(via, `${origin.httpUrl}/whoami`, { key });
+      expect(JSON.parse(r.body).remote).toBe('127.0.0.9');
+      expect(r.headers['x-proxy-slave']).toBe(upstream.url);
+      const ca = readFileSync(join(platform.core.config.proxy.caDir, 'certs', 'ca.pem'), 'utf8');
+      const s = await viaTunnel(via, `site.test:${origin.httpsPort}`, '/whoami', { key, ca });
+      expect([s.status, s.headers['x-proxy-error']]).toEqual([200, undefined]);
+      expect(JSON.parse(s.body).remote).toBe('127.0.0.9');
+      expect(upstream.seen).toContain(`CONNECT site.test:${origin.httpsPort}`);
+    });
+  });
+
+  describe('accounting', () => {
+    it('reports every request to the usage statistics: clean, failed, ban', async () => {
+      const recorder = proxy.context.get(UsageRecorder);
+      const finished = jest.spyOn(recorder, 'finished');
+      const startedSpy = jest.spyOn(recorder, 'started');
+      try {
+        await viaProxy(port, `${origin.httpUrl}/status/404`, { key });
+        await viaProxy(port, 'http://x.invalid/', { key });
+        EXITS.forEach((e) => origin.banned.add(e));
+        await viaProxy(port, `${origin.httpUrl}/guarded`, { key });
+        await new Promise((r) => setTimeout(r, 50));
+        const calls = finished.mock.calls.map(([o]) => o);
+        expect(calls.map((o) => o.outcome)).toEqual(['clean', 'failed', 'ban']);
+        expect(new Set(calls.map((o) => o.user)).size).toBe(1);
+        expect(calls[0].user).toMatch(/^key-/);
+        expect(calls[0].bytes).toBeGreaterThan(0);
+        expect(startedSpy).toHaveBeenCalledTimes(3);
+      } finally {
+        finished.mockRestore();
+        startedSpy.mockRestore();
+        await new Promise((r) => setTimeout(r, 350));
+      }
+    });
+  });
+
+  describe('legacy GET /fetch', () => {
+    it('fetches a URL with headers, with the key as Authorization', async () => {
+      const url = encodeURIComponent(`${origin.httpUrl}/whoami`);
+      const headers = encodeURIComponent('X-A:1;X-Proxy-UA:pass;User-Agent:legacy');
+      const r = await direct(port, `/fetch?url=${url}&headers=${headers}`, { Authorization: basic(key) });
+      expect(r.status).toBe(200);
+      const seen = JSON.parse(r.body);
+      expect(seen.headers['x-a']).toBe('1');
+      expect(seen.headers['user-agent']).toBe('legacy');
+      expect(r.headers['x-proxy-slave']).toBe(seen.remote);
+      const noKey = await direct(port, `/fetch?url=${url}`, {});
+      expect([noKey.status, noKey.headers['x-proxy-error']]).toEqual([407, 'bad_proxy_auth']);
+      expect((await direct(port, '/fetch?url=ftp%3A%2F%2Fx', { Authorization: basic(key) })).status).toBe(400);
+      expect((await direct(port, '/elsewhere', {})).status).toBe(404);
+    });
+  });
+});
