@@ -9,7 +9,7 @@ import { Core } from '@crawlhub/platform';
 import { UsageRecorder } from '@crawlhub/proxy-stats';
 import { startProxyApp, StartedProxy } from '../../apps/proxy/proxy.app';
 import { basic, startTestPlatform, TestPlatform } from '../support/platform';
-import { ProxyOrigin, startProxyOrigin, startUpstreamProxy, UpstreamProxy } from '../support/proxy-origin';
+import { ProxyOrigin, startProxyOrigin, startSocksProxy, startUpstreamProxy, UpstreamProxy } from '../support/proxy-origin';
 
 interface Answer {
   status: number;
@@ -412,6 +412,38 @@ describe('smart proxy: core', () => {
       expect([s.status, s.headers['x-proxy-error']]).toEqual([200, undefined]);
       expect(JSON.parse(s.body).remote).toBe('127.0.0.9');
       expect(upstream.seen).toContain(`CONNECT site.test:${origin.httpsPort}`);
+    });
+
+    it('goes through a SOCKS5 proxy and an https:// upstream proxy; a refusal behind SOCKS is econnrefused', async () => {
+      const socks = await startSocksProxy('127.0.0.8');
+      const tlsUpstream = await startUpstreamProxy('127.0.0.7', await origin.certificateFor('127.0.0.1'));
+      try {
+        const ca = readFileSync(join(platform.core.config.proxy.caDir, 'certs', 'ca.pem'), 'utf8');
+        const viaSocks = await proxyWith((c) => ({ ...c, proxy: { ...c.proxy, exits: [{ kind: 'socks5', url: socks.url }] } }));
+        const r = await viaProxy(viaSocks, `http://site.test:${origin.httpPort}/whoami`, { key });
+        expect([r.status, JSON.parse(r.body).remote, r.headers['x-proxy-slave']]).toEqual([200, '127.0.0.8', socks.url]);
+        const s = await viaTunnel(viaSocks, `site.test:${origin.httpsPort}`, '/whoami', { key, ca });
+        expect([s.status, JSON.parse(s.body).remote]).toEqual([200, '127.0.0.8']);
+        expect(socks.seen).toEqual([`CONNECT site.test:${origin.httpPort}`, `CONNECT site.test:${origin.httpsPort}`]);
+        const refused = await viaProxy(viaSocks, 'http://127.0.0.1:1/', { key });
+        expect([refused.status, refused.headers['x-proxy-error']]).toEqual([502, 'econnrefused']);
+        const viaTls = await proxyWith((c) => ({ ...c, proxy: { ...c.proxy, exits: [{ kind: 'https', url: tlsUpstream.url }] } }));
+        const t = await viaProxy(viaTls, `${origin.httpUrl}/whoami`, { key });
+        expect([t.status, JSON.parse(t.body).remote]).toEqual([200, '127.0.0.7']);
+        const ts = await viaTunnel(viaTls, `site.test:${origin.httpsPort}`, '/whoami', { key, ca });
+        expect([ts.status, JSON.parse(ts.body).remote]).toEqual([200, '127.0.0.7']);
+      } finally {
+        await socks.close();
+        await tlsUpstream.close();
+      }
+    });
+  });
+
+  describe('https:// URLs sent in plain to the proxy', () => {
+    it('fetches them over TLS (absolute https:// URI, no CONNECT)', async () => {
+      const r = await viaProxy(port, `https://site.test:${origin.httpsPort}/whoami`, { key });
+      expect(r.status).toBe(200);
+      expect(EXITS).toContain(JSON.parse(r.body).remote);
     });
   });
 

@@ -1,6 +1,6 @@
 import { createServer as createHttpServer, IncomingMessage, request as httpRequest, Server, ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import { AddressInfo, connect, Socket } from 'node:net';
+import { AddressInfo, connect, createServer as createNetServer, Socket } from 'node:net';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,6 +27,8 @@ export interface ProxyOrigin {
   caFile: string;
   banned: Set<string>;
   hits: { remote: string; path: string }[];
+  /** A certificate for `host` signed by the origin's CA (for other TLS servers of a test). */
+  certificateFor(host: string): Promise<{ cert: string; key: string }>;
   close(): Promise<void>;
 }
 
@@ -122,6 +124,7 @@ export async function startProxyOrigin(): Promise<ProxyOrigin> {
     caFile: join(ca.certsDir, 'ca.pem'),
     banned,
     hits,
+    certificateFor: (host) => ca.leaf(host),
     close: async () => {
       for (const s of sockets) s.destroy();
       await Promise.all([new Promise((r) => http.close(r)), new Promise((r) => https.close(r))]);
@@ -145,10 +148,10 @@ function loopbackOnly(host: string): string | null {
   return host === 'localhost' || host.endsWith('.test') || host.endsWith('.localhost') ? '127.0.0.1' : null;
 }
 
-export async function startUpstreamProxy(localAddress = '127.0.0.9'): Promise<UpstreamProxy> {
+export async function startUpstreamProxy(localAddress = '127.0.0.9', tls?: { cert: string; key: string }): Promise<UpstreamProxy> {
   const seen: string[] = [];
   const sockets = new Set<Socket>();
-  const server = createHttpServer((req, res) => {
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
     seen.push(`${req.method} ${req.url}`);
     let url: URL;
     try {
@@ -166,8 +169,9 @@ export async function startUpstreamProxy(localAddress = '127.0.0.9'): Promise<Up
     });
     out.on('error', () => res.writeHead(502).end());
     req.pipe(out);
-  });
-  server.on('connection', (s: Socket) => {
+  };
+  const server: Server = tls ? (createHttpsServer(tls, handler) as unknown as Server) : createHttpServer(handler);
+  server.on(tls ? 'secureConnection' : 'connection', (s: Socket) => {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
@@ -188,7 +192,69 @@ export async function startUpstreamProxy(localAddress = '127.0.0.9'): Promise<Up
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: `${tls ? 'https' : 'http'}://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    seen,
+    close: async () => {
+      for (const s of sockets) s.destroy();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}
+
+/**
+ * A SOCKS5 server on loopback (no authentication, CONNECT only), connecting out from
+ * `localAddress`. Names are mapped like the upstream proxy's (never resolved).
+ */
+export async function startSocksProxy(localAddress = '127.0.0.8'): Promise<UpstreamProxy> {
+  const seen: string[] = [];
+  const sockets = new Set<Socket>();
+  const server = createNetServer((client) => {
+    sockets.add(client);
+    client.on('close', () => sockets.delete(client));
+    client.on('error', () => client.destroy());
+    let buf = Buffer.alloc(0);
+    let stage: 'greeting' | 'request' | 'done' = 'greeting';
+    const onData = (chunk: Buffer) => {
+      buf = Buffer.concat([buf, chunk]);
+      if (stage === 'greeting') {
+        if (buf.length < 2 || buf.length < 2 + buf[1]) return;
+        buf = buf.subarray(2 + buf[1]);
+        client.write(Buffer.from([5, 0]));
+        stage = 'request';
+      }
+      if (stage === 'request') {
+        if (buf.length < 5) return;
+        const type = buf[3];
+        const addrLen = type === 1 ? 4 : type === 4 ? 16 : 1 + buf[4];
+        if (buf.length < 4 + addrLen + 2) return;
+        let host: string;
+        if (type === 1) host = [...buf.subarray(4, 8)].join('.');
+        else if (type === 3) host = buf.subarray(5, 5 + buf[4]).toString();
+        else host = '::1';
+        const port = buf.readUInt16BE(4 + addrLen);
+        const rest = buf.subarray(4 + addrLen + 2);
+        stage = 'done';
+        client.off('data', onData);
+        seen.push(`CONNECT ${host}:${port}`);
+        const reply = (code: number) => Buffer.from([5, code, 0, 1, 0, 0, 0, 0, 0, 0]);
+        const address = loopbackOnly(host);
+        if (address === null) return void client.end(reply(4));
+        const up = connect({ host: address, port, localAddress }, () => {
+          client.write(reply(0));
+          if (rest.length) up.write(rest);
+          up.pipe(client);
+          client.pipe(up);
+        });
+        sockets.add(up);
+        up.on('close', () => sockets.delete(up));
+        up.on('error', (e: Error & { code?: string }) => client.end(reply(e.code === 'ECONNREFUSED' ? 5 : 1)));
+      }
+    };
+    client.on('data', onData);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  return {
+    url: `socks5://127.0.0.1:${(server.address() as AddressInfo).port}`,
     seen,
     close: async () => {
       for (const s of sockets) s.destroy();
