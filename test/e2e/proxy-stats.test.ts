@@ -1,10 +1,12 @@
 import { DynamicModule, INestApplication, INestApplicationContext, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { createServer, request as httpRequest } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { keyIdOf } from '@crawlhub/access';
 import { LogPosition } from '@crawlhub/eventlog';
 import { Core, CoreModule } from '@crawlhub/platform';
 import { binOf, decodeCursor, ManualUsageClock, ProxyUsageRecorderModule, UsageRecorder, valueOf } from '@crawlhub/proxy-stats';
+import { startProxyApp } from '../../apps/proxy/proxy.app';
 import { startStatsApp } from '../../apps/proxy/stats.app';
 import { basic, expectReplayKeepsReads, startTestPlatform, TestPlatform } from '../support/platform';
 
@@ -52,7 +54,11 @@ describe('proxy usage statistics (GET /stats on the stats app)', () => {
   };
 
   beforeAll(async () => {
-    platform = await startTestPlatform({ STATS_PORT: '0', PROXY_STATS_FLUSH_MS: '10000', PROXY_STATS_SAMPLE_MS: '1000' });
+    platform = await startTestPlatform({
+      STATS_PORT: '0', PROXY_STATS_FLUSH_MS: '10000', PROXY_STATS_SAMPLE_MS: '1000',
+      // For the last test, through the proxy itself: a loopback origin, no retry delays.
+      PROXY_PORT: '0', ALLOW_PRIVATE_TARGETS: 'true',
+    });
     // "now" of the stats API: one hour after T0, so the default range (7 days) holds T0.
     stats = await startStatsApp(platform.core, ['error'], { clock: new ManualUsageClock(T0 + 3_600_000) });
     url = `http://127.0.0.1:${(stats.getHttpServer().address() as AddressInfo).port}`;
@@ -196,5 +202,42 @@ describe('proxy usage statistics (GET /stats on the stats app)', () => {
     const admin = platform.adminKey;
     const range = { start_date: '2018-12-01', end_date: '2019-01-01' };
     await expectReplayKeepsReads(platform, (q: Record<string, string>) => get(admin, { ...range, ...q }), [{ groupby: 'max' }, { groupby: 'day' }, {}], { longerThan: 40 });
+  });
+
+  it('counts what goes through the proxy itself (the proxy app binds the recorder)', async () => {
+    const carol = await platform.createKey([3]);
+    const origin = createServer((req, res) => {
+      res.statusCode = req.url === '/blocked' ? 503 : 200;
+      res.end(req.url === '/blocked' ? 'blocked' : 'hello, world');
+    });
+    await new Promise<void>((r) => origin.listen(0, '127.0.0.1', r));
+    const target = `http://127.0.0.1:${(origin.address() as AddressInfo).port}`;
+    const clock = new ManualUsageClock(Date.parse('2019-01-16T15:30:00Z'));
+    const proxy = await startProxyApp(platform.core, ['error'], { clock });
+    const via = (path: string) =>
+      new Promise<number>((resolve, reject) => {
+        const req = httpRequest({ host: '127.0.0.1', port: proxy.port, path: `${target}${path}`, headers: { 'proxy-authorization': basic(carol), 'x-proxy-max-retries': '0' } }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    try {
+      expect(await Promise.all([via('/a'), via('/b'), via('/c')])).toEqual([200, 200, 200]);
+      expect(await via('/blocked')).toBe(503); // a ban by the default rules
+      clock.advance(1000); // one concurrency sample
+    } finally {
+      await proxy.close(); // flushes
+      origin.close();
+    }
+    const query = { groupby: 'day', start_date: '2019-01-16', end_date: '2019-01-17' };
+    const read = async () => (await json(carol, query)).results;
+    for (let i = 0; i < 200 && (await read()).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    const [day] = await read();
+    expect(day).toMatchObject({ time_gte: '2019-01-16T00:00:00+00:00', clean: 3, failed: 1 });
+    expect(day.traffic).toBeGreaterThanOrEqual(3 * 'hello, world'.length); // the bodies (docs/proxy.md: request + response body)
+    expect(day.concurrency).toBeGreaterThanOrEqual(1);
+    expect(day.total_time).toBeGreaterThanOrEqual(0);
   });
 });

@@ -12,7 +12,7 @@ export interface FinishedRequest {
   user: string;
   /** clean: a response was delivered; ban: 503 banned; failed: any other proxy error. */
   outcome: UsageOutcome;
-  /** Bytes transferred for the request (request and response). */
+  /** Bytes transferred for the request (the proxy counts request body + response body). */
   bytes: number;
   /** From the request's arrival to the end of its response, ms. */
   timeMs: number;

@@ -27,7 +27,7 @@ export interface UsageBucketPartial {
   failed: number;
   /** Requests answered 503 `banned` (every exit tried was banned). */
   ban: number;
-  /** Bytes transferred (request and response, as the proxy counts them). */
+  /** Bytes transferred, as the proxy counts them (request body + response body). */
   traffic: number;
   /** Request times, ms (from the request's arrival to the end of its response). */
   times: UsageHistogram;
