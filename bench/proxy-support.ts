@@ -359,6 +359,7 @@ export async function startCrawlhubProxy(originCertFile: string, extraEnv: Recor
     PROXY_MAX_CONNS_PER_KEY: '100000',
     PROXY_MAX_OUTSTANDING: '1000000',
     ...BENCH_PROXY_SETTINGS,
+    ...settingsOf(process.env.BENCH_PROXY_ENV ?? ''),
     ...extraEnv,
   };
   const child = spawn(process.execPath, [main], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -408,6 +409,16 @@ export async function startCrawlhubProxy(originCertFile: string, extraEnv: Recor
 
 /** Settings of crawlhub's proxy that a throughput bench turns off (throttling spaces requests to one domain by seconds). */
 export const BENCH_PROXY_SETTINGS: Record<string, string> = {};
+
+/** `NAME=value,NAME=value` (BENCH_PROXY_ENV: more settings for crawlhub's platform) as an object. */
+function settingsOf(list: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const item of list.split(',').map((s) => s.trim()).filter(Boolean)) {
+    const eq = item.indexOf('=');
+    if (eq > 0) out[item.slice(0, eq)] = item.slice(eq + 1);
+  }
+  return out;
+}
 
 export function httpGet(url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: Buffer }> {
   return new Promise((resolve, reject) => {

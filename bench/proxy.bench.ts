@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import {
   BODY_100K,
   BODY_1K,
@@ -32,8 +33,11 @@ import {
  *     the line says `crawlhub proxy: not built yet (skipped)`.
  * Each cell is one workload at one concurrency: HTTP 1 KB, HTTP 100 KB, HTTPS 1 KB through
  * a kept-alive CONNECT tunnel, and HTTPS 1 KB with a new connection per request (new
- * CONNECT and full TLS handshake), at 1, 16 and 128 connections; every proxy of a cell is
- * measured back to back, so machine drift hits them alike.
+ * CONNECT and full TLS handshake), at 1, 16 and 128 connections. The proxies of a cell are
+ * measured back to back in interleaved rounds (A B C, A B C) and each keeps its best round
+ * (errors are summed over all rounds), so a burst of other work on this shared machine
+ * does not decide a ratio; the `other cores` column shows the CPU that the rest of the
+ * machine used during the kept round.
  *
  * The load generator is bench/loadgen/main.go (Go standard library; Node's client costs
  * more CPU per request than the proxies it would measure), built with `go build` into
@@ -44,7 +48,7 @@ import {
  * The direct row of HTTP 1 KB is the generator's own ceiling.
  *
  * Printed: per cell, req/s, p50 and p99 latency (ms), errors, the proxy's CPU (cores and
- * µs per request); then the issue's targets as ratios of this run: plain HTTP crawlhub ≥
+ * µs per request), the generator's cores and the rest of the machine's; then the issue's targets as ratios of this run: plain HTTP crawlhub ≥
  * 1.0x squid, intercepted HTTPS crawlhub ≥ 1.0x bare http-mitm-proxy intercepting, added
  * p50 latency at concurrency 1 (crawlhub p50 - direct p50) under 1 ms; and the issue's
  * reference figures (16 connections, 1 KB: direct 47k req/s, squid 12.3k, bare
@@ -58,17 +62,20 @@ import {
  * proxy, or on the bare library while crawlhub's is not built (BENCH_PROXY_SOAK_TARGET=
  * crawlhub|mitm).
  *
- * Environment: BENCH_PROXY_SECONDS (measured seconds per run, default 3 x BENCH_SCALE),
- * BENCH_PROXY_WARMUP (unmeasured seconds before each run, default 0.5),
- * BENCH_PROXY_CONCURRENCY (default 1,16,128), BENCH_PROXY_TARGETS (default
+ * Environment: BENCH_PROXY_SECONDS (measured seconds per run, default 1.5 x BENCH_SCALE),
+ * BENCH_PROXY_ROUNDS (default 2), BENCH_PROXY_WARMUP (unmeasured seconds before each run,
+ * default 0.3), BENCH_PROXY_CONCURRENCY (default 1,16,128), BENCH_PROXY_TARGETS (default
  * direct,mitm,squid,tinyproxy,crawlhub), BENCH_LOADGEN_PROCS (default 1),
- * BENCH_PROXY_ROLES (crawlhub's APP_ROLE, default proxy,projector). The default run takes
- * about 4 minutes.
+ * BENCH_PROXY_ROLES (crawlhub's APP_ROLE, default proxy,projector), BENCH_PROXY_ENV
+ * (`NAME=value,...`: more settings for crawlhub's platform). Before each cell the bench
+ * waits for every proxy process to be idle. The default run takes about 4 minutes.
  */
 
 export interface ProxyBenchOptions {
   seconds: number;
   warmupSeconds: number;
+  /** Runs per target and cell, interleaved; the best is kept. */
+  rounds: number;
   concurrencies: number[];
   targets: string[];
   /** Seconds of memory soak after the cells (0: none). */
@@ -83,8 +90,9 @@ export function proxyBenchOptions(args: string[]): ProxyBenchOptions {
   const soakOnly = args.includes('soak');
   const soakEnv = env.BENCH_PROXY_SOAK_SECONDS ? Number(env.BENCH_PROXY_SOAK_SECONDS) : undefined;
   return {
-    seconds: Number(env.BENCH_PROXY_SECONDS ?? 3 * scale),
-    warmupSeconds: Number(env.BENCH_PROXY_WARMUP ?? '0.5'),
+    seconds: Number(env.BENCH_PROXY_SECONDS ?? 1.5 * scale),
+    warmupSeconds: Number(env.BENCH_PROXY_WARMUP ?? '0.3'),
+    rounds: Math.max(1, Number(env.BENCH_PROXY_ROUNDS ?? '2') || 1),
     concurrencies: (env.BENCH_PROXY_CONCURRENCY ?? '1,16,128').split(',').map(Number).filter((n) => n > 0),
     targets: (env.BENCH_PROXY_TARGETS ?? 'direct,mitm,squid,tinyproxy,crawlhub').split(',').map((s) => s.trim()),
     soakSeconds: soakOnly ? (soakEnv ?? 600) : (soakEnv ?? 0),
@@ -120,11 +128,14 @@ interface Row {
   proxyCores?: number;
   cpuUsPerRequest?: number;
   genCores?: number;
+  /** CPU the rest of the machine used during the run (other processes: noise). */
+  otherCores?: number;
 }
 
 const fmtInt = (n: number) => Math.round(n).toLocaleString('en-US');
 const fmtMs = (n: number) => (n < 10 ? n.toFixed(2) : n < 100 ? n.toFixed(1) : n.toFixed(0));
 const pad = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.length));
+const conns = (c: number) => `${c} connection${c === 1 ? '' : 's'}`;
 const lpad = (s: string, n: number) => (s.length >= n ? s : ' '.repeat(n - s.length) + s);
 
 export async function proxyBench(options: ProxyBenchOptions): Promise<void> {
@@ -136,7 +147,7 @@ export async function proxyBench(options: ProxyBenchOptions): Promise<void> {
   const origin = await startOrigin();
   const targets = await startTargets(options.targets, origin);
   try {
-    console.log(`proxy: loopback origin (Node ${process.version} http/https, keep-alive, ECDSA certificate), load from bench/loadgen (Go, GOMAXPROCS=${loadgenProcs()}), ${options.seconds} s per run after ${options.warmupSeconds} s warm-up; 2 cores shared by generator, origin and proxy`);
+    console.log(`proxy: loopback origin (Node ${process.version} http/https, keep-alive, ECDSA certificate), load from bench/loadgen (Go, GOMAXPROCS=${loadgenProcs()}), best of ${options.rounds} interleaved runs of ${options.seconds} s (after ${options.warmupSeconds} s warm-up) per target and cell; 2 cores shared by generator, origin and proxy`);
     for (const t of targets) {
       if (t.skipped) console.log(`  ${t.key === 'crawlhub' ? t.skipped : `skipped: ${t.key} (${t.skipped})`}`);
       else if (!t.proxy) console.log(`  ${t.label}: no proxy (the ceiling)`);
@@ -193,18 +204,25 @@ async function runCells(bin: string, origin: Origin, targets: Target[], o: Proxy
   for (const w of WORKLOADS) {
     for (const c of o.concurrencies) {
       console.log(`\n${w.title}, concurrency ${c}`);
-      console.log(`  ${pad('target', width)}${lpad('req/s', 9)}${lpad('p50 ms', 9)}${lpad('p99 ms', 9)}${lpad('errors', 8)}${lpad('proxy cores', 13)}${lpad('CPU µs/req', 12)}${lpad('gen cores', 11)}`);
-      for (const t of targets) {
-        if (t.skipped) {
-          console.log(`  ${pad(t.label, width)}${t.key === 'crawlhub' ? t.skipped : `skipped (${t.skipped})`}`);
-          continue;
+      console.log(`  ${pad('target', width)}${lpad('req/s', 9)}${lpad('p50 ms', 9)}${lpad('p99 ms', 9)}${lpad('errors', 8)}${lpad('proxy cores', 13)}${lpad('CPU µs/req', 12)}${lpad('gen cores', 11)}${lpad('other cores', 13)}`);
+      const runnable = targets.filter((t) => {
+        if (t.skipped) console.log(`  ${pad(t.label, width)}${t.key === 'crawlhub' ? t.skipped : `skipped (${t.skipped})`}`);
+        else if (w.https && t.proxy?.intercepts && t.proxy.caFiles.length === 0) console.log(`  ${pad(t.label, width)}skipped (no CA at GET /ca.crt)`);
+        else return true;
+        return false;
+      });
+      // Rounds interleave the targets (A B C, A B C): a burst of other work on the machine
+      // hits one round, and the best round of each target is kept.
+      const rounds = new Map<string, Row[]>();
+      for (let round = 0; round < o.rounds; round++) {
+        await settle(targets);
+        for (const t of runnable) {
+          const load = { url: `${w.https ? origin.httpsUrl : origin.httpUrl}${w.path}`, keepAlive: w.keepAlive, caFiles: [origin.certFile, ...(t.proxy?.caFiles ?? [])], expectBytes: w.bytes, concurrency: c, seconds: o.seconds, warmupSeconds: o.warmupSeconds };
+          rounds.set(t.key, [...(rounds.get(t.key) ?? []), await measure(bin, t, load)]);
         }
-        const caFiles = [origin.certFile, ...(t.proxy?.caFiles ?? [])];
-        if (w.https && t.proxy?.intercepts && t.proxy.caFiles.length === 0) {
-          console.log(`  ${pad(t.label, width)}skipped (no CA at GET /ca.crt)`);
-          continue;
-        }
-        const row = await measure(bin, t, { url: `${w.https ? origin.httpsUrl : origin.httpUrl}${w.path}`, keepAlive: w.keepAlive, caFiles, expectBytes: w.bytes, concurrency: c, seconds: o.seconds, warmupSeconds: o.warmupSeconds });
+      }
+      for (const t of runnable) {
+        const row = best(rounds.get(t.key)!);
         results.set(cellKey(t.key, w, c), row);
         printRow(t.label, width, row);
       }
@@ -213,20 +231,62 @@ async function runCells(bin: string, origin: Origin, targets: Target[], o: Proxy
   return results;
 }
 
+/**
+ * Waits (up to 10 s) until every proxy process is idle, so work left over from one run
+ * (flushing statistics, closing connections, a projector catching up) is not billed to
+ * the next; says so when one stays busy.
+ */
+async function settle(targets: Target[]): Promise<void> {
+  const procs = targets.filter((t) => t.proxy);
+  const until = Date.now() + 10_000;
+  let busy: string[] = [];
+  while (Date.now() < until) {
+    const before = procs.map((t) => processUsage(t.proxy!.pid)?.cpuSeconds ?? 0);
+    await new Promise((r) => setTimeout(r, 250));
+    busy = procs.map((t, i) => ({ t, cores: ((processUsage(t.proxy!.pid)?.cpuSeconds ?? 0) - before[i]) / 0.25 })).filter((x) => x.cores > 0.1).map((x) => `${x.t.label} ${x.cores.toFixed(2)} cores`);
+    if (busy.length === 0) return;
+  }
+  console.log(`  (still busy before this cell: ${busy.join(', ')})`);
+}
+
+/** The round with the most requests/s; errors are summed over every round, so none hides. */
+function best(rows: Row[]): Row {
+  const ok = rows.filter((r) => r.result);
+  if (ok.length === 0) return rows[0];
+  const top = ok.reduce((a, b) => (b.result!.rps > a.result!.rps ? b : a));
+  const errors = ok.reduce((n, r) => n + r.result!.errors, 0);
+  const firstError = ok.map((r) => r.result!.first_error).find(Boolean);
+  const failed = rows.find((r) => r.failed)?.failed;
+  return { ...top, result: { ...top.result!, errors, first_error: firstError ?? (failed ? `a round failed: ${failed}` : undefined) } };
+}
+
+/** Busy CPU seconds of the whole machine (every core), from /proc/stat. */
+function machineBusySeconds(): number {
+  const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  const total = f.slice(0, 8).reduce((a, b) => a + b, 0); // user nice system idle iowait irq softirq steal
+  return (total - f[3] - f[4]) / 100;
+}
+
 async function measure(bin: string, t: Target, load: Parameters<typeof runLoadgen>[1]): Promise<Row> {
   const before = t.proxy ? processUsage(t.proxy.pid) : null;
+  const busy0 = machineBusySeconds();
+  const self0 = process.cpuUsage();
   const t0 = performance.now();
   try {
     const result = await runLoadgen(bin, { ...load, proxy: t.proxy?.url });
     const wall = (performance.now() - t0) / 1000;
     const after = t.proxy ? processUsage(t.proxy.pid) : null;
+    const self = process.cpuUsage(self0);
     const row: Row = { result, genCores: result.cpu_s / wall };
+    let proxyCpu = 0;
     if (before && after) {
-      const cpu = after.cpuSeconds - before.cpuSeconds;
-      row.proxyCores = cpu / wall;
+      proxyCpu = after.cpuSeconds - before.cpuSeconds;
+      row.proxyCores = proxyCpu / wall;
       const total = result.rps * (load.seconds + (load.warmupSeconds ?? 0));
-      if (total > 0) row.cpuUsPerRequest = (cpu / total) * 1e6;
+      if (total > 0) row.cpuUsPerRequest = (proxyCpu / total) * 1e6;
     }
+    // Everything else the machine did meanwhile: not the generator, the proxy or this process (the origin).
+    row.otherCores = Math.max(0, (machineBusySeconds() - busy0 - result.cpu_s - proxyCpu - (self.user + self.system) / 1e6) / wall);
     return row;
   } catch (e) {
     return { failed: (e as Error).message };
@@ -242,6 +302,7 @@ function printRow(label: string, width: number, row: Row): void {
   console.log(
     `  ${pad(label, width)}${lpad(fmtInt(r.rps), 9)}${lpad(fmtMs(r.p50_ms), 9)}${lpad(fmtMs(r.p99_ms), 9)}${lpad(String(r.errors), 8)}` +
       `${lpad(row.proxyCores === undefined ? '-' : row.proxyCores.toFixed(2), 13)}${lpad(row.cpuUsPerRequest === undefined ? '-' : fmtInt(row.cpuUsPerRequest), 12)}${lpad(row.genCores === undefined ? '-' : row.genCores.toFixed(2), 11)}` +
+      `${lpad(row.otherCores === undefined ? '-' : row.otherCores.toFixed(2), 13)}` +
       (r.first_error ? `  first error: ${r.first_error.slice(0, 160)}` : ''),
   );
 }
@@ -258,7 +319,7 @@ function printTargets(results: Results, targets: Target[], o: ProxyBenchOptions)
 
   console.log('\nload generator');
   const ceiling = o.concurrencies.map((c) => ({ c, r: get('direct', http1k, c), row: results.get(cellKey('direct', http1k, c)) })).filter((x) => x.r);
-  for (const { c, r, row } of ceiling) console.log(`  ceiling (direct, HTTP 1 KB, ${c} connections): ${fmtInt(r!.rps)} req/s with the generator on ${row!.genCores!.toFixed(2)} cores (GOMAXPROCS=${r!.gomaxprocs})`);
+  for (const { c, r, row } of ceiling) console.log(`  ceiling (direct, HTTP 1 KB, ${conns(c)}): ${fmtInt(r!.rps)} req/s with the generator on ${row!.genCores!.toFixed(2)} cores (GOMAXPROCS=${r!.gomaxprocs})`);
   const best = Math.max(...[...results.entries()].filter(([k]) => !k.startsWith('direct|') && k.includes(`|${http1k.title}|`)).map(([, r]) => r.result?.rps ?? 0), 0);
   const top = Math.max(...ceiling.map((x) => x.r!.rps), 0);
   if (best > 0 && top > 0) console.log(`  the fastest proxy (HTTP 1 KB) ran at ${fmtInt(best)} req/s, ${((best / top) * 100).toFixed(0)}% of that ceiling: the generator is not what limits the proxies`);
@@ -267,9 +328,9 @@ function printTargets(results: Results, targets: Target[], o: ProxyBenchOptions)
   if (!crawlhub || crawlhub.skipped || !crawlhub.proxy) {
     console.log(`  ${crawlhub?.skipped ?? 'crawlhub proxy: not in BENCH_PROXY_TARGETS (skipped)'}`);
   } else {
-    for (const c of o.concurrencies) ratio(`plain HTTP 1 KB, ${c} connections: crawlhub / squid`, get('crawlhub', http1k, c), get('squid', http1k, c), 'squid', 1.0);
-    for (const c of o.concurrencies) ratio(`plain HTTP 100 KB, ${c} connections: crawlhub / squid`, get('crawlhub', http100k, c), get('squid', http100k, c), 'squid', 1.0);
-    for (const w of [httpsKept, httpsNew]) for (const c of o.concurrencies) ratio(`${w.title}, ${c} connections: crawlhub / bare http-mitm-proxy intercepting`, get('crawlhub', w, c), get('mitm', w, c), 'bare http-mitm-proxy', 1.0);
+    for (const c of o.concurrencies) ratio(`plain HTTP 1 KB, ${conns(c)}: crawlhub / squid`, get('crawlhub', http1k, c), get('squid', http1k, c), 'squid', 1.0);
+    for (const c of o.concurrencies) ratio(`plain HTTP 100 KB, ${conns(c)}: crawlhub / squid`, get('crawlhub', http100k, c), get('squid', http100k, c), 'squid', 1.0);
+    for (const w of [httpsKept, httpsNew]) for (const c of o.concurrencies) ratio(`${w.title}, ${conns(c)}: crawlhub / bare http-mitm-proxy intercepting`, get('crawlhub', w, c), get('mitm', w, c), 'bare http-mitm-proxy', 1.0);
     for (const w of [http1k, httpsKept]) {
       const a = get('crawlhub', w, 1);
       const d = get('direct', w, 1);
@@ -288,7 +349,7 @@ function printTargets(results: Results, targets: Target[], o: ProxyBenchOptions)
     const s = get(t.key, httpsKept, c16);
     const n = get(t.key, httpsNew, c16);
     if (!r) continue;
-    console.log(`  ${t.label}, ${c16} connections: HTTP 1 KB ${fmtInt(r.rps)} req/s${s ? `, HTTPS kept tunnel ${fmtInt(s.rps)}` : ''}${n ? `, HTTPS new connection ${fmtInt(n.rps)}` : ''}`);
+    console.log(`  ${t.label}, ${conns(c16)}: HTTP 1 KB ${fmtInt(r.rps)} req/s${s ? `, HTTPS kept tunnel ${fmtInt(s.rps)}` : ''}${n ? `, HTTPS new connection ${fmtInt(n.rps)}` : ''}`);
   }
 }
 
