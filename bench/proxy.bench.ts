@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 import {
   BODY_100K,
   BODY_1K,
@@ -145,9 +146,11 @@ export async function proxyBench(options: ProxyBenchOptions): Promise<void> {
     return;
   }
   const origin = await startOrigin();
-  const targets = await startTargets(options.targets, origin);
+  // The soak alone needs only its proxy (and the bare library as the fallback).
+  const targets = await startTargets(options.soakOnly ? options.targets.filter((t) => t === 'crawlhub' || t === 'mitm') : options.targets, origin);
   try {
-    console.log(`proxy: loopback origin (Node ${process.version} http/https, keep-alive, ECDSA certificate), load from bench/loadgen (Go, GOMAXPROCS=${loadgenProcs()}), best of ${options.rounds} interleaved runs of ${options.seconds} s (after ${options.warmupSeconds} s warm-up) per target and cell; 2 cores shared by generator, origin and proxy`);
+    const runs = options.soakOnly ? '' : `, best of ${options.rounds} interleaved runs of ${options.seconds} s (after ${options.warmupSeconds} s warm-up) per target and cell`;
+    console.log(`proxy: loopback origin (Node ${process.version} http/https, keep-alive, ECDSA certificate), load from bench/loadgen (Go, GOMAXPROCS=${loadgenProcs()})${runs}; ${cpus().length} cores shared by generator, origin and proxy`);
     for (const t of targets) {
       if (t.skipped) console.log(`  ${t.key === 'crawlhub' ? t.skipped : `skipped: ${t.key} (${t.skipped})`}`);
       else if (!t.proxy) console.log(`  ${t.label}: no proxy (the ceiling)`);
@@ -366,6 +369,7 @@ async function soak(bin: string, origin: Origin, targets: Target[], seconds: num
   const proxy = target.proxy;
   const caFiles = [origin.certFile, ...proxy.caFiles];
   console.log(`  ${target.label} (pid ${proxy.pid}): HTTP 1 KB at 8 connections, HTTPS 1 KB through kept tunnels at 4, HTTPS 1 KB with a new connection per request at 4`);
+  const atStart = processUsage(proxy.pid)?.rssMb;
   const loads = [
     runLoadgen(bin, { url: `${origin.httpUrl}/1k`, proxy: proxy.url, concurrency: 8, seconds, expectBytes: BODY_1K }),
     runLoadgen(bin, { url: `${origin.httpsUrl}/1k`, proxy: proxy.url, concurrency: 4, seconds, caFiles, expectBytes: BODY_1K }),
@@ -391,5 +395,5 @@ async function soak(bin: string, origin: Origin, targets: Target[], seconds: num
   const last = samples[samples.length - 1];
   const peak = Math.max(...samples);
   const flat = last <= first * 1.1 + 5;
-  console.log(`  RSS first ${first.toFixed(0)} MB, peak ${peak.toFixed(0)} MB, last ${last.toFixed(0)} MB (${samples.length} samples); flat (last within 10% + 5 MB of the first): ${flat ? 'met' : 'NOT met'}`);
+  console.log(`  RSS before the load ${atStart?.toFixed(0) ?? '?'} MB; under load: first ${first.toFixed(0)} MB, peak ${peak.toFixed(0)} MB, last ${last.toFixed(0)} MB (${samples.length} samples); flat (last within 10% + 5 MB of the first): ${flat ? 'met' : 'NOT met'}`);
 }

@@ -79,14 +79,14 @@ describe('proxy usage statistics (GET /stats on the stats app)', () => {
     p.recorder.started(a);
     p.recorder.started(a);
     p.recorder.started(a);
-    p.clock.advance(1000); // sample: peak 3
+    p.clock.advance(1000); // second 11 of the bucket: peak 3
     p.recorder.finished({ user: a, outcome: 'clean', bytes: 1000, timeMs: 100 });
     p.recorder.finished({ user: a, outcome: 'clean', bytes: 2000, timeMs: 200 });
     p.recorder.finished({ user: a, outcome: 'failed', bytes: 10, timeMs: 3000 });
-    p.clock.advance(1000); // sample: peak 1 (one still in flight at the previous tick... now idle: no sample after)
+    p.clock.advance(1000); // second 12: peak 3 (all three were in flight when it began)
     request(p, a, 'ban', 0, 5000);
     request(p, a, 'clean', 500, 150);
-    p.clock.advance(1000); // sample: peak 1
+    p.clock.advance(1000); // second 13: peak 1; seconds [3, 3, 1]: p80 3
     await applied(p.recorder.flush());
     const page = await json(alice, { groupby: 'max', start_date: '2018-12-17T15:00:00', end_date: '2018-12-17T16:00:00' });
     expect(page).toEqual({
@@ -118,6 +118,23 @@ describe('proxy usage statistics (GET /stats on the stats app)', () => {
     await proxies.splice(proxies.indexOf(p1.context), 1)[0].close();
     for (let i = 0; i < 200 && (await read())[0]?.clean !== 11; i++) await new Promise((r) => setTimeout(r, 50));
     expect((await read())[0]).toMatchObject({ ...want, clean: 11, traffic: 1010 });
+  });
+
+  it('adds up the concurrency that several proxy processes see in the same second', async () => {
+    const dave = await platform.createKey([4]);
+    const d = keyIdOf(dave);
+    const at = Date.parse('2019-02-01T10:00:00Z');
+    const [p1, p2] = [await startProxy(at), await startProxy(at)];
+    for (const p of [p1, p2]) {
+      p.recorder.started(d);
+      p.recorder.started(d);
+      p.clock.advance(1000); // second 1 of the bucket: 2 in flight in each process
+      p.recorder.finished({ user: d, outcome: 'clean', bytes: 1, timeMs: 1000 });
+      p.recorder.finished({ user: d, outcome: 'clean', bytes: 1, timeMs: 1000 });
+      await applied(p.recorder.flush());
+    }
+    const [entry] = (await json(dave, { groupby: 'max', start_date: '2019-02-01', end_date: '2019-02-02' })).results;
+    expect(entry).toEqual({ time_gte: '2019-02-01T10:00:00+00:00', clean: 4, failed: 0, concurrency: 4, total_time: valueOf(binOf(1000)), traffic: 4 });
   });
 
   it('groups by hour, day, month, year, or not at all; the admin key reads every user or the ones it names', async () => {

@@ -34,6 +34,7 @@ describe('loadConfig', () => {
     expect(loadConfig({}).proxyStats).toEqual({ flushMs: 10_000, sampleMs: 1000 });
     expect(loadConfig({ PROXY_STATS_FLUSH_MS: '50', PROXY_STATS_SAMPLE_MS: '20' }).proxyStats).toEqual({ flushMs: 50, sampleMs: 20 });
     expect(() => loadConfig({ PROXY_STATS_FLUSH_MS: '0' })).toThrow('PROXY_STATS_FLUSH_MS');
+    expect(() => loadConfig({ PROXY_STATS_SAMPLE_MS: '5000' })).toThrow('PROXY_STATS_SAMPLE_MS');
   });
 
   it('reads the proxy settings, with defaults', () => {

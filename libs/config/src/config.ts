@@ -162,7 +162,7 @@ export const CONFIG_DOCS: [string, string, string][] = [
   ['FRONTIER_MAX_POST_BYTES', '4194304', 'largest body of one crawl frontier POST (requests, or batch ids to delete); 413 above'],
   ['FRONTIER_COUNT_BATCHES', '10000', 'batches one frontier `q/count` call scans before it answers with `nextstart`'],
   ['PROXY_STATS_FLUSH_MS', '10000', 'how often a proxy process appends its aggregated usage statistics to the log (also at shutdown); the stats API lags by up to this much'],
-  ['PROXY_STATS_SAMPLE_MS', '1000', 'how often the proxy samples each active user\'s concurrency (the peak of requests in flight since the last sample)'],
+  ['PROXY_STATS_SAMPLE_MS', '1000', 'how often the proxy samples each active user\'s concurrency (the peak of requests in flight since the last sample, kept per second: 10 to 1000, the same on every proxy process)'],
   ['RUNNER_UNITS', '4', 'capacity of a runner in units (a job takes its `units`, 1 to 6)'],
   ['RUNNER_ID', 'created on first start, kept in DATA_DIR/runner-id', 'names the runner in the jobs it claims; a restarted runner finishes its own orphaned jobs as failed (give each runner its own id)'],
   ['RUNNER_POLL_MS', '1000', 'how often a runner looks for pending jobs and for stop requests'],
@@ -297,7 +297,7 @@ export function loadConfig(env: Env = process.env): CrawlhubConfig {
     },
     proxyStats: {
       flushMs: int('PROXY_STATS_FLUSH_MS', 10_000, 10, 3_600_000),
-      sampleMs: int('PROXY_STATS_SAMPLE_MS', 1000, 10, 60_000),
+      sampleMs: int('PROXY_STATS_SAMPLE_MS', 1000, 10, 1000),
     },
     runner: {
       units: int('RUNNER_UNITS', 4, 1, 100_000),

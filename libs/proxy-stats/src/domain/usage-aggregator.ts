@@ -2,6 +2,9 @@ import type { UsageBucketPartial } from '@crawlhub/contracts';
 import { addSample, Histogram, mergeInto, toPairs } from './histogram';
 import { bucketOf } from './time-buckets';
 
+/** Concurrency is kept per second of the bucket. */
+export const SECOND_MS = 1000;
+
 export type UsageOutcome = 'clean' | 'failed' | 'ban';
 
 interface Partial {
@@ -10,7 +13,8 @@ interface Partial {
   ban: number;
   traffic: number;
   times: Histogram;
-  concurrency: Histogram;
+  /** second of the bucket -> peak in flight (this process). */
+  concurrency: Map<number, number>;
 }
 
 const empty = (): Partial => ({ clean: 0, failed: 0, ban: 0, traffic: 0, times: new Map(), concurrency: new Map() });
@@ -40,9 +44,12 @@ export class UsageAggregator {
     addSample(p.times, timeMs);
   }
 
-  /** A concurrency sample of `user` taken at `at`. */
+  /** A concurrency sample of `user` taken at `at`: the second it falls in keeps its highest sample. */
   concurrency(user: string, value: number, at: number): void {
-    addSample(this.partial(user, at).concurrency, value);
+    if (!(value > 0)) return;
+    const seconds = this.partial(user, at).concurrency;
+    const second = Math.floor((at - bucketOf(at)) / SECOND_MS);
+    if (value > (seconds.get(second) ?? 0)) seconds.set(second, Math.round(value));
   }
 
   get empty(): boolean {
@@ -72,7 +79,7 @@ export class UsageAggregator {
         p.ban += b.ban;
         p.traffic += b.traffic;
         mergeInto(p.times, b.times);
-        mergeInto(p.concurrency, b.concurrency);
+        for (const [second, peak] of b.concurrency) if (peak > (p.concurrency.get(second) ?? 0)) p.concurrency.set(second, peak);
       }
     }
   }

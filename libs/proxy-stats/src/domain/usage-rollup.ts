@@ -1,6 +1,6 @@
-import { Histogram, mergeInto, quantile } from './histogram';
+import { addSample, Histogram, mergeInto, quantile } from './histogram';
 import { formatTime, GroupBy, groupStart } from './time-buckets';
-import type { UsageHistogram } from '@crawlhub/contracts';
+import type { UsageHistogram, UsageSeconds } from '@crawlhub/contracts';
 
 /** One stored bucket of one user (the view's row). */
 export interface UsageBucketRow {
@@ -11,7 +11,7 @@ export interface UsageBucketRow {
   ban: number;
   traffic: number;
   times: UsageHistogram;
-  concurrency: UsageHistogram;
+  concurrency: UsageSeconds;
 }
 
 /** An entry of GET /stats, fields in the original's order. */
@@ -27,7 +27,12 @@ export interface UsageStatsEntry {
 /** The 80th percentile, as the spec asks for `concurrency` and `total_time`. */
 export const PERCENTILE = 0.8;
 
-/** The buckets of one interval (a group, or the whole range), merged. */
+/**
+ * The buckets of one interval (a group, or the whole range), merged. Rows must come in
+ * bucket order (the users of one bucket together): the concurrency of the users in each
+ * second adds up, and each second with activity is one sample of the interval's
+ * concurrency histogram.
+ */
 export class UsageGroup {
   clean = 0;
   failed = 0;
@@ -35,6 +40,9 @@ export class UsageGroup {
   traffic = 0;
   readonly times: Histogram = new Map();
   readonly concurrency: Histogram = new Map();
+  /** The bucket whose seconds are being summed, and its seconds. */
+  private bucket = Number.NaN;
+  private readonly seconds = new Map<number, number>();
 
   constructor(readonly start: number) {}
 
@@ -44,11 +52,21 @@ export class UsageGroup {
     this.ban += row.ban;
     this.traffic += row.traffic;
     mergeInto(this.times, row.times);
-    mergeInto(this.concurrency, row.concurrency);
+    if (row.start !== this.bucket) {
+      this.sampleSeconds();
+      this.bucket = row.start;
+    }
+    for (const [second, n] of row.concurrency) this.seconds.set(second, (this.seconds.get(second) ?? 0) + n);
+  }
+
+  private sampleSeconds(): void {
+    for (const n of this.seconds.values()) addSample(this.concurrency, n);
+    this.seconds.clear();
   }
 
   /** Bans are unsuccessful responses: `failed` counts them (compat-notes §3.1). */
   entry(): UsageStatsEntry {
+    this.sampleSeconds();
     return {
       time_gte: formatTime(this.start),
       clean: this.clean,

@@ -45,8 +45,8 @@ describe('UsageRecorder', () => {
     const a = events()[0].data.buckets;
     expect(a).toHaveLength(1);
     expect(a[0]).toMatchObject({ start: Date.parse('2018-12-17T15:30:00Z'), clean: 100, failed: 0, ban: 0, traffic: 1000, times: [[5, 100]] });
-    // The samples of the ticks that fell in the bucket: 'a' and 'b' were active before the first tick.
-    expect(a[0].concurrency).toEqual([[1, 1]]);
+    // One tick fell in the bucket (15:34:59, its second 299): 'a' had had one request in flight.
+    expect(a[0].concurrency).toEqual([[299, 1]]);
     expect(events()[1].data.buckets[0]).toMatchObject({ ban: 1, times: [[binOf(50), 1]] });
     // Nothing new: no event.
     await r.flush();
@@ -66,8 +66,8 @@ describe('UsageRecorder', () => {
     await r.flush();
     const [b] = events().map((e) => e.data.buckets);
     expect(b.map((x) => new Date(x.start).toISOString())).toEqual(['2018-12-17T15:30:00.000Z', '2018-12-17T15:35:00.000Z']);
-    expect(b[0]).toMatchObject({ clean: 0, failed: 0, concurrency: [[2, 1]] });
-    expect(b[1]).toMatchObject({ clean: 2, failed: 1, traffic: 3, concurrency: [[3, 1]] });
+    expect(b[0]).toMatchObject({ clean: 0, failed: 0, concurrency: [[299, 2]] });
+    expect(b[1]).toMatchObject({ clean: 2, failed: 1, traffic: 3, concurrency: [[0, 3]] });
   });
 
   it('keeps a failed flush for the next one', async () => {

@@ -17,6 +17,15 @@ export const PROXY_USAGE_TOPIC = 'proxy-usage';
  */
 export type UsageHistogram = [number, number][];
 
+/**
+ * Concurrency of one user over a bucket: `[second, peak]` pairs, `second` the index of the
+ * second within the bucket (0 to 299), `peak` the most requests of the user in flight at
+ * once during that second in one proxy process; seconds ascending, idle seconds absent.
+ * Partials add up second by second, so the stored value is the user's concurrency over
+ * every proxy process.
+ */
+export type UsageSeconds = [number, number][];
+
 /** Partial usage of one user in one 5-minute bucket, as one proxy process saw it. */
 export interface UsageBucketPartial {
   /** Start of the bucket, ms since the epoch (a multiple of 300000). */
@@ -31,8 +40,8 @@ export interface UsageBucketPartial {
   traffic: number;
   /** Request times, ms (from the request's arrival to the end of its response). */
   times: UsageHistogram;
-  /** Concurrency samples: the peak number of the user's requests in flight, per sampling tick. */
-  concurrency: UsageHistogram;
+  /** The user's concurrency, second by second. */
+  concurrency: UsageSeconds;
 }
 
 export const PROXY_USAGE_RECORDED = 'proxy-usage.recorded';
