@@ -341,7 +341,7 @@ export async function startCrawlhubProxy(originCertFile: string, extraEnv: Recor
   const root = repoRoot();
   const main = join(root, 'dist', 'apps', 'all', 'main.js');
   if (!existsSync(main)) return { skipped: 'not built (no dist/apps/all/main.js: npm run build)' };
-  if (!existsSync(join(root, 'dist', 'apps', 'proxy'))) return { skipped: 'not built yet (no apps/proxy in dist)' };
+  if (!existsSync(join(root, 'dist', 'apps', 'proxy'))) return { skipped: 'not built yet' };
   const dataDir = mkdtempSync(join(tmpdir(), 'crawlhub-bench-proxy-'));
   const [proxyPort, statsPort, storagePort, dashPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
   const env: NodeJS.ProcessEnv = {
@@ -384,9 +384,14 @@ export async function startCrawlhubProxy(originCertFile: string, extraEnv: Recor
     return { skipped: `the platform did not start: ${tail().trim().split('\n').slice(-5).join(' | ')}` };
   }
   await new Promise((r) => setTimeout(r, 300));
-  if (/roles not built yet in this version:.*\bproxy\b/.test(tail()) || !(await waitForPort(proxyPort, 10_000))) {
+  if (/roles not built yet in this version:.*\bproxy\b/.test(tail())) {
     await cleanup();
     return { skipped: 'not built yet' };
+  }
+  if (!(await waitForPort(proxyPort, 10_000))) {
+    const out = tail();
+    await cleanup();
+    return { skipped: `not listening on PROXY_PORT ${proxyPort} 10 s after start: ${out.trim().split('\n').slice(-5).join(' | ')}` };
   }
   // The CA, for HTTPS through the proxy; without it the HTTPS cells are skipped.
   const caFiles: string[] = [];
