@@ -24,7 +24,7 @@ function date(q: Query, name: string, fallback: number): number {
  */
 export function statsQueryOf(q: Query, principal: Principal, now: number): ReadStatsQuery {
   const end = date(q, 'end_date', now);
-  const start = date(q, 'start_date', end === now ? now - WEEK_MS : end - WEEK_MS);
+  const start = date(q, 'start_date', end - WEEK_MS);
   if (start > end) throw new ApiError(400, 'Invalid dates: start_date is after end_date');
 
   const g = (single(q, 'groupby') ?? '').trim().toLowerCase();

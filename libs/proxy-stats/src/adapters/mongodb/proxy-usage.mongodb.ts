@@ -8,11 +8,12 @@ import { ProxyUsageView, UsageScan } from '../../ports/proxy-usage.view';
 
 /**
  * One document per (bucket, user); `_id` is the start as 14 digits, `/`, the user, so it
- * sorts in read order and a page is one `_id` range. Counts and histogram bins
- * (`t.b<bin>`, `k.b<bin>`) are added with `$inc`, guarded by `_o`: the update matches
- * only a document last changed by an older event, and when a newer or the same event
- * already changed it the upsert meets the existing `_id` (duplicate key) and is
- * dropped. A user's events come in order from one partition, so offsets compare.
+ * sorts in read order and a page is one `_id` range. Counts, request-time bins
+ * (`t.b<bin>`) and per-second concurrency (`k.s<second>`) are added with `$inc`,
+ * guarded by `_o`: the update matches only a document last changed by an older event,
+ * and when a newer or the same event already changed it the upsert meets the existing
+ * `_id` (duplicate key) and is dropped. A user's events come in order from one
+ * partition, so offsets compare.
  */
 interface UsageDoc {
   _id: string;
@@ -24,7 +25,7 @@ interface UsageDoc {
   tr: number;
   /** Request-time histogram: `b<bin>` -> count. */
   t: Record<string, number>;
-  /** Concurrency histogram. */
+  /** Concurrency: `s<second of the bucket>` -> requests in flight (summed over processes). */
   k: Record<string, number>;
   _o: number;
 }
@@ -53,7 +54,7 @@ export class ProxyUsageMongo implements ProxyUsageView {
     const ops: AnyBulkWriteOperation<UsageDoc>[] = buckets.map((b) => {
       const inc: Record<string, number> = { c: b.clean, f: b.failed, b: b.ban, tr: b.traffic };
       for (const [bin, n] of b.times) inc[`t.b${bin}`] = n;
-      for (const [bin, n] of b.concurrency) inc[`k.b${bin}`] = n;
+      for (const [second, n] of b.concurrency) inc[`k.s${second}`] = n;
       return {
         updateOne: {
           filter: { _id: idOf(b.start, user), _o: { $lt: at.offset } },

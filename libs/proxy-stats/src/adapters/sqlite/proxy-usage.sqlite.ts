@@ -19,8 +19,9 @@ interface Row {
 }
 
 /**
- * One row per (bucket start, user), primary key in read order; histograms as JSON
- * `[bin, count]` pairs, merged in code (the batch's transaction covers the read and the
+ * One row per (bucket start, user), primary key in read order; the request-time
+ * histogram (`[bin, count]`) and the concurrency (`[second, in flight]`) as JSON pairs,
+ * added key by key in code (the batch's transaction covers the read and the
  * write). `o` is the offset of the last event added: the checkpoint already makes
  * re-application impossible here, the guard mirrors the MongoDB adapter.
  */
