@@ -209,7 +209,7 @@ async function runCells(bin: string, origin: Origin, targets: Target[], o: Proxy
       console.log(`\n${w.title}, concurrency ${c}`);
       console.log(`  ${pad('target', width)}${lpad('req/s', 9)}${lpad('p50 ms', 9)}${lpad('p99 ms', 9)}${lpad('errors', 8)}${lpad('proxy cores', 13)}${lpad('CPU µs/req', 12)}${lpad('gen cores', 11)}${lpad('other cores', 13)}`);
       const runnable = targets.filter((t) => {
-        if (t.skipped) console.log(`  ${pad(t.label, width)}${t.key === 'crawlhub' ? t.skipped : `skipped (${t.skipped})`}`);
+        if (t.skipped) console.log(`  ${pad(t.label, width)}${t.key === 'crawlhub' ? t.skipped.replace(/^crawlhub proxy: /, '') : `skipped (${t.skipped})`}`);
         else if (w.https && t.proxy?.intercepts && t.proxy.caFiles.length === 0) console.log(`  ${pad(t.label, width)}skipped (no CA at GET /ca.crt)`);
         else return true;
         return false;
