@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { Agent, globalAgent, IncomingHttpHeaders, request } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { connect as tlsConnect } from 'node:tls';
+import { connect as netConnect } from 'node:net';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -217,6 +218,21 @@ describe('smart proxy: core', () => {
       const r = await viaProxy(port, `${origin.httpUrl}/status/404`, { key });
       expect([r.status, r.headers['x-proxy-error'], r.body]).toEqual([404, undefined, 'status 404']);
     });
+  });
+
+  it('does not forward WebSocket upgrades (they would bypass the checks)', async () => {
+    const before = origin.hits.length;
+    const closed = await new Promise<string>((resolve) => {
+      const s = netConnect({ host: '127.0.0.1', port }, () => {
+        s.write(`GET ${origin.httpUrl}/ws HTTP/1.1\r\nHost: 127.0.0.1:${origin.httpPort}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`);
+      });
+      let got = '';
+      s.on('data', (d: Buffer) => (got += d.toString('latin1')));
+      s.on('close', () => resolve(got));
+      s.on('error', () => undefined);
+    });
+    expect(closed).not.toMatch(/^HTTP\/1\.1 101[\s\S]*\r\n\r\n[^\x81\x88]/);
+    expect(origin.hits.length).toBe(before);
   });
 
   describe('headers', () => {

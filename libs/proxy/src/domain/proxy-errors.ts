@@ -67,6 +67,10 @@ export function errorCodeOf(e: unknown): ProxyErrorCode {
       return 'timeout';
     case 'ERR_STREAM_PREMATURE_CLOSE':
       return 'socket_closed_remotely';
+    case 'ERR_INVALID_CHAR':
+    case 'ERR_INVALID_HTTP_TOKEN':
+    case 'ERR_HTTP_INVALID_HEADER_VALUE':
+      return 'bad_header';
   }
   if (/^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|ERR_OSSL)/.test(code) || /SSL|TLS|certificate/i.test(err?.message ?? '')) return 'tls_error';
   return 'unexpected';

@@ -64,6 +64,9 @@ export class ProxyServer {
       if (res && !res.headersSent && !res.destroyed && kind !== 'PROXY_TO_CLIENT_RESPONSE_ERROR' && kind !== 'CLIENT_TO_PROXY_REQUEST_ERROR') sendProxyError(res, new ProxyError('unexpected'));
     };
     proxy.onConnect((req, socket, head, cb) => this.onConnect(req, socket, cb));
+    // WebSockets are not forwarded (the library would proxy them without our checks, and its
+    // close handler throws when no upstream socket exists): closed before it sees them.
+    (proxy as unknown as { _onWebSocketServerConnect: (isSSL: boolean, ws: { terminate(): void }) => void })._onWebSocketServerConnect = (_ssl, ws) => ws.terminate();
     proxy.onRequest((ctx) => {
       this.onRequest(ctx).catch((e: Error) => {
         this.log.error(e.stack ?? String(e));
@@ -71,7 +74,8 @@ export class ProxyServer {
       });
     });
     await new Promise<void>((resolve, reject) => {
-      proxy.listen({ host, port, keepAlive: true, sslCaDir: this.ca.dir }, (err?: Error | null) => (err ? reject(err) : resolve()));
+      // forceSNI: one TLS server for every intercepted name (a context per name), not a server and a port per host.
+      proxy.listen({ host, port, keepAlive: true, forceSNI: true, sslCaDir: this.ca.dir }, (err?: Error | null) => (err ? reject(err) : resolve()));
     });
     const server = proxy.httpServer!;
     server.prependListener('request', (req: IncomingMessage) => this.rawUrls.set(req, req.url ?? ''));
@@ -81,8 +85,8 @@ export class ProxyServer {
   }
 
   async close(): Promise<void> {
-    const p = this.proxy as unknown as { httpServer?: import('node:http').Server; sslServers: Record<string, { server?: import('node:https').Server }> };
-    const servers = [p.httpServer, ...Object.values(p.sslServers ?? {}).map((s) => s.server)].filter((s): s is import('node:http').Server => !!s);
+    const p = this.proxy as unknown as { httpServer?: import('node:http').Server; httpsServer?: import('node:https').Server; sslServers: Record<string, { server?: import('node:https').Server }> };
+    const servers = [p.httpServer, p.httpsServer, ...Object.values(p.sslServers ?? {}).map((s) => s.server)].filter((s): s is import('node:http').Server => !!s);
     try {
       this.proxy.close();
     } catch {

@@ -116,6 +116,7 @@ export class ProxyCa {
       // not on disk yet
     }
     const leaf = { cert: this.sign(host), key: this.leafKeyPem };
+    if (this.leaves.size >= 10_000) this.leaves.clear();
     this.leaves.set(host, leaf);
     await Promise.all([writeFile(keyFile, leaf.key, { mode: 0o600 }), writeFile(certFile, leaf.cert)]).catch(() => undefined);
     return leaf;
