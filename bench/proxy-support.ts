@@ -74,6 +74,8 @@ export interface Origin {
   /** The origin's self-signed certificate (ECDSA P-256, IP SAN 127.0.0.1), PEM file. */
   certFile: string;
   dir: string;
+  /** TCP connections the origin has accepted so far (HTTP and HTTPS): shows whether a proxy reuses its upstream connections. */
+  connections(): number;
   close(): Promise<void>;
 }
 
@@ -106,12 +108,15 @@ export async function startOrigin(): Promise<Origin> {
   const http = createHttpServer(options, handler);
   const https = createHttpsServer({ ...options, cert: readFileSync(certFile), key: readFileSync(keyFile) }, handler);
   const listen = (s: Server) => new Promise<number>((resolve) => s.listen(0, '127.0.0.1', 1024, () => resolve((s.address() as AddressInfo).port)));
+  let accepted = 0;
+  for (const s of [http, https]) s.on('connection', () => accepted++);
   const [httpPort, httpsPort] = [await listen(http), await listen(https)];
   return {
     httpUrl: `http://127.0.0.1:${httpPort}`,
     httpsUrl: `https://127.0.0.1:${httpsPort}`,
     certFile,
     dir,
+    connections: () => accepted,
     close: async () => {
       for (const s of [http, https]) {
         s.closeAllConnections();
@@ -128,6 +133,8 @@ export async function startOrigin(): Promise<Origin> {
 export interface LoadResult {
   requests: number;
   errors: number;
+  /** Requests that completed after the measured window. */
+  late: number;
   rps: number;
   p50_ms: number;
   p90_ms: number;

@@ -49,7 +49,9 @@ import {
  * The direct row of HTTP 1 KB is the generator's own ceiling.
  *
  * Printed: per cell, req/s, p50 and p99 latency (ms), errors, the proxy's CPU (cores and
- * µs per request), the generator's cores and the rest of the machine's; then the issue's targets as ratios of this run: plain HTTP crawlhub ≥
+ * µs per request), the generator's cores and the rest of the machine's, and the
+ * connections the origin accepted (a proxy that does not reuse its upstream connections
+ * shows about one per request); then the issue's targets as ratios of this run: plain HTTP crawlhub ≥
  * 1.0x squid, intercepted HTTPS crawlhub ≥ 1.0x bare http-mitm-proxy intercepting, added
  * p50 latency at concurrency 1 (crawlhub p50 - direct p50) under 1 ms; and the issue's
  * reference figures (16 connections, 1 KB: direct 47k req/s, squid 12.3k, bare
@@ -131,6 +133,8 @@ interface Row {
   genCores?: number;
   /** CPU the rest of the machine used during the run (other processes: noise). */
   otherCores?: number;
+  /** Connections the origin accepted during the run (warm-up included). */
+  originConns?: number;
 }
 
 const fmtInt = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -157,6 +161,7 @@ export async function proxyBench(options: ProxyBenchOptions): Promise<void> {
       else console.log(`  ${t.label}: ${t.proxy.url.replace(/\/\/[^@]*@/, '//<key>:@')} pid ${t.proxy.pid}${t.proxy.version ? `, ${t.proxy.version}` : ''}, HTTPS ${t.proxy.intercepts ? 'intercepted' : 'tunnelled (no interception)'}`);
     }
     if (!options.soakOnly) {
+      await prime(loadgen.path, origin, targets);
       const results = await runCells(loadgen.path, origin, targets, options);
       printTargets(results, targets, options);
     }
@@ -198,6 +203,21 @@ async function startTargets(wanted: string[], origin: Origin): Promise<Target[]>
   return targets;
 }
 
+/**
+ * One short run per proxy and scheme before any cell: an intercepting proxy makes its leaf
+ * certificate for the origin here (seconds with RSA on a busy core), not inside a
+ * measured window; a proxy that fails here says why at once.
+ */
+async function prime(bin: string, origin: Origin, targets: Target[]): Promise<void> {
+  for (const t of targets.filter((x) => !x.skipped)) {
+    for (const https of [false, true]) {
+      if (https && t.proxy?.intercepts && t.proxy.caFiles.length === 0) continue;
+      const r = await runLoadgen(bin, { url: `${https ? origin.httpsUrl : origin.httpUrl}/1k`, proxy: t.proxy?.url, concurrency: 1, seconds: 0.5, caFiles: [origin.certFile, ...(t.proxy?.caFiles ?? [])], expectBytes: BODY_1K }).catch((e: Error) => ({ requests: 0, errors: 1, late: 0, first_error: e.message }));
+      if (r.errors > 0 || r.requests === 0) console.log(`  ${t.label}, ${https ? 'HTTPS' : 'HTTP'} warm-up: ${r.requests} answered, ${r.errors} errors${r.first_error ? `, first: ${r.first_error}` : ''}`);
+    }
+  }
+}
+
 type Results = Map<string, Row>; // `${target}|${workload}|${c}`
 const cellKey = (target: string, w: Workload, c: number) => `${target}|${w.title}|${c}`;
 
@@ -207,7 +227,7 @@ async function runCells(bin: string, origin: Origin, targets: Target[], o: Proxy
   for (const w of WORKLOADS) {
     for (const c of o.concurrencies) {
       console.log(`\n${w.title}, concurrency ${c}`);
-      console.log(`  ${pad('target', width)}${lpad('req/s', 9)}${lpad('p50 ms', 9)}${lpad('p99 ms', 9)}${lpad('errors', 8)}${lpad('proxy cores', 13)}${lpad('CPU µs/req', 12)}${lpad('gen cores', 11)}${lpad('other cores', 13)}`);
+      console.log(`  ${pad('target', width)}${lpad('req/s', 9)}${lpad('p50 ms', 9)}${lpad('p99 ms', 9)}${lpad('errors', 8)}${lpad('proxy cores', 13)}${lpad('CPU µs/req', 12)}${lpad('gen cores', 11)}${lpad('other cores', 13)}${lpad('origin conns', 14)}`);
       const runnable = targets.filter((t) => {
         if (t.skipped) console.log(`  ${pad(t.label, width)}${t.key === 'crawlhub' ? t.skipped.replace(/^crawlhub proxy: /, '') : `skipped (${t.skipped})`}`);
         else if (w.https && t.proxy?.intercepts && t.proxy.caFiles.length === 0) console.log(`  ${pad(t.label, width)}skipped (no CA at GET /ca.crt)`);
@@ -221,7 +241,7 @@ async function runCells(bin: string, origin: Origin, targets: Target[], o: Proxy
         await settle(targets);
         for (const t of runnable) {
           const load = { url: `${w.https ? origin.httpsUrl : origin.httpUrl}${w.path}`, keepAlive: w.keepAlive, caFiles: [origin.certFile, ...(t.proxy?.caFiles ?? [])], expectBytes: w.bytes, concurrency: c, seconds: o.seconds, warmupSeconds: o.warmupSeconds };
-          rounds.set(t.key, [...(rounds.get(t.key) ?? []), await measure(bin, t, load)]);
+          rounds.set(t.key, [...(rounds.get(t.key) ?? []), await measure(bin, t, load, origin)]);
         }
       }
       for (const t of runnable) {
@@ -270,8 +290,9 @@ function machineBusySeconds(): number {
   return (total - f[3] - f[4]) / 100;
 }
 
-async function measure(bin: string, t: Target, load: Parameters<typeof runLoadgen>[1]): Promise<Row> {
+async function measure(bin: string, t: Target, load: Parameters<typeof runLoadgen>[1], origin: Origin): Promise<Row> {
   const before = t.proxy ? processUsage(t.proxy.pid) : null;
+  const conns0 = origin.connections();
   const busy0 = machineBusySeconds();
   const self0 = process.cpuUsage();
   const t0 = performance.now();
@@ -280,7 +301,7 @@ async function measure(bin: string, t: Target, load: Parameters<typeof runLoadge
     const wall = (performance.now() - t0) / 1000;
     const after = t.proxy ? processUsage(t.proxy.pid) : null;
     const self = process.cpuUsage(self0);
-    const row: Row = { result, genCores: result.cpu_s / wall };
+    const row: Row = { result, genCores: result.cpu_s / wall, originConns: origin.connections() - conns0 };
     let proxyCpu = 0;
     if (before && after) {
       proxyCpu = after.cpuSeconds - before.cpuSeconds;
@@ -305,8 +326,9 @@ function printRow(label: string, width: number, row: Row): void {
   console.log(
     `  ${pad(label, width)}${lpad(fmtInt(r.rps), 9)}${lpad(fmtMs(r.p50_ms), 9)}${lpad(fmtMs(r.p99_ms), 9)}${lpad(String(r.errors), 8)}` +
       `${lpad(row.proxyCores === undefined ? '-' : row.proxyCores.toFixed(2), 13)}${lpad(row.cpuUsPerRequest === undefined ? '-' : fmtInt(row.cpuUsPerRequest), 12)}${lpad(row.genCores === undefined ? '-' : row.genCores.toFixed(2), 11)}` +
-      `${lpad(row.otherCores === undefined ? '-' : row.otherCores.toFixed(2), 13)}` +
-      (r.first_error ? `  first error: ${r.first_error.slice(0, 160)}` : ''),
+      `${lpad(row.otherCores === undefined ? '-' : row.otherCores.toFixed(2), 13)}${lpad(row.originConns === undefined ? '-' : fmtInt(row.originConns), 14)}` +
+      (r.first_error ? `  first error: ${r.first_error.slice(0, 160)}` : '') +
+      (r.requests === 0 && r.errors === 0 ? `  no answer inside the measured window (${r.late} came later)` : ''),
   );
 }
 

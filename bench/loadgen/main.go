@@ -13,7 +13,8 @@
 //	{"requests":N,"errors":N,"rps":F,"p50_ms":F,"p99_ms":F,...}
 //
 // requests counts the 2xx answers whose body was read whole (and of -expect bytes when
-// given) and that completed inside the measured window; errors counts the others.
+// given) and that completed inside the measured window; errors counts the others; late
+// counts the requests that completed after the window (not measured).
 package main
 
 import (
@@ -39,6 +40,7 @@ import (
 type result struct {
 	Requests   int64   `json:"requests"`
 	Errors     int64   `json:"errors"`
+	Late       int64   `json:"late"`
 	RPS        float64 `json:"rps"`
 	P50        float64 `json:"p50_ms"`
 	P90        float64 `json:"p90_ms"`
@@ -55,6 +57,7 @@ type worker struct {
 	lat        []uint32 // microseconds
 	requests   int64
 	errors     int64
+	late       int64
 	bytes      int64
 	firstError string
 }
@@ -92,6 +95,7 @@ func main() {
 		TLSClientConfig:     tlsConfig,
 		DisableKeepAlives:   !*keepalive,
 		DisableCompression:  true,
+		MaxConnsPerHost:     *conc, // no more connections than workers (the client's own dials race otherwise)
 		MaxIdleConns:        *conc * 2,
 		MaxIdleConnsPerHost: *conc * 2,
 		IdleConnTimeout:     90 * time.Second,
@@ -128,7 +132,11 @@ func main() {
 				}
 				n, err := get(client, *target, buf, *expect)
 				t1 := time.Now()
-				if t1.Before(measureFrom) || t1.After(end) {
+				if t1.Before(measureFrom) {
+					continue
+				}
+				if t1.After(end) {
+					w.late++
 					continue
 				}
 				if err != nil {
@@ -152,6 +160,7 @@ func main() {
 	for _, w := range workers {
 		r.Requests += w.requests
 		r.Errors += w.errors
+		r.Late += w.late
 		r.Bytes += w.bytes
 		if r.FirstError == "" {
 			r.FirstError = w.firstError
