@@ -308,12 +308,13 @@ export async function startBareMitm(originCertFile?: string): Promise<ProxyUnder
 
 /**
  * squid or tinyproxy from Debian through test/infra/<name>.sh (installed once with apt-get
- * when missing). Returns why it is skipped when it cannot run here.
+ * when missing, unless install is false). Returns why it is skipped when it cannot run here.
  */
-export async function startDebianProxy(name: 'squid' | 'tinyproxy'): Promise<ProxyUnderTest | { skipped: string }> {
+export async function startDebianProxy(name: 'squid' | 'tinyproxy', options: { install?: boolean } = {}): Promise<ProxyUnderTest | { skipped: string }> {
   const script = join(repoRoot(), 'test', 'infra', `${name}.sh`);
   const port = await freePort();
-  const env = { ...process.env, [`${name.toUpperCase()}_PORT`]: String(port) };
+  const env: NodeJS.ProcessEnv = { ...process.env, [`${name.toUpperCase()}_PORT`]: String(port) };
+  if (options.install === false) env.CRAWLHUB_NO_APT = '1';
   const start = await run('bash', [script, 'start'], { env, timeoutMs: 900_000 });
   if (start.code !== 0) {
     const why = start.stdout.match(/^skipped: (.*)$/m)?.[1] ?? `${name}.sh start failed (${start.code}): ${(start.stderr || start.stdout).trim().split('\n').slice(-3).join(' | ')}`;

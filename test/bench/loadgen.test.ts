@@ -1,10 +1,12 @@
-import { BODY_100K, BODY_1K, buildLoadgen, Origin, ProxyUnderTest, runLoadgen, startBareMitm, startOrigin } from '../../bench/proxy-support';
+import { BODY_100K, BODY_1K, buildLoadgen, Origin, ProxyUnderTest, runLoadgen, startBareMitm, startDebianProxy, startOrigin } from '../../bench/proxy-support';
 
 /**
  * The pieces of `npm run bench:proxy` work: the Go load generator builds, and drives the
  * loopback origin for a second directly and through bare http-mitm-proxy (plain HTTP and
- * intercepted HTTPS, kept and new connections) with every request answered whole.
- * Skipped (with the reason printed) when Go is missing.
+ * intercepted HTTPS, kept and new connections) with every request answered whole; and
+ * test/infra/squid.sh starts a squid that forwards HTTP and tunnels HTTPS, when squid is
+ * installed (the test never runs apt-get). Skipped (with the reason printed) when Go is
+ * missing.
  */
 jest.setTimeout(300_000);
 
@@ -47,6 +49,26 @@ describe('bench:proxy harness', () => {
     expect(r.rps).toBeGreaterThan(0);
     expect(r.p50_ms).toBeGreaterThan(0);
     expect(r.p99_ms).toBeGreaterThanOrEqual(r.p50_ms);
+  });
+
+  it('test/infra/squid.sh: squid forwards HTTP and tunnels HTTPS (when installed)', async () => {
+    if (!bin) return;
+    const squid = await startDebianProxy('squid', { install: false });
+    if ('skipped' in squid) {
+      console.log(`skipped: squid (${squid.skipped})`);
+      return;
+    }
+    try {
+      expect(squid.pid).toBeGreaterThan(0);
+      const http = await runLoadgen(bin, { url: `${origin.httpUrl}/1k`, proxy: squid.url, concurrency: 2, seconds: 0.5, expectBytes: BODY_1K });
+      const https = await runLoadgen(bin, { url: `${origin.httpsUrl}/1k`, proxy: squid.url, concurrency: 2, seconds: 0.5, caFiles: [origin.certFile], expectBytes: BODY_1K });
+      for (const r of [http, https]) {
+        expect(r.first_error ?? '').toBe('');
+        expect(r.requests).toBeGreaterThan(0);
+      }
+    } finally {
+      await squid.stop();
+    }
   });
 
   it('counts a wrong body size as an error', async () => {

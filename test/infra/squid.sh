@@ -13,7 +13,7 @@
 # CONNECT to any port, persistent connections on both sides. It runs in the foreground
 # (-N, one process, so its pid is the one doing the work); stop removes the temp dir.
 #
-# Environment: SQUID_PORT (default 39128).
+# Environment: CRAWLHUB_NO_APT (set: never apt-get, skip when missing), SQUID_PORT (default 39128).
 # Exit codes: 0 ok, 1 failure, 2 usage, 3 skipped (not installable here).
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/server-lib.sh"   # HOST, CACHE_ROOT, log, cmd_start/stop/status...
@@ -33,6 +33,7 @@ squid_bin() {
 
 require_tools() {
   squid_bin >/dev/null && return 0
+  [ -z "${CRAWLHUB_NO_APT:-}" ] || skip "squid not installed (CRAWLHUB_NO_APT set: no apt-get)"
   mkdir -p "$(dirname "$APT_FAILED")"
   if [ -f "$APT_FAILED" ] && [ -n "$(find "$APT_FAILED" -mmin -1440 2>/dev/null)" ]; then
     skip "squid not installed; apt-get failed within the last day: $(tail -n 1 "$APT_FAILED") (rm $APT_FAILED to retry)"

@@ -10,7 +10,7 @@
 # minimal config in a fresh temp dir (127.0.0.1 only, clients from 127.0.0.1, CONNECT to
 # any port, no Via header, log level Critical) and runs it in the foreground (-d).
 #
-# Environment: TINYPROXY_PORT (default 39129).
+# Environment: CRAWLHUB_NO_APT (set: never apt-get, skip when missing), TINYPROXY_PORT (default 39129).
 # Exit codes: 0 ok, 1 failure, 2 usage, 3 skipped (not installable here).
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/server-lib.sh"   # HOST, CACHE_ROOT, log, cmd_start/stop/status...
@@ -30,6 +30,7 @@ tinyproxy_bin() {
 
 require_tools() {
   tinyproxy_bin >/dev/null && return 0
+  [ -z "${CRAWLHUB_NO_APT:-}" ] || skip "tinyproxy not installed (CRAWLHUB_NO_APT set: no apt-get)"
   mkdir -p "$(dirname "$APT_FAILED")"
   if [ -f "$APT_FAILED" ] && [ -n "$(find "$APT_FAILED" -mmin -1440 2>/dev/null)" ]; then
     skip "tinyproxy not installed; apt-get failed within the last day: $(tail -n 1 "$APT_FAILED") (rm $APT_FAILED to retry)"
