@@ -6,6 +6,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import { AddressInfo, createServer as createNetServer, connect } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { CONFIG_DOCS } from '@crawlhub/config';
 
 /**
  * The pieces of `npm run bench:proxy` (bench/proxy.bench.ts), also used by
@@ -223,6 +224,8 @@ export interface ProxyUnderTest {
   /** True when it terminates TLS (intercepts), false when it tunnels CONNECT. */
   intercepts: boolean;
   version?: string;
+  /** Something a reader of the figures should know (a setting the bench could not turn off). */
+  note?: string;
   stop(): Promise<void>;
 }
 
@@ -409,8 +412,12 @@ export async function startCrawlhubProxy(originCertFile: string, extraEnv: Recor
     writeFileSync(caFile, ca.body);
     caFiles.push(caFile);
   }
+  // Throttling spaces requests to one domain by seconds: a throughput bench must turn it
+  // off. Say so when the platform has such a setting that the bench does not set.
+  const throttling = CONFIG_DOCS.flatMap(([names]) => names.split(/\s+/)).filter((n) => /THROTTL/.test(n) && !(n in BENCH_PROXY_SETTINGS) && env[n] === undefined);
   return {
     name: 'crawlhub proxy',
+    note: throttling.length ? `throttling settings not set by the bench: ${throttling.join(', ')} (add them to BENCH_PROXY_SETTINGS in bench/proxy-support.ts, or BENCH_PROXY_ENV)` : undefined,
     url: `http://${BENCH_PROXY_KEY}:@127.0.0.1:${proxyPort}`,
     pid: child.pid!,
     caFiles,

@@ -158,7 +158,7 @@ export async function proxyBench(options: ProxyBenchOptions): Promise<void> {
     for (const t of targets) {
       if (t.skipped) console.log(`  ${t.key === 'crawlhub' ? t.skipped : `skipped: ${t.key} (${t.skipped})`}`);
       else if (!t.proxy) console.log(`  ${t.label}: no proxy (the ceiling)`);
-      else console.log(`  ${t.label}: ${t.proxy.url.replace(/\/\/[^@]*@/, '//<key>:@')} pid ${t.proxy.pid}${t.proxy.version ? `, ${t.proxy.version}` : ''}, HTTPS ${t.proxy.intercepts ? 'intercepted' : 'tunnelled (no interception)'}`);
+      else console.log(`  ${t.label}: ${t.proxy.url.replace(/\/\/[^@]*@/, '//<key>:@')} pid ${t.proxy.pid}${t.proxy.version ? `, ${t.proxy.version}` : ''}, HTTPS ${t.proxy.intercepts ? 'intercepted' : 'tunnelled (no interception)'}${t.proxy.note ? `\n    NOTE: ${t.proxy.note}` : ''}`);
     }
     if (!options.soakOnly) {
       await prime(loadgen.path, origin, targets);
