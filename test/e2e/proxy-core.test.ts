@@ -267,6 +267,27 @@ describe('smart proxy: core', () => {
     });
   });
 
+  describe('cookies', () => {
+    it('keeps the cookies websites set per key and exit (client cookies discarded); Cookies: disable passes the client\'s', async () => {
+      const fresh = await platform.createKey([1]);
+      const seen: { remote: string; cookie?: string }[] = [];
+      for (let i = 0; i < 4; i++) {
+        const r = await viaProxy(port, `${origin.httpUrl}/whoami`, { key: fresh, headers: { Cookie: 'mine=1' } });
+        const o = JSON.parse(r.body);
+        seen.push({ remote: o.remote, cookie: o.headers.cookie });
+      }
+      expect(seen.slice(0, 3).map((s) => s.cookie)).toEqual([undefined, undefined, undefined]);
+      expect(seen[3]).toEqual({ remote: seen[0].remote, cookie: 'a=1; b=2' });
+      const other = await platform.createKey([1]);
+      const mine = JSON.parse((await viaProxy(port, `${origin.httpUrl}/whoami`, { key: other, headers: { Cookie: 'mine=1' } })).body);
+      expect(mine.headers.cookie).toBeUndefined();
+      for (let i = 0; i < 3; i++) {
+        const d = JSON.parse((await viaProxy(port, `${origin.httpUrl}/whoami`, { key: fresh, headers: { Cookie: 'mine=1', 'X-Crawlera-Cookies': 'disable' } })).body);
+        expect(d.headers.cookie).toBe('mine=1');
+      }
+    });
+  });
+
   describe('errors from their real causes', () => {
     it('nxdomain for special-use names, without DNS', async () => {
       for (const host of ['nothing.invalid', 'unknown.test']) {

@@ -4,6 +4,7 @@ import { PassThrough, Readable } from 'node:stream';
 import { canAccessProject, Principal } from '@crawlhub/access';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
 import { bannedByBody, bannedByStatus, needsBody, rulesFor } from '../domain/ban-rules';
+import { CookieJars } from '../domain/cookie-jar';
 import { errorCodeOf, ProxyError, PROXY_ERRORS } from '../domain/proxy-errors';
 import { outgoingHeaders, parseProxyHeaders, ProxyOptions } from '../domain/proxy-headers';
 import { answerWithoutDns, normalHost, TargetGuard } from '../domain/target-guard';
@@ -71,6 +72,8 @@ export class ProxyForwarder {
   private readonly guard: TargetGuard;
   private outstanding = 0;
   private readonly perKey = new Map<string, number>();
+  /** The cookies the proxy keeps per (key, exit), unless a request says `Cookies: disable`. */
+  private readonly cookies = new CookieJars();
 
   constructor(
     @Inject(CONFIG) private readonly config: CrawlhubConfig,
@@ -169,7 +172,10 @@ export class ProxyForwarder {
     const maxRetries = !('buffer' in body) ? 0 : options.maxRetries ?? (pinned ? 0 : 5);
     const { headers, userAgent } = outgoingHeaders(f.rawHeaders, options);
     const outgoing: OutgoingHttpHeaders = {};
+    const managedCookies = !options.cookiesDisabled;
     for (const [n, v] of headers) {
+      // The proxy manages cookies per exit: the client's are discarded (compat-notes §3.3).
+      if (managedCookies && n.toLowerCase() === 'cookie') continue;
       const prev = outgoing[n];
       outgoing[n] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [String(prev), v];
     }
@@ -190,10 +196,13 @@ export class ProxyForwarder {
         exit = picked.exit;
       }
       tried.add(exit);
-      let result = await this.attempt(exit, target, f.method, outgoing, body, options.timeoutMs, f.res);
+      const jar = managedCookies ? this.cookies.jar(f.principal.id, exit.id, Date.now()) : null;
+      const cookie = jar?.header(host, target.path, scheme === 'https', Date.now()) ?? null;
+      const sent = cookie === null ? outgoing : { ...outgoing, Cookie: cookie };
+      let result = await this.attempt(exit, target, f.method, sent, body, options.timeoutMs, f.res);
       if (result.kind === 'error' && (result.error as { reusedSocket?: boolean }).reusedSocket && 'buffer' in body) {
         // A kept-alive socket the website had closed: once more on a fresh one.
-        result = await this.attempt(exit, target, f.method, outgoing, body, options.timeoutMs, f.res);
+        result = await this.attempt(exit, target, f.method, sent, body, options.timeoutMs, f.res);
       }
       if (clientGone) {
         if (result.kind === 'response') result.upstream.destroy();
@@ -231,6 +240,8 @@ export class ProxyForwarder {
         const retryAfter = Math.max(1, Math.ceil(p.banCooldownMs / 1000));
         return fail(new ProxyError('banned', undefined, { 'Retry-After': String(retryAfter) }));
       }
+      const setCookies = upstream.headers['set-cookie'];
+      if (jar && setCookies?.length) jar.store(host, target.path, setCookies, Date.now());
       const length = Number(upstream.headers['content-length'] ?? NaN);
       if (Number.isFinite(length) && length > p.maxResponseBytes) {
         upstream.destroy();
