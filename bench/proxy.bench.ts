@@ -150,8 +150,10 @@ export async function proxyBench(options: ProxyBenchOptions): Promise<void> {
     return;
   }
   const origin = await startOrigin();
-  // The soak alone needs only its proxy (and the bare library as the fallback).
-  const targets = await startTargets(options.soakOnly ? options.targets.filter((t) => t === 'crawlhub' || t === 'mitm') : options.targets, origin);
+  // The soak alone needs only its proxy (the bare library when crawlhub's is not built).
+  const soakTarget = process.env.BENCH_PROXY_SOAK_TARGET ?? 'crawlhub';
+  let targets = await startTargets(options.soakOnly ? [soakTarget] : options.targets, origin);
+  if (options.soakOnly && !targets.some((t) => t.proxy) && soakTarget !== 'mitm') targets = [...targets, ...(await startTargets(['mitm'], origin))];
   try {
     const runs = options.soakOnly ? '' : `, best of ${options.rounds} interleaved runs of ${options.seconds} s (after ${options.warmupSeconds} s warm-up) per target and cell`;
     console.log(`proxy: loopback origin (Node ${process.version} http/https, keep-alive, ECDSA certificate), load from bench/loadgen (Go, GOMAXPROCS=${loadgenProcs()})${runs}; ${cpus().length} cores shared by generator, origin and proxy`);
