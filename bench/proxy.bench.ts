@@ -152,9 +152,10 @@ export async function proxyBench(options: ProxyBenchOptions): Promise<void> {
   const origin = await startOrigin();
   // The soak alone needs only its proxy (the bare library when crawlhub's is not built).
   const soakTarget = process.env.BENCH_PROXY_SOAK_TARGET ?? 'crawlhub';
-  let targets = await startTargets(options.soakOnly ? [soakTarget] : options.targets, origin);
-  if (options.soakOnly && !targets.some((t) => t.proxy) && soakTarget !== 'mitm') targets = [...targets, ...(await startTargets(['mitm'], origin))];
+  const targets: Target[] = []; // filled as they start, so a failure stops those already running
   try {
+    await startTargets(options.soakOnly ? [soakTarget] : options.targets, origin, targets);
+    if (options.soakOnly && !targets.some((t) => t.proxy) && soakTarget !== 'mitm') await startTargets(['mitm'], origin, targets);
     const runs = options.soakOnly ? '' : `, best of ${options.rounds} interleaved runs of ${options.seconds} s (after ${options.warmupSeconds} s warm-up) per target and cell`;
     console.log(`proxy: loopback origin (Node ${process.version} http/https, keep-alive, ECDSA certificate), load from bench/loadgen (Go, GOMAXPROCS=${loadgenProcs()})${runs}; ${cpus().length} cores shared by generator, origin and proxy`);
     for (const t of targets) {
@@ -174,8 +175,7 @@ export async function proxyBench(options: ProxyBenchOptions): Promise<void> {
   }
 }
 
-async function startTargets(wanted: string[], origin: Origin): Promise<Target[]> {
-  const targets: Target[] = [];
+async function startTargets(wanted: string[], origin: Origin, targets: Target[]): Promise<void> {
   const starters: Record<string, () => Promise<Target>> = {
     direct: async () => ({ key: 'direct', label: 'direct' }),
     mitm: async () => {
@@ -202,7 +202,6 @@ async function startTargets(wanted: string[], origin: Origin): Promise<Target[]>
     if (!starters[w]) throw new Error(`unknown proxy bench target ${w}; known: ${Object.keys(starters).join(', ')}`);
     targets.push(await starters[w]());
   }
-  return targets;
 }
 
 /**
