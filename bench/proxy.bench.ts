@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import {
   BODY_100K,
@@ -70,7 +70,8 @@ import {
  * default 0.3), BENCH_PROXY_CONCURRENCY (default 1,16,128), BENCH_PROXY_TARGETS (default
  * direct,mitm,squid,tinyproxy,crawlhub), BENCH_LOADGEN_PROCS (default 1),
  * BENCH_PROXY_ROLES (crawlhub's APP_ROLE, default proxy,projector), BENCH_PROXY_ENV
- * (`NAME=value,...`: more settings for crawlhub's platform). Before each cell the bench
+ * (`NAME=value,...`: more settings for crawlhub's platform), BENCH_PROXY_JSON (a path: every
+ * figure also written there as JSON). Before each cell the bench
  * waits for every proxy process to be idle. The default run takes about 4 minutes.
  */
 
@@ -167,6 +168,7 @@ export async function proxyBench(options: ProxyBenchOptions): Promise<void> {
       await prime(loadgen.path, origin, targets);
       const results = await runCells(loadgen.path, origin, targets, options);
       printTargets(results, targets, options);
+      if (process.env.BENCH_PROXY_JSON) writeJson(process.env.BENCH_PROXY_JSON, results, targets, options);
     }
     if (options.soakSeconds > 0) await soak(loadgen.path, origin, targets, options.soakSeconds);
   } finally {
@@ -377,6 +379,17 @@ function printTargets(results: Results, targets: Target[], o: ProxyBenchOptions)
     if (!r) continue;
     console.log(`  ${t.label}, ${conns(c16)}: HTTP 1 KB ${fmtInt(r.rps)} req/s${s ? `, HTTPS kept tunnel ${fmtInt(s.rps)}` : ''}${n ? `, HTTPS new connection ${fmtInt(n.rps)}` : ''}`);
   }
+}
+
+/** Every kept row as JSON (BENCH_PROXY_JSON=path), to compare runs. */
+function writeJson(path: string, results: Results, targets: Target[], o: ProxyBenchOptions): void {
+  const rows = [...results.entries()].map(([key, row]) => {
+    const [target, workload, c] = key.split('|');
+    return { target, workload, concurrency: Number(c), ...row.result, failed: row.failed, proxyCores: row.proxyCores, cpuUsPerRequest: row.cpuUsPerRequest, genCores: row.genCores, otherCores: row.otherCores, originConns: row.originConns };
+  });
+  const proxies = targets.map((t) => ({ key: t.key, label: t.label, version: t.proxy?.version, skipped: t.skipped }));
+  writeFileSync(path, JSON.stringify({ at: new Date().toISOString(), cores: cpus().length, loadgenProcs: loadgenProcs(), options: o, proxies, rows }, null, 1));
+  console.log(`\nfigures written to ${path}`);
 }
 
 /** Memory soak: mixed load on one proxy, its RSS sampled every 10 s. */
