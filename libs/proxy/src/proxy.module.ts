@@ -1,5 +1,6 @@
 import { DynamicModule, Module, Provider, Type } from '@nestjs/common';
 import { readFileSync } from 'node:fs';
+import { createSecureContext, rootCertificates } from 'node:tls';
 import { AccessModule } from '@crawlhub/access';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
 import { Exit, exitLabel, TlsTrust } from './exits/exit';
@@ -15,9 +16,8 @@ import { ProxyCa } from './tls/proxy-ca';
 export function tlsTrustOf(config: CrawlhubConfig): TlsTrust {
   const p = config.proxy;
   if (!p.upstreamCaFile) return { rejectUnauthorized: p.upstreamTlsVerify };
-  // Node's roots plus the extra CAs (a `ca` option alone would replace the roots).
-  const { rootCertificates } = require('node:tls') as typeof import('node:tls');
-  return { rejectUnauthorized: p.upstreamTlsVerify, ca: [...rootCertificates, readFileSync(p.upstreamCaFile, 'utf8')] };
+  // Node's roots plus the extra CAs (a `ca` option alone would replace the roots), in one context.
+  return { rejectUnauthorized: p.upstreamTlsVerify, secureContext: createSecureContext({ ca: [...rootCertificates, readFileSync(p.upstreamCaFile, 'utf8')] }) };
 }
 
 export function exitPoolOf(config: CrawlhubConfig): ExitPool {

@@ -20,8 +20,11 @@ export interface Target {
 /** How origins' certificates are checked. */
 export interface TlsTrust {
   rejectUnauthorized: boolean;
-  /** Extra CAs, added to Node's roots; undefined: the roots only. */
-  ca?: (string | Buffer)[];
+  /**
+   * Node's roots plus extra CAs, built once; undefined: Node's defaults. (A context, not a
+   * `ca` list: https agents put `ca` into their pool key, built again for every request.)
+   */
+  secureContext?: tls.SecureContext;
 }
 
 /** An error of the exit itself (upstream proxy down, source address unusable): the exit is set aside. */
@@ -58,7 +61,7 @@ function httpTunnel(proxy: URL, trust: TlsTrust, host: string, port: number, cb:
   };
   const socket: net.Socket =
     proxy.protocol === 'https:'
-      ? tls.connect({ host: p.host, port: p.port, servername: net.isIP(p.host) ? undefined : p.host, rejectUnauthorized: trust.rejectUnauthorized, ca: trust.ca })
+      ? tls.connect({ host: p.host, port: p.port, servername: net.isIP(p.host) ? undefined : p.host, rejectUnauthorized: trust.rejectUnauthorized, secureContext: trust.secureContext })
       : net.connect({ host: p.host, port: p.port });
   let connected = false;
   socket.once(proxy.protocol === 'https:' ? 'secureConnect' : 'connect', () => {
@@ -140,13 +143,15 @@ class TunnelHttpsAgent extends https.Agent {
     private readonly open: (host: string, port: number, cb: Callback) => void,
     trust: TlsTrust,
   ) {
-    super({ ...KEEP_ALIVE, rejectUnauthorized: trust.rejectUnauthorized, ca: trust.ca });
+    super({ ...KEEP_ALIVE, rejectUnauthorized: trust.rejectUnauthorized });
+    this.secureContext = trust.secureContext;
   }
+  private readonly secureContext?: tls.SecureContext;
   override createConnection(options: https.RequestOptions, callback?: AgentCallback): undefined {
     const cb = callback as unknown as Callback;
     this.open(options.host ?? 'localhost', Number(options.port), (err, socket) => {
       if (err || !socket) return cb(err ?? new Error('no socket'));
-      wrapTls(socket, { servername: options.servername ?? undefined, rejectUnauthorized: options.rejectUnauthorized, ca: options.ca }, cb);
+      wrapTls(socket, { servername: options.servername ?? undefined, rejectUnauthorized: options.rejectUnauthorized, secureContext: this.secureContext }, cb);
     });
     return undefined;
   }
@@ -176,7 +181,7 @@ export class Exit {
       const local = config.localAddress ? { localAddress: config.localAddress } : {};
       this.proxyUrl = null;
       this.httpAgent = new http.Agent({ ...KEEP_ALIVE, ...local });
-      this.httpsAgent = new https.Agent({ ...KEEP_ALIVE, ...local, rejectUnauthorized: trust.rejectUnauthorized, ca: trust.ca });
+      this.httpsAgent = new https.Agent({ ...KEEP_ALIVE, ...local, rejectUnauthorized: trust.rejectUnauthorized });
     } else if (config.kind === 'socks5') {
       const u = new URL(config.url);
       this.proxyUrl = u;
@@ -187,7 +192,7 @@ export class Exit {
       const u = new URL(config.url);
       this.proxyUrl = u;
       // Plain http:// sites go to the upstream proxy in absolute form; https:// ones through CONNECT.
-      this.httpAgent = config.kind === 'https' ? new https.Agent({ ...KEEP_ALIVE, rejectUnauthorized: trust.rejectUnauthorized, ca: trust.ca }) : new http.Agent(KEEP_ALIVE);
+      this.httpAgent = config.kind === 'https' ? new https.Agent({ ...KEEP_ALIVE, rejectUnauthorized: trust.rejectUnauthorized }) : new http.Agent(KEEP_ALIVE);
       this.httpsAgent = new TunnelHttpsAgent((h, p, cb) => httpTunnel(u, trust, h, p, cb), trust);
     }
   }
@@ -219,6 +224,7 @@ export class Exit {
         host: p.host,
         port: p.port,
         servername: net.isIP(p.host) ? undefined : p.host,
+        ...(up.protocol === 'https:' ? { secureContext: this.trust.secureContext, rejectUnauthorized: this.trust.rejectUnauthorized } : {}),
         method,
         path: `http://${authority}:${target.port}${target.path}`,
         headers: auth ? { ...headers, 'Proxy-Authorization': auth } : headers,
@@ -235,7 +241,7 @@ export class Exit {
       ...(tunnelled ? {} : { lookup: fixedLookup(target.address) }),
     };
     if (target.scheme === 'https') {
-      return https.request({ ...base, agent: this.httpsAgent, servername: net.isIP(target.host) ? undefined : target.host, rejectUnauthorized: this.trust.rejectUnauthorized, ca: this.trust.ca });
+      return https.request({ ...base, agent: this.httpsAgent, servername: net.isIP(target.host) ? undefined : target.host, rejectUnauthorized: this.trust.rejectUnauthorized, secureContext: this.trust.secureContext } as https.RequestOptions);
     }
     return http.request({ ...base, agent: this.httpAgent });
   }
