@@ -159,11 +159,14 @@ export async function buildLoadgen(): Promise<{ path: string } | { skipped: stri
   for (const f of ['go.mod', 'main.go']) hash.update(readFileSync(join(src, f)));
   const bin = join(CACHE_ROOT, 'bin', `loadgen-${hash.digest('hex').slice(0, 12)}`);
   if (existsSync(bin)) return { path: bin };
-  const go = await run('go', ['version'], { timeoutMs: 30_000 });
-  if (go.code !== 0) return { skipped: `go not found on PATH (${(go.stderr || go.stdout).trim().split('\n')[0]})` };
+  // `go` on PATH, else the official tarball's place (PATH of non-login shells often lacks it).
+  let goBin = 'go';
+  let go = await run(goBin, ['version'], { timeoutMs: 30_000 });
+  if (go.code !== 0 && existsSync('/usr/local/go/bin/go')) go = await run((goBin = '/usr/local/go/bin/go'), ['version'], { timeoutMs: 30_000 });
+  if (go.code !== 0) return { skipped: `go not found on PATH nor in /usr/local/go/bin (${(go.stderr || go.stdout).trim().split('\n')[0]})` };
   mkdirSync(dirname(bin), { recursive: true });
   const tmp = `${bin}.tmp-${process.pid}`;
-  const r = await run('go', ['build', '-trimpath', '-o', tmp, '.'], { cwd: src, env: { ...process.env, GOPROXY: 'off', GOTOOLCHAIN: 'local', GOFLAGS: '-mod=mod -buildvcs=false', CGO_ENABLED: '0' }, timeoutMs: 300_000 });
+  const r = await run(goBin, ['build', '-trimpath', '-o', tmp, '.'], { cwd: src, env: { ...process.env, GOPROXY: 'off', GOTOOLCHAIN: 'local', GOFLAGS: '-mod=mod -buildvcs=false', CGO_ENABLED: '0' }, timeoutMs: 300_000 });
   if (r.code !== 0) return { skipped: `go build of bench/loadgen failed: ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' | ')}` };
   renameSync(tmp, bin);
   return { path: bin };
