@@ -345,6 +345,13 @@ describe('smart proxy: core', () => {
       const dead = await proxyWith((c) => ({ ...c, proxy: { ...c.proxy, exits: [{ kind: 'http', url: 'http://127.0.0.1:1' }, { kind: 'socks5', url: 'socks5://127.0.0.1:1' }] } }));
       const r = await viaProxy(dead, `${origin.httpUrl}/whoami`, { key });
       expect([r.status, r.headers['x-proxy-error'], r.body]).toEqual([503, 'noslaves', 'No available proxies\n']);
+      // A source address this machine does not have (TEST-NET-1) fails on its own side: the
+      // request moves to the next exit, and the failed one is left out afterwards.
+      const mixed = await proxyWith((c) => ({ ...c, proxy: { ...c.proxy, exits: [{ kind: 'local', localAddress: '192.0.2.1' }, { kind: 'local', localAddress: '127.0.0.3' }] } }));
+      for (let i = 0; i < 3; i++) {
+        const m = await viaProxy(mixed, `${origin.httpUrl}/whoami`, { key });
+        expect([m.status, m.headers['x-proxy-slave'], JSON.parse(m.body).remote]).toEqual([200, '127.0.0.3', '127.0.0.3']);
+      }
     });
   });
 
