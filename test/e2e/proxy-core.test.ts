@@ -440,6 +440,11 @@ describe('smart proxy: core', () => {
       const s = await curl(['-x', `http://127.0.0.1:${port}`, '-U', `${key}:`, '--cacert', caFile, `https://site.test:${origin.httpsPort}/whoami`, `https://site.test:${origin.httpsPort}/whoami`]);
       expect(s.stderr).toBe('');
       expect(s.stdout.match(/"remote"/g)).toHaveLength(2);
+      // Our headers on the CONNECT (curl --proxy-header) apply inside the tunnel.
+      const tunnelled = await curl(['-x', `http://127.0.0.1:${port}`, '-U', `${key}:`, '--proxy-header', 'X-Proxy-UA: mobile', '--proxy-header', 'X-Crawlera-Debug: ua', '-D', '-', '--cacert', caFile, `https://site.test:${origin.httpsPort}/whoami`]);
+      expect(tunnelled.stderr).toBe('');
+      expect(tunnelled.stdout).toMatch(/x-crawlera-debug-ua: .*Mobile/i);
+      expect(JSON.parse(tunnelled.stdout.slice(tunnelled.stdout.indexOf('{'))).headers['user-agent']).toMatch(/Mobile/);
       const noKey = await curl(['-x', `http://127.0.0.1:${port}`, '--cacert', caFile, '-o', '/dev/null', '-w', '%{http_connect}', `https://site.test:${origin.httpsPort}/whoami`]);
       expect(noKey.stdout).toMatch(/407/);
     });

@@ -6,6 +6,7 @@ import type { Duplex } from 'node:stream';
 import { AccessService, Principal } from '@crawlhub/access';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
 import { ProxyError } from '../domain/proxy-errors';
+import { ourHeader } from '../domain/proxy-headers';
 import { ProxyCa } from '../tls/proxy-ca';
 import { ProxyForwarder, sendProxyError, versionHeaders } from './proxy-forwarder';
 
@@ -16,6 +17,24 @@ export function basicUser(header: string | string[] | undefined): string | null 
   const colon = decoded.indexOf(':');
   const user = colon < 0 ? decoded : decoded.slice(0, colon);
   return user === '' ? null : user;
+}
+
+/**
+ * Our headers sent on a CONNECT (e.g. curl --proxy-header) apply to every request of its
+ * tunnel that does not send the same header itself (decision: docs/proxy.md).
+ */
+export function withTunnelHeaders(connectRaw: string[], innerRaw: string[]): string[] {
+  const inner = new Set<string>();
+  for (let i = 0; i < innerRaw.length; i += 2) {
+    const short = ourHeader(innerRaw[i]);
+    if (short !== null) inner.add(short);
+  }
+  const extra: string[] = [];
+  for (let i = 0; i < connectRaw.length; i += 2) {
+    const short = ourHeader(connectRaw[i]);
+    if (short !== null && !inner.has(short)) extra.push(connectRaw[i], connectRaw[i + 1]);
+  }
+  return extra.length ? [...innerRaw, ...extra] : innerRaw;
 }
 
 const CONNECT_TARGET = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9._-]{1,253}):(\d{1,5})$/;
@@ -168,7 +187,8 @@ export class ProxyServer {
       path = `${url.pathname}${url.search}`;
     }
     const hasBody = req.headers['content-length'] !== undefined ? req.headers['content-length'] !== '0' : req.headers['transfer-encoding'] !== undefined;
-    await this.forwarder.forward({ req, res, principal, scheme, host, port, path, method: req.method ?? 'GET', rawHeaders: req.rawHeaders, hasBody });
+    const rawHeaders = connect ? withTunnelHeaders(connect.rawHeaders, req.rawHeaders) : req.rawHeaders;
+    await this.forwarder.forward({ req, res, principal, scheme, host, port, path, method: req.method ?? 'GET', rawHeaders, hasBody });
   }
 
   /** Origin-form requests to the proxy port itself. */
