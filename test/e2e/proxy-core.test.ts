@@ -235,6 +235,29 @@ describe('smart proxy: core', () => {
     expect(origin.hits.length).toBe(before);
   });
 
+  it('survives garbage: bad request lines, a CONNECT tunnel carrying neither TLS nor HTTP, a client that leaves mid-response', async () => {
+    const raw = (payload: string[]) =>
+      new Promise<string>((resolve) => {
+        const s = netConnect({ host: '127.0.0.1', port }, () => {
+          let i = 0;
+          const next = () => {
+            if (i < payload.length) s.write(payload[i++], () => setTimeout(next, 50));
+          };
+          next();
+        });
+        let got = '';
+        s.on('data', (d: Buffer) => (got += d.toString('latin1')));
+        s.on('close', () => resolve(got));
+        s.on('error', () => undefined);
+        setTimeout(() => s.destroy(), 1000);
+      });
+    expect(await raw(['\x00\x01garbage\r\n\r\n'])).toMatch(/^(HTTP\/1\.1 400|)/);
+    await raw([`CONNECT site.test:${origin.httpsPort} HTTP/1.1\r\nProxy-Authorization: ${basic(key)}\r\n\r\n`, '\x7f\x7f not http at all\r\n\r\n']);
+    await raw([`CONNECT site.test:${origin.httpsPort} HTTP/1.1\r\nProxy-Authorization: ${basic(key)}\r\n\r\n`, '\x16\x03\x01\x00\x05hello']);
+    await raw([`GET ${origin.httpUrl}/big?bytes=150000 HTTP/1.1\r\nHost: x\r\nProxy-Authorization: ${basic(key)}\r\n\r\n`]).catch(() => '');
+    expect((await viaProxy(port, `${origin.httpUrl}/whoami`, { key })).status).toBe(200);
+  });
+
   describe('headers', () => {
     it('answers 540 bad_header for unsupported values', async () => {
       for (const [n, v] of [['X-Proxy-Profile', 'tablet'], ['X-Crawlera-UA', 'robot'], ['X-Proxy-Timeout', 'soon'], ['X-Proxy-Max-Retries', 'x']]) {
