@@ -4,7 +4,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { forge } from './forge';
+import * as forge from 'node-forge';
 
 const generate = promisify(generateKeyPair);
 
