@@ -10,6 +10,7 @@ import { startDashApp } from '../dash/dash.app';
 import { startStorageApp } from '../storage/storage.app';
 import { startRunner } from '../runner/runner.app';
 import { startProxyApp } from '../proxy/proxy.app';
+import { startStatsApp } from '../proxy/stats.app';
 
 const HELP = `crawlhub: a self-hostable web-scraping platform (Scrapy Cloud compatible APIs)
 
@@ -69,6 +70,8 @@ async function main(): Promise<void> {
     const proxy = await startProxyApp(core, logger);
     running.push(proxy);
     urls.push(`proxy          http://${config.host}:${proxy.port}/ (CA certificate: http://${config.host}:${proxy.port}/ca.crt)`);
+    running.push(await startStatsApp(core, logger));
+    urls.push(`proxy stats    http://${config.host}:${config.ports.stats}/stats`);
   }
   const skipped = NOT_BUILT_YET.filter((r) => config.roles.includes(r));
 
