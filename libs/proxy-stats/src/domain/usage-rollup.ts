@@ -1,17 +1,10 @@
 import { addSample, Histogram, mergeInto, quantile } from './histogram';
 import { formatTime, GroupBy, groupStart } from './time-buckets';
-import type { UsageHistogram, UsageSeconds } from '@crawlhub/contracts';
+import type { UsageBucketPartial } from '@crawlhub/contracts';
 
-/** One stored bucket of one user (the view's row). */
-export interface UsageBucketRow {
+/** One stored bucket of one user (the view's row): the partials of every process added up. */
+export interface UsageBucketRow extends UsageBucketPartial {
   user: string;
-  start: number;
-  clean: number;
-  failed: number;
-  ban: number;
-  traffic: number;
-  times: UsageHistogram;
-  concurrency: UsageSeconds;
 }
 
 /** An entry of GET /stats, fields in the original's order. */
