@@ -30,6 +30,25 @@ skip() { # reason -> "skipped: reason" on stdout, exit 3
   exit 3
 }
 
+apt_install_once() { # package finder-function -> installs the Debian package unless the finder finds its binary
+  local package="$1" finder="$2" failed="$CACHE_ROOT/$1/apt-failed" out
+  "$finder" >/dev/null && return 0
+  [ -z "${CRAWLHUB_NO_APT:-}" ] || skip "$package not installed (CRAWLHUB_NO_APT set: no apt-get)"
+  mkdir -p "$(dirname "$failed")"
+  # A failed install is remembered for a day, so benches do not retry it every run.
+  if [ -f "$failed" ] && [ -n "$(find "$failed" -mmin -1440 2>/dev/null)" ]; then
+    skip "$package not installed; apt-get failed within the last day: $(tail -n 1 "$failed") (rm $failed to retry)"
+  fi
+  command -v apt-get >/dev/null 2>&1 || skip "$package not installed and no apt-get"
+  [ "$(id -u)" = 0 ] || skip "$package not installed and apt-get needs root"
+  log "installing $package with apt-get (first run only)..."
+  if ! out=$( { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y "$package"; } 2>&1 ); then
+    echo "$out" | tail -n 5 >"$failed"
+    skip "apt-get install $package failed: $(tail -n 1 "$failed")"
+  fi
+  "$finder" >/dev/null || skip "apt-get installed $package but no $package binary found"
+}
+
 require_commands() { # purpose command... -> skips unless every command is on PATH
   local purpose="$1" missing=() c
   shift

@@ -23,7 +23,6 @@ RUN_DIR="$CACHE_ROOT/squid/run"
 PORT="${SQUID_PORT:-39128}"
 PID_FILE="$RUN_DIR/squid-$PORT.pid"
 DATA_FILE="$RUN_DIR/squid-$PORT.dir"
-APT_FAILED="$CACHE_ROOT/squid/apt-failed"
 STOP_TIMEOUT=10
 ADDRESS_LINE="SQUID_PROXY=http://$HOST:$PORT"
 
@@ -31,23 +30,7 @@ squid_bin() {
   command -v squid 2>/dev/null || { [ -x /usr/sbin/squid ] && echo /usr/sbin/squid; } || return 1
 }
 
-require_tools() {
-  squid_bin >/dev/null && return 0
-  [ -z "${CRAWLHUB_NO_APT:-}" ] || skip "squid not installed (CRAWLHUB_NO_APT set: no apt-get)"
-  mkdir -p "$(dirname "$APT_FAILED")"
-  if [ -f "$APT_FAILED" ] && [ -n "$(find "$APT_FAILED" -mmin -1440 2>/dev/null)" ]; then
-    skip "squid not installed; apt-get failed within the last day: $(tail -n 1 "$APT_FAILED") (rm $APT_FAILED to retry)"
-  fi
-  command -v apt-get >/dev/null 2>&1 || skip "squid not installed and no apt-get"
-  [ "$(id -u)" = 0 ] || skip "squid not installed and apt-get needs root"
-  log "installing squid with apt-get (first run only)..."
-  local out
-  if ! out=$( { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y squid; } 2>&1 ); then
-    echo "$out" | tail -n 5 >"$APT_FAILED"
-    skip "apt-get install squid failed: $(tail -n 1 "$APT_FAILED")"
-  fi
-  squid_bin >/dev/null || skip "apt-get installed squid but no squid binary found"
-}
+require_tools() { apt_install_once squid squid_bin; }
 
 write_config() { # dir
   local dir="$1"

@@ -20,7 +20,6 @@ RUN_DIR="$CACHE_ROOT/tinyproxy/run"
 PORT="${TINYPROXY_PORT:-39129}"
 PID_FILE="$RUN_DIR/tinyproxy-$PORT.pid"
 DATA_FILE="$RUN_DIR/tinyproxy-$PORT.dir"
-APT_FAILED="$CACHE_ROOT/tinyproxy/apt-failed"
 STOP_TIMEOUT=10
 ADDRESS_LINE="TINYPROXY_PROXY=http://$HOST:$PORT"
 
@@ -28,23 +27,7 @@ tinyproxy_bin() {
   command -v tinyproxy 2>/dev/null || { [ -x /usr/bin/tinyproxy ] && echo /usr/bin/tinyproxy; } || return 1
 }
 
-require_tools() {
-  tinyproxy_bin >/dev/null && return 0
-  [ -z "${CRAWLHUB_NO_APT:-}" ] || skip "tinyproxy not installed (CRAWLHUB_NO_APT set: no apt-get)"
-  mkdir -p "$(dirname "$APT_FAILED")"
-  if [ -f "$APT_FAILED" ] && [ -n "$(find "$APT_FAILED" -mmin -1440 2>/dev/null)" ]; then
-    skip "tinyproxy not installed; apt-get failed within the last day: $(tail -n 1 "$APT_FAILED") (rm $APT_FAILED to retry)"
-  fi
-  command -v apt-get >/dev/null 2>&1 || skip "tinyproxy not installed and no apt-get"
-  [ "$(id -u)" = 0 ] || skip "tinyproxy not installed and apt-get needs root"
-  log "installing tinyproxy with apt-get (first run only)..."
-  local out
-  if ! out=$( { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y tinyproxy; } 2>&1 ); then
-    echo "$out" | tail -n 5 >"$APT_FAILED"
-    skip "apt-get install tinyproxy failed: $(tail -n 1 "$APT_FAILED")"
-  fi
-  tinyproxy_bin >/dev/null || skip "apt-get installed tinyproxy but no tinyproxy binary found"
-}
+require_tools() { apt_install_once tinyproxy tinyproxy_bin; }
 
 write_config() { # dir
   local dir="$1" user=""
