@@ -51,38 +51,24 @@ FAILED_RUNS=0
 run_jest unit -- --selectProjects unit || FAILED_RUNS=$((FAILED_RUNS + 1))
 
 # 3. real servers
-KAFKA_BROKERS="${KAFKA_BROKERS:-}"
-if [ -z "$KAFKA_BROKERS" ]; then
-  say "starting Kafka (KRaft) from Maven Central artifacts"
-  out=$(bash test/infra/kafka.sh start); rc=$?
-  if [ $rc -eq 0 ]; then KAFKA_BROKERS=$(echo "$out" | sed -n 's/^KAFKA_BROKERS=//p' | tail -1); started+=(kafka)
-  else SKIPPED+=("Kafka lane: $(echo "$out" | tail -1)"); fi
-fi
-MONGODB_URI="${MONGODB_URI:-}"
-if [ -z "$MONGODB_URI" ]; then
-  if [ -f test/infra/mongodb.sh ]; then
-    say "starting a MongoDB wire-protocol server"
-    out=$(bash test/infra/mongodb.sh start); rc=$?
-    if [ $rc -eq 0 ]; then MONGODB_URI=$(echo "$out" | sed -n 's/^MONGODB_URI=//p' | tail -1); started+=(mongodb)
-    else SKIPPED+=("MongoDB lane: $(echo "$out" | tail -1)"); fi
+provision() { # VAR message skip-label command... -> VAR from the command's "VAR=..." line
+  # 0: provisioned now; 1: skipped (the reason joins SKIPPED); 2: VAR was given, nothing done.
+  local var="$1" msg="$2" label="$3" out
+  shift 3
+  [ -n "${!var:-}" ] && return 2
+  say "$msg"
+  if out=$("$@"); then
+    printf -v "$var" '%s' "$(echo "$out" | sed -n "s/^$var=//p" | tail -1)"
   else
-    SKIPPED+=("MongoDB lane: no test/infra/mongodb.sh")
+    SKIPPED+=("$label: $(echo "$out" | tail -1)")
+    return 1
   fi
-fi
-PYTHON_CLIENTS="${PYTHON_CLIENTS:-}"
-if [ -z "$PYTHON_CLIENTS" ] && [ -f test/compat/python-env.sh ]; then
-  say "installing the official Python clients"
-  out=$(bash test/compat/python-env.sh); rc=$?
-  if [ $rc -eq 0 ]; then PYTHON_CLIENTS=$(echo "$out" | sed -n 's/^PYTHON_CLIENTS=//p' | tail -1)
-  else SKIPPED+=("Python client compatibility: $(echo "$out" | tail -1)"); fi
-fi
-SCRAPY_PYTHON="${SCRAPY_PYTHON:-}"
-if [ -z "$SCRAPY_PYTHON" ] && [ -f test/compat/scrapy-env.sh ]; then
-  say "installing Scrapy and sh_scrapy (scrapinghub-entrypoint-scrapy)"
-  out=$(bash test/compat/scrapy-env.sh); rc=$?
-  if [ $rc -eq 0 ]; then SCRAPY_PYTHON=$(echo "$out" | sed -n 's/^SCRAPY_PYTHON=//p' | tail -1)
-  else SKIPPED+=("Scrapy spider through the runner: $(echo "$out" | tail -1)"); fi
-fi
+}
+KAFKA_BROKERS="${KAFKA_BROKERS:-}" MONGODB_URI="${MONGODB_URI:-}" PYTHON_CLIENTS="${PYTHON_CLIENTS:-}" SCRAPY_PYTHON="${SCRAPY_PYTHON:-}"
+provision KAFKA_BROKERS "starting Kafka (KRaft) from Maven Central artifacts" "Kafka lane" bash test/infra/kafka.sh start && started+=(kafka)
+provision MONGODB_URI "starting a MongoDB wire-protocol server" "MongoDB lane" bash test/infra/mongodb.sh start && started+=(mongodb)
+provision PYTHON_CLIENTS "installing the official Python clients" "Python client compatibility" bash test/compat/python-env.sh
+provision SCRAPY_PYTHON "installing Scrapy and sh_scrapy (scrapinghub-entrypoint-scrapy)" "Scrapy spider through the runner" bash test/compat/scrapy-env.sh
 
 # 4. integration tier: every suite on the embedded default (adapter suites use the servers above)
 run_jest integration KAFKA_BROKERS="$KAFKA_BROKERS" MONGODB_URI="$MONGODB_URI" PYTHON_CLIENTS="$PYTHON_CLIENTS" SCRAPY_PYTHON="$SCRAPY_PYTHON" -- \
