@@ -98,3 +98,17 @@ export async function* readLines<T>(
   if (carry) take(carry, 0, carry.length);
   if (records.length) yield { records, bytes };
 }
+
+/** Passes chunks of lines on as they are read, counting their records (read `records` once consumed). */
+export class CountedLines<T> implements AsyncIterable<LineChunk<T>> {
+  records = 0;
+
+  constructor(private readonly chunks: AsyncIterable<LineChunk<T>>) {}
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<LineChunk<T>> {
+    for await (const c of this.chunks) {
+      this.records += c.records.length;
+      yield c;
+    }
+  }
+}

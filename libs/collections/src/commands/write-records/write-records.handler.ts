@@ -6,7 +6,7 @@ import {
   CollectionRecordsWritten, COLLECTIONS_TOPIC, CollectionUploadAborted, CollectionUploadCommitted, createEvent,
 } from '@crawlhub/contracts';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
-import { LineChunk, readLines } from '@crawlhub/http';
+import { CountedLines, LineChunk, readLines } from '@crawlhub/http';
 import { appendStaged, EventWriter } from '@crawlhub/views';
 import { CollectionInputError, CollectionRecordInput, packCollectionLine, parseCollectionLine, parseJsonLine, recordOf } from '../../domain/collection-record';
 import { WriteRecordsCommand } from './write-records.command';
@@ -31,29 +31,22 @@ export class WriteRecordsHandler implements ICommandHandler<WriteRecordsCommand,
     const event = <T>(type: string, data: T, lines?: string[]) => createEvent({ type, key: String(ref.project), data, lines, actor: cmd.actor, correlationId });
     const lines = (c: LineChunk<CollectionRecordInput>) => c.records.map(packCollectionLine);
 
-    let records = 0;
     const parse = cmd.key === undefined ? parseCollectionLine : oneRecordAt(cmd.key);
-    const chunks = readLines(cmd.body, parse, {
+    const body = new CountedLines(readLines(cmd.body, parse, {
       maxRecordBytes: max,
       chunkBytes: this.config.eventChunkBytes,
       tooLarge: () => `Error parsing data, Serialized value too large - max ${max} bytes`,
-    });
-    async function* counted() {
-      for await (const c of chunks) {
-        records += c.records.length;
-        yield c;
-      }
-    }
+    }));
     const base = { project: ref.project, type: ref.type, name: ref.name };
-    const positions = await appendStaged(this.writer, COLLECTIONS_TOPIC, counted(), {
+    const positions = await appendStaged(this.writer, COLLECTIONS_TOPIC, body, {
       single: (c) => event<CollectionRecordsWritten>(COLLECTION_RECORDS_WRITTEN, base, lines(c)),
       staged: (c, upload, seq) => event<CollectionChunkStaged>(COLLECTION_CHUNK_STAGED, { ...base, upload, seq }, lines(c)),
       commit: (upload, chunks) => event<CollectionUploadCommitted>(COLLECTION_UPLOAD_COMMITTED, { ...base, upload, chunks }),
       abort: (upload) => event<CollectionUploadAborted>(COLLECTION_UPLOAD_ABORTED, { project: ref.project, upload }),
     });
-    if (cmd.key !== undefined && records === 0) throw new CollectionInputError(400, 'Error parsing data, expected one JSON object');
+    if (cmd.key !== undefined && body.records === 0) throw new CollectionInputError(400, 'Error parsing data, expected one JSON object');
     if (positions.length) await this.writer.waitForViews(positions);
-    return { records };
+    return { records: body.records };
   }
 }
 

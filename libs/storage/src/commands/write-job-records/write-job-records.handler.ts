@@ -9,6 +9,7 @@ import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
 import { appendStaged, EventWriter } from '@crawlhub/views';
 import { formatJobKey } from '../../domain/job-key';
 import { countKeys } from '../../domain/stats-math';
+import { CountedLines } from '@crawlhub/http';
 import { readJsonLines, RecordChunk } from '../../ingestion/json-lines-reader';
 import { WriteJobRecordsCommand } from './write-job-records.command';
 
@@ -35,15 +36,8 @@ export class WriteJobRecordsHandler implements ICommandHandler<WriteJobRecordsCo
     });
     const lines = (c: RecordChunk) => c.records.map((r) => r.json);
 
-    let records = 0;
-    const chunks = readJsonLines(cmd.body, cmd.kind, { maxRecordBytes: this.config.maxRecordBytes, chunkBytes: this.config.eventChunkBytes });
-    async function* counted() {
-      for await (const c of chunks) {
-        records += c.records.length;
-        yield c;
-      }
-    }
-    const positions = await appendStaged(this.writer, JOB_DATA_TOPIC, counted(), {
+    const body = new CountedLines(readJsonLines(cmd.body, cmd.kind, { maxRecordBytes: this.config.maxRecordBytes, chunkBytes: this.config.eventChunkBytes }));
+    const positions = await appendStaged(this.writer, JOB_DATA_TOPIC, body, {
       single: (c) => event<JobDataWritten>(JOB_DATA_WRITTEN, { ...base, start: cmd.start, ...chunkData(c) }, lines(c)),
       staged: (c, upload, seq) => event<JobDataChunkStaged>(JOB_DATA_CHUNK_STAGED, { ...base, upload, seq, ...chunkData(c) }, lines(c)),
       commit: (upload, chunks) => event<JobDataUploadCommitted>(JOB_DATA_UPLOAD_COMMITTED, { ...base, upload, start: cmd.start, chunks }),
@@ -51,6 +45,6 @@ export class WriteJobRecordsHandler implements ICommandHandler<WriteJobRecordsCo
     });
     if (positions.length === 0) return { records: 0 };
     await this.writer.waitForViews(positions);
-    return { records };
+    return { records: body.records };
   }
 }
