@@ -417,10 +417,9 @@ export async function startCrawlhubProxy(originCertFile: string, extraEnv: Recor
   }
   // Throttling spaces requests to one domain by seconds: a throughput bench must turn it
   // off. Say so when the platform has such a setting that the bench does not set.
-  const throttling = CONFIG_DOCS.flatMap(([names]) => names.split(/\s+/)).filter((n) => /THROTTL/.test(n) && !(n in BENCH_PROXY_SETTINGS) && env[n] === undefined);
   return {
     name: 'crawlhub proxy',
-    note: throttling.length ? `throttling settings not set by the bench: ${throttling.join(', ')} (add them to BENCH_PROXY_SETTINGS in bench/proxy-support.ts, or BENCH_PROXY_ENV)` : undefined,
+    note: env.PROXY_THROTTLE_SPACING_MS !== '0' ? `throttling is on (PROXY_THROTTLE_SPACING_MS=${env.PROXY_THROTTLE_SPACING_MS}): requests to the origin wait for their slots` : undefined,
     url: `http://${BENCH_PROXY_KEY}:@127.0.0.1:${proxyPort}`,
     pid: child.pid!,
     caFiles,
@@ -431,7 +430,7 @@ export async function startCrawlhubProxy(originCertFile: string, extraEnv: Recor
 }
 
 /** Settings of crawlhub's proxy that a throughput bench turns off (throttling spaces requests to one domain by seconds). */
-export const BENCH_PROXY_SETTINGS: Record<string, string> = {};
+export const BENCH_PROXY_SETTINGS: Record<string, string> = { PROXY_THROTTLE_SPACING_MS: '0' };
 
 /** `NAME=value,NAME=value` (BENCH_PROXY_ENV: more settings for crawlhub's platform) as an object. */
 function settingsOf(list: string): Record<string, string> {

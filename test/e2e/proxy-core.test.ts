@@ -118,6 +118,8 @@ describe('smart proxy: core', () => {
       PROXY_STATIC_HOSTS: 'site.test=127.0.0.1',
       PROXY_DENY_DOMAINS: 'denied.test',
       PROXY_MAX_CONNS_PER_KEY: '3',
+      // Throttling has its own tests (with proxies of their own); here it would only slow every test down.
+      PROXY_THROTTLE_SPACING_MS: '0',
     });
     key = await platform.createKey([1]);
     proxy = await startProxyApp(platform.core, ['error']);
@@ -547,6 +549,52 @@ describe('smart proxy: core', () => {
         startedSpy.mockRestore();
         await new Promise((r) => setTimeout(r, 350));
       }
+    });
+  });
+
+  describe('throttling per exit and domain', () => {
+    const throttle = { spacingMs: 300, softLimitMs: 500, hardLimitMs: 1000 };
+    const throttled = (exits: string[]) => proxyWith((c) => ({ ...c, proxy: { ...c.proxy, exits: exits.map((a) => ({ kind: 'local' as const, localAddress: a })), throttle, maxConnsPerKey: 50 } }));
+    const arrivals = (path: string) => origin.hits.filter((h) => h.path === path);
+
+    it('spaces the requests to a domain through one exit, tells from the soft limit on, and refuses past the hard limit', async () => {
+      const p = await throttled([EXITS[0]]);
+      const path = `/whoami?t=${Date.now()}`;
+      const url = `http://site.test:${origin.httpPort}${path}`;
+      const answers = await Promise.all([0, 1, 2, 3, 4].map(() => viaProxy(p, url, { key })));
+      // Slots at 0, 300, 600 and 900 ms; the fifth would wait 1200 ms, past the hard limit.
+      expect(answers.slice(0, 4).map((a) => a.status)).toEqual([200, 200, 200, 200]);
+      expect(answers[4].status).toBe(503);
+      expect(answers[4].headers['x-proxy-error']).toBe('/limits/over-domain-limit');
+      expect(answers[4].headers['x-crawlera-error']).toBe('/limits/over-domain-limit');
+      // The refused request would have waited 1000–1200 ms (less the time the five took to arrive).
+      expect(['1', '2']).toContain(answers[4].headers['retry-after']);
+      const times = arrivals('/whoami').slice(-4).map((h) => h.at);
+      // (A request leaves a little after its slot: one gap may look shorter, never the whole span.)
+      for (let i = 1; i < 4; i++) expect(times[i] - times[i - 1]).toBeGreaterThanOrEqual(240);
+      expect(times[3] - times[0]).toBeGreaterThanOrEqual(880);
+      // The first answer came while a next request would wait past the soft limit; the last one when the queue was short.
+      expect(['1', '2']).toContain(answers[0].headers['x-proxy-next-request-in']);
+      expect(answers[0].headers['x-crawlera-next-request-in']).toBe(answers[0].headers['x-proxy-next-request-in']);
+      expect(answers[3].headers['x-proxy-next-request-in']).toBeUndefined();
+    });
+
+    it('keeps the slots of each domain apart', async () => {
+      const p = await throttled([EXITS[0]]);
+      const slow = Promise.all([0, 1, 2].map(() => viaProxy(p, `http://site.test:${origin.httpPort}/whoami`, { key })));
+      const started = Date.now();
+      const other = await viaProxy(p, `http://127.0.0.1:${origin.httpPort}/whoami`, { key });
+      expect(other.status).toBe(200);
+      expect(Date.now() - started).toBeLessThan(250);
+      await slow;
+    });
+
+    it('sends each request through the exit whose slot comes first', async () => {
+      const p = await throttled(EXITS);
+      const started = Date.now();
+      const answers = await Promise.all(EXITS.map(() => viaProxy(p, `http://site.test:${origin.httpPort}/whoami`, { key })));
+      expect(Date.now() - started).toBeLessThan(250);
+      expect(answers.map((a) => JSON.parse(a.body).remote).sort()).toEqual([...EXITS].sort());
     });
   });
 

@@ -56,8 +56,8 @@ describe('proxy usage statistics (GET /stats on the stats app)', () => {
   beforeAll(async () => {
     platform = await startTestPlatform({
       STATS_PORT: '0', PROXY_STATS_FLUSH_MS: '10000', PROXY_STATS_SAMPLE_MS: '1000',
-      // For the last test, through the proxy itself: a loopback origin, no retry delays.
-      PROXY_PORT: '0', ALLOW_PRIVATE_TARGETS: 'true',
+      // For the last test, through the proxy itself: a loopback origin, no retry delays, no throttling.
+      PROXY_PORT: '0', ALLOW_PRIVATE_TARGETS: 'true', PROXY_THROTTLE_SPACING_MS: '0',
     });
     // "now" of the stats API: one hour after T0, so the default range (7 days) holds T0.
     stats = await startStatsApp(platform.core, ['error'], { clock: new ManualUsageClock(T0 + 3_600_000) });

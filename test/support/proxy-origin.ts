@@ -26,7 +26,8 @@ export interface ProxyOrigin {
   httpPort: number;
   caFile: string;
   banned: Set<string>;
-  hits: { remote: string; path: string }[];
+  /** Every request: the source address it came from, its path, and when it arrived (ms). */
+  hits: { remote: string; path: string; at: number }[];
   /** A certificate for `host` signed by the origin's CA (for other TLS servers of a test). */
   certificateFor(host: string): Promise<{ cert: string; key: string }>;
   close(): Promise<void>;
@@ -36,14 +37,14 @@ export async function startProxyOrigin(): Promise<ProxyOrigin> {
   const ca = new ProxyCa(mkdtempSync(join(tmpdir(), 'origin-ca-')));
   await ca.open();
   const banned = new Set<string>();
-  const hits: { remote: string; path: string }[] = [];
+  const hits: ProxyOrigin['hits'] = [];
   const sockets = new Set<Socket>();
   let connections = 0;
   const connectionNumbers = new WeakMap<Socket, number>();
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://origin');
     const remote = (req.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
-    hits.push({ remote, path: url.pathname });
+    hits.push({ remote, path: url.pathname, at: Date.now() });
     const json = (status: number, o: unknown) => {
       const body = JSON.stringify(o);
       res.writeHead(status, { 'content-type': 'application/json', 'set-cookie': ['a=1; Path=/', 'b=2; Path=/'] }).end(body);

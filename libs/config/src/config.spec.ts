@@ -61,6 +61,8 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ PROXY_BAN_RULES: '[{"domain":"x"}]' })).toThrow('PROXY_BAN_RULES');
     expect(() => loadConfig({ PROXY_STATIC_HOSTS: 'a.test=nowhere' })).toThrow('PROXY_STATIC_HOSTS');
     expect(() => loadConfig({ PROXY_TIMEOUT_MIN_MS: '5000', PROXY_TIMEOUT_MAX_MS: '1000' })).toThrow('PROXY_TIMEOUT_MIN_MS');
+    expect(loadConfig({}).proxy.throttle).toEqual({ spacingMs: 12_000, softLimitMs: 120_000, hardLimitMs: 1_000_000 });
+    expect(() => loadConfig({ PROXY_THROTTLE_SOFT_LIMIT_MS: '2000', PROXY_THROTTLE_HARD_LIMIT_MS: '1000' })).toThrow('PROXY_THROTTLE_SOFT_LIMIT_MS');
   });
 
   it('lists every problem at once', () => {

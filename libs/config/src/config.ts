@@ -86,6 +86,17 @@ export interface ProxyConfig {
   banCooldownMs: number;
   /** How long an exit that failed on its own side (upstream proxy down) is left out. */
   exitCooldownMs: number;
+  throttle: ProxyThrottleConfig;
+}
+
+/** Spacing of requests per (exit, domain): a request waits for its slot; each waiting request pushes the next slot further. */
+export interface ProxyThrottleConfig {
+  /** The time between two requests to one domain through one exit; 0: no throttling. */
+  spacingMs: number;
+  /** From this wait on, responses carry X-Proxy-Next-Request-In. */
+  softLimitMs: number;
+  /** A request that would wait this long answers 503 with Retry-After instead. */
+  hardLimitMs: number;
 }
 
 export const PROXY_BAN_RULES_DEFAULT = '[{"status":[403,429,503]}]';
@@ -183,6 +194,9 @@ export const CONFIG_DOCS: [string, string, string][] = [
   ['PROXY_BAN_BODY_BYTES', '65536', 'how much of a response body the ban rules with body markers inspect'],
   ['PROXY_BAN_COOLDOWN_MS', '300000', 'how long an exit stays banned for a domain'],
   ['PROXY_EXIT_COOLDOWN_MS', '30000', 'how long an exit that failed on its own side (upstream proxy down) is left out of rotation'],
+  ['PROXY_THROTTLE_SPACING_MS', '12000', 'time between two requests to one domain through one exit (a request waits for its slot); 0 turns throttling off'],
+  ['PROXY_THROTTLE_SOFT_LIMIT_MS', '120000', 'from this wait on, responses carry X-Proxy-Next-Request-In (seconds a next request to the domain would wait)'],
+  ['PROXY_THROTTLE_HARD_LIMIT_MS', '1000000', 'a request that would wait this long answers 503 `/limits/over-domain-limit` with Retry-After instead'],
   ['RUNNER_PASS_ENV', RUNNER_PASS_ENV_DEFAULT, 'the runner\'s environment variables that jobs inherit (comma list, `X_*` for a prefix); nothing else of it reaches a job'],
 ];
 
@@ -324,9 +338,15 @@ export function loadConfig(env: Env = process.env): CrawlhubConfig {
       banBodyBytes: int('PROXY_BAN_BODY_BYTES', 65_536, 1, 16 * 1024 * 1024),
       banCooldownMs: int('PROXY_BAN_COOLDOWN_MS', 300_000, 0, 86_400_000),
       exitCooldownMs: int('PROXY_EXIT_COOLDOWN_MS', 30_000, 0, 86_400_000),
+      throttle: {
+        spacingMs: int('PROXY_THROTTLE_SPACING_MS', 12_000, 0, 3_600_000),
+        softLimitMs: int('PROXY_THROTTLE_SOFT_LIMIT_MS', 120_000, 0, 86_400_000),
+        hardLimitMs: int('PROXY_THROTTLE_HARD_LIMIT_MS', 1_000_000, 1, 86_400_000),
+      },
     },
   };
   if (config.proxy.timeoutMinMs > config.proxy.timeoutMaxMs) problems.push('PROXY_TIMEOUT_MIN_MS must not exceed PROXY_TIMEOUT_MAX_MS');
+  if (config.proxy.throttle.softLimitMs > config.proxy.throttle.hardLimitMs) problems.push('PROXY_THROTTLE_SOFT_LIMIT_MS must not exceed PROXY_THROTTLE_HARD_LIMIT_MS');
   if (problems.length) throw new ConfigError(problems);
   return config;
 }

@@ -29,7 +29,7 @@ export function exitPoolOf(config: CrawlhubConfig): ExitPool {
     seen.set(label, n);
     return new Exit(n === 1 ? label : `${label}#${n}`, c, trust);
   });
-  return new ExitPool(exits, { banCooldownMs: config.proxy.banCooldownMs, exitCooldownMs: config.proxy.exitCooldownMs });
+  return new ExitPool(exits, { banCooldownMs: config.proxy.banCooldownMs, exitCooldownMs: config.proxy.exitCooldownMs, throttle: config.proxy.throttle });
 }
 
 export interface ProxyModuleOptions {

@@ -17,6 +17,8 @@ export const PROXY_ERRORS = {
   noslaves: [503, 'No available proxies'],
   banned: [503, 'Proxy has been banned'],
   serverbusy: [503, 'Server busy: too many outstanding requests'],
+  /** The hard delay limit of throttling (spec Limits: 503 with Retry-After); the original's newer path-style code. */
+  '/limits/over-domain-limit': [503, 'Request delay limit for this domain reached'],
   timeout: [504, 'Connection timed out'],
   domain_forbidden: [523, 'The domain is forbidden for crawling'],
   bad_header: [540, 'Bad header value'],

@@ -4,9 +4,10 @@ import { ExitPool } from './exit-pool';
 describe('ExitPool', () => {
   const trust = { rejectUnauthorized: true };
   let now = 1_000;
-  const make = () => {
-    const exits = ['127.0.0.2', '127.0.0.3', '127.0.0.4'].map((a) => new Exit(a, { kind: 'local', localAddress: a }, trust));
-    return new ExitPool(exits, { banCooldownMs: 100, exitCooldownMs: 50 }, () => now);
+  const noThrottle = { spacingMs: 0, softLimitMs: 0, hardLimitMs: 1_000 };
+  const make = (throttle = noThrottle, addresses = ['127.0.0.2', '127.0.0.3', '127.0.0.4']) => {
+    const exits = addresses.map((a) => new Exit(a, { kind: 'local', localAddress: a }, trust));
+    return new ExitPool(exits, { banCooldownMs: 100, exitCooldownMs: 50, throttle }, () => now);
   };
   const id = (p: ReturnType<ExitPool['pick']>) => ('exit' in p ? p.exit.id : p.none);
 
@@ -41,5 +42,61 @@ describe('ExitPool', () => {
     now += 51;
     expect(id(pool.pick('a.test'))).not.toBe('noslaves');
     pool.close();
+  });
+
+  describe('throttling', () => {
+    const throttle = { spacingMs: 10, softLimitMs: 25, hardLimitMs: 40 };
+    const slot = (p: ReturnType<ExitPool['pick']>) => ('exit' in p ? [p.exit.id, p.waitMs] : [p.none, 'retryAfterMs' in p ? p.retryAfterMs : null]);
+
+    it('spaces the requests to one domain per exit, the wait growing with each request, up to the hard limit', () => {
+      const pool = make(throttle, ['127.0.0.2']);
+      expect([1, 2, 3, 4, 5].map(() => slot(pool.pick('a.test')))).toEqual([
+        ['127.0.0.2', 0],
+        ['127.0.0.2', 10],
+        ['127.0.0.2', 20],
+        ['127.0.0.2', 30],
+        ['throttled', 40],
+      ]);
+      // Another domain has its own slots; the refused request took none.
+      expect(slot(pool.pick('b.test'))).toEqual(['127.0.0.2', 0]);
+      expect(pool.nextWaitMs('a.test')).toBe(40);
+      now += 35;
+      expect(slot(pool.pick('a.test'))).toEqual(['127.0.0.2', 5]);
+      pool.close();
+    });
+
+    it('picks the exit whose next slot for the domain comes first', () => {
+      const pool = make(throttle);
+      expect([1, 2, 3, 4, 5, 6].map(() => slot(pool.pick('a.test')))).toEqual([
+        ['127.0.0.2', 0],
+        ['127.0.0.3', 0],
+        ['127.0.0.4', 0],
+        ['127.0.0.2', 10],
+        ['127.0.0.3', 10],
+        ['127.0.0.4', 10],
+      ]);
+      pool.close();
+    });
+
+    it('reserves a pinned exit\'s slot and takes back the last slot of a request that gave up', () => {
+      const pool = make(throttle, ['127.0.0.2', '127.0.0.3']);
+      const pinned = pool.exits[1];
+      expect(slot(pool.reserve(pinned, 'a.test'))).toEqual(['127.0.0.3', 0]);
+      const second = pool.reserve(pinned, 'a.test');
+      expect(slot(second)).toEqual(['127.0.0.3', 10]);
+      expect(pool.nextWaitMs('a.test', pinned)).toBe(20);
+      if ('exit' in second) pool.giveBack(second, 'a.test');
+      expect(pool.nextWaitMs('a.test', pinned)).toBe(10);
+      // The unpinned choice goes to the exit that is free now.
+      expect(slot(pool.pick('a.test'))).toEqual(['127.0.0.2', 0]);
+      pool.close();
+    });
+
+    it('takes no slots when spacing is 0', () => {
+      const pool = make();
+      for (let i = 0; i < 10; i++) expect(slot(pool.pick('a.test'))[1]).toBe(0);
+      expect(pool.exits.every((e) => e.nextSlot.size === 0)).toBe(true);
+      pool.close();
+    });
   });
 });

@@ -1,24 +1,48 @@
+import type { ProxyThrottleConfig } from '@crawlhub/config';
 import { Exit } from './exit';
 
-export type Pick = { exit: Exit } | { none: 'noslaves' } | { none: 'banned'; retryAfterMs: number };
+/** A slot for a request through `exit`: it may leave at `slotAt`, `waitMs` from now. */
+export interface Slot {
+  exit: Exit;
+  slotAt: number;
+  waitMs: number;
+}
+
+export type Pick = Slot | { none: 'noslaves' } | { none: 'banned'; retryAfterMs: number } | { none: 'throttled'; retryAfterMs: number };
+
+export interface ExitPoolOptions {
+  banCooldownMs: number;
+  exitCooldownMs: number;
+  throttle: ProxyThrottleConfig;
+}
+
+/** Per exit, how many domains may have a pending slot before the past ones are swept. */
+const SLOTS_PER_EXIT = 100_000;
 
 /**
- * The exits: picks the least recently used healthy exit not banned for the domain (a
- * round-robin when all are equal), records bans per domain and failures of exits.
+ * The exits: picks, among the healthy exits not banned for the domain, the one whose next
+ * slot for the domain comes first (the least recently used when several are free: a
+ * round-robin), records bans per domain and failures of exits, and spaces the requests to
+ * one domain through one exit by `throttle.spacingMs` (each request takes the next slot, so
+ * the wait grows while requests come faster than that).
  */
 export class ExitPool {
+  /** A strictly increasing "last used" stamp, so that LRU is a round-robin even within one millisecond. */
+  private lastStamp = 0;
+
   constructor(
     readonly exits: Exit[],
-    private readonly options: { banCooldownMs: number; exitCooldownMs: number },
+    private readonly options: ExitPoolOptions,
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** An exit for `domain`, never one of `tried` (the earlier attempts of this request). */
+  /** A slot for `domain` on the best exit, never one of `tried` (the earlier attempts of this request). */
   pick(domain: string, tried: ReadonlySet<Exit> = new Set()): Pick {
     const now = this.now();
     const healthy = this.exits.filter((e) => e.unhealthyUntil <= now);
     if (healthy.length === 0) return { none: 'noslaves' };
     let best: Exit | null = null;
+    let bestFree = Infinity;
     let soonest = Infinity;
     for (const e of healthy) {
       if (tried.has(e)) continue;
@@ -28,12 +52,19 @@ export class ExitPool {
         continue;
       }
       if (until) e.bannedUntil.delete(domain);
-      if (best === null || e.lastUsed < best.lastUsed) best = e;
+      const free = this.freeAt(e, domain, now);
+      if (best === null || free < bestFree || (free === bestFree && e.lastUsed < best.lastUsed)) {
+        best = e;
+        bestFree = free;
+      }
     }
     if (best) {
-      best.lastUsed = Math.max(now, this.lastStamp + 1);
-      this.lastStamp = best.lastUsed;
-      return { exit: best };
+      const slot = this.take(best, domain, bestFree, now);
+      if ('exit' in slot) {
+        best.lastUsed = Math.max(now, this.lastStamp + 1);
+        this.lastStamp = best.lastUsed;
+      }
+      return slot;
     }
     if (soonest === Infinity) {
       // Every healthy exit was tried for this request: the last answer was a ban.
@@ -43,8 +74,26 @@ export class ExitPool {
     return { none: 'banned', retryAfterMs: soonest };
   }
 
-  /** A strictly increasing "last used" stamp, so that LRU is a round-robin even within one millisecond. */
-  private lastStamp = 0;
+  /** The next slot for `domain` on one given exit (a session's), whatever its health and bans. */
+  reserve(exit: Exit, domain: string): Pick {
+    const now = this.now();
+    return this.take(exit, domain, this.freeAt(exit, domain, now), now);
+  }
+
+  /** A slot that was not used (the client went away while it waited): the next request may have it. */
+  giveBack(slot: Slot, domain: string): void {
+    const spacing = this.options.throttle.spacingMs;
+    // Only the last slot taken can be given back; the ones after an earlier slot keep their times.
+    if (spacing > 0 && slot.exit.nextSlot.get(domain) === slot.slotAt + spacing) slot.exit.nextSlot.set(domain, slot.slotAt);
+  }
+
+  /** How long a new request to `domain` would wait now (on `exit`, or on the best exit for it). */
+  nextWaitMs(domain: string, exit?: Exit): number {
+    if (this.options.throttle.spacingMs === 0) return 0;
+    const now = this.now();
+    const candidates = exit ? [exit] : this.exits.filter((e) => e.unhealthyUntil <= now && (e.bannedUntil.get(domain) ?? 0) <= now);
+    return candidates.length ? Math.min(...candidates.map((e) => this.freeAt(e, domain, now))) - now : 0;
+  }
 
   /** The exit with this id (a session's), if it is healthy. */
   byId(id: string): Exit | null {
@@ -63,5 +112,32 @@ export class ExitPool {
 
   close(): void {
     for (const e of this.exits) e.close();
+  }
+
+  private freeAt(exit: Exit, domain: string, now: number): number {
+    const at = exit.nextSlot.get(domain);
+    return at === undefined || at <= now ? now : at;
+  }
+
+  /** Takes the slot at `free` (pushing the domain's next slot on this exit by the spacing), unless it is past the hard limit. */
+  private take(exit: Exit, domain: string, free: number, now: number): Pick {
+    const { spacingMs, hardLimitMs } = this.options.throttle;
+    const waitMs = free - now;
+    if (waitMs >= hardLimitMs) return { none: 'throttled', retryAfterMs: waitMs };
+    if (spacingMs > 0) {
+      if (exit.nextSlot.size >= SLOTS_PER_EXIT) sweep(exit.nextSlot, now);
+      exit.nextSlot.set(domain, free + spacingMs);
+    }
+    return { exit, slotAt: free, waitMs };
+  }
+}
+
+/** Forgets the slots that are past (a domain without an entry is free now). */
+function sweep(slots: Map<string, number>, now: number): void {
+  for (const [domain, at] of slots) if (at <= now) slots.delete(domain);
+  // Still full of pending slots: forget the oldest entries rather than grow without bound.
+  for (const domain of slots.keys()) {
+    if (slots.size < SLOTS_PER_EXIT) break;
+    slots.delete(domain);
   }
 }

@@ -168,6 +168,8 @@ export class Exit {
   lastUsed = 0;
   /** Domain -> until when it is banned there. */
   readonly bannedUntil = new Map<string, number>();
+  /** Domain -> when the next request to it may leave through this exit (throttling; absent: now). */
+  readonly nextSlot = new Map<string, number>();
   private readonly httpAgent: http.Agent;
   private readonly httpsAgent: https.Agent;
   private readonly proxyUrl: URL | null;

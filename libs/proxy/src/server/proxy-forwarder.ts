@@ -9,7 +9,7 @@ import { errorCodeOf, ProxyError, PROXY_ERRORS } from '../domain/proxy-errors';
 import { outgoingHeaders, parseProxyHeaders, ProxyOptions } from '../domain/proxy-headers';
 import { answerWithoutDns, normalHost, TargetGuard } from '../domain/target-guard';
 import { Exit, Target } from '../exits/exit';
-import { ExitPool } from '../exits/exit-pool';
+import { ExitPool, Slot } from '../exits/exit-pool';
 import { PROXY_RESOLVER, ProxyResolver } from '../exits/resolver';
 import { PROXY_SESSIONS, ProxySessions } from '../ports/proxy-sessions.port';
 import { PROXY_USAGE, ProxyUsage, UsageOutcome } from '../ports/proxy-usage.port';
@@ -185,15 +185,15 @@ export class ProxyForwarder {
     let clientGone = false;
     f.res.once('close', () => (clientGone = true));
     for (;;) {
-      let exit: Exit;
-      if (pinned) exit = pinned;
-      else {
-        const picked = this.pool.pick(host, tried);
-        if ('none' in picked) {
-          if (picked.none === 'noslaves') throw new ProxyError('noslaves');
-          return fail(new ProxyError('banned', undefined, { 'Retry-After': String(Math.max(1, Math.ceil(picked.retryAfterMs / 1000))) }));
-        }
-        exit = picked.exit;
+      const picked = pinned ? this.pool.reserve(pinned, host) : this.pool.pick(host, tried);
+      if ('none' in picked) {
+        if (picked.none === 'noslaves') throw new ProxyError('noslaves');
+        return fail(new ProxyError(picked.none === 'banned' ? 'banned' : '/limits/over-domain-limit', undefined, { 'Retry-After': seconds(picked.retryAfterMs) }));
+      }
+      const exit = picked.exit;
+      if (picked.waitMs > 0 && !(await this.waitForSlot(picked, host, f.res))) {
+        finish('failed');
+        return;
       }
       tried.add(exit);
       const jar = managedCookies ? this.cookies.jar(f.principal.id, exit.id, Date.now()) : null;
@@ -237,8 +237,7 @@ export class ProxyForwarder {
         upstream.destroy();
         this.pool.banned(exit, host);
         if (!pinned && bans <= maxRetries) continue;
-        const retryAfter = Math.max(1, Math.ceil(p.banCooldownMs / 1000));
-        return fail(new ProxyError('banned', undefined, { 'Retry-After': String(retryAfter) }));
+        return fail(new ProxyError('banned', undefined, { 'Retry-After': seconds(p.banCooldownMs) }), this.nextRequestIn(host, pinned));
       }
       const setCookies = upstream.headers['set-cookie'];
       if (jar && setCookies?.length) jar.store(host, target.path, setCookies, Date.now());
@@ -251,12 +250,40 @@ export class ProxyForwarder {
       for (let i = 0; i < upstream.rawHeaders.length; i += 2) {
         if (!RESPONSE_HOP_BY_HOP.has(upstream.rawHeaders[i].toLowerCase())) out.push(upstream.rawHeaders[i], upstream.rawHeaders[i + 1]);
       }
-      out.push(...versionHeaders().flat(), 'X-Proxy-Slave', exit.id, 'X-Crawlera-Slave', exit.id);
+      out.push(...versionHeaders().flat(), 'X-Proxy-Slave', exit.id, 'X-Crawlera-Slave', exit.id, ...this.nextRequestIn(host, pinned).flat());
       if (options.debugRequestTime) out.push(`${options.debugPrefix}Debug-Request-Time`, (result.requestMs / 1000).toFixed(6));
       if (options.debugUa && userAgent !== null) out.push(`${options.debugPrefix}Debug-UA`, userAgent);
       await this.stream(f.res, upstream, status, out, prefix, options, count, finish);
       return;
     }
+  }
+
+  /** Waits until the slot's time; false (and the slot given back) when the client goes away first. */
+  private waitForSlot(slot: Slot, domain: string, res: ServerResponse): Promise<boolean> {
+    return new Promise((resolve) => {
+      const gone = () => {
+        clearTimeout(timer);
+        this.pool.giveBack(slot, domain);
+        resolve(false);
+      };
+      const timer = setTimeout(() => {
+        res.off('close', gone);
+        resolve(true);
+      }, slot.waitMs);
+      res.once('close', gone);
+    });
+  }
+
+  /** X-Proxy-Next-Request-In (and the X-Crawlera- twin): from the soft limit on, the seconds a next request to the domain would wait. */
+  private nextRequestIn(domain: string, pinned: Exit | null): [string, string][] {
+    const { spacingMs, softLimitMs } = this.config.proxy.throttle;
+    if (spacingMs === 0) return [];
+    const waitMs = this.pool.nextWaitMs(domain, pinned ?? undefined);
+    if (waitMs < softLimitMs) return [];
+    return [
+      ['X-Proxy-Next-Request-In', seconds(waitMs)],
+      ['X-Crawlera-Next-Request-In', seconds(waitMs)],
+    ];
   }
 
   /** One try through one exit: resolves with the response headers, or the error. */
@@ -348,6 +375,11 @@ export class ProxyForwarder {
 }
 
 type Body = { buffer: Buffer } | { stream: Readable | null };
+
+/** Whole seconds, at least 1, for Retry-After and X-Proxy-Next-Request-In. */
+function seconds(ms: number): string {
+  return String(Math.max(1, Math.ceil(ms / 1000)));
+}
 
 /**
  * The client's body: whole when it ends within `limit` bytes (replayable, so retries are
