@@ -4,9 +4,9 @@ import { NestFactory } from '@nestjs/core';
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { CommandBus } from '@nestjs/cqrs';
-import { ACCESS_KEYS_VIEW, AccessKeysView, CreateAccessKeyCommand } from '@crawlhub/access';
+import { ACCESS_KEYS_VIEW, AccessKeysView, CreateAccessKeyCommand, SetKeyCapabilitiesCommand, UnknownKeyError } from '@crawlhub/access';
 import { ConfigError, loadConfig } from '@crawlhub/config';
-import { JOB_DATA_TOPIC, JOB_METADATA_TOPIC, JOBS_TOPIC, JobsRequested } from '@crawlhub/contracts';
+import { JOB_DATA_TOPIC, JOB_METADATA_TOPIC, JOBS_TOPIC, JobsRequested, KEY_CAPABILITIES, KeyCapability } from '@crawlhub/contracts';
 import { LoggedEvent, partitionForKey } from '@crawlhub/eventlog';
 import { JOBS_VIEW, JobsView } from '@crawlhub/jobs';
 import { Core, CoreModule, openCore } from '@crawlhub/platform';
@@ -15,11 +15,15 @@ import { createProjector } from '../projector/projector.app';
 
 const HELP = `crawlhub operations (same configuration as npm start: DATA_DIR, EVENT_LOG, VIEW_STORE...)
 
-  crawlhub keys create --project N [--project M ...] [--label TEXT]
+  crawlhub keys create --project N [--project M ...] [--label TEXT] [--grant CAP]
                          create an API key bound to projects; prints the key once
   crawlhub keys create --admin [--label TEXT]
-                         create another admin key (sees every project)
-  crawlhub keys list     list keys (ids, projects; never the secrets)
+                         create another admin key (sees every project, has every
+                         capability)
+  crawlhub keys grant <key-id> CAP     give a key a capability
+  crawlhub keys withdraw <key-id> CAP  take it back
+                         capabilities: ${KEY_CAPABILITIES.join(', ')} (browser: the fetch API)
+  crawlhub keys list     list keys (ids, projects, capabilities; never the secrets)
   crawlhub replay        drop every view and rebuild it from the event log
                          (stop the platform's projector first)
   crawlhub audit <project>/<spider>/<job>
@@ -54,10 +58,29 @@ function fail(message: string): never {
 async function withProjector<T>(core: Core, run: (ctx: Awaited<ReturnType<typeof createProjector>>) => Promise<T>): Promise<T> {
   const ctx = await createProjector(core, ['error', 'warn']);
   try {
+    // A data dir where the platform never ran has no topics yet.
+    await core.eventLog.ensureTopics(ctx.projector.topics());
     return await run(ctx);
   } finally {
     await ctx.context.close();
   }
+}
+
+type CliProjector = Awaited<ReturnType<typeof createProjector>>['projector'];
+
+/** Runs `write` while this process applies new events too, so a command answers even when no platform is running. */
+async function whileApplying<T>(projector: CliProjector, write: () => Promise<T>): Promise<T> {
+  const pump = setInterval(() => void projector.catchUp(projector.topics(), () => undefined).catch(() => undefined), 50);
+  try {
+    return await write();
+  } finally {
+    clearInterval(pump);
+  }
+}
+
+function capabilityOf(value: string | undefined): KeyCapability {
+  if (!KEY_CAPABILITIES.includes(value as KeyCapability)) fail(`unknown capability ${JSON.stringify(value)}: one of ${KEY_CAPABILITIES.join(', ')}`);
+  return value as KeyCapability;
 }
 
 async function createKey(core: Core, args: string[]): Promise<void> {
@@ -68,16 +91,29 @@ async function createKey(core: Core, args: string[]): Promise<void> {
   });
   if (!admin && projects.length === 0) fail('keys create needs --project N (repeatable) or --admin');
   const label = option(args, '--label')[0] ?? (admin ? 'admin' : `projects ${projects.join(',')}`);
+  const capabilities = option(args, '--grant').map(capabilityOf);
   await withProjector(core, async ({ context, projector }) => {
-    // Apply the new event here too, so the command answers even when no platform is running.
-    const pump = setInterval(() => void projector.catchUp(projector.topics(), () => undefined).catch(() => undefined), 50);
+    const { keyId, secret } = await whileApplying(projector, () =>
+      context.get(CommandBus).execute<CreateAccessKeyCommand, { keyId: string; secret: string }>(new CreateAccessKeyCommand(projects, admin, label, { kind: 'system', id: 'cli' }, undefined, capabilities)),
+    );
+    console.log(`created ${keyId} (${admin ? 'admin' : `projects ${projects.join(', ')}`}${capabilities.length ? `; ${capabilities.join(', ')}` : ''}):\n${secret}`);
+  });
+}
+
+async function setCapability(core: Core, action: 'grant' | 'withdraw', args: string[]): Promise<void> {
+  const [keyId, value] = args;
+  if (!keyId || !/^key-[0-9a-f]{12}$/.test(keyId)) fail(`keys ${action} takes a key id (key-… from keys list), then a capability`);
+  const capability = capabilityOf(value);
+  await withProjector(core, async ({ context, projector }) => {
+    await projector.catchUp(projector.topics(), () => undefined);
     try {
-      const { keyId, secret } = await context.get(CommandBus).execute<CreateAccessKeyCommand, { keyId: string; secret: string }>(
-        new CreateAccessKeyCommand(projects, admin, label, { kind: 'system', id: 'cli' }),
+      const now = await whileApplying(projector, () =>
+        context.get(CommandBus).execute<SetKeyCapabilitiesCommand, KeyCapability[]>(new SetKeyCapabilitiesCommand(keyId, action === 'grant' ? [capability] : [], action === 'withdraw' ? [capability] : [], { kind: 'system', id: 'cli' })),
       );
-      console.log(`created ${keyId} (${admin ? 'admin' : `projects ${projects.join(', ')}`}):\n${secret}`);
-    } finally {
-      clearInterval(pump);
+      console.log(`${keyId}: capabilities ${now.join(', ') || '(none)'}`);
+    } catch (e) {
+      if (e instanceof UnknownKeyError) fail(e.message);
+      throw e;
     }
   });
 }
@@ -87,7 +123,7 @@ async function listKeys(core: Core): Promise<void> {
     await projector.catchUp(projector.topics(), () => undefined);
     const keys = await context.get<AccessKeysView>(ACCESS_KEYS_VIEW).list();
     if (keys.length === 0) console.log('no keys yet (the admin key is created on the first npm start)');
-    for (const k of keys) console.log(`${k.keyId}\t${k.admin ? 'admin' : `projects ${k.projects.join(',')}`}\t${k.label}`);
+    for (const k of keys) console.log(`${k.keyId}\t${k.admin ? 'admin' : `projects ${k.projects.join(',')}`}\t${k.admin ? 'all capabilities' : k.capabilities.join(',') || '-'}\t${k.label}`);
   });
 }
 
@@ -177,14 +213,10 @@ async function registerSpiders(core: Core, args: string[]): Promise<void> {
   }
   await withProjector(core, async ({ projector }) => {
     const context = await NestFactory.createApplicationContext(SpidersCliModule.with(core), { logger: ['error', 'warn'] });
-    await core.eventLog.ensureTopics(projector.topics());
-    // Apply the new event here too, so the command answers even when no platform is running.
-    const pump = setInterval(() => void projector.catchUp(projector.topics(), () => undefined).catch(() => undefined), 50);
     try {
-      await context.get(CommandBus).execute(new RegisterSpidersCommand(project, specs, { kind: 'system', id: 'cli' }));
+      await whileApplying(projector, () => context.get(CommandBus).execute(new RegisterSpidersCommand(project, specs, { kind: 'system', id: 'cli' })));
       for (const s of specs) console.log(`registered ${s.spider} in project ${project}: ${JSON.stringify(s.command)} in ${s.cwd}`);
     } finally {
-      clearInterval(pump);
       await context.close();
     }
   });
@@ -193,7 +225,6 @@ async function registerSpiders(core: Core, args: string[]): Promise<void> {
 async function listSpiders(core: Core, args: string[]): Promise<void> {
   const project = projectOption(args);
   await withProjector(core, async ({ projector }) => {
-    await core.eventLog.ensureTopics(projector.topics());
     await projector.catchUp(projector.topics(), () => undefined);
     const context = await NestFactory.createApplicationContext(SpidersCliModule.with(core), { logger: ['error', 'warn'] });
     try {
@@ -224,6 +255,7 @@ async function main(): Promise<void> {
     const [command, sub] = args;
     if (command === 'keys' && sub === 'create') await createKey(core, args.slice(2));
     else if (command === 'keys' && sub === 'list') await listKeys(core);
+    else if (command === 'keys' && (sub === 'grant' || sub === 'withdraw')) await setCapability(core, sub, args.slice(2));
     else if (command === 'replay') await replay(core);
     else if (command === 'audit') await audit(core, sub);
     else if (command === 'spiders' && sub === 'register') await registerSpiders(core, args.slice(2));

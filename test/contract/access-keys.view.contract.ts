@@ -2,7 +2,7 @@ import { AccessKey, AccessKeysView, digestOf, keyIdOf } from '@crawlhub/access';
 import { eachViewFixture, FakeProjector, ViewFixture, ViewHarness } from './view-fixture';
 
 function key(secret: string, over: Partial<AccessKey> = {}): AccessKey {
-  return { keyId: keyIdOf(secret), digest: digestOf(secret), admin: false, projects: [1, 7], label: `key ${secret}`, ...over };
+  return { keyId: keyIdOf(secret), digest: digestOf(secret), admin: false, projects: [1, 7], label: `key ${secret}`, capabilities: [], ...over };
 }
 
 export function accessKeysViewContract(name: string, harness: ViewHarness<AccessKeysView>): void {
@@ -62,6 +62,25 @@ export function accessKeysViewContract(name: string, harness: ViewHarness<Access
       expect(await ids()).toEqual([a.keyId, b.keyId].sort());
     });
 
+    it('sets the capabilities of live keys only', async () => {
+      const a = key('3'.repeat(32), { capabilities: ['browser'] });
+      const b = key('4'.repeat(32));
+      await add(a);
+      await add(b);
+      expect(await view.findByDigest(a.digest)).toEqual(a);
+      await p.batch((at) => view.setCapabilities(at, b.keyId, ['browser']));
+      await p.batch((at) => view.setCapabilities(at, a.keyId, []));
+      expect((await view.findByDigest(a.digest))?.capabilities).toEqual([]);
+      expect((await view.findByDigest(b.digest))?.capabilities).toEqual(['browser']);
+      await revoke(b.keyId);
+      await p.batch((at) => view.setCapabilities(at, b.keyId, ['browser']));
+      await p.batch((at) => view.setCapabilities(at, 'key-unknown', ['browser']));
+      expect(await ids()).toEqual([a.keyId]);
+      // Created again, a key has the capabilities of its new creation, not the old ones.
+      await add(b);
+      expect((await view.findByDigest(b.digest))?.capabilities).toEqual([]);
+    });
+
     it('applying an event again changes nothing: a revoked key stays revoked', async () => {
       const a = key('1'.repeat(32));
       const b = key('2'.repeat(32));
@@ -70,11 +89,12 @@ export function accessKeysViewContract(name: string, harness: ViewHarness<Access
         (at) => view.add(at, b),
         (at) => view.revoke(at, a.keyId),
         (at) => view.add(at, { ...b, label: 'second' }),
+        (at) => view.setCapabilities(at, b.keyId, ['browser']),
       );
       const check = async () => {
         expect(await view.findByDigest(a.digest)).toBeNull();
-        expect(await view.findByDigest(b.digest)).toEqual({ ...b, label: 'second' });
-        expect(await view.list()).toEqual([{ ...b, label: 'second' }]);
+        expect(await view.findByDigest(b.digest)).toEqual({ ...b, label: 'second', capabilities: ['browser'] });
+        expect(await view.list()).toEqual([{ ...b, label: 'second', capabilities: ['browser'] }]);
       };
       await check();
       for (let i = 0; i < applied.length; i++) {

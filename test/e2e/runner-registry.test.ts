@@ -1,23 +1,14 @@
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestPlatform, TestPlatform } from '../support/platform';
 import { startLoopbackSite } from '../support/loopback-site';
 import { client } from '../support/runner-helpers';
+import { cli } from '../support/cli';
 
 jest.setTimeout(90_000);
 
-const CLI = join(__dirname, '../../dist/apps/cli/main.js');
 const EXAMPLE = join(__dirname, '../../examples/spiders/node-crawler');
-
-function cli(dataDir: string, args: string[]): Promise<{ code: number; out: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { env: { ...process.env, DATA_DIR: dataDir, EVENT_LOG: 'sqlite', VIEW_STORE: 'sqlite' } }, (err, stdout, stderr) =>
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, out: stdout + stderr }),
-    );
-  });
-}
 
 describe('runner: the spider registry', () => {
   let p: TestPlatform;
@@ -75,7 +66,6 @@ describe('runner: the spider registry', () => {
 
 describe('runner: spiders registered from a file with the CLI', () => {
   it('registers the example spider from its spiders.json, and a platform started on that data dir runs it', async () => {
-    expect(existsSync(CLI)).toBe(true); // `npm run build` first (npm test does it)
     const dataDir = mkdtempSync(join(tmpdir(), 'crawlhub-cli-spiders-'));
     const registered = await cli(dataDir, ['spiders', 'register', '--project', '5', '--file', join(EXAMPLE, 'spiders.json')]);
     expect(registered).toEqual({ code: 0, out: `registered node-crawler in project 5: ["node","crawler.js"] in ${EXAMPLE}\n` });

@@ -4,7 +4,8 @@ import { mkdtempSync } from 'node:fs';
 import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CreateAccessKeyCommand } from '@crawlhub/access';
+import { AccessService, CreateAccessKeyCommand } from '@crawlhub/access';
+import type { KeyCapability } from '@crawlhub/contracts';
 import { loadConfig } from '@crawlhub/config';
 import { Core, ensureAdminKey, openCore } from '@crawlhub/platform';
 import { Projector } from '@crawlhub/views';
@@ -29,7 +30,9 @@ export interface TestPlatform {
   scheduler: PeriodicScheduler;
   adminKey: string;
   projector: Projector | null;
-  createKey(projects: number[]): Promise<string>;
+  createKey(projects: number[], capabilities?: KeyCapability[]): Promise<string>;
+  /** Who a key is, as every API sees it. */
+  access: AccessService;
   /** The runner started with `options.runner`, or null. */
   runner: Runner | null;
   /** Starts another runner in this process (give each its own `id`); `stop()` stops it too. */
@@ -84,8 +87,9 @@ export async function startTestPlatform(env: Record<string, string> = {}, option
     scheduler: dash.get(PeriodicScheduler),
     adminKey,
     projector,
-    createKey: async (projects) =>
-      (await commands.execute<CreateAccessKeyCommand, { secret: string }>(new CreateAccessKeyCommand(projects, false, 'test', { kind: 'system', id: 'test' }))).secret,
+    createKey: async (projects, capabilities = []) =>
+      (await commands.execute<CreateAccessKeyCommand, { secret: string }>(new CreateAccessKeyCommand(projects, false, 'test', { kind: 'system', id: 'test' }, undefined, capabilities))).secret,
+    access: app.get(AccessService),
     runner,
     startRunner: addRunner,
     stopRunner: async (r) => {

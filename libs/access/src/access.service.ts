@@ -22,7 +22,7 @@ export class AccessService {
     const hit = this.cache.get(digest);
     if (hit && hit.until > Date.now()) return hit.principal;
     const key = await this.keys.findByDigest(digest);
-    const principal = key ? { id: key.keyId, admin: key.admin, projects: key.projects } : null;
+    const principal = key ? { id: key.keyId, admin: key.admin, projects: key.projects, capabilities: key.capabilities } : null;
     if (this.cache.size > 10_000) this.cache.clear();
     this.cache.set(digest, { principal, until: Date.now() + CACHE_MS });
     return principal;

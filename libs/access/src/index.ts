@@ -4,5 +4,7 @@ export * from './adapters/sqlite/access-keys.sqlite';
 export * from './events/access-keys.projection';
 export * from './commands/create-access-key/create-access-key.command';
 export * from './commands/create-access-key/create-access-key.handler';
+export * from './commands/set-key-capabilities/set-key-capabilities.command';
+export * from './commands/set-key-capabilities/set-key-capabilities.handler';
 export * from './access.service';
 export * from './access.module';

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { KeyCapability } from '@crawlhub/contracts';
 
 export interface AccessKey {
   keyId: string;
@@ -6,6 +7,7 @@ export interface AccessKey {
   admin: boolean;
   projects: number[];
   label: string;
+  capabilities: KeyCapability[];
 }
 
 /** Who is calling: resolved from the request's credentials. */
@@ -15,6 +17,12 @@ export interface Principal {
   projects: number[];
   /** A job token's principal: it may touch only this job's data (`p/s/j`), while the job runs. */
   job?: string;
+  /** The key's capabilities (absent: none; an admin key has them all). */
+  capabilities?: readonly KeyCapability[];
+}
+
+export function hasCapability(p: Principal, capability: KeyCapability): boolean {
+  return p.job === undefined && (p.admin || (p.capabilities ?? []).includes(capability));
 }
 
 /** API keys look like the original's: 32 lowercase hex characters. */

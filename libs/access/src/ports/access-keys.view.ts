@@ -1,3 +1,4 @@
+import type { KeyCapability } from '@crawlhub/contracts';
 import { LogPosition } from '@crawlhub/eventlog';
 import { AccessKey } from '../domain/access-key';
 
@@ -6,6 +7,8 @@ export const ACCESS_KEYS_VIEW = Symbol('ACCESS_KEYS_VIEW');
 export interface AccessKeysView {
   add(at: LogPosition, key: AccessKey): Promise<void>;
   revoke(at: LogPosition, keyId: string): Promise<void>;
+  /** Replaces a live key's capabilities (an unknown or revoked key: nothing). */
+  setCapabilities(at: LogPosition, keyId: string, capabilities: KeyCapability[]): Promise<void>;
   findByDigest(digest: string): Promise<AccessKey | null>;
   list(): Promise<AccessKey[]>;
 }

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Collection } from 'mongodb';
+import type { KeyCapability } from '@crawlhub/contracts';
 import { LogPosition } from '@crawlhub/eventlog';
 import { MongoViewDatabase } from '@crawlhub/views';
 import { AccessKey } from '../../domain/access-key';
@@ -11,6 +12,7 @@ interface KeyDoc {
   admin?: boolean;
   projects?: number[];
   label?: string;
+  capabilities?: KeyCapability[];
   /**
    * A revoked key stays as a tombstone (no digest), so that re-applying its older
    * `created` event after a crash cannot bring it back, even for a moment.
@@ -21,7 +23,7 @@ interface KeyDoc {
 }
 
 const live = { revoked: { $ne: true as const } };
-const toKey = (d: KeyDoc): AccessKey => ({ keyId: d._id, digest: d.digest!, admin: d.admin!, projects: d.projects!, label: d.label! });
+const toKey = (d: KeyDoc): AccessKey => ({ keyId: d._id, digest: d.digest!, admin: d.admin!, projects: d.projects!, label: d.label!, capabilities: d.capabilities ?? [] });
 
 /** A key's id is derived from its digest (keyIdOf), so one digest never has two live keys. */
 @Injectable()
@@ -41,13 +43,18 @@ export class AccessKeysMongo implements AccessKeysView {
 
   async add(at: LogPosition, k: AccessKey): Promise<void> {
     await this.ready;
-    const doc: KeyDoc = { _id: k.keyId, digest: k.digest, admin: k.admin, projects: k.projects, label: k.label, _o: at.offset };
+    const doc: KeyDoc = { _id: k.keyId, digest: k.digest, admin: k.admin, projects: k.projects, label: k.label, capabilities: k.capabilities, _o: at.offset };
     await this.putIfNewer(doc);
   }
 
   async revoke(at: LogPosition, keyId: string): Promise<void> {
     await this.ready;
     await this.putIfNewer({ _id: keyId, revoked: true, _o: at.offset });
+  }
+
+  async setCapabilities(at: LogPosition, keyId: string, capabilities: KeyCapability[]): Promise<void> {
+    await this.ready;
+    await this.keys.updateOne({ _id: keyId, ...live, _o: { $lt: at.offset } }, { $set: { capabilities, _o: at.offset } });
   }
 
   async findByDigest(digest: string): Promise<AccessKey | null> {

@@ -1,4 +1,4 @@
-import { Actor } from '@crawlhub/contracts';
+import { Actor, KeyCapability } from '@crawlhub/contracts';
 
 /** Creates an API key bound to projects (or an admin key, which sees every project). */
 export class CreateAccessKeyCommand {
@@ -9,5 +9,6 @@ export class CreateAccessKeyCommand {
     readonly actor: Actor,
     /** Use this secret instead of generating one (the configured admin key). */
     readonly secret?: string,
+    readonly capabilities: KeyCapability[] = [],
   ) {}
 }

@@ -11,7 +11,7 @@ export class CreateAccessKeyHandler implements ICommandHandler<CreateAccessKeyCo
   async execute(cmd: CreateAccessKeyCommand): Promise<{ keyId: string; secret: string }> {
     const secret = cmd.secret ?? generateSecret();
     const keyId = keyIdOf(secret);
-    const data: AccessKeyCreated = { keyId, digest: digestOf(secret), admin: cmd.admin, projects: [...new Set(cmd.projects)].sort((a, b) => a - b), label: cmd.label };
+    const data: AccessKeyCreated = { keyId, digest: digestOf(secret), admin: cmd.admin, projects: [...new Set(cmd.projects)].sort((a, b) => a - b), label: cmd.label, capabilities: [...new Set(cmd.capabilities)].sort() };
     await this.writer.appendAndWait(ACCESS_KEYS_TOPIC, [createEvent({ type: ACCESS_KEY_CREATED, key: keyId, data, actor: cmd.actor })]);
     return { keyId, secret };
   }

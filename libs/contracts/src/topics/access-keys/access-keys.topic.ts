@@ -4,6 +4,13 @@
  */
 export const ACCESS_KEYS_TOPIC = 'access-keys';
 
+/**
+ * What a key may do beyond its projects' data. `browser`: the fetch API (the original
+ * calls it browser execution; a key without it gets 401 there, even without rendering).
+ */
+export const KEY_CAPABILITIES = ['browser'] as const;
+export type KeyCapability = (typeof KEY_CAPABILITIES)[number];
+
 export const ACCESS_KEY_CREATED = 'access-key.created';
 export interface AccessKeyCreated {
   keyId: string;
@@ -11,6 +18,15 @@ export interface AccessKeyCreated {
   admin: boolean;
   projects: number[];
   label: string;
+  /** Absent in events written before capabilities existed: none. */
+  capabilities?: KeyCapability[];
+}
+
+/** The key's capabilities from now on (the whole set, not a change). */
+export const ACCESS_KEY_CAPABILITIES_SET = 'access-key.capabilities-set';
+export interface AccessKeyCapabilitiesSet {
+  keyId: string;
+  capabilities: KeyCapability[];
 }
 
 export const ACCESS_KEY_REVOKED = 'access-key.revoked';
