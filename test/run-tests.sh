@@ -6,8 +6,8 @@
 #   2. typecheck, then the unit tier (specs beside the code)
 #   3. real servers: a Kafka broker (test/infra/kafka.sh), a MongoDB wire-protocol
 #      server (test/infra/mongodb.sh, or your own MONGODB_URI), the official Python
-#      clients (test/compat/python-env.sh), Scrapy with sh_scrapy (test/compat/scrapy-env.sh),
-#      curl (apt-get, when missing)
+#      clients (test/compat/python-env.sh), Scrapy with sh_scrapy and scrapy-zyte-smartproxy
+#      (test/compat/scrapy-env.sh), curl (apt-get, when missing)
 #   4. the integration tier on the embedded default (SQLite log and views), then again
 #      with EVENT_LOG=kafka and with VIEW_STORE=mongodb for the suites that start a platform
 # It ends with one line "N passed, N failed, N skipped".
@@ -74,7 +74,7 @@ KAFKA_BROKERS="${KAFKA_BROKERS:-}" MONGODB_URI="${MONGODB_URI:-}" PYTHON_CLIENTS
 provision KAFKA_BROKERS "starting Kafka (KRaft) from Maven Central artifacts" "Kafka lane" bash test/infra/kafka.sh start && started+=(kafka)
 provision MONGODB_URI "starting a MongoDB wire-protocol server" "MongoDB lane" bash test/infra/mongodb.sh start && started+=(mongodb)
 provision PYTHON_CLIENTS "installing the official Python clients" "Python client compatibility" bash test/compat/python-env.sh
-provision SCRAPY_PYTHON "installing Scrapy and sh_scrapy (scrapinghub-entrypoint-scrapy)" "Scrapy spider through the runner" bash test/compat/scrapy-env.sh
+provision SCRAPY_PYTHON "installing Scrapy, sh_scrapy (scrapinghub-entrypoint-scrapy) and scrapy-zyte-smartproxy" "Scrapy spider through the runner and through the proxy" bash test/compat/scrapy-env.sh
 
 # 4. integration tier: every suite on the embedded default (adapter suites use the servers above)
 run_jest integration KAFKA_BROKERS="$KAFKA_BROKERS" MONGODB_URI="$MONGODB_URI" PYTHON_CLIENTS="$PYTHON_CLIENTS" SCRAPY_PYTHON="$SCRAPY_PYTHON" -- \

@@ -34,7 +34,8 @@ interface RunResult {
   output: string;
 }
 
-function runScript(python: string, script: string, args: string[], env: NodeJS.ProcessEnv): Promise<RunResult> {
+/** Runs `python script args...` (killed after 120 s), with stdout and stderr together in `output`. */
+export function runScript(python: string, script: string, args: string[], env: NodeJS.ProcessEnv): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(python, [script, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';

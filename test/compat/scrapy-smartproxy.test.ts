@@ -1,0 +1,239 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer as createHttpServer, IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createSecureContext } from 'node:tls';
+import { INestApplication } from '@nestjs/common';
+import { ProxyCa } from '@crawlhub/proxy';
+import { startProxyApp, StartedProxy } from '../../apps/proxy/proxy.app';
+import { startStatsApp } from '../../apps/proxy/stats.app';
+import { basic, startTestPlatform, TestPlatform } from '../support/platform';
+import { runScript } from './run-python-check';
+
+/**
+ * A real Scrapy crawl through the proxy with the official middleware,
+ * scrapy-zyte-smartproxy (installed by test/compat/scrapy-env.sh; the spider is
+ * test/compat/scrapy-smartproxy.py). What the middleware (2.4.1, middleware.py) reacts to:
+ * - it acts only on responses carrying `X-Crawlera-Version` (or Zyte-Request-Id); others
+ *   are passed on untouched, stats included;
+ * - 503 with `X-Crawlera-Error: banned` is a ban: counts `zyte_smartproxy/response/banned`
+ *   and sets the download slot's (the host's) delay to `Retry-After` (float seconds),
+ *   counted in `delay/banned` and `delay/banned/total`; the next proxy response of that
+ *   slot restores the delay; more than ZYTE_SMARTPROXY_MAXBANS (400) bans in a row in a
+ *   slot close the spider "banned". The middleware does not retry a ban itself: Scrapy's RetryMiddleware does
+ *   (503 is in RETRY_HTTP_CODES, RETRY_TIMES 2);
+ * - 429 or 503 with any other `X-Crawlera-Error` is throttling: the slot delay becomes an
+ *   exponential backoff with full jitter (uniform(0, 15 * 2^n) s, at most 180 s), counted
+ *   in `delay/<code>`; Retry-After is not read there;
+ * - 407 `bad_proxy_auth`: the same backoff, and a retry of its own (up to 10,
+ *   `retries/auth`);
+ * - any other proxy response resets the backoff (`delay/reset_backoff`); every one counts
+ *   `response`, `response/status/<n>` and, with an error header, `response/error/<code>`;
+ * - `X-Crawlera-Next-Request-In` is not read at all.
+ */
+const PYTHON = process.env.SCRAPY_PYTHON;
+const TITLE = 'Scrapy with scrapy-zyte-smartproxy crawls a site through the proxy';
+const EXITS = ['127.0.0.2', '127.0.0.3', '127.0.0.4'];
+const PAGES = 30;
+/** Pages linked (and crawled) over https. */
+const HTTPS_PAGES = new Set([10, 20]);
+/**
+ * Pages that answer 403 (a default ban rule) to their first n hits, whatever the exit.
+ * Each is on a host of its own (p<n>.site.test): the proxy sets exits aside per host and
+ * Scrapy delays per host, so one page's bans and retries do not change another's.
+ */
+const BANNING = new Map([[3, 2], [7, 4], [12, 3], [20, 2]]);
+const hostOf = (page: number) => (BANNING.has(page) ? `p${page}.site.test` : 'site.test');
+/** ZYTE_SMARTPROXY_DEFAULT_HEADERS of the spider: X-Crawlera-Max-Retries 1. */
+const TRIES_PER_REQUEST = 2;
+const BAN_COOLDOWN_MS = 1100;
+/**
+ * What the proxy answers in Retry-After for that cooldown (rounded up to whole seconds):
+ * the retry comes about 0.9 s after the exits are back, leaving room for slow machines.
+ */
+const RETRY_AFTER_S = 2;
+
+interface Hit {
+  page: number;
+  host: string;
+  status: number;
+  remote: string;
+  at: number;
+}
+
+interface LinkedSite {
+  /** The canonical URL of every page (what a complete crawl scrapes). */
+  urls: string[];
+  hits: Hit[];
+  caFile: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Pages /page/1..PAGES of site.test, over http and https (certificates from its own CA,
+ * in `caFile`). Each page links to the next one, to page 1 and to page 2n; HTTPS_PAGES
+ * are linked with https URLs. BANNING pages answer 403 to their first hits.
+ */
+async function startLinkedSite(): Promise<LinkedSite> {
+  const ca = new ProxyCa(mkdtempSync(join(tmpdir(), 'site-ca-')));
+  await ca.open();
+  const leaf = await ca.leaf('site.test');
+  const hits: Hit[] = [];
+  const ports = { http: 0, https: 0 };
+  const url = (n: number) => (HTTPS_PAGES.has(n) ? `https://${hostOf(n)}:${ports.https}/page/${n}` : `http://${hostOf(n)}:${ports.http}/page/${n}`);
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
+    const m = /^\/page\/(\d+)$/.exec(req.url ?? '');
+    const n = m ? Number(m[1]) : 0;
+    if (n < 1 || n > PAGES) return void res.writeHead(404).end();
+    const status = hits.filter((h) => h.page === n).length < (BANNING.get(n) ?? 0) ? 403 : 200;
+    hits.push({ page: n, host: (req.headers.host ?? '').split(':')[0], status, remote: (req.socket.remoteAddress ?? '').replace(/^::ffff:/, ''), at: Date.now() });
+    const links = [n + 1, 1, 2 * n].filter((l) => l <= PAGES).map((l) => `<a href="${url(l)}">${l}</a>`);
+    res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><title>Page ${n}</title>${status === 403 ? 'denied' : links.join(' ')}`);
+  };
+  const sni = (name: string, cb: (e: Error | null, c?: ReturnType<typeof createSecureContext>) => void) =>
+    ca.leaf(name).then((l) => cb(null, createSecureContext({ cert: l.cert, key: l.key })), cb);
+  const servers: Server[] = [createHttpServer(handler), createHttpsServer({ cert: leaf.cert, key: leaf.key, SNICallback: sni }, handler) as unknown as Server];
+  for (const s of servers) await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
+  [ports.http, ports.https] = servers.map((s) => (s.address() as AddressInfo).port);
+  return {
+    urls: Array.from({ length: PAGES }, (_, i) => url(i + 1)),
+    hits,
+    caFile: join(ca.certsDir, 'ca.pem'),
+    close: async () => {
+      for (const s of servers) {
+        s.closeAllConnections();
+        await new Promise((r) => s.close(r));
+      }
+    },
+  };
+}
+
+interface Crawl {
+  items: { url: string; title: string }[];
+  stats: Record<string, number | string>;
+  close_reason: string;
+}
+
+if (!PYTHON) {
+  describe(TITLE, () => {
+    it('is skipped', () => {
+      console.warn('skipped: SCRAPY_PYTHON not set (test/run-tests.sh installs Scrapy and scrapy-zyte-smartproxy with test/compat/scrapy-env.sh)');
+    });
+  });
+} else {
+  describe(TITLE, () => {
+    let site: LinkedSite;
+    let platform: TestPlatform;
+    let proxy: StartedProxy;
+    let stats: INestApplication;
+    let key: string;
+    let crawl: Crawl;
+
+    beforeAll(async () => {
+      site = await startLinkedSite();
+      platform = await startTestPlatform({
+        PROXY_PORT: '0',
+        STATS_PORT: '0',
+        ALLOW_PRIVATE_TARGETS: 'true',
+        PROXY_EXITS: EXITS.join(','),
+        PROXY_STATIC_HOSTS: ['site.test', ...[...BANNING.keys()].map(hostOf)].map((h) => `${h}=127.0.0.1`).join(','),
+        PROXY_UPSTREAM_CA_FILE: site.caFile,
+        PROXY_BAN_COOLDOWN_MS: String(BAN_COOLDOWN_MS),
+        PROXY_STATS_FLUSH_MS: '200',
+        // The coming per-(exit, domain) throttling would space this crawl's requests by 12 s.
+        PROXY_THROTTLE_SPACING_MS: '0',
+      });
+      key = await platform.createKey([1]);
+      proxy = await startProxyApp(platform.core, ['error']);
+      stats = await startStatsApp(platform.core, ['error']);
+      const output = join(mkdtempSync(join(tmpdir(), 'scrapy-smartproxy-')), 'crawl.json');
+      const env: NodeJS.ProcessEnv = { ...process.env, PYTHONUNBUFFERED: '1', PYTHONDONTWRITEBYTECODE: '1' };
+      // The middleware labels requests with SCRAPY_JOB when set; none leaks in from outside.
+      delete env.SCRAPY_JOB;
+      const run = await runScript(PYTHON, join(__dirname, 'scrapy-smartproxy.py'), [site.urls[0], `http://127.0.0.1:${proxy.port}`, key, output], env);
+      if (run.code !== 0) throw new Error(`scrapy-smartproxy.py exited with ${run.code ?? run.signal}:\n${run.output}`);
+      crawl = JSON.parse(readFileSync(output, 'utf8'));
+    }, 150_000);
+
+    afterAll(async () => {
+      await stats?.close();
+      await proxy?.close();
+      await platform?.stop();
+      await site?.close();
+    });
+
+    /** The site's hits grouped into proxied requests: a 403 group of TRIES_PER_REQUEST hits was one 503 banned answer. */
+    const bannedAnswers = () => {
+      const groups: Hit[][] = [];
+      for (const [page] of BANNING) {
+        const denied = site.hits.filter((h) => h.page === page && h.status === 403);
+        for (let i = 0; i + TRIES_PER_REQUEST <= denied.length; i += TRIES_PER_REQUEST) groups.push(denied.slice(i, i + TRIES_PER_REQUEST));
+      }
+      return groups;
+    };
+
+    it('finishes, scraping every page of the site exactly once (https pages included)', () => {
+      expect(crawl.close_reason).toBe('finished');
+      expect(crawl.items.map((i) => i.url).sort()).toEqual([...site.urls].sort());
+      expect(crawl.items.filter((i) => i.url.startsWith('https://'))).toHaveLength(HTTPS_PAGES.size);
+      for (const item of crawl.items) expect(item.title).toBe(`Page ${/\/page\/(\d+)$/.exec(item.url)?.[1]}`);
+      // Each page was asked for at the host it is linked under.
+      for (const h of site.hits) expect(h.host).toBe(hostOf(h.page));
+      // Exits rotate: the site saw every one of them.
+      expect(new Set(site.hits.map((h) => h.remote))).toEqual(new Set(EXITS));
+    });
+
+    it('has the middleware recognise every answer as the proxy\'s (X-Crawlera-Version)', () => {
+      expect(crawl.stats['zyte_smartproxy/response']).toBe(crawl.stats['downloader/response_count']);
+      expect(crawl.stats['zyte_smartproxy/response/status/200']).toBe(PAGES);
+    });
+
+    it('has the middleware count every 503 banned the proxy answered once its retries on other exits were spent', () => {
+      const answers = bannedAnswers();
+      // Each banned answer came after tries on distinct exits.
+      for (const tries of answers) expect(new Set(tries.map((h) => h.remote)).size).toBe(TRIES_PER_REQUEST);
+      expect(answers.length).toBeGreaterThan(0);
+      // Exits come back after the cooldown: a page banned twice was tried again on an exit
+      // of its first ban (else the proxy would have answered "banned" after fewer tries).
+      const twice = answers.filter((tries) => tries[0].page === 7);
+      expect(twice).toHaveLength(2);
+      expect(twice[1].some((h) => twice[0].some((first) => first.remote === h.remote))).toBe(true);
+      expect(crawl.stats['zyte_smartproxy/response/banned']).toBe(answers.length);
+      expect(crawl.stats['zyte_smartproxy/response/error/banned']).toBe(answers.length);
+      expect(crawl.stats['zyte_smartproxy/response/status/503']).toBe(answers.length);
+      // Scrapy's RetryMiddleware retried each one, and the retry that followed got through.
+      expect(crawl.stats['retry/count']).toBe(answers.length);
+      expect(crawl.stats['retry/max_reached']).toBeUndefined();
+    });
+
+    it('has the middleware wait Retry-After before the next request after a ban', () => {
+      const answers = bannedAnswers();
+      expect(crawl.stats['zyte_smartproxy/delay/banned']).toBe(answers.length);
+      expect(crawl.stats['zyte_smartproxy/delay/banned/total']).toBe(answers.length * RETRY_AFTER_S);
+      for (const tries of answers) {
+        // The retry of the page (its host's download slot got the delay).
+        const next = site.hits.find((h) => h.page === tries[0].page && h.at >= tries[TRIES_PER_REQUEST - 1].at && !tries.includes(h));
+        // Without the delay the retry follows within milliseconds; the delay counts from
+        // when the banned request left (a TLS handshake may come before its first try).
+        expect(next!.at - tries[TRIES_PER_REQUEST - 1].at).toBeGreaterThanOrEqual((RETRY_AFTER_S * 1000) / 2);
+      }
+    });
+
+    it('counts the crawl in the usage statistics (GET /stats): bans as failed', async () => {
+      const bans = bannedAnswers().length;
+      const responses = Number(crawl.stats['downloader/response_count']);
+      const url = `http://127.0.0.1:${(stats.getHttpServer().address() as AddressInfo).port}/stats`;
+      let totals = { clean: 0, failed: 0 };
+      for (let i = 0; i < 100 && totals.clean + totals.failed < responses; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        const res = await fetch(url, { headers: { authorization: basic(key) } });
+        expect(res.status).toBe(200);
+        const { results } = (await res.json()) as { results: { clean: number; failed: number }[] };
+        totals = results.reduce((t, r) => ({ clean: t.clean + r.clean, failed: t.failed + r.failed }), { clean: 0, failed: 0 });
+      }
+      expect(totals).toEqual({ clean: responses - bans, failed: bans });
+    });
+  });
+}
