@@ -1,9 +1,9 @@
 """A real Scrapy crawl through crawlhub's proxy with the official middleware
 (scrapy-zyte-smartproxy), for test/compat/scrapy-smartproxy.test.ts.
 
-Usage: scrapy-smartproxy.py START_URL PROXY_URL APIKEY OUTPUT_JSON
+Usage: scrapy-smartproxy.py START_URLS PROXY_URL APIKEY OUTPUT_JSON [SETTINGS_JSON]
 
-Follows every link under site.test from START_URL and writes OUTPUT_JSON:
+Follows every link under site.test from START_URLS (a comma list) and writes OUTPUT_JSON:
 {"items": [{"url", "title"}...], "stats": {Scrapy's stats}, "close_reason": ...}.
 """
 import json
@@ -14,7 +14,9 @@ import scrapy
 from scrapy import signals
 from scrapy.crawler import CrawlerProcess
 
-START_URL, PROXY_URL, APIKEY, OUTPUT = sys.argv[1:5]
+START_URLS, PROXY_URL, APIKEY, OUTPUT = sys.argv[1:5]
+# More Scrapy settings for this crawl (the throttling crawl shortens the middleware's backoff).
+EXTRA_SETTINGS = json.loads(sys.argv[5]) if len(sys.argv) > 5 else {}
 if urlsplit(PROXY_URL).hostname != '127.0.0.1':
     sys.exit('only a 127.0.0.1 proxy is allowed, got %s' % PROXY_URL)
 
@@ -25,7 +27,8 @@ class SiteSpider(scrapy.Spider):
 
     async def start(self):
         # Not start_urls: those skip the duplicate filter, so page 1 would be crawled twice.
-        yield scrapy.Request(START_URL)
+        for url in START_URLS.split(','):
+            yield scrapy.Request(url)
 
     def parse(self, response):
         yield {'url': response.url, 'title': response.css('title::text').get()}
@@ -46,6 +49,7 @@ process = CrawlerProcess({
     'ZYTE_SMARTPROXY_DEFAULT_HEADERS': {'X-Crawlera-Max-Retries': '1'},
     # The slot delay the middleware sets from Retry-After is then exact (not 0.5-1.5x).
     'DOWNLOAD_DELAY_JITTER': 0,
+    **EXTRA_SETTINGS,
 })
 crawler = process.create_crawler(SiteSpider)
 items = []

@@ -5,11 +5,10 @@ import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSecureContext } from 'node:tls';
-import { INestApplication } from '@nestjs/common';
 import { ProxyCa } from '@crawlhub/proxy';
-import { startProxyApp, StartedProxy } from '../../apps/proxy/proxy.app';
+import { startProxyApp } from '../../apps/proxy/proxy.app';
 import { startStatsApp } from '../../apps/proxy/stats.app';
-import { basic, startTestPlatform, TestPlatform } from '../support/platform';
+import { basic, startTestPlatform } from '../support/platform';
 import { runScript } from './run-python-check';
 
 /**
@@ -45,7 +44,6 @@ const HTTPS_PAGES = new Set([10, 20]);
  * Scrapy delays per host, so one page's bans and retries do not change another's.
  */
 const BANNING = new Map([[3, 2], [7, 4], [12, 3], [20, 2]]);
-const hostOf = (page: number) => (BANNING.has(page) ? `p${page}.site.test` : 'site.test');
 /** ZYTE_SMARTPROXY_DEFAULT_HEADERS of the spider: X-Crawlera-Max-Retries 1. */
 const TRIES_PER_REQUEST = 2;
 const BAN_COOLDOWN_MS = 1100;
@@ -66,6 +64,8 @@ interface Hit {
 interface LinkedSite {
   /** The canonical URL of every page (what a complete crawl scrapes). */
   urls: string[];
+  /** The host a page is linked under. */
+  hostOf(page: number): string;
   hits: Hit[];
   caFile: string;
   close(): Promise<void>;
@@ -74,9 +74,11 @@ interface LinkedSite {
 /**
  * Pages /page/1..PAGES of site.test, over http and https (certificates from its own CA,
  * in `caFile`). Each page links to the next one, to page 1 and to page 2n; HTTPS_PAGES
- * are linked with https URLs. BANNING pages answer 403 to their first hits.
+ * are linked with https URLs. `banning` pages answer 403 to their first hits, each on a
+ * host of its own.
  */
-async function startLinkedSite(): Promise<LinkedSite> {
+async function startLinkedSite(banning: Map<number, number>): Promise<LinkedSite> {
+  const hostOf = (page: number) => (banning.has(page) ? `p${page}.site.test` : 'site.test');
   const ca = new ProxyCa(mkdtempSync(join(tmpdir(), 'site-ca-')));
   await ca.open();
   const leaf = await ca.leaf('site.test');
@@ -87,7 +89,7 @@ async function startLinkedSite(): Promise<LinkedSite> {
     const m = /^\/page\/(\d+)$/.exec(req.url ?? '');
     const n = m ? Number(m[1]) : 0;
     if (n < 1 || n > PAGES) return void res.writeHead(404).end();
-    const status = hits.filter((h) => h.page === n).length < (BANNING.get(n) ?? 0) ? 403 : 200;
+    const status = hits.filter((h) => h.page === n).length < (banning.get(n) ?? 0) ? 403 : 200;
     hits.push({ page: n, host: (req.headers.host ?? '').split(':')[0], status, remote: (req.socket.remoteAddress ?? '').replace(/^::ffff:/, ''), at: Date.now() });
     const links = [n + 1, 1, 2 * n].filter((l) => l <= PAGES).map((l) => `<a href="${url(l)}">${l}</a>`);
     res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><title>Page ${n}</title>${status === 403 ? 'denied' : links.join(' ')}`);
@@ -99,6 +101,7 @@ async function startLinkedSite(): Promise<LinkedSite> {
   [ports.http, ports.https] = servers.map((s) => (s.address() as AddressInfo).port);
   return {
     urls: Array.from({ length: PAGES }, (_, i) => url(i + 1)),
+    hostOf,
     hits,
     caFile: join(ca.certsDir, 'ca.pem'),
     close: async () => {
@@ -116,6 +119,54 @@ interface Crawl {
   close_reason: string;
 }
 
+interface CrawlRun {
+  site: LinkedSite;
+  /** The proxy key of the crawl. */
+  key: string;
+  crawl: Crawl;
+  statsUrl: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the site, a platform with the proxy (exits `exits`, settings `env`) and its stats
+ * app, and crawls the site from `starts` (page numbers) with Scrapy (more Scrapy
+ * `settings`); the crawl has ended when this resolves.
+ */
+async function crawlThroughProxy(o: { banning: Map<number, number>; exits: string[]; env: Record<string, string>; starts: number[]; settings?: Record<string, unknown> }): Promise<CrawlRun> {
+  const site = await startLinkedSite(o.banning);
+  const platform = await startTestPlatform({
+    PROXY_PORT: '0',
+    STATS_PORT: '0',
+    ALLOW_PRIVATE_TARGETS: 'true',
+    PROXY_EXITS: o.exits.join(','),
+    PROXY_STATIC_HOSTS: [...new Set(site.urls.map((u) => new URL(u).hostname))].map((h) => `${h}=127.0.0.1`).join(','),
+    PROXY_UPSTREAM_CA_FILE: site.caFile,
+    PROXY_STATS_FLUSH_MS: '200',
+    ...o.env,
+  });
+  const key = await platform.createKey([1]);
+  const proxy = await startProxyApp(platform.core, ['error']);
+  const stats = await startStatsApp(platform.core, ['error']);
+  const close = async () => {
+    await stats.close();
+    await proxy.close();
+    await platform.stop();
+    await site.close();
+  };
+  const output = join(mkdtempSync(join(tmpdir(), 'scrapy-smartproxy-')), 'crawl.json');
+  const env: NodeJS.ProcessEnv = { ...process.env, PYTHONUNBUFFERED: '1', PYTHONDONTWRITEBYTECODE: '1' };
+  // The middleware labels requests with SCRAPY_JOB when set; none leaks in from outside.
+  delete env.SCRAPY_JOB;
+  const starts = o.starts.map((n) => site.urls[n - 1]).join(',');
+  const run = await runScript(PYTHON!, join(__dirname, 'scrapy-smartproxy.py'), [starts, `http://127.0.0.1:${proxy.port}`, key, output, JSON.stringify(o.settings ?? {})], env);
+  if (run.code !== 0) {
+    await close();
+    throw new Error(`scrapy-smartproxy.py exited with ${run.code ?? run.signal}:\n${run.output}`);
+  }
+  return { site, key, crawl: JSON.parse(readFileSync(output, 'utf8')), statsUrl: `http://127.0.0.1:${(stats.getHttpServer().address() as AddressInfo).port}/stats`, close };
+}
+
 if (!PYTHON) {
   describe(TITLE, () => {
     it('is skipped', () => {
@@ -124,45 +175,22 @@ if (!PYTHON) {
   });
 } else {
   describe(TITLE, () => {
+    let run: CrawlRun;
     let site: LinkedSite;
-    let platform: TestPlatform;
-    let proxy: StartedProxy;
-    let stats: INestApplication;
-    let key: string;
     let crawl: Crawl;
 
     beforeAll(async () => {
-      site = await startLinkedSite();
-      platform = await startTestPlatform({
-        PROXY_PORT: '0',
-        STATS_PORT: '0',
-        ALLOW_PRIVATE_TARGETS: 'true',
-        PROXY_EXITS: EXITS.join(','),
-        PROXY_STATIC_HOSTS: ['site.test', ...[...BANNING.keys()].map(hostOf)].map((h) => `${h}=127.0.0.1`).join(','),
-        PROXY_UPSTREAM_CA_FILE: site.caFile,
-        PROXY_BAN_COOLDOWN_MS: String(BAN_COOLDOWN_MS),
-        PROXY_STATS_FLUSH_MS: '200',
-        // The coming per-(exit, domain) throttling would space this crawl's requests by 12 s.
-        PROXY_THROTTLE_SPACING_MS: '0',
+      run = await crawlThroughProxy({
+        banning: BANNING,
+        exits: EXITS,
+        // Bans, not throttling, are this crawl's subject (throttling would space its requests by 12 s).
+        env: { PROXY_BAN_COOLDOWN_MS: String(BAN_COOLDOWN_MS), PROXY_THROTTLE_SPACING_MS: '0' },
+        starts: [1],
       });
-      key = await platform.createKey([1]);
-      proxy = await startProxyApp(platform.core, ['error']);
-      stats = await startStatsApp(platform.core, ['error']);
-      const output = join(mkdtempSync(join(tmpdir(), 'scrapy-smartproxy-')), 'crawl.json');
-      const env: NodeJS.ProcessEnv = { ...process.env, PYTHONUNBUFFERED: '1', PYTHONDONTWRITEBYTECODE: '1' };
-      // The middleware labels requests with SCRAPY_JOB when set; none leaks in from outside.
-      delete env.SCRAPY_JOB;
-      const run = await runScript(PYTHON, join(__dirname, 'scrapy-smartproxy.py'), [site.urls[0], `http://127.0.0.1:${proxy.port}`, key, output], env);
-      if (run.code !== 0) throw new Error(`scrapy-smartproxy.py exited with ${run.code ?? run.signal}:\n${run.output}`);
-      crawl = JSON.parse(readFileSync(output, 'utf8'));
+      ({ site, crawl } = run);
     }, 150_000);
 
-    afterAll(async () => {
-      await stats?.close();
-      await proxy?.close();
-      await platform?.stop();
-      await site?.close();
-    });
+    afterAll(() => run?.close());
 
     /** The site's hits grouped into proxied requests: a 403 group of TRIES_PER_REQUEST hits was one 503 banned answer. */
     const bannedAnswers = () => {
@@ -180,7 +208,7 @@ if (!PYTHON) {
       expect(crawl.items.filter((i) => i.url.startsWith('https://'))).toHaveLength(HTTPS_PAGES.size);
       for (const item of crawl.items) expect(item.title).toBe(`Page ${/\/page\/(\d+)$/.exec(item.url)?.[1]}`);
       // Each page was asked for at the host it is linked under.
-      for (const h of site.hits) expect(h.host).toBe(hostOf(h.page));
+      for (const h of site.hits) expect(h.host).toBe(site.hostOf(h.page));
       // Exits rotate: the site saw every one of them.
       expect(new Set(site.hits.map((h) => h.remote))).toEqual(new Set(EXITS));
     });
@@ -224,16 +252,61 @@ if (!PYTHON) {
     it('counts the crawl in the usage statistics (GET /stats): bans as failed', async () => {
       const bans = bannedAnswers().length;
       const responses = Number(crawl.stats['downloader/response_count']);
-      const url = `http://127.0.0.1:${(stats.getHttpServer().address() as AddressInfo).port}/stats`;
       let totals = { clean: 0, failed: 0 };
       for (let i = 0; i < 100 && totals.clean + totals.failed < responses; i++) {
         await new Promise((r) => setTimeout(r, 100));
-        const res = await fetch(url, { headers: { authorization: basic(key) } });
+        const res = await fetch(run.statsUrl, { headers: { authorization: basic(run.key) } });
         expect(res.status).toBe(200);
         const { results } = (await res.json()) as { results: { clean: number; failed: number }[] };
         totals = results.reduce((t, r) => ({ clean: t.clean + r.clean, failed: t.failed + r.failed }), { clean: 0, failed: 0 });
       }
       expect(totals).toEqual({ clean: responses - bans, failed: bans });
+    });
+  });
+
+  describe(`${TITLE}, with the proxy's throttling`, () => {
+    /** One exit, slots 100 ms apart; a request that would wait 300 ms is refused (503 with Retry-After). */
+    const SPACING_MS = 100;
+    let run: CrawlRun;
+
+    beforeAll(async () => {
+      run = await crawlThroughProxy({
+        banning: new Map(),
+        exits: [EXITS[0]],
+        env: { PROXY_THROTTLE_SPACING_MS: String(SPACING_MS), PROXY_THROTTLE_SOFT_LIMIT_MS: '200', PROXY_THROTTLE_HARD_LIMIT_MS: '300' },
+        // Eight pages at once (Scrapy's 8 per domain): the later ones would wait too long.
+        starts: [1, 4, 5, 9, 11, 13, 17, 19],
+        // The middleware's backoff after a throttling answer: uniform(0, 2^n) s, at most 2 s (it
+        // reads whole seconds; 15 s steps by default); Scrapy retries the 503s until they get through.
+        settings: { ZYTE_SMARTPROXY_BACKOFF_STEP: 1, ZYTE_SMARTPROXY_BACKOFF_MAX: 2, RETRY_TIMES: 30 },
+      });
+    }, 150_000);
+
+    afterAll(() => run?.close());
+
+    it('finishes, every page once, with the requests to the site spaced by the proxy', () => {
+      const { crawl, site } = run;
+      expect(crawl.close_reason).toBe('finished');
+      expect(crawl.items.map((i) => i.url).sort()).toEqual([...site.urls].sort());
+      // A refused request never reached the site: one hit per page.
+      expect(site.hits).toHaveLength(PAGES);
+      const times = site.hits.map((h) => h.at).sort((a, b) => a - b);
+      // A request reaches the site a little after its slot (more for https: the handshake, or
+      // when a leaf certificate's signature holds the proxy's event loop and two slots' timers
+      // fire together), so one gap may look short; the typical gap and the whole span may not.
+      const gaps = times.slice(1).map((t, i) => t - times[i]).sort((a, b) => a - b);
+      expect(gaps[Math.floor(gaps.length / 2)]).toBeGreaterThanOrEqual(SPACING_MS * 0.9);
+      expect(times[times.length - 1] - times[0]).toBeGreaterThanOrEqual((times.length - 1) * SPACING_MS * 0.95);
+    });
+
+    it('has the middleware back off on every 503 past the hard limit, and Scrapy retry it', () => {
+      const { crawl } = run;
+      const throttled = Number(crawl.stats['zyte_smartproxy/response/error//limits/over-domain-limit']);
+      expect(throttled).toBeGreaterThan(0);
+      expect(crawl.stats['zyte_smartproxy/delay/limits/over-domain-limit']).toBe(throttled);
+      expect(crawl.stats['zyte_smartproxy/response/status/503']).toBe(throttled);
+      expect(crawl.stats['zyte_smartproxy/response/banned']).toBeUndefined();
+      expect(crawl.stats['retry/count']).toBe(throttled);
     });
   });
 }
