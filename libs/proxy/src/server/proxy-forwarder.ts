@@ -143,12 +143,6 @@ export class ProxyForwarder {
     const options = parseProxyHeaders(headerMap, { minMs: p.timeoutMinMs, maxMs: p.timeoutMaxMs });
     // Decision (docs/proxy.md): a key may label only jobs of its own projects.
     if (options.jobId !== null && !canAccessProject(f.principal, Number(options.jobId.split('/')[0]))) throw new ProxyError('header_auth', 'X-Proxy-JobId');
-    let pinned: Exit | null = null;
-    if (options.session !== null) {
-      const exitId = await this.sessions.exitOf(f.principal.id, options.session);
-      pinned = exitId === null ? null : this.pool.byId(exitId);
-      if (pinned === null) throw new ProxyError('bad_session_id');
-    }
     let scheme = f.scheme;
     let port = f.port;
     if (options.useHttps && scheme === 'http') {
@@ -165,6 +159,9 @@ export class ProxyForwarder {
     });
     this.guard.checkAddress(address);
     const target: Target = { scheme, host, port, address, path: f.path || '/' };
+    const session = options.session === null ? null : await this.pinnedSession(f.principal.id, options.session, host);
+    const pinned = session?.exit ?? null;
+    const sessionHeaders: [string, string][] = session ? [['X-Proxy-Session', session.id], ['X-Crawlera-Session', session.id]] : [];
 
     const body = await readBody(f.req, f.hasBody, RETRY_BODY_BYTES);
     if ('stream' in body && !body.stream) throw new ProxyError('client_conn_closed');
@@ -236,9 +233,9 @@ export class ProxyForwarder {
         bans++;
         upstream.destroy();
         this.pool.banned(exit, host);
-        if (!pinned && bans <= maxRetries) continue;
-        const retryAfter = Math.max(1, Math.ceil(p.banCooldownMs / 1000));
-        return fail(new ProxyError('banned', undefined, { 'Retry-After': String(retryAfter) }));
+        // Inside a session the retries (only with Max-Retries) stay on its exit: pinning is the point of a session.
+        if (bans <= maxRetries) continue;
+        return fail(new ProxyError('banned', undefined, retryAfter(p.banCooldownMs)), sessionHeaders);
       }
       const setCookies = upstream.headers['set-cookie'];
       if (jar && setCookies?.length) jar.store(host, target.path, setCookies, Date.now());
@@ -251,12 +248,30 @@ export class ProxyForwarder {
       for (let i = 0; i < upstream.rawHeaders.length; i += 2) {
         if (!RESPONSE_HOP_BY_HOP.has(upstream.rawHeaders[i].toLowerCase())) out.push(upstream.rawHeaders[i], upstream.rawHeaders[i + 1]);
       }
-      out.push(...versionHeaders().flat(), 'X-Proxy-Slave', exit.id, 'X-Crawlera-Slave', exit.id);
+      out.push(...versionHeaders().flat(), 'X-Proxy-Slave', exit.id, 'X-Crawlera-Slave', exit.id, ...sessionHeaders.flat());
       if (options.debugRequestTime) out.push(`${options.debugPrefix}Debug-Request-Time`, (result.requestMs / 1000).toFixed(6));
       if (options.debugUa && userAgent !== null) out.push(`${options.debugPrefix}Debug-UA`, userAgent);
       await this.stream(f.res, upstream, status, out, prefix, options, count, finish);
       return;
     }
+  }
+
+  /**
+   * The session of `X-Proxy-Session`: `create` makes one on the exit the pool picks for
+   * `host`; an id must be one of the key's live sessions on an exit still configured
+   * (else 400 bad_session_id; its exit out of rotation: 503 noslaves).
+   */
+  private async pinnedSession(user: string, header: string, host: string): Promise<{ id: string; exit: Exit }> {
+    if (header === 'create') {
+      const picked = this.pool.pick(host);
+      if ('none' in picked) throw picked.none === 'noslaves' ? new ProxyError('noslaves') : new ProxyError('banned', undefined, retryAfter(picked.retryAfterMs));
+      return { id: await this.sessions.create(user, picked.exit.id), exit: picked.exit };
+    }
+    const exitId = await this.sessions.exitOf(user, header);
+    if (exitId === null || !this.pool.exits.some((e) => e.id === exitId)) throw new ProxyError('bad_session_id');
+    const exit = this.pool.byId(exitId);
+    if (exit === null) throw new ProxyError('noslaves');
+    return { id: header, exit };
   }
 
   /** One try through one exit: resolves with the response headers, or the error. */
@@ -348,6 +363,11 @@ export class ProxyForwarder {
 }
 
 type Body = { buffer: Buffer } | { stream: Readable | null };
+
+/** The Retry-After header of a 503 banned: whole seconds, at least 1. */
+function retryAfter(ms: number): Record<string, string> {
+  return { 'Retry-After': String(Math.max(1, Math.ceil(ms / 1000))) };
+}
 
 /**
  * The client's body: whole when it ends within `limit` bytes (replayable, so retries are
