@@ -251,7 +251,8 @@ export class ProxyServer {
       });
     }
     const session = /^\/sessions(?:\/([^/]+))?\/?$/.exec(url.pathname);
-    if (session) return this.sessionRoute(req, res, session[1] === undefined ? null : decodeURIComponent(session[1]), text);
+    // Ids are decimal: the path segment is compared as sent (an encoded one is simply unknown).
+    if (session) return this.sessionRoute(req, res, session[1] ?? null, text);
     text(404, 'Not Found\n');
   }
 
