@@ -9,6 +9,7 @@ import { ActivityViewsModule } from '@crawlhub/activity';
 import { SpiderCommandsViewsModule } from '@crawlhub/runner';
 import { CollectionsViewsModule } from '@crawlhub/collections';
 import { FrontierViewsModule } from '@crawlhub/frontier';
+import { ProxySessionsViewsModule } from '@crawlhub/proxy-sessions';
 import { ProxyUsageViewsModule } from '@crawlhub/proxy-stats';
 import { Projector } from '@crawlhub/views';
 
@@ -16,7 +17,7 @@ import { Projector } from '@crawlhub/views';
 @Module({})
 export class ProjectorAppModule {
   static with(core: Core): DynamicModule {
-    return { module: ProjectorAppModule, imports: [CoreModule.with(core), AccessModule, StorageViewsModule, CommentsViewsModule, ActivityViewsModule, JobsViewsModule, SpiderCommandsViewsModule, FrontierViewsModule, CollectionsViewsModule, ProxyUsageViewsModule], providers: [Projector], exports: [Projector] };
+    return { module: ProjectorAppModule, imports: [CoreModule.with(core), AccessModule, StorageViewsModule, CommentsViewsModule, ActivityViewsModule, JobsViewsModule, SpiderCommandsViewsModule, FrontierViewsModule, CollectionsViewsModule, ProxyUsageViewsModule, ProxySessionsViewsModule], providers: [Projector], exports: [Projector] };
   }
 }
 

@@ -2,15 +2,16 @@ import { DynamicModule, INestApplicationContext, LoggerService, LogLevel, Module
 import { NestFactory } from '@nestjs/core';
 import { Core, CoreModule } from '@crawlhub/platform';
 import { ExitPool, ProxyModule, ProxyServer } from '@crawlhub/proxy';
+import { ProxySessionService, ProxySessionServiceModule } from '@crawlhub/proxy-sessions';
 import { ProxyUsageRecorderModule, UsageClock, UsageRecorder } from '@crawlhub/proxy-stats';
 
-/** The proxy, accounting every request into the usage statistics (UsageRecorder, libs/proxy-stats). */
+/** The proxy, accounting every request into the usage statistics (UsageRecorder, libs/proxy-stats), with the event-sourced sessions (libs/proxy-sessions). */
 @Module({})
 export class ProxyAppModule {
   static with(core: Core, options: { clock?: UsageClock } = {}): DynamicModule {
     return {
       module: ProxyAppModule,
-      imports: [CoreModule.with(core), ProxyModule.forRoot({ imports: [ProxyUsageRecorderModule.register(options)], usage: UsageRecorder })],
+      imports: [CoreModule.with(core), ProxyModule.forRoot({ imports: [ProxyUsageRecorderModule.register(options), ProxySessionServiceModule], usage: UsageRecorder, sessions: ProxySessionService })],
     };
   }
 }
@@ -22,7 +23,7 @@ export interface StartedProxy {
   close(): Promise<void>;
 }
 
-/** The smart forwarding proxy (default :8010): HTTP, intercepted HTTPS, GET /ca.crt, legacy GET /fetch. */
+/** The smart forwarding proxy (default :8010): HTTP, intercepted HTTPS, GET /ca.crt, legacy GET /fetch, /sessions. */
 export async function startProxyApp(core: Core, logger: LoggerService | LogLevel[] | false, options: { clock?: UsageClock } = {}): Promise<StartedProxy> {
   const context = await NestFactory.createApplicationContext(ProxyAppModule.with(core, options), { logger });
   const server = context.get(ProxyServer);

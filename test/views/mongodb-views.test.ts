@@ -24,6 +24,8 @@ import { CollectionsMongo } from '../../libs/collections/src/adapters/mongodb/co
 import { collectionsViewContract } from '../contract/collections.view.contract';
 import { ProxyUsageMongo } from '../../libs/proxy-stats/src/adapters/mongodb/proxy-usage.mongodb';
 import { proxyUsageViewContract } from '../contract/proxy-usage.view.contract';
+import { ProxySessionsMongo } from '../../libs/proxy-sessions/src/adapters/mongodb/proxy-sessions.mongodb';
+import { proxySessionsViewContract } from '../contract/proxy-sessions.view.contract';
 
 const uri = process.env.MONGODB_URI;
 
@@ -74,6 +76,7 @@ if (!uri) {
   frontierViewContract('mongodb', mongo((v) => new FrontierMongo(v)));
   collectionsViewContract('mongodb', mongo((v) => new CollectionsMongo(v)));
   proxyUsageViewContract('mongodb', mongo((v) => new ProxyUsageMongo(v)));
+  proxySessionsViewContract('mongodb', mongo((v) => new ProxySessionsMongo(v)));
 
   describe('CollectionsMongo without transactions', () => {
     const VS = { project: 1, type: 'vs' as const, name: 'crash' };

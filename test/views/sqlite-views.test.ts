@@ -23,6 +23,8 @@ import { CollectionsSqlite } from '../../libs/collections/src/adapters/sqlite/co
 import { collectionsViewContract } from '../contract/collections.view.contract';
 import { ProxyUsageSqlite } from '../../libs/proxy-stats/src/adapters/sqlite/proxy-usage.sqlite';
 import { proxyUsageViewContract } from '../contract/proxy-usage.view.contract';
+import { ProxySessionsSqlite } from '../../libs/proxy-sessions/src/adapters/sqlite/proxy-sessions.sqlite';
+import { proxySessionsViewContract } from '../contract/proxy-sessions.view.contract';
 
 jest.setTimeout(60_000);
 
@@ -57,3 +59,4 @@ spiderCommandsViewContract('sqlite', sqlite((v) => new SpiderCommandsSqlite(v)))
 frontierViewContract('sqlite', sqlite((v) => new FrontierSqlite(v)));
 collectionsViewContract('sqlite', sqlite((v) => new CollectionsSqlite(v)));
 proxyUsageViewContract('sqlite', sqlite((v) => new ProxyUsageSqlite(v)));
+proxySessionsViewContract('sqlite', sqlite((v) => new ProxySessionsSqlite(v)));

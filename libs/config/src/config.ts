@@ -32,6 +32,7 @@ export interface CrawlhubConfig {
   collections: CollectionsConfig;
   proxy: ProxyConfig;
   proxyStats: ProxyStatsConfig;
+  proxySessions: ProxySessionsConfig;
 }
 
 /** The proxy's usage accounting (libs/proxy-stats). */
@@ -40,6 +41,16 @@ export interface ProxyStatsConfig {
   flushMs: number;
   /** How often the concurrency of each active user is sampled. */
   sampleMs: number;
+}
+
+/** The proxy's sessions (libs/proxy-sessions). */
+export interface ProxySessionsConfig {
+  /** A session unused for longer than this expires. */
+  idleMs: number;
+  /** Active sessions per API key; one more answers 400 user_session_limit. */
+  limit: number;
+  /** How often a proxy process appends the last uses of its sessions to the log (and at shutdown). */
+  touchMs: number;
 }
 
 /** One outgoing exit of the smart proxy: a local source address, or an upstream proxy. */
@@ -174,6 +185,9 @@ export const CONFIG_DOCS: [string, string, string][] = [
   ['FRONTIER_COUNT_BATCHES', '10000', 'batches one frontier `q/count` call scans before it answers with `nextstart`'],
   ['PROXY_STATS_FLUSH_MS', '10000', 'how often a proxy process appends its aggregated usage statistics to the log (also at shutdown); the stats API lags by up to this much'],
   ['PROXY_STATS_SAMPLE_MS', '1000', 'how often the proxy samples each active user\'s concurrency (the peak of requests in flight since the last sample, kept per second: 10 to 1000, the same on every proxy process)'],
+  ['PROXY_SESSION_IDLE_MS', '1800000', 'a proxy session unused for this long expires (30 minutes)'],
+  ['PROXY_SESSION_LIMIT', '5000', 'active proxy sessions per API key; one more answers 400 user_session_limit'],
+  ['PROXY_SESSION_TOUCH_MS', '15000', 'how often a proxy process appends the last uses of its sessions to the log (also at shutdown, and before a create of the same key)'],
   ['RUNNER_UNITS', '4', 'capacity of a runner in units (a job takes its `units`, 1 to 6)'],
   ['RUNNER_ID', 'created on first start, kept in DATA_DIR/runner-id', 'names the runner in the jobs it claims; a restarted runner finishes its own orphaned jobs as failed (give each runner its own id)'],
   ['RUNNER_POLL_MS', '1000', 'how often a runner looks for pending jobs and for stop requests'],
@@ -312,6 +326,11 @@ export function loadConfig(env: Env = process.env): CrawlhubConfig {
     proxyStats: {
       flushMs: int('PROXY_STATS_FLUSH_MS', 10_000, 10, 3_600_000),
       sampleMs: int('PROXY_STATS_SAMPLE_MS', 1000, 10, 1000),
+    },
+    proxySessions: {
+      idleMs: int('PROXY_SESSION_IDLE_MS', 1_800_000, 1, 86_400_000),
+      limit: int('PROXY_SESSION_LIMIT', 5000, 1, 1_000_000),
+      touchMs: int('PROXY_SESSION_TOUCH_MS', 15_000, 10, 3_600_000),
     },
     runner: {
       units: int('RUNNER_UNITS', 4, 1, 100_000),

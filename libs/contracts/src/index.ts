@@ -10,3 +10,4 @@ export * from './topics/schedules/schedules.topic';
 export * from './topics/frontier/frontier.topic';
 export * from './topics/collections/collections.topic';
 export * from './topics/proxy-usage/proxy-usage.topic';
+export * from './topics/proxy-sessions/proxy-sessions.topic';

@@ -6,7 +6,7 @@ import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
 import { Exit, exitLabel, TlsTrust } from './exits/exit';
 import { ExitPool } from './exits/exit-pool';
 import { PROXY_RESOLVER, SystemResolver } from './exits/resolver';
-import { NoSessions, PROXY_SESSIONS } from './ports/proxy-sessions.port';
+import { NoSessions, PROXY_SESSIONS, ProxySessions } from './ports/proxy-sessions.port';
 import { NoUsage, PROXY_USAGE, ProxyUsage } from './ports/proxy-usage.port';
 import { ProxyForwarder } from './server/proxy-forwarder';
 import { ProxyServer } from './server/proxy-server';
@@ -35,7 +35,9 @@ export function exitPoolOf(config: CrawlhubConfig): ExitPool {
 export interface ProxyModuleOptions {
   /** Where usage is accounted (an exported provider of `imports`; default: nowhere). */
   usage?: Type<ProxyUsage>;
-  /** The modules that provide `usage`. */
+  /** The sessions (an exported provider of `imports`; default: none, every session id is unknown). */
+  sessions?: Type<ProxySessions>;
+  /** The modules that provide `usage` and `sessions`. */
   imports?: DynamicModule['imports'];
 }
 
@@ -47,7 +49,7 @@ export class ProxyModule {
       { provide: ExitPool, useFactory: exitPoolOf, inject: [CONFIG] },
       { provide: ProxyCa, useFactory: (c: CrawlhubConfig) => new ProxyCa(c.proxy.caDir), inject: [CONFIG] },
       { provide: PROXY_RESOLVER, useClass: SystemResolver },
-      { provide: PROXY_SESSIONS, useClass: NoSessions },
+      options.sessions ? { provide: PROXY_SESSIONS, useExisting: options.sessions } : { provide: PROXY_SESSIONS, useClass: NoSessions },
       options.usage ? { provide: PROXY_USAGE, useExisting: options.usage } : { provide: PROXY_USAGE, useClass: NoUsage },
       ProxyForwarder,
       ProxyServer,

@@ -35,6 +35,18 @@ describe('ExitPool', () => {
     pool.close();
   });
 
+  it('gives the least recently used healthy exit for no domain in particular', () => {
+    const pool = make();
+    expect(pool.leastRecentlyUsed()?.id).toBe('127.0.0.2');
+    pool.failed(pool.exits[1]);
+    expect(pool.leastRecentlyUsed()?.id).toBe('127.0.0.4');
+    expect(id(pool.pick('a.test'))).toBe('127.0.0.2');
+    for (const e of pool.exits) pool.failed(e);
+    expect(pool.leastRecentlyUsed()).toBeNull();
+    now += 51;
+    pool.close();
+  });
+
   it('answers noslaves when every exit failed', () => {
     const pool = make();
     for (const e of pool.exits) pool.failed(e);

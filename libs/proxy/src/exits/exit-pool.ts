@@ -60,10 +60,7 @@ export class ExitPool {
     }
     if (best) {
       const slot = this.take(best, domain, bestFree, now);
-      if ('exit' in slot) {
-        best.lastUsed = Math.max(now, this.lastStamp + 1);
-        this.lastStamp = best.lastUsed;
-      }
+      if ('exit' in slot) this.stamp(best, now);
       return slot;
     }
     if (soonest === Infinity) {
@@ -72,6 +69,15 @@ export class ExitPool {
       soonest = bans.length ? Math.min(...bans) : this.options.banCooldownMs;
     }
     return { none: 'banned', retryAfterMs: soonest };
+  }
+
+  /** The least recently used healthy exit, for no domain in particular (a session created by POST /sessions). */
+  leastRecentlyUsed(): Exit | null {
+    const now = this.now();
+    let best: Exit | null = null;
+    for (const e of this.exits) if (e.unhealthyUntil <= now && (best === null || e.lastUsed < best.lastUsed)) best = e;
+    if (best) this.stamp(best, now);
+    return best;
   }
 
   /** The next slot for `domain` on one given exit (a session's), whatever its health and bans. */
@@ -112,6 +118,11 @@ export class ExitPool {
 
   close(): void {
     for (const e of this.exits) e.close();
+  }
+
+  private stamp(exit: Exit, now: number): void {
+    exit.lastUsed = Math.max(now, this.lastStamp + 1);
+    this.lastStamp = exit.lastUsed;
   }
 
   private freeAt(exit: Exit, domain: string, now: number): number {

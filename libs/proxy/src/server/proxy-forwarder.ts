@@ -9,7 +9,7 @@ import { errorCodeOf, ProxyError, PROXY_ERRORS } from '../domain/proxy-errors';
 import { outgoingHeaders, parseProxyHeaders, ProxyOptions } from '../domain/proxy-headers';
 import { answerWithoutDns, normalHost, TargetGuard } from '../domain/target-guard';
 import { Exit, Target } from '../exits/exit';
-import { ExitPool, Slot } from '../exits/exit-pool';
+import { ExitPool, Pick, Slot } from '../exits/exit-pool';
 import { PROXY_RESOLVER, ProxyResolver } from '../exits/resolver';
 import { PROXY_SESSIONS, ProxySessions } from '../ports/proxy-sessions.port';
 import { PROXY_USAGE, ProxyUsage, UsageOutcome } from '../ports/proxy-usage.port';
@@ -143,12 +143,6 @@ export class ProxyForwarder {
     const options = parseProxyHeaders(headerMap, { minMs: p.timeoutMinMs, maxMs: p.timeoutMaxMs });
     // Decision (docs/proxy.md): a key may label only jobs of its own projects.
     if (options.jobId !== null && !canAccessProject(f.principal, Number(options.jobId.split('/')[0]))) throw new ProxyError('header_auth', 'X-Proxy-JobId');
-    let pinned: Exit | null = null;
-    if (options.session !== null) {
-      const exitId = await this.sessions.exitOf(f.principal.id, options.session);
-      pinned = exitId === null ? null : this.pool.byId(exitId);
-      if (pinned === null) throw new ProxyError('bad_session_id');
-    }
     let scheme = f.scheme;
     let port = f.port;
     if (options.useHttps && scheme === 'http') {
@@ -165,6 +159,9 @@ export class ProxyForwarder {
     });
     this.guard.checkAddress(address);
     const target: Target = { scheme, host, port, address, path: f.path || '/' };
+    const session = options.session === null ? null : await this.pinnedSession(f.principal.id, options.session, host);
+    const pinned = session?.exit ?? null;
+    const sessionHeaders: [string, string][] = session ? [['X-Proxy-Session', session.id], ['X-Crawlera-Session', session.id]] : [];
 
     const body = await readBody(f.req, f.hasBody, RETRY_BODY_BYTES);
     if ('stream' in body && !body.stream) throw new ProxyError('client_conn_closed');
@@ -184,12 +181,11 @@ export class ProxyForwarder {
     let bans = 0;
     let clientGone = false;
     f.res.once('close', () => (clientGone = true));
+    let sessionSlot = session?.slot ?? null;
     for (;;) {
-      const picked = pinned ? this.pool.reserve(pinned, host) : this.pool.pick(host, tried);
-      if ('none' in picked) {
-        if (picked.none === 'noslaves') throw new ProxyError('noslaves');
-        return fail(new ProxyError(picked.none === 'banned' ? 'banned' : '/limits/over-domain-limit', undefined, { 'Retry-After': seconds(picked.retryAfterMs) }));
-      }
+      const picked = sessionSlot ?? (pinned ? this.pool.reserve(pinned, host) : this.pool.pick(host, tried));
+      sessionSlot = null;
+      if ('none' in picked) return fail(refusal(picked), sessionHeaders);
       const exit = picked.exit;
       if (picked.waitMs > 0 && !(await this.waitForSlot(picked, host, f.res))) {
         finish('failed');
@@ -236,8 +232,9 @@ export class ProxyForwarder {
         bans++;
         upstream.destroy();
         this.pool.banned(exit, host);
-        if (!pinned && bans <= maxRetries) continue;
-        return fail(new ProxyError('banned', undefined, { 'Retry-After': seconds(p.banCooldownMs) }), this.nextRequestIn(host, pinned));
+        // Inside a session the retries (only with Max-Retries) stay on its exit: pinning is the point of a session.
+        if (bans <= maxRetries) continue;
+        return fail(new ProxyError('banned', undefined, { 'Retry-After': seconds(p.banCooldownMs) }), [...sessionHeaders, ...this.nextRequestIn(host, pinned)]);
       }
       const setCookies = upstream.headers['set-cookie'];
       if (jar && setCookies?.length) jar.store(host, target.path, setCookies, Date.now());
@@ -250,7 +247,7 @@ export class ProxyForwarder {
       for (let i = 0; i < upstream.rawHeaders.length; i += 2) {
         if (!RESPONSE_HOP_BY_HOP.has(upstream.rawHeaders[i].toLowerCase())) out.push(upstream.rawHeaders[i], upstream.rawHeaders[i + 1]);
       }
-      out.push(...versionHeaders().flat(), 'X-Proxy-Slave', exit.id, 'X-Crawlera-Slave', exit.id, ...this.nextRequestIn(host, pinned).flat());
+      out.push(...versionHeaders().flat(), 'X-Proxy-Slave', exit.id, 'X-Crawlera-Slave', exit.id, ...sessionHeaders.flat(), ...this.nextRequestIn(host, pinned).flat());
       if (options.debugRequestTime) out.push(`${options.debugPrefix}Debug-Request-Time`, (result.requestMs / 1000).toFixed(6));
       if (options.debugUa && userAgent !== null) out.push(`${options.debugPrefix}Debug-UA`, userAgent);
       await this.stream(f.res, upstream, status, out, prefix, options, count, finish);
@@ -284,6 +281,25 @@ export class ProxyForwarder {
       ['X-Proxy-Next-Request-In', seconds(waitMs)],
       ['X-Crawlera-Next-Request-In', seconds(waitMs)],
     ];
+  }
+
+  /**
+   * The session of `X-Proxy-Session`: `create` makes one on the exit the pool picks for
+   * `host` (with that pick's throttling slot, the request's first); an id must be one of
+   * the key's live sessions on an exit still configured (else 400 bad_session_id; its exit
+   * out of rotation: 503 noslaves).
+   */
+  private async pinnedSession(user: string, header: string, host: string): Promise<{ id: string; exit: Exit; slot: Slot | null }> {
+    if (header === 'create') {
+      const picked = this.pool.pick(host);
+      if ('none' in picked) throw refusal(picked);
+      return { id: await this.sessions.create(user, picked.exit.id), exit: picked.exit, slot: picked };
+    }
+    const exitId = await this.sessions.exitOf(user, header);
+    if (exitId === null || !this.pool.exits.some((e) => e.id === exitId)) throw new ProxyError('bad_session_id');
+    const exit = this.pool.byId(exitId);
+    if (exit === null) throw new ProxyError('noslaves');
+    return { id: header, exit, slot: null };
   }
 
   /** One try through one exit: resolves with the response headers, or the error. */
@@ -379,6 +395,12 @@ type Body = { buffer: Buffer } | { stream: Readable | null };
 /** Whole seconds, at least 1, for Retry-After and X-Proxy-Next-Request-In. */
 function seconds(ms: number): string {
   return String(Math.max(1, Math.ceil(ms / 1000)));
+}
+
+/** The answer when the pool has no slot to give: noslaves, banned or throttled (both with Retry-After). */
+function refusal(picked: Exclude<Pick, Slot>): ProxyError {
+  if (picked.none === 'noslaves') return new ProxyError('noslaves');
+  return new ProxyError(picked.none === 'banned' ? 'banned' : '/limits/over-domain-limit', undefined, { 'Retry-After': seconds(picked.retryAfterMs) });
 }
 
 /**

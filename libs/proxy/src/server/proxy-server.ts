@@ -5,8 +5,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { AccessService, Principal } from '@crawlhub/access';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
-import { ProxyError } from '../domain/proxy-errors';
+import { ProxyError, PROXY_ERRORS } from '../domain/proxy-errors';
 import { ourHeader } from '../domain/proxy-headers';
+import { ExitPool } from '../exits/exit-pool';
+import { PROXY_SESSIONS, ProxySessions } from '../ports/proxy-sessions.port';
 import { ProxyCa } from '../tls/proxy-ca';
 import { ProxyForwarder, sendProxyError, versionHeaders } from './proxy-forwarder';
 
@@ -42,7 +44,7 @@ const CONNECT_TARGET = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9._-]{1,253}):(\d{1,5})$/;
 /**
  * The proxy port (:8010) on http-mitm-proxy: absolute-form requests, CONNECT intercepted
  * with crawlhub's CA (the library runs one TLS server per host with our leaf certificate),
- * and a few direct (origin-form) routes: GET /ca.crt and the legacy GET /fetch. Every
+ * and a few direct (origin-form) routes: GET /ca.crt, the legacy GET /fetch and /sessions. Every
  * proxied request is taken over in `onRequest` and forwarded by ProxyForwarder (the
  * library's own upstream request is never made).
  */
@@ -63,6 +65,8 @@ export class ProxyServer {
     private readonly access: AccessService,
     private readonly forwarder: ProxyForwarder,
     private readonly ca: ProxyCa,
+    private readonly pool: ExitPool,
+    @Inject(PROXY_SESSIONS) private readonly sessions: ProxySessions,
   ) {}
 
   async listen(host: string, port: number): Promise<number> {
@@ -121,6 +125,11 @@ export class ProxyServer {
     const p = await this.access.authenticate(user);
     // Job tokens are not proxy credentials: only API keys.
     return p && p.job === undefined ? p : null;
+  }
+
+  /** The key of a direct route: `Authorization: Basic`, or `Proxy-Authorization` (like the proxy). */
+  private async directPrincipal(req: IncomingMessage): Promise<Principal | null> {
+    return (await this.principalOf(req.headers['authorization'])) ?? (await this.principalOf(req.headers['proxy-authorization']));
   }
 
   private onConnect(req: IncomingMessage, socket: Duplex, cb: (err?: Error | null) => void): void {
@@ -207,7 +216,7 @@ export class ProxyServer {
     }
     if (url.pathname === '/fetch') {
       if (req.method !== 'GET') return text(405, 'Method Not Allowed\n', [['Allow', 'GET']]);
-      const principal = (await this.principalOf(req.headers['authorization'])) ?? (await this.principalOf(req.headers['proxy-authorization']));
+      const principal = await this.directPrincipal(req);
       if (!principal) return sendProxyError(res, new ProxyError('bad_proxy_auth'));
       const target = url.searchParams.get('url');
       let parsed: URL | null = null;
@@ -241,6 +250,45 @@ export class ProxyServer {
         hasBody: false,
       });
     }
+    const session = /^\/sessions(?:\/([^/]+))?\/?$/.exec(url.pathname);
+    // Ids are decimal: the path segment is compared as sent (an encoded one is simply unknown).
+    if (session) return this.sessionRoute(req, res, session[1] ?? null, text);
     text(404, 'Not Found\n');
+  }
+
+  /**
+   * GET /sessions (id -> exit), POST /sessions (a new session on the least recently used
+   * healthy exit; the id as the body and in X-Proxy-Session), DELETE /sessions/<id> (204).
+   * The key comes as `Authorization: Basic` like the original's (Proxy-Authorization also
+   * works); none or an unknown one answers 401. A key only ever sees its own sessions.
+   */
+  private async sessionRoute(req: IncomingMessage, res: ServerResponse, id: string | null, text: (status: number, body: string, headers?: [string, string][]) => void): Promise<void> {
+    const allowed = id === null ? ['GET', 'POST'] : ['DELETE'];
+    if (!allowed.includes(req.method ?? '')) return text(405, 'Method Not Allowed\n', [['Allow', allowed.join(', ')]]);
+    const principal = await this.directPrincipal(req);
+    if (!principal) {
+      return text(401, `${PROXY_ERRORS.bad_proxy_auth[1]}\n`, [['WWW-Authenticate', 'Basic realm="crawlhub"'], ['X-Proxy-Error', 'bad_proxy_auth'], ['X-Crawlera-Error', 'bad_proxy_auth']]);
+    }
+    const user = principal.id;
+    try {
+      if (id !== null) {
+        if (!(await this.sessions.delete(user, id))) throw new ProxyError('bad_session_id');
+        res.writeHead(204, versionHeaders().flat());
+        return void res.end();
+      }
+      if (req.method === 'GET') {
+        const body = JSON.stringify(await this.sessions.list(user));
+        res.writeHead(200, [...versionHeaders(), ['Content-Type', 'application/json'], ['Content-Length', String(Buffer.byteLength(body))]].flat());
+        return void res.end(body);
+      }
+      // No target domain yet: the least recently used healthy exit.
+      const exit = this.pool.leastRecentlyUsed();
+      if (exit === null) throw new ProxyError('noslaves');
+      const created = await this.sessions.create(user, exit.id);
+      text(200, created, [['X-Proxy-Session', created], ['X-Crawlera-Session', created], ['X-Proxy-Slave', exit.id], ['X-Crawlera-Slave', exit.id]]);
+    } catch (e) {
+      if (!(e instanceof ProxyError)) throw e;
+      sendProxyError(res, e);
+    }
   }
 }
