@@ -14,6 +14,12 @@ export function isPrivateAddress(address: string): boolean {
   let a = address.toLowerCase();
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(a);
   if (mapped) a = mapped[1];
+  // The same IPv4-mapped address in hex, as URL parsers write it (::ffff:7f00:1).
+  const mappedHex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(a);
+  if (mappedHex) {
+    const [hi, lo] = [parseInt(mappedHex[1], 16), parseInt(mappedHex[2], 16)];
+    a = [hi >> 8, hi & 255, lo >> 8, lo & 255].join('.');
+  }
   const o = v4(a);
   if (o) {
     const [x, y] = o;
