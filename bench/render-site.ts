@@ -8,7 +8,8 @@ export const SCRIPT_TEXT = 'written by the page script';
  * A small website on 127.0.0.1 for the render pool's tests and bench:
  * - `/page`: HTML with a stylesheet (`/style.css`) and a script (`/app.js`) that adds a
  *   paragraph with SCRIPT_TEXT (only a browser that ran the script has it)
- * - `/state`: a script writes into the DOM the cookie and localStorage it found, then sets both
+ * - `/state`: a script writes into the DOM the cookie, localStorage and sessionStorage it
+ *   found, then sets all three
  * - `/slow?ms=`: answers after ms
  */
 export interface RenderSite {
@@ -24,10 +25,11 @@ const SCRIPT = `document.addEventListener('DOMContentLoaded', () => { const p = 
 const STATE = `<!doctype html><html><body><script>
   const seen = document.createElement('p');
   seen.id = 'seen';
-  seen.textContent = 'cookie=[' + document.cookie + '] storage=[' + (localStorage.getItem('k') || '') + ']';
+  seen.textContent = 'cookie=[' + document.cookie + '] storage=[' + (localStorage.getItem('k') || '') + '] session=[' + (sessionStorage.getItem('k') || '') + ']';
   document.body.appendChild(seen);
   document.cookie = 'visited=1; Path=/';
   localStorage.setItem('k', 'kept');
+  sessionStorage.setItem('k', 'kept');
 </script></body></html>`;
 
 export async function startRenderSite(): Promise<RenderSite> {

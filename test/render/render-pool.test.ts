@@ -95,7 +95,7 @@ describeWithChromium('render pool', () => {
     it('clears cookies and storage between renders', async () => {
       const seen = [];
       for (let i = 0; i < 4; i += 1) seen.push(/<p id="seen">(.*?)<\/p>/.exec((await pool.render({ url: `${site.url}/state` })).html)?.[1]);
-      expect(seen).toEqual(Array(4).fill('cookie=[] storage=[]'));
+      expect(seen).toEqual(Array(4).fill('cookie=[] storage=[] session=[]'));
     });
 
     it('reports a connection failure with Chromium\'s error text', async () => {
@@ -145,6 +145,19 @@ describeWithChromium('render pool', () => {
     }
     expect(pids.size).toBe(3);
     expect(pool.browserStats()).toEqual([{ pid: expect.any(Number), pages: 1 }]);
+  }, 60_000);
+
+  it('replaces a browser whose process tree outgrows RENDER_RECYCLE_RSS_MB (checked every 20 pages)', async () => {
+    const pool = await startPool({ concurrency: 1, recycleRssMb: 64 });
+    const pids: (number | null)[] = [];
+    for (let i = 0; i < 21; i += 1) {
+      await pool.render({ url: `${site.url}/page` });
+      pids.push(pool.browserStats()[0].pid);
+    }
+    // A headless shell with one page holds more than 64 MB: replaced after page 20, not before.
+    expect(new Set(pids.slice(0, 19)).size).toBe(1);
+    expect(pids[19]).not.toBe(pids[18]);
+    expect(pids[20]).toBe(pids[19]);
   }, 60_000);
 
   describe('through crawlhub\'s proxy', () => {

@@ -1,18 +1,20 @@
 import type { Browser, CDPSession, HTTPRequest, LaunchOptions, Page } from 'puppeteer-core';
 import ConcurrencyImplementation, { JobInstance, WorkerInstance } from 'puppeteer-cluster/dist/concurrency/ConcurrencyImplementation';
 import { mayRequest } from '../domain/target-filter';
-import { processTreeRssBytes } from './process-tree';
+import { processTreeMemoryBytes } from './process-tree';
 
 export interface KeptPageSettings {
   /** A browser is replaced after this many pages... */
   recyclePages: number;
-  /** ...or once its process tree holds more than this (checked every RSS_CHECK_PAGES pages). */
-  recycleRssBytes: number;
+  /** ...or once its process tree holds more than this (checked every MEMORY_CHECK_PAGES pages). */
+  recycleMemoryBytes: number;
   allowPrivateTargets: boolean;
 }
 
 /** Reading /proc for the whole tree costs a few ms: not after every page. */
-const RSS_CHECK_PAGES = 20;
+const MEMORY_CHECK_PAGES = 20;
+/** What a render may leave behind per origin ('all' also clears caches no page can read, at 3x the cost). */
+const CLEARED_STORAGE = 'local_storage,indexeddb,websql,file_systems,cache_storage,service_workers,shared_storage,storage_buckets';
 /** A browser that does not close within this is killed. */
 const CLOSE_GRACE_MS = 5000;
 
@@ -23,7 +25,7 @@ const ignore = () => undefined;
  * renders (a new page or context per render halves the throughput, docs/render.md).
  * Between renders the page goes back to about:blank and the cookies and storage of every
  * origin the render reached are cleared; the browser is replaced after `recyclePages`
- * pages or when its memory passes `recycleRssBytes`, and at once if it crashed.
+ * pages or when its memory passes `recycleMemoryBytes`, and at once if it crashed.
  */
 export class KeptBrowser {
   private browser: Browser | null = null;
@@ -100,14 +102,14 @@ export class KeptBrowser {
     } catch {
       return this.restart();
     }
-    const due = this.pagesServed >= this.settings.recyclePages || (this.pagesServed % RSS_CHECK_PAGES === 0 && this.rssBytes() > this.settings.recycleRssBytes);
+    const due = this.pagesServed >= this.settings.recyclePages || (this.pagesServed % MEMORY_CHECK_PAGES === 0 && this.memoryBytes() > this.settings.recycleMemoryBytes);
     if (due) await this.restart();
   }
 
   /** Memory of the browser's process tree (browser, zygote, renderers, utilities). */
-  rssBytes(): number {
+  memoryBytes(): number {
     const pid = this.pid;
-    return pid === null ? 0 : processTreeRssBytes(pid);
+    return pid === null ? 0 : processTreeMemoryBytes(pid);
   }
 
   async restart(): Promise<void> {
@@ -134,7 +136,7 @@ export class KeptBrowser {
   private async reset(): Promise<void> {
     await this.page!.goto('about:blank');
     await this.cdp!.send('Network.clearBrowserCookies');
-    for (const origin of this.origins) await this.cdp!.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' });
+    for (const origin of this.origins) await this.cdp!.send('Storage.clearDataForOrigin', { origin, storageTypes: CLEARED_STORAGE });
     this.origins.clear();
   }
 

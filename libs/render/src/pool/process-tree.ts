@@ -15,8 +15,13 @@ function parentOf(pid: number): number | null {
   return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
 }
 
-/** Resident memory (bytes) of `pid` and all its descendants, read from /proc (Linux). */
-export function processTreeRssBytes(rootPid: number): number {
+/**
+ * Memory (bytes) of `pid` and all its descendants, read from /proc (Linux): the sum of
+ * their proportional set sizes (PSS: shared pages counted once across the processes that
+ * share them; Chromium's processes share most of their code, so RSS would count it again
+ * for every renderer and utility process).
+ */
+export function processTreeMemoryBytes(rootPid: number): number {
   const children = new Map<number, number[]>();
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
@@ -29,8 +34,8 @@ export function processTreeRssBytes(rootPid: number): number {
   const pending = [rootPid];
   while (pending.length) {
     const pid = pending.pop()!;
-    const rss = /VmRSS:\s+(\d+) kB/.exec(readOrNull(`/proc/${pid}/status`) ?? '');
-    if (rss) total += Number(rss[1]) * 1024;
+    const pss = /^Pss:\s+(\d+) kB/m.exec(readOrNull(`/proc/${pid}/smaps_rollup`) ?? '');
+    if (pss) total += Number(pss[1]) * 1024;
     pending.push(...(children.get(pid) ?? []));
   }
   return total;

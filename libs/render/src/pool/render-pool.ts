@@ -34,7 +34,7 @@ export const DEFAULT_VIEWPORT = { width: 1280, height: 800 };
 const MAX_TIMEOUT_MS = 600_000;
 
 /** Flags measured on this platform (/work/shared/PITFALLS.md "Node 20 floor", "Headless rendering"). */
-const CHROMIUM_FLAGS = [
+export const CHROMIUM_FLAGS = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-quic',
@@ -43,6 +43,10 @@ const CHROMIUM_FLAGS = [
   '--disable-component-update',
   '--disable-sync',
   '--disable-dev-shm-usage',
+  // A worker renders one page at a time: a renderer process per site (and a process swap
+  // at every cross-site navigation, about:blank included) only costs time here (docs/render.md).
+  '--disable-site-isolation-trials',
+  '--disable-features=IsolateOrigins,site-per-process,ProactivelySwapBrowsingInstance,RenderDocument',
 ];
 
 /** Launch arguments that send all of a browser's traffic through `proxyUrl` (loopback included: Chromium bypasses it by default). */
@@ -83,7 +87,7 @@ export class RenderPool implements Renderer, OnModuleDestroy {
     const browsers = new KeptBrowsers();
     const proxyUser = options.proxyUrl === null ? '' : decodeURIComponent(new URL(options.proxyUrl).username);
     const concurrency = keptPageConcurrency(
-      { recyclePages: options.recyclePages, recycleRssBytes: options.recycleRssMb * 1024 * 1024, allowPrivateTargets: options.allowPrivateTargets },
+      { recyclePages: options.recyclePages, recycleMemoryBytes: options.recycleRssMb * 1024 * 1024, allowPrivateTargets: options.allowPrivateTargets },
       browsers,
       proxyUser || undefined,
     );
@@ -139,9 +143,9 @@ export class RenderPool implements Renderer, OnModuleDestroy {
     return this.browsers.all.map((b) => ({ pid: b.pid, pages: b.pages }));
   }
 
-  /** Memory of all the pool's browser process trees. */
-  browsersRssBytes(): number {
-    return this.browsers.all.reduce((sum, b) => sum + b.rssBytes(), 0);
+  /** Memory (PSS) of all the pool's browser process trees. */
+  browsersMemoryBytes(): number {
+    return this.browsers.all.reduce((sum, b) => sum + b.memoryBytes(), 0);
   }
 
   async close(): Promise<void> {
