@@ -11,6 +11,7 @@ export const SCRIPT_TEXT = 'written by the page script';
  * - `/state`: a script writes into the DOM the cookie, localStorage and sessionStorage it
  *   found, then sets all three
  * - `/slow?ms=`: answers after ms
+ * - `/redirect?to=`: 302 to `to`
  */
 export interface RenderSite {
   url: string;
@@ -42,6 +43,7 @@ export async function startRenderSite(): Promise<RenderSite> {
     if (url.pathname === '/style.css') return send('text/css', STYLE);
     if (url.pathname === '/app.js') return send('application/javascript', SCRIPT);
     if (url.pathname === '/state') return send('text/html; charset=utf-8', STATE);
+    if (url.pathname === '/redirect') return void res.writeHead(302, { location: url.searchParams.get('to') ?? '/' }).end();
     if (url.pathname === '/slow') {
       const timer = setTimeout(() => send('text/html', '<p>slow</p>'), Number(url.searchParams.get('ms') ?? 1000));
       res.on('close', () => clearTimeout(timer));

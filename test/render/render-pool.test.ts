@@ -167,7 +167,14 @@ describeWithChromium('render pool', () => {
     let key: string;
     beforeAll(async () => {
       origin = await startProxyOrigin();
-      platform = await startTestPlatform({ PROXY_PORT: '0', ALLOW_PRIVATE_TARGETS: 'true', PROXY_EXITS: '127.0.0.2', PROXY_THROTTLE_SPACING_MS: '0', PROXY_UPSTREAM_CA_FILE: origin.caFile });
+      platform = await startTestPlatform({
+        PROXY_PORT: '0',
+        ALLOW_PRIVATE_TARGETS: 'true',
+        PROXY_EXITS: '127.0.0.2',
+        PROXY_THROTTLE_SPACING_MS: '0',
+        PROXY_UPSTREAM_CA_FILE: origin.caFile,
+        PROXY_STATIC_HOSTS: 'site.test=127.0.0.1',
+      });
       key = await platform.createKey([1]);
       proxy = await startProxyApp(platform.core, ['error']);
     }, 60_000);
@@ -188,6 +195,16 @@ describeWithChromium('render pool', () => {
         // The origin saw the proxy's exit address, not the browser's 127.0.0.1.
         expect(r.html).toContain('"remote":"127.0.0.2"');
       }
+    }, 60_000);
+
+    it('aborts a redirect to a private literal when private targets are not allowed (names are left to the proxy)', async () => {
+      const pool = await startPool({ concurrency: 1, allowPrivateTargets: false, proxyUrl: `http://${key}:@127.0.0.1:${proxy.port}` });
+      const named = `http://site.test:${new URL(site.url).port}`;
+      expect((await pool.render({ url: `${named}/page` })).html).toContain(SCRIPT_TEXT);
+      const before = site.hits.length;
+      const redirected = await failureOf(pool.render({ url: `${named}/redirect?to=${encodeURIComponent(`${site.url}/page`)}` }));
+      expect(redirected.failure).toBe('blocked_target');
+      expect(site.hits.slice(before)).toEqual(['/redirect']);
     }, 60_000);
 
     it('gives the proxy the key of the render when one is given', async () => {
