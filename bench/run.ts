@@ -4,12 +4,14 @@ import { storageBench } from './storage.bench';
 import { collectionsBench } from './collections.bench';
 import { frontierBench } from './frontier.bench';
 import { proxyBench, proxyBenchOptions } from './proxy.bench';
+import { renderBench } from './render.bench';
 
 /**
  * `npm run bench [section]`: each capability has a section; figures are printed with
  * their target and a baseline measured in the same run (these machines are noisy).
  * Environment: BENCH_SCALE (default 1) scales item counts; KAFKA_BROKERS adds the
- * Kafka lane; BENCH_CLIENTS (default 4) sets the concurrent writers of `collections`.
+ * Kafka lane; BENCH_CLIENTS (default 4) sets the concurrent writers of `collections`;
+ * BENCH_RENDER_SECONDS and BENCH_RENDER_SOAK size `fetch` (bench/render.bench.ts).
  * Words after the sections that are options, not sections: `soak` (proxy: memory soak only).
  */
 const OPTIONS = ['soak'];
@@ -25,6 +27,7 @@ const SECTIONS: Record<string, () => Promise<void>> = {
   frontier: () =>
     frontierBench({ requests: Math.round(1_000_000 * Number(process.env.BENCH_SCALE ?? '1')), slots: 100, clients: 4, perPost: Number(process.env.FRONTIER_BENCH_POST ?? '5000') }),
   proxy: () => proxyBench(proxyBenchOptions(process.argv.slice(2))),
+  fetch: () => renderBench({ seconds: Number(process.env.BENCH_RENDER_SECONDS ?? '5'), soakRenders: Number(process.env.BENCH_RENDER_SOAK ?? '2000') }),
 };
 
 async function main() {

@@ -7,7 +7,8 @@
 #   3. real servers: a Kafka broker (test/infra/kafka.sh), a MongoDB wire-protocol
 #      server (test/infra/mongodb.sh, or your own MONGODB_URI), the official Python
 #      clients (test/compat/python-env.sh), Scrapy with sh_scrapy and scrapy-zyte-smartproxy
-#      (test/compat/scrapy-env.sh), curl (apt-get, when missing)
+#      (test/compat/scrapy-env.sh), curl and chromium-headless-shell (apt-get, when missing;
+#      CHROMIUM_PATH names another)
 #   4. the integration tier on the embedded default (SQLite log and views), then again
 #      with EVENT_LOG=kafka and with VIEW_STORE=mongodb for the suites that start a platform
 # It ends with one line "N passed, N failed, N skipped".
@@ -65,11 +66,16 @@ provision() { # VAR message skip-label command... -> VAR from the command's "VAR
     return 1
   fi
 }
-if ! command -v curl >/dev/null 2>&1; then  # the proxy's `curl -x` checks
-  say "installing curl with apt-get"
-  { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y curl; } >/dev/null 2>&1 \
-    || SKIPPED+=("curl -x checks of the proxy: curl is not installed and apt-get failed")
-fi
+apt_provide() { # package, what needs it, then a check command: installs the package when the check fails
+  local package="$1" label="$2"
+  shift 2
+  "$@" >/dev/null 2>&1 && return 0
+  say "installing $package with apt-get"
+  { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y "$package"; } >/dev/null 2>&1 \
+    || SKIPPED+=("$label: $package is not installed and apt-get failed")
+}
+apt_provide curl "curl -x checks of the proxy" command -v curl
+apt_provide chromium-headless-shell "render pool suites (or set CHROMIUM_PATH)" test -n "${CHROMIUM_PATH:-}" -o -x /usr/lib/chromium/chromium-headless-shell
 KAFKA_BROKERS="${KAFKA_BROKERS:-}" MONGODB_URI="${MONGODB_URI:-}" PYTHON_CLIENTS="${PYTHON_CLIENTS:-}" SCRAPY_PYTHON="${SCRAPY_PYTHON:-}"
 provision KAFKA_BROKERS "starting Kafka (KRaft) from Maven Central artifacts" "Kafka lane" bash test/infra/kafka.sh start && started+=(kafka)
 provision MONGODB_URI "starting a MongoDB wire-protocol server" "MongoDB lane" bash test/infra/mongodb.sh start && started+=(mongodb)

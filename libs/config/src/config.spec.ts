@@ -65,6 +65,17 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ PROXY_THROTTLE_SOFT_LIMIT_MS: '2000', PROXY_THROTTLE_HARD_LIMIT_MS: '1000' })).toThrow('PROXY_THROTTLE_SOFT_LIMIT_MS');
   });
 
+  it('reads the render pool settings, with defaults', () => {
+    expect(loadConfig({ PROXY_PORT: '9010' }).render).toEqual({
+      chromiumPath: '/usr/lib/chromium/chromium-headless-shell', concurrency: 2, queueLimit: 100, timeoutMs: 30_000, recyclePages: 500, recycleRssMb: 1024, proxyUrl: 'http://127.0.0.1:9010',
+    });
+    const c = loadConfig({ CHROMIUM_PATH: '/opt/chromium', RENDER_CONCURRENCY: '4', RENDER_QUEUE_LIMIT: '0', RENDER_TIMEOUT_MS: '500', RENDER_RECYCLE_PAGES: '3', RENDER_RECYCLE_RSS_MB: '300', RENDER_PROXY_URL: 'direct' }).render;
+    expect(c).toEqual({ chromiumPath: '/opt/chromium', concurrency: 4, queueLimit: 0, timeoutMs: 500, recyclePages: 3, recycleRssMb: 300, proxyUrl: null });
+    expect(loadConfig({ RENDER_PROXY_URL: 'http://key-1:@127.0.0.1:8010' }).render.proxyUrl).toBe('http://key-1:@127.0.0.1:8010');
+    expect(() => loadConfig({ RENDER_PROXY_URL: 'socks5://127.0.0.1:1080' })).toThrow('RENDER_PROXY_URL');
+    expect(() => loadConfig({ RENDER_CONCURRENCY: '0' })).toThrow('RENDER_CONCURRENCY');
+  });
+
   it('lists every problem at once', () => {
     let error: ConfigError | undefined;
     try {

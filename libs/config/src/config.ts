@@ -33,6 +33,25 @@ export interface CrawlhubConfig {
   proxy: ProxyConfig;
   proxyStats: ProxyStatsConfig;
   proxySessions: ProxySessionsConfig;
+  render: RenderConfig;
+}
+
+/** The browser render pool (libs/render). */
+export interface RenderConfig {
+  /** The Chromium binary (Debian's headless shell by default; never a downloaded browser). */
+  chromiumPath: string;
+  /** Renders at once: one kept browser, context and page each. */
+  concurrency: number;
+  /** Renders waiting for a page beyond which render() fails at once with queue_full. */
+  queueLimit: number;
+  /** Default time of one render, counted from when it starts on a page (not when queued). */
+  timeoutMs: number;
+  /** A browser is replaced after this many pages... */
+  recyclePages: number;
+  /** ...or once its process tree uses more than this much memory (MB). */
+  recycleRssMb: number;
+  /** The proxy the browsers go through (`http://[key:]@host:port`); null: direct. */
+  proxyUrl: string | null;
 }
 
 /** The proxy's usage accounting (libs/proxy-stats). */
@@ -211,6 +230,13 @@ export const CONFIG_DOCS: [string, string, string][] = [
   ['PROXY_THROTTLE_SPACING_MS', '12000', 'time between two requests to one domain through one exit (a request waits for its slot); 0 turns throttling off'],
   ['PROXY_THROTTLE_SOFT_LIMIT_MS', '120000', 'from this wait on, responses carry X-Proxy-Next-Request-In (seconds a next request to the domain would wait)'],
   ['PROXY_THROTTLE_HARD_LIMIT_MS', '1000000', 'a request that would wait this long answers 503 `/limits/over-domain-limit` with Retry-After instead'],
+  ['CHROMIUM_PATH', '/usr/lib/chromium/chromium-headless-shell', 'the Chromium binary the renderer drives (Debian\'s `chromium-headless-shell` package; never a downloaded browser)'],
+  ['RENDER_CONCURRENCY', '2', 'renders at once in one process (each on its own kept browser and page)'],
+  ['RENDER_QUEUE_LIMIT', '100', 'renders waiting for a page beyond which a render fails at once with `queue_full`'],
+  ['RENDER_TIMEOUT_MS', '30000', 'default time of one render, counted from when it starts on a page (not while it waits in the queue)'],
+  ['RENDER_RECYCLE_PAGES', '500', 'a render browser is replaced after this many pages'],
+  ['RENDER_RECYCLE_RSS_MB', '1024', 'a render browser is replaced once its process tree uses more memory than this (MB, read from /proc)'],
+  ['RENDER_PROXY_URL', 'http://127.0.0.1:PROXY_PORT', 'the proxy the render browsers go through (`http://[key:]@host:port`, the key answers the proxy\'s authentication); `direct`: none'],
   ['RUNNER_PASS_ENV', RUNNER_PASS_ENV_DEFAULT, 'the runner\'s environment variables that jobs inherit (comma list, `X_*` for a prefix); nothing else of it reaches a job'],
 ];
 
@@ -292,6 +318,7 @@ export function loadConfig(env: Env = process.env): CrawlhubConfig {
   };
 
   const dataDir = resolve(str('DATA_DIR', './data'));
+  const proxyPort = int('PROXY_PORT', 8010, 0, 65535);
   const config: CrawlhubConfig = {
     dataDir,
     roles: APP_ROLES.filter((r) => roles.has(r)),
@@ -305,7 +332,7 @@ export function loadConfig(env: Env = process.env): CrawlhubConfig {
       storage: int('STORAGE_PORT', 8002, 0, 65535),
       fetch: int('FETCH_PORT', 8003, 0, 65535),
       extract: int('EXTRACT_PORT', 8004, 0, 65535),
-      proxy: int('PROXY_PORT', 8010, 0, 65535),
+      proxy: proxyPort,
       stats: int('STATS_PORT', 8011, 0, 65535),
     },
     allowPrivateTargets: bool('ALLOW_PRIVATE_TARGETS', false),
@@ -340,6 +367,15 @@ export function loadConfig(env: Env = process.env): CrawlhubConfig {
       storageUrl: url('RUNNER_STORAGE_URL'),
       apiUrl: url('RUNNER_API_URL'),
       passEnv: passEnvOf(env, str('RUNNER_PASS_ENV', RUNNER_PASS_ENV_DEFAULT)),
+    },
+    render: {
+      chromiumPath: str('CHROMIUM_PATH', '/usr/lib/chromium/chromium-headless-shell'),
+      concurrency: int('RENDER_CONCURRENCY', 2, 1, 64),
+      queueLimit: int('RENDER_QUEUE_LIMIT', 100, 0, 1_000_000),
+      timeoutMs: int('RENDER_TIMEOUT_MS', 30_000, 100, 600_000),
+      recyclePages: int('RENDER_RECYCLE_PAGES', 500, 1, 1_000_000),
+      recycleRssMb: int('RENDER_RECYCLE_RSS_MB', 1024, 64, 1_048_576),
+      proxyUrl: renderProxyUrlOf(str('RENDER_PROXY_URL', `http://127.0.0.1:${proxyPort}`), problems),
     },
     proxy: {
       caDir: resolve(str('PROXY_CA_DIR', join(dataDir, 'proxy-ca'))),
@@ -379,6 +415,14 @@ function passEnvOf(env: Env, list: string): Record<string, string> {
     if (patterns.some((p) => (p.endsWith('*') ? name.startsWith(p.slice(0, -1)) : name === p))) out[name] = value;
   }
   return out;
+}
+
+/** RENDER_PROXY_URL: an http:// proxy URL, or `direct` (null). */
+function renderProxyUrlOf(raw: string, problems: string[]): string | null {
+  if (raw === 'direct') return null;
+  const url = URL.canParse(raw) ? new URL(raw) : null;
+  if (!url || url.protocol !== 'http:' || !url.port) problems.push(`RENDER_PROXY_URL=${raw} must be http://[key:]@host:port or direct`);
+  return raw;
 }
 
 /** PROXY_EXITS: local source addresses and upstream proxy URLs; empty: one exit, the default route. */

@@ -3,11 +3,12 @@ import type { ClientRequest, IncomingMessage, OutgoingHttpHeaders, ServerRespons
 import { PassThrough, Readable } from 'node:stream';
 import { canAccessProject, Principal } from '@crawlhub/access';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
+import { normalHost } from '@crawlhub/net';
 import { bannedByBody, bannedByStatus, needsBody, rulesFor } from '../domain/ban-rules';
 import { CookieJars } from '../domain/cookie-jar';
 import { errorCodeOf, ProxyError, PROXY_ERRORS } from '../domain/proxy-errors';
 import { outgoingHeaders, parseProxyHeaders, ProxyOptions } from '../domain/proxy-headers';
-import { answerWithoutDns, normalHost, TargetGuard } from '../domain/target-guard';
+import { answerWithoutDns, TargetGuard } from '../domain/target-guard';
 import { Exit, Target } from '../exits/exit';
 import { ExitPool, Pick, Slot } from '../exits/exit-pool';
 import { PROXY_RESOLVER, ProxyResolver } from '../exits/resolver';

@@ -1,0 +1,5 @@
+export * from './domain/render-error';
+export * from './domain/target-filter';
+export * from './ports/renderer.port';
+export * from './pool/render-pool';
+export * from './render.module';

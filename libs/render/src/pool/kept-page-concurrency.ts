@@ -1,0 +1,208 @@
+import type { Browser, CDPSession, HTTPRequest, LaunchOptions, Page } from 'puppeteer-core';
+import ConcurrencyImplementation, { JobInstance, WorkerInstance } from 'puppeteer-cluster/dist/concurrency/ConcurrencyImplementation';
+import { mayRequest } from '../domain/target-filter';
+import { processTreeMemoryBytes } from './process-tree';
+
+export interface KeptPageSettings {
+  /** A browser is replaced after this many pages... */
+  recyclePages: number;
+  /** ...or once its process tree holds more than this (checked every MEMORY_CHECK_PAGES pages). */
+  recycleMemoryBytes: number;
+  allowPrivateTargets: boolean;
+}
+
+/** Reading /proc for the whole tree costs a few ms: not after every page. */
+const MEMORY_CHECK_PAGES = 20;
+/** What a render may leave behind per origin ('all' also clears caches no page can read, at 3x the cost). */
+const CLEARED_STORAGE = 'local_storage,indexeddb,websql,file_systems,cache_storage,service_workers,shared_storage,storage_buckets';
+/** A browser that does not close within this is killed. */
+const CLOSE_GRACE_MS = 5000;
+
+const ignore = () => undefined;
+
+/**
+ * One worker of the pool: its own browser with one context and one page, kept across
+ * renders (a new page or context per render halves the throughput, docs/render.md).
+ * Between renders the page goes back to about:blank and the cookies and storage of every
+ * origin the render reached are cleared; the browser is replaced after `recyclePages`
+ * pages or when its memory passes `recycleMemoryBytes`, and at once if it crashed.
+ */
+export class KeptBrowser {
+  private browser: Browser | null = null;
+  private page: Page | null = null;
+  private cdp: CDPSession | null = null;
+  private pagesServed = 0;
+  private readonly origins = new Set<string>();
+  private headers = '{}';
+  private proxyKey: string | undefined;
+
+  constructor(
+    private readonly launch: () => Promise<Browser>,
+    private readonly settings: KeptPageSettings,
+    private readonly defaultProxyKey: string | undefined,
+  ) {}
+
+  get pid(): number | null {
+    return this.browser?.process()?.pid ?? null;
+  }
+
+  get pages(): number {
+    return this.pagesServed;
+  }
+
+  async start(): Promise<void> {
+    const browser = await this.launch();
+    try {
+      const context = await browser.createBrowserContext();
+      const page = await context.newPage();
+      await page.setRequestInterception(true);
+      // Renders must see the website's answer of now, not one cached by an earlier render.
+      await page.setCacheEnabled(false);
+      page.on('request', (request) => this.route(request));
+      page.on('dialog', (dialog) => void dialog.dismiss().catch(ignore));
+      // Popups would pile up in the kept context.
+      context.on('targetcreated', (target) => void target.page().then((p) => (p && p !== page ? p.close() : undefined)).catch(ignore));
+      this.cdp = await page.createCDPSession();
+      this.headers = '{}';
+      this.proxyKey = undefined;
+      await this.useProxyKey(this.defaultProxyKey, page);
+      this.browser = browser;
+      this.page = page;
+      this.pagesServed = 0;
+    } catch (e) {
+      await closeBrowser(browser);
+      throw e;
+    }
+  }
+
+  /** The kept page (on a new browser if this one crashed). */
+  async livePage(): Promise<Page> {
+    if (!this.browser?.connected || !this.page) await this.restart();
+    return this.page!;
+  }
+
+  /** Sets the kept page up for one render: its extra headers and the key it gives the proxy. */
+  async prepare(options: { headers?: Record<string, string>; proxyKey?: string }): Promise<void> {
+    const page = this.page!;
+    const headers = JSON.stringify(options.headers ?? {});
+    if (headers !== this.headers) {
+      await page.setExtraHTTPHeaders(options.headers ?? {});
+      this.headers = headers;
+    }
+    await this.useProxyKey(options.proxyKey ?? this.defaultProxyKey, page);
+  }
+
+  /** After a render: back to a clean page, or a new browser when this one is due. */
+  async afterRender(): Promise<void> {
+    // The cluster adds an 'error' listener to the page for every job: on a kept page they would pile up.
+    this.page?.removeAllListeners('error');
+    this.pagesServed += 1;
+    try {
+      await this.reset();
+    } catch {
+      return this.restart();
+    }
+    const due = this.pagesServed >= this.settings.recyclePages || (this.pagesServed % MEMORY_CHECK_PAGES === 0 && this.memoryBytes() > this.settings.recycleMemoryBytes);
+    if (due) await this.restart();
+  }
+
+  /** Memory of the browser's process tree (browser, zygote, renderers, utilities). */
+  memoryBytes(): number {
+    const pid = this.pid;
+    return pid === null ? 0 : processTreeMemoryBytes(pid);
+  }
+
+  async restart(): Promise<void> {
+    await this.close();
+    await this.start();
+  }
+
+  async close(): Promise<void> {
+    const browser = this.browser;
+    this.browser = null;
+    this.page = null;
+    this.cdp = null;
+    if (browser) await closeBrowser(browser);
+  }
+
+  private route(request: HTTPRequest): void {
+    if (request.isInterceptResolutionHandled()) return;
+    const url = request.url();
+    if (!mayRequest(url, this.settings.allowPrivateTargets)) return void request.abort('blockedbyclient').catch(ignore);
+    if (url.startsWith('http')) this.origins.add(new URL(url).origin);
+    void request.continue().catch(ignore);
+  }
+
+  private async reset(): Promise<void> {
+    await this.page!.goto('about:blank');
+    await this.cdp!.send('Network.clearBrowserCookies');
+    for (const origin of this.origins) await this.cdp!.send('Storage.clearDataForOrigin', { origin, storageTypes: CLEARED_STORAGE });
+    this.origins.clear();
+  }
+
+  private async useProxyKey(key: string | undefined, page: Page): Promise<void> {
+    if (key === this.proxyKey) return;
+    // The proxy takes an API key as the user name and no password.
+    await page.authenticate(key === undefined ? null : { username: key, password: '' });
+    this.proxyKey = key;
+  }
+}
+
+async function closeBrowser(browser: Browser): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const killed = new Promise<void>((resolve) => {
+    timer = setTimeout(() => {
+      browser.process()?.kill('SIGKILL');
+      resolve();
+    }, CLOSE_GRACE_MS);
+  });
+  await Promise.race([browser.close().catch(ignore), killed]);
+  clearTimeout(timer);
+}
+
+/** The browsers of one pool (for the render task, statistics and shutdown). */
+export class KeptBrowsers {
+  readonly all: KeptBrowser[] = [];
+  private readonly byPage = new WeakMap<Page, KeptBrowser>();
+
+  register(browser: KeptBrowser, page: Page): void {
+    this.byPage.set(page, browser);
+  }
+
+  of(page: Page): KeptBrowser {
+    const kept = this.byPage.get(page);
+    if (!kept) throw new Error('a page that no kept browser owns');
+    return kept;
+  }
+}
+
+/**
+ * puppeteer-cluster's concurrency model for kept pages: each cluster worker owns a
+ * KeptBrowser, and a job gets that browser's one page (the stock models open a page,
+ * context or browser per job and cap near 18 renders/s here).
+ */
+export function keptPageConcurrency(settings: KeptPageSettings, browsers: KeptBrowsers, defaultProxyKey: string | undefined) {
+  return class KeptPageConcurrency extends ConcurrencyImplementation {
+    async init(): Promise<void> {}
+
+    async close(): Promise<void> {
+      await Promise.all(browsers.all.map((b) => b.close()));
+    }
+
+    async workerInstance(): Promise<WorkerInstance> {
+      const options = this.options as LaunchOptions;
+      const kept = new KeptBrowser(() => this.puppeteer.launch(options), settings, defaultProxyKey);
+      await kept.start();
+      browsers.all.push(kept);
+      return {
+        jobInstance: async (): Promise<JobInstance> => {
+          const page = await kept.livePage();
+          browsers.register(kept, page);
+          return { resources: { page }, close: () => kept.afterRender() };
+        },
+        close: () => kept.close(),
+        repair: () => kept.restart(),
+      };
+    }
+  };
+}

@@ -1,0 +1,186 @@
+import { OnModuleDestroy } from '@nestjs/common';
+import type { Page } from 'puppeteer-core';
+import puppeteer from 'puppeteer-core';
+import { Cluster } from 'puppeteer-cluster';
+import { CrawlhubConfig } from '@crawlhub/config';
+import { RenderError } from '../domain/render-error';
+import { mayRequest } from '../domain/target-filter';
+import { Renderer, RenderRequest, RenderResult } from '../ports/renderer.port';
+import { KeptBrowsers, keptPageConcurrency } from './kept-page-concurrency';
+
+export interface RenderPoolOptions {
+  chromiumPath: string;
+  concurrency: number;
+  queueLimit: number;
+  timeoutMs: number;
+  recyclePages: number;
+  recycleRssMb: number;
+  /** `http://[key:]@host:port`; null: the browsers connect directly. */
+  proxyUrl: string | null;
+  allowPrivateTargets: boolean;
+  viewport?: { width: number; height: number };
+}
+
+export function renderPoolOptionsOf(config: CrawlhubConfig): RenderPoolOptions {
+  return { ...config.render, allowPrivateTargets: config.allowPrivateTargets };
+}
+
+/** What a render task hands back to the cluster: it never throws, or the cluster would log every failed render. */
+type RenderOutcome = { ok: true; result: RenderResult } | { ok: false; error: RenderError };
+
+/** The viewport of every page, and so the size of screenshots. */
+export const DEFAULT_VIEWPORT = { width: 1280, height: 800 };
+/** Upper bound of a render's own timeout; the cluster's job timeout is a backstop above it. */
+const MAX_TIMEOUT_MS = 600_000;
+
+/** Flags measured on this platform (/work/shared/PITFALLS.md "Node 20 floor", "Headless rendering"). */
+export const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+  // A worker renders one page at a time: a renderer process per site (and a process swap
+  // at every cross-site navigation, about:blank included) only costs time here (docs/render.md).
+  '--disable-site-isolation-trials',
+  '--disable-features=IsolateOrigins,site-per-process,ProactivelySwapBrowsingInstance,RenderDocument',
+];
+
+/** Launch arguments that send all of a browser's traffic through `proxyUrl` (loopback included: Chromium bypasses it by default). */
+function proxyArgs(proxyUrl: string | null): string[] {
+  if (proxyUrl === null) return [];
+  return [`--proxy-server=${new URL(proxyUrl).host}`, '--proxy-bypass-list=<-loopback>'];
+}
+
+function failureOf(error: unknown, url: string, timeoutMs: number): RenderError {
+  if (error instanceof RenderError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof Error && error.name === 'TimeoutError') return new RenderError('timeout', `render of ${url} took longer than ${timeoutMs} ms`);
+  if (message.includes('net::ERR_BLOCKED_BY_CLIENT')) return new RenderError('blocked_target', `${url} led to a private, loopback or link-local address`);
+  const net = /net::ERR_[A-Z_]+/.exec(message);
+  if (net) return new RenderError('net_error', net[0]);
+  return new RenderError('browser_error', message);
+}
+
+/**
+ * Renders pages on puppeteer-cluster with kept pages (KeptPageConcurrency): at most
+ * RENDER_CONCURRENCY at once, at most RENDER_QUEUE_LIMIT waiting (more fail at once with
+ * queue_full), each within its timeout from when it starts on a page.
+ */
+export class RenderPool implements Renderer, OnModuleDestroy {
+  /** Renders running or waiting for a page. */
+  private admitted = 0;
+  private closed = false;
+  /** Rejects renders that are still waiting when the pool closes. */
+  private readonly abandon = new Set<(e: RenderError) => void>();
+
+  private constructor(
+    private readonly cluster: Cluster<RenderRequest, RenderOutcome>,
+    private readonly browsers: KeptBrowsers,
+    private readonly options: RenderPoolOptions,
+  ) {}
+
+  static async start(options: RenderPoolOptions): Promise<RenderPool> {
+    const browsers = new KeptBrowsers();
+    const proxyUser = options.proxyUrl === null ? '' : decodeURIComponent(new URL(options.proxyUrl).username);
+    const concurrency = keptPageConcurrency(
+      { recyclePages: options.recyclePages, recycleMemoryBytes: options.recycleRssMb * 1024 * 1024, allowPrivateTargets: options.allowPrivateTargets },
+      browsers,
+      proxyUser || undefined,
+    );
+    const cluster: Cluster<RenderRequest, RenderOutcome> = await Cluster.launch({
+      concurrency,
+      maxConcurrency: options.concurrency,
+      puppeteer,
+      timeout: MAX_TIMEOUT_MS + 60_000,
+      puppeteerOptions: {
+        executablePath: options.chromiumPath,
+        headless: 'shell',
+        pipe: true,
+        args: [...CHROMIUM_FLAGS, ...proxyArgs(options.proxyUrl)],
+        // Through the proxy every HTTPS connection ends at crawlhub's proxy (its CA), which
+        // checks the website's certificate itself; Chromium's SPKI allow-list cannot be used
+        // because the proxy presents leaves without their CA (docs/render.md, Decisions).
+        acceptInsecureCerts: options.proxyUrl !== null,
+        defaultViewport: options.viewport ?? DEFAULT_VIEWPORT,
+        handleSIGINT: false,
+        handleSIGTERM: false,
+        handleSIGHUP: false,
+      },
+    });
+    return new RenderPool(cluster, browsers, options);
+  }
+
+  async render(request: RenderRequest): Promise<RenderResult> {
+    const { url } = request;
+    if (!/^https?:\/\//i.test(url) || !URL.canParse(url)) throw new RenderError('bad_url', `${url} is not an http(s) URL`);
+    if (!mayRequest(url, this.options.allowPrivateTargets)) throw new RenderError('blocked_target', `${url} is a private, loopback or link-local address`);
+    if (this.closed) throw new RenderError('browser_error', 'the render pool is closed');
+    if (this.admitted >= this.options.concurrency + this.options.queueLimit) {
+      throw new RenderError('queue_full', `${this.options.queueLimit} renders are already waiting (RENDER_QUEUE_LIMIT)`);
+    }
+    this.admitted += 1;
+    let abandon!: (e: RenderError) => void;
+    const abandoned = new Promise<never>((_, reject) => (abandon = reject));
+    this.abandon.add(abandon);
+    try {
+      const outcome = await Promise.race([this.cluster.execute(request, ({ page }) => this.renderOn(page, request)), abandoned]);
+      if (outcome.ok) return outcome.result;
+      throw outcome.error;
+    } catch (e) {
+      throw failureOf(e, url, request.timeoutMs ?? this.options.timeoutMs);
+    } finally {
+      this.abandon.delete(abandon);
+      this.admitted -= 1;
+    }
+  }
+
+  /** The pool's browsers: pid (changes when one is recycled) and pages served by it. */
+  browserStats(): { pid: number | null; pages: number }[] {
+    return this.browsers.all.map((b) => ({ pid: b.pid, pages: b.pages }));
+  }
+
+  /** Memory (PSS) of all the pool's browser process trees. */
+  browsersMemoryBytes(): number {
+    return this.browsers.all.reduce((sum, b) => sum + b.memoryBytes(), 0);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const abandon of this.abandon) abandon(new RenderError('browser_error', 'the render pool closed'));
+    await this.cluster.close();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.close();
+  }
+
+  /** One render on a kept page; its time runs from here, not from when it was queued. */
+  private async renderOn(page: Page, request: RenderRequest): Promise<RenderOutcome> {
+    const timeoutMs = Math.min(request.timeoutMs ?? this.options.timeoutMs, MAX_TIMEOUT_MS);
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new RenderError('timeout', `render of ${request.url} took longer than ${timeoutMs} ms`)), timeoutMs);
+    });
+    try {
+      return { ok: true, result: await Promise.race([this.load(page, request, timeoutMs), expired]) };
+    } catch (e) {
+      return { ok: false, error: failureOf(e, request.url, timeoutMs) };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async load(page: Page, request: RenderRequest, timeoutMs: number): Promise<RenderResult> {
+    await this.browsers.of(page).prepare(request);
+    const response = await page.goto(request.url, { waitUntil: 'load', timeout: timeoutMs });
+    if (!response) throw new RenderError('browser_error', `no response for ${request.url}`);
+    const html = await page.content();
+    const screenshot = request.screenshot ? Buffer.from(await page.screenshot({ type: 'png' })) : undefined;
+    return { status: response.status(), headers: response.headers(), html, ...(screenshot ? { screenshot } : {}), finalUrl: page.url() };
+  }
+}
