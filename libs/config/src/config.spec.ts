@@ -1,4 +1,6 @@
-import { ConfigError, loadConfig } from './config';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CONFIG_DOCS, ConfigError, loadConfig } from './config';
 
 describe('loadConfig', () => {
   it('works with no configuration at all', () => {
@@ -87,5 +89,27 @@ describe('loadConfig', () => {
     expect(error!.problems).toHaveLength(4);
     expect(error!.message).toContain('KAFKA_BROKERS');
     expect(error!.message).toContain('STORAGE_PORT=x');
+  });
+});
+
+describe('CONFIG_DOCS', () => {
+  const root = join(__dirname, '../../..');
+  const documented = CONFIG_DOCS.flatMap(([names]) => names.split(/\s+/));
+
+  it('documents every setting loadConfig reads', () => {
+    const source = readFileSync(join(__dirname, 'config.ts'), 'utf8');
+    const read = [...source.matchAll(/\b(?:str|int|bool|url|oneOf)\('([A-Z][A-Z0-9_]*)'/g)].map((m) => m[1]);
+    expect(read.length).toBeGreaterThan(40);
+    expect(read.filter((n) => !documented.includes(n))).toEqual([]);
+  });
+
+  it('is the README\'s settings table, row for row (the README may add code marks and links)', () => {
+    const plain = (text: string) => text.replace(/ \(\[[^\]]*\]\([^)]*\)\)/g, '').replace(/`/g, '');
+    const rows = readFileSync(join(root, 'README.md'), 'utf8').split('\n').filter((l) => l.startsWith('| `'));
+    for (const [names, , meaning] of CONFIG_DOCS) {
+      const row = rows.find((r) => r.startsWith(`| ${names.split(/\s+/).map((n) => `\`${n}\``).join(' ')} |`));
+      const readme = row === undefined ? 'missing' : plain(row.slice(row.lastIndexOf(' | ') + 3, -2));
+      expect({ names, meaning: readme }).toEqual({ names, meaning: plain(meaning) });
+    }
   });
 });
