@@ -26,16 +26,17 @@ export function basicUser(header: string | string[] | undefined): string | null 
  * tunnel that does not send the same header itself (decision: docs/proxy.md).
  */
 export function withTunnelHeaders(connectRaw: string[], innerRaw: string[]): string[] {
+  const candidates: number[] = [];
+  for (let i = 0; i < connectRaw.length; i += 2) if (ourHeader(connectRaw[i]) !== null) candidates.push(i);
+  // Most CONNECTs carry none: the inner request's headers are not even looked at.
+  if (candidates.length === 0) return innerRaw;
   const inner = new Set<string>();
   for (let i = 0; i < innerRaw.length; i += 2) {
     const short = ourHeader(innerRaw[i]);
     if (short !== null) inner.add(short);
   }
   const extra: string[] = [];
-  for (let i = 0; i < connectRaw.length; i += 2) {
-    const short = ourHeader(connectRaw[i]);
-    if (short !== null && !inner.has(short)) extra.push(connectRaw[i], connectRaw[i + 1]);
-  }
+  for (const i of candidates) if (!inner.has(ourHeader(connectRaw[i])!)) extra.push(connectRaw[i], connectRaw[i + 1]);
   return extra.length ? [...innerRaw, ...extra] : innerRaw;
 }
 
