@@ -111,6 +111,14 @@ describe('smart proxy: core', () => {
       expect(r.headers['set-cookie']).toEqual(['a=1; Path=/', 'b=2; Path=/']);
     });
 
+    it('accepts request headers up to 100 KiB (60 KiB pass) and answers 431 above (120 KiB)', async () => {
+      const r = await viaProxy(port, `${origin.httpUrl}/whoami`, { key, headers: { 'X-Big': 'a'.repeat(60 * 1024) } });
+      expect(r.status).toBe(200);
+      expect(JSON.parse(r.body).headers['x-big']).toHaveLength(60 * 1024);
+      const refused = await viaProxy(port, `${origin.httpUrl}/whoami`, { key, headers: { 'X-Big': 'a'.repeat(120 * 1024) } });
+      expect(refused.status).toBe(431);
+    });
+
     it('rotates the exits (round robin): the origin sees each source address', async () => {
       const remotes: string[] = [];
       for (let i = 0; i < 6; i++) {
@@ -389,6 +397,18 @@ describe('smart proxy: core', () => {
       expect([bad.status, bad.headers['x-proxy-error']]).toEqual([540, 'bad_header']);
       const refused = await viaTunnel(port, '127.0.0.1:1', '/', { key, ca: caPem });
       expect([refused.status, refused.headers['x-proxy-error']]).toEqual([502, 'econnrefused']);
+    });
+
+    it('accepts request headers up to 100 KiB inside the tunnel too, 431 above', async () => {
+      const r = await viaTunnel(port, `site.test:${origin.httpsPort}`, '/whoami', { key, ca: caPem, headers: { 'X-Big': 'b'.repeat(60 * 1024) } });
+      expect(r.status).toBe(200);
+      expect(JSON.parse(r.body).headers['x-big']).toHaveLength(60 * 1024);
+      // The 431 is written, but a client still sending the rest of its headers may see the reset of the closing connection first.
+      const refused = await viaTunnel(port, `site.test:${origin.httpsPort}`, '/whoami', { key, ca: caPem, headers: { 'X-Big': 'b'.repeat(120 * 1024) } }).then(
+        (a) => a.status,
+        (e: Error & { code?: string }) => e.code,
+      );
+      expect([431, 'ECONNRESET']).toContain(refused);
     });
 
     it('refuses CONNECT without a key (407)', async () => {

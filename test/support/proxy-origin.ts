@@ -108,10 +108,12 @@ export async function startProxyOrigin(): Promise<ProxyOrigin> {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   };
-  const http: Server = createHttpServer(handler);
+  // Headers as large as the proxy accepts (100 KiB) reach the handler.
+  const limits = { maxHeaderSize: 128 * 1024 };
+  const http: Server = createHttpServer(limits, handler);
   http.on('connection', track);
   const leaf = await ca.leaf('127.0.0.1');
-  const https = createHttpsServer({ cert: leaf.cert, key: leaf.key, SNICallback: (name, cb) => ca.leaf(name).then((l) => cb(null, require('node:tls').createSecureContext({ cert: l.cert, key: l.key })), (e: Error) => cb(e)) }, handler);
+  const https = createHttpsServer({ ...limits, cert: leaf.cert, key: leaf.key, SNICallback: (name, cb) => ca.leaf(name).then((l) => cb(null, require('node:tls').createSecureContext({ cert: l.cert, key: l.key })), (e: Error) => cb(e)) }, handler);
   https.on('secureConnection', (s: Socket) => track(s));
   https.on('connection', (s: Socket) => sockets.add(s));
   await new Promise<void>((r) => http.listen(0, '127.0.0.1', () => r()));

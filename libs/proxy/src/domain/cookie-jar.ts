@@ -87,6 +87,7 @@ export class CookieJar {
 
   /** The Cookie header for a request, or null (expired cookies are dropped). */
   header(host: string, path: string, secure: boolean, now: number): string | null {
+    if (this.cookies.length === 0) return null;
     this.cookies = this.cookies.filter((c) => c.expires > now);
     const matching = this.cookies.filter((c) => domainMatches(host, c) && pathMatches(path, c.path) && (!c.secure || secure));
     matching.sort((a, b) => b.path.length - a.path.length);

@@ -9,6 +9,10 @@ describe('parseProxyHeaders', () => {
     expect(o).toMatchObject({ profile: 'desktop', wholeProfile: false, noBancheck: false, maxRetries: null, timeoutMs: 30_000, session: null });
   });
 
+  it('gives a request without our headers the same options as one whose headers change nothing', () => {
+    expect(parseProxyHeaders({}, bounds)).toEqual(parseProxyHeaders({ 'x-proxy-profile-pass': '', 'x-proxy-debug': '' }, bounds));
+  });
+
   it('reads both prefixes, X-Proxy- winning', () => {
     const o = parseProxyHeaders({ 'x-crawlera-profile': 'mobile', 'x-crawlera-no-bancheck': '1', 'x-proxy-max-retries': '2', 'x-crawlera-max-retries': '4' }, bounds);
     expect(o).toMatchObject({ profile: 'mobile', wholeProfile: true, noBancheck: true, maxRetries: 2 });

@@ -54,6 +54,7 @@ export function parseProxyHeaders(headers: Record<string, string | string[] | un
     ours.set(short, value);
     if (short === 'debug') debugPrefix = proxyPrefix ? 'X-Proxy-' : 'X-Crawlera-';
   }
+  if (ours.size === 0) return defaultOptions(timeout.minMs);
   const bad = (name: string, value: string): never => {
     throw new ProxyError('bad_header', `X-Proxy-${name}: ${value.slice(0, 100)}`);
   };
@@ -100,6 +101,25 @@ export function parseProxyHeaders(headers: Record<string, string | string[] | un
     debugUa: debug.includes('ua'),
     useHttps: useHttps !== undefined,
     debugPrefix,
+  };
+}
+
+/** What a request without any of our headers gets (most requests: no parsing). */
+function defaultOptions(timeoutMs: number): ProxyOptions {
+  return {
+    profile: 'desktop',
+    wholeProfile: false,
+    profilePass: [],
+    noBancheck: false,
+    cookiesDisabled: false,
+    session: null,
+    jobId: null,
+    maxRetries: null,
+    timeoutMs,
+    debugRequestTime: false,
+    debugUa: false,
+    useHttps: false,
+    debugPrefix: 'X-Proxy-',
   };
 }
 

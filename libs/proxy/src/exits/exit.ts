@@ -232,7 +232,6 @@ export class Exit {
         headers: auth ? { ...headers, 'Proxy-Authorization': auth } : headers,
       });
     }
-    const tunnelled = this.config.kind !== 'local';
     const base = {
       host: target.host,
       port: target.port,
@@ -240,7 +239,7 @@ export class Exit {
       path: target.path,
       headers,
       // Local exits connect to the address the SSRF guard checked: no second lookup.
-      ...(tunnelled ? {} : { lookup: fixedLookup(target.address) }),
+      lookup: this.config.kind === 'local' ? fixedLookup(target.address) : undefined,
     };
     if (target.scheme === 'https') {
       return https.request({ ...base, agent: this.httpsAgent, servername: net.isIP(target.host) ? undefined : target.host, rejectUnauthorized: this.trust.rejectUnauthorized, secureContext: this.trust.secureContext } as https.RequestOptions);
@@ -254,12 +253,20 @@ export class Exit {
   }
 }
 
+/** Lookup functions by address, made once (a request on a kept-alive socket never calls it). */
+const fixedLookups = new Map<string, net.LookupFunction>();
+
 function fixedLookup(address: string): net.LookupFunction {
+  let lookup = fixedLookups.get(address);
+  if (lookup) return lookup;
   const family = net.isIPv6(address) ? 6 : 4;
-  return ((_host: string, options: { all?: boolean }, cb: (...args: unknown[]) => void) => {
+  lookup = ((_host: string, options: { all?: boolean }, cb: (...args: unknown[]) => void) => {
     if (options && options.all) cb(null, [{ address, family }]);
     else cb(null, address, family);
   }) as unknown as net.LookupFunction;
+  if (fixedLookups.size >= 10_000) fixedLookups.clear();
+  fixedLookups.set(address, lookup);
+  return lookup;
 }
 
 /** The label of an exit in `X-Proxy-Slave`: its source address, its proxy (no credentials), or `direct`. */

@@ -7,7 +7,7 @@ import { normalHost } from '@crawlhub/net';
 import { bannedByBody, bannedByStatus, needsBody, rulesFor } from '../domain/ban-rules';
 import { CookieJars } from '../domain/cookie-jar';
 import { errorCodeOf, ProxyError, PROXY_ERRORS } from '../domain/proxy-errors';
-import { outgoingHeaders, parseProxyHeaders, ProxyOptions } from '../domain/proxy-headers';
+import { ourHeader, outgoingHeaders, parseProxyHeaders, ProxyOptions } from '../domain/proxy-headers';
 import { answerWithoutDns, TargetGuard } from '../domain/target-guard';
 import { Exit, Target } from '../exits/exit';
 import { ExitPool, Pick, Slot } from '../exits/exit-pool';
@@ -136,12 +136,15 @@ export class ProxyForwarder {
 
   private async run(f: ForwardRequest, count: (n: number) => void, finish: (o: UsageOutcome) => void, fail: (e: ProxyError, extra?: [string, string][]) => void): Promise<void> {
     const p = this.config.proxy;
-    const headerMap: Record<string, string> = {};
+    // Only our X-Proxy-*/X-Crawlera-* headers are read here; a name not starting with x is skipped before any lowercasing.
+    const ours: Record<string, string> = {};
     for (let i = 0; i < f.rawHeaders.length; i += 2) {
+      if ((f.rawHeaders[i].charCodeAt(0) | 0x20) !== 0x78) continue;
       const n = f.rawHeaders[i].toLowerCase();
-      headerMap[n] = headerMap[n] === undefined ? f.rawHeaders[i + 1] : `${headerMap[n]},${f.rawHeaders[i + 1]}`;
+      if (ourHeader(n) === null) continue;
+      ours[n] = ours[n] === undefined ? f.rawHeaders[i + 1] : `${ours[n]},${f.rawHeaders[i + 1]}`;
     }
-    const options = parseProxyHeaders(headerMap, { minMs: p.timeoutMinMs, maxMs: p.timeoutMaxMs });
+    const options = parseProxyHeaders(ours, { minMs: p.timeoutMinMs, maxMs: p.timeoutMaxMs });
     // Decision (docs/proxy.md): a key may label only jobs of its own projects.
     if (options.jobId !== null && !canAccessProject(f.principal, Number(options.jobId.split('/')[0]))) throw new ProxyError('header_auth', 'X-Proxy-JobId');
     let scheme = f.scheme;
@@ -353,9 +356,10 @@ export class ProxyForwarder {
         finish('failed');
         resolve();
       };
+      // One timer, pushed back at each chunk (refresh costs less than a new timer per chunk).
       const arm = () => {
-        clearTimeout(timer);
-        timer = setTimeout(() => abort('timeout between chunks'), options.timeoutMs);
+        if (timer) timer.refresh();
+        else timer = setTimeout(() => abort('timeout between chunks'), options.timeoutMs);
       };
       res.writeHead(status, upstream.statusMessage, headers);
       if (prefix && prefix.length) {

@@ -1,8 +1,10 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Proxy } from 'http-mitm-proxy';
 import type { IContext } from 'http-mitm-proxy';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
+import type { Server as HttpsServer } from 'node:https';
 import type { Duplex } from 'node:stream';
+import { format } from 'node:util';
 import { AccessService, Principal } from '@crawlhub/access';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
 import { ProxyError, PROXY_ERRORS } from '../domain/proxy-errors';
@@ -26,20 +28,45 @@ export function basicUser(header: string | string[] | undefined): string | null 
  * tunnel that does not send the same header itself (decision: docs/proxy.md).
  */
 export function withTunnelHeaders(connectRaw: string[], innerRaw: string[]): string[] {
+  const candidates: number[] = [];
+  for (let i = 0; i < connectRaw.length; i += 2) if (ourHeader(connectRaw[i]) !== null) candidates.push(i);
+  // Most CONNECTs carry none: the inner request's headers are not even looked at.
+  if (candidates.length === 0) return innerRaw;
   const inner = new Set<string>();
   for (let i = 0; i < innerRaw.length; i += 2) {
     const short = ourHeader(innerRaw[i]);
     if (short !== null) inner.add(short);
   }
   const extra: string[] = [];
-  for (let i = 0; i < connectRaw.length; i += 2) {
-    const short = ourHeader(connectRaw[i]);
-    if (short !== null && !inner.has(short)) extra.push(connectRaw[i], connectRaw[i + 1]);
-  }
+  for (const i of candidates) if (!inner.has(ourHeader(connectRaw[i])!)) extra.push(connectRaw[i], connectRaw[i + 1]);
   return extra.length ? [...innerRaw, ...extra] : innerRaw;
 }
 
 const CONNECT_TARGET = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9._-]{1,253}):(\d{1,5})$/;
+
+/** Request headers accepted up to this size, as the original (Node's default is 16 KiB). */
+export const MAX_HEADER_BYTES = 100 * 1024;
+
+const HEADERS_TOO_LARGE = 'HTTP/1.1 431 Request Header Fields Too Large\r\nContent-Length: 0\r\nConnection: close\r\n\r\n';
+
+/** A request the HTTP parser refused: 431 for headers above MAX_HEADER_BYTES (as Node answers), else the connection is closed. */
+function refuseUnparsable(e: Error & { code?: string }, socket: Duplex): void {
+  // Closed once the answer is written out (at once, a TLS socket would drop it).
+  if (e.code === 'HPE_HEADER_OVERFLOW' && socket.writable) socket.end(HEADERS_TOO_LARGE, () => socket.destroy());
+  else socket.destroy();
+}
+
+/** A write to a response that has ended (the answer was already given): nobody left to tell. */
+function ignoreLateWrite(): void {}
+
+/** The parts of http-mitm-proxy 1.1.0 we hook into (not in its typings). */
+interface MitmInternals {
+  /** CONNECT requests by the `remotePort:localPort` of the loopback connection that carries their tunnel to the library's servers. */
+  connectRequests: Record<string, IncomingMessage>;
+  _createHttpsServer(options: object, cb: (port: number, server: HttpsServer, wss: unknown) => void): void;
+  _onError(kind: string, ctx: IContext | null, err: Error): void;
+  _onWebSocketServerConnect(isSSL: boolean, ws: { terminate(): void }): void;
+}
 
 /**
  * The proxy port (:8010) on http-mitm-proxy: absolute-form requests, CONNECT intercepted
@@ -54,8 +81,6 @@ export class ProxyServer {
   private readonly proxy = new Proxy();
   /** The principal of each authenticated CONNECT, for the requests inside its tunnel. */
   private readonly tunnels = new WeakMap<IncomingMessage, Principal>();
-  /** The request line's URL as the client sent it (the library rewrites it). */
-  private readonly rawUrls = new WeakMap<IncomingMessage, string>();
   private port = 0;
   /** Client sockets of CONNECT tunnels (the HTTP server lets go of them): closed on shutdown. */
   private readonly tunnelSockets = new Set<Duplex>();
@@ -72,6 +97,10 @@ export class ProxyServer {
   async listen(host: string, port: number): Promise<number> {
     await this.ca.open();
     const proxy = this.proxy;
+    const internals = this.internals;
+    // http-mitm-proxy prints a console.debug line per new intercepted host (and one console.info
+    // at start): debug lines of ours. Nothing else in the proxy process prints with console.debug.
+    console.debug = (...args: unknown[]) => this.log.debug(format(...args));
     // Our CA and leaf certificates (memory + disk), instead of the library's per-host key generation.
     proxy.onCertificateRequired = (hostname, cb) => cb(null, { ...this.ca.files(hostname), hosts: [hostname] });
     proxy.onCertificateMissing = (ctx, _files, cb) => {
@@ -80,31 +109,55 @@ export class ProxyServer {
         (e: Error) => cb(e, undefined as never),
       );
     };
-    // The library prints every error and answers `504 Proxy Error`; ours are answered by the forwarder.
-    (proxy as unknown as { _onError: (kind: string, ctx: IContext | null, err: Error) => void })._onError = (kind, ctx, err) => {
-      this.log.debug(`${kind}: ${err?.message ?? err}`);
-      const res = ctx?.proxyToClientResponse;
-      if (res && !res.headersSent && !res.destroyed && kind !== 'PROXY_TO_CLIENT_RESPONSE_ERROR' && kind !== 'CLIENT_TO_PROXY_REQUEST_ERROR') sendProxyError(res, new ProxyError('unexpected'));
-    };
+    // The library prints every error (its servers, sockets, CONNECT); requests are ours (see `adopt`).
+    internals._onError = (kind, _ctx, err) => this.log.debug(`${kind}: ${err?.message ?? err}`);
     proxy.onConnect((req, socket, head, cb) => this.onConnect(req, socket, cb));
     // WebSockets are not forwarded (the library would proxy them without our checks, and its
     // close handler throws when no upstream socket exists): closed before it sees them.
-    (proxy as unknown as { _onWebSocketServerConnect: (isSSL: boolean, ws: { terminate(): void }) => void })._onWebSocketServerConnect = (_ssl, ws) => ws.terminate();
-    proxy.onRequest((ctx) => {
-      this.onRequest(ctx).catch((e: Error) => {
-        this.log.error(e.stack ?? String(e));
-        sendProxyError(ctx.proxyToClientResponse, new ProxyError('unexpected'));
+    internals._onWebSocketServerConnect = (_ssl, ws) => ws.terminate();
+    // Its TLS servers (the SNI one, one per intercepted IP literal) take our request handler too.
+    const createHttpsServer = internals._createHttpsServer.bind(proxy);
+    internals._createHttpsServer = (options, cb) =>
+      createHttpsServer(options, (port, server, wss) => {
+        this.adopt(server, true);
+        cb(port, server, wss);
       });
-    });
-    await new Promise<void>((resolve, reject) => {
-      // forceSNI: one TLS server for every intercepted name (a context per name), not a server and a port per host.
-      proxy.listen({ host, port, keepAlive: true, forceSNI: true, sslCaDir: this.ca.dir }, (err?: Error | null) => (err ? reject(err) : resolve()));
-    });
-    const server = proxy.httpServer!;
-    server.prependListener('request', (req: IncomingMessage) => this.rawUrls.set(req, req.url ?? ''));
-    server.on('clientError', (_e, socket: Duplex) => socket.destroy());
+    const info = console.info;
+    console.info = (...args: unknown[]) => this.log.debug(format(...args));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        // forceSNI: one TLS server for every intercepted name (a context per name), not a server and a port per host.
+        proxy.listen({ host, port, keepAlive: true, forceSNI: true, sslCaDir: this.ca.dir }, (err?: Error | null) => (err ? reject(err) : resolve()));
+      });
+    } finally {
+      console.info = info;
+    }
+    this.adopt(proxy.httpServer!, false);
     this.port = proxy.httpPort;
     return this.port;
+  }
+
+  /**
+   * Takes every request of one of the library's servers with our handler instead of its own
+   * (which builds a context object per request and parses the target again), and sets the
+   * header size limit. The library keeps CONNECT, TLS termination and WebSocket upgrades.
+   */
+  private adopt(server: HttpServer | HttpsServer, isSSL: boolean): void {
+    (server as { maxHeaderSize?: number }).maxHeaderSize = MAX_HEADER_BYTES;
+    server.removeAllListeners('request');
+    server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      res.on('error', ignoreLateWrite);
+      this.onRequest(isSSL, req, res).catch((e: Error) => {
+        this.log.error(e.stack ?? String(e));
+        sendProxyError(res, new ProxyError('unexpected'));
+      });
+    });
+    server.removeAllListeners('clientError');
+    server.on('clientError', refuseUnparsable);
+  }
+
+  private get internals(): MitmInternals {
+    return this.proxy as unknown as MitmInternals;
   }
 
   async close(): Promise<void> {
@@ -155,12 +208,11 @@ export class ProxyServer {
     );
   }
 
-  private async onRequest(ctx: IContext): Promise<void> {
-    const req = ctx.clientToProxyRequest;
-    const res = ctx.proxyToClientResponse;
-    const raw = this.rawUrls.get(req) ?? req.url ?? '';
-    const connect = ctx.connectRequest as IncomingMessage | undefined;
-    if (!ctx.isSSL && !connect && raw.startsWith('/')) return this.direct(req, res, raw);
+  private async onRequest(isSSL: boolean, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const raw = req.url ?? '';
+    // A request inside a CONNECT tunnel reaches the library's servers on a loopback connection of its own.
+    const connect: IncomingMessage | undefined = this.internals.connectRequests[`${req.socket.remotePort}:${req.socket.localPort}`];
+    if (!isSSL && !connect && raw.startsWith('/')) return this.direct(req, res, raw);
 
     let principal: Principal | null = connect ? this.tunnels.get(connect) ?? null : null;
     if (req.headers['proxy-authorization'] !== undefined || principal === null) principal = await this.principalOf(req.headers['proxy-authorization']);
@@ -174,7 +226,7 @@ export class ProxyServer {
     let path: string;
     if (connect) {
       const m = CONNECT_TARGET.exec(connect.url ?? '')!;
-      scheme = ctx.isSSL ? 'https' : 'http';
+      scheme = isSSL ? 'https' : 'http';
       host = m[1];
       port = Number(m[2]);
       path = raw.startsWith('/') ? raw : '/';
