@@ -71,7 +71,9 @@ export class FetchWorker implements OnApplicationBootstrap, OnApplicationShutdow
     await this.eventLog.ensureTopics([...topics, FETCH_RESULTS_TOPIC]);
     for (const kind of this.config.worker.kinds) {
       const { group, topic } = WORKER_GROUPS[kind];
-      this.consumptions.push(await this.eventLog.consume({ groupId: group, topics: [topic], handler: (batch) => this.handle(batch) }));
+      // Every partition at once: a slow fetch holds up only its own partition's commit, never the other requests.
+      const partitionsConcurrently = this.eventLog.partitionCount(topic);
+      this.consumptions.push(await this.eventLog.consume({ groupId: group, topics: [topic], partitionsConcurrently, handler: (batch) => this.handle(batch) }));
     }
   }
 
