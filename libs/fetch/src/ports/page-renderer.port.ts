@@ -1,50 +1,73 @@
 import { Injectable } from '@nestjs/common';
 
 /**
- * How a renderer worker renders a page: the browser render pool (libs/render) binds this
- * port; until it does, `RenderingUnavailable` answers every render with a clear failure.
+ * How a renderer worker renders a page. The shape is the browser render pool's
+ * (libs/render `Renderer`: bind `{ provide: PAGE_RENDERER, useExisting: RENDERER }`);
+ * until it is bound, `RenderingUnavailable` fails every render with a clear message.
  */
 export const PAGE_RENDERER = Symbol('PAGE_RENDERER');
 
 export interface RenderRequest {
   url: string;
-  screenshot: boolean;
+  screenshot?: boolean;
   headers?: Record<string, string>;
   /** Counted from when the page starts rendering, not from when it was queued. */
   timeoutMs?: number;
-  /** Where the browser's traffic goes, with the proxy token of the user it is accounted to. */
-  proxy?: { url: string; token: string };
+  /** The credential the browser gives the proxy: the worker's proxy token for the user. */
+  proxyKey?: string;
 }
 
-export type RenderFailure = 'timeout' | 'queue_full' | 'blocked' | 'net_error' | 'unavailable';
+export interface RenderResult {
+  status: number;
+  headers: Record<string, string>;
+  html: string;
+  /** PNG of the viewport, when asked. */
+  screenshot?: Buffer;
+  finalUrl: string;
+}
 
-export type RenderOutcome =
-  | { ok: true; status: number; headers: Record<string, string>; html: string; screenshot?: Buffer; finalUrl: string }
-  | { ok: false; failure: RenderFailure; message: string; /** The proxy error code of a net error, when known. */ code?: string };
-
+/** Renders pages; rejects with an error whose `failure` says why (libs/render's RenderError). */
 export interface PageRenderer {
-  render(request: RenderRequest): Promise<RenderOutcome>;
+  render(request: RenderRequest): Promise<RenderResult>;
+}
+
+export class RenderUnavailableError extends Error {
+  readonly failure = 'unavailable';
 }
 
 @Injectable()
 export class RenderingUnavailable implements PageRenderer {
-  async render(): Promise<RenderOutcome> {
-    return { ok: false, failure: 'unavailable', message: 'rendering is not available in this build' };
+  async render(): Promise<RenderResult> {
+    throw new RenderUnavailableError('rendering is not available in this build');
   }
 }
 
-/** The proxy error code a render failure is reported with (fetch response `crawlera_error`). */
-export function renderFailureCode(o: Extract<RenderOutcome, { ok: false }>): string {
-  switch (o.failure) {
+const NET_ERRORS: [RegExp, string][] = [
+  [/ERR_CONNECTION_REFUSED/, 'econnrefused'],
+  [/ERR_NAME_NOT_RESOLVED/, 'nxdomain'],
+  [/ERR_CONNECTION_RESET/, 'econnreset'],
+  [/ERR_(ADDRESS|NETWORK)_UNREACHABLE/, 'ehostunreach'],
+  [/ERR_(CONNECTION_)?TIMED_OUT/, 'timeout'],
+];
+
+/** The proxy error code a failed render is reported with (the fetch response's `crawlera_error`). */
+export function renderFailureCode(e: unknown): string {
+  const failure = (e as { failure?: unknown } | null)?.failure;
+  const message = e instanceof Error ? e.message : String(e);
+  switch (failure) {
     case 'timeout':
       return 'timeout';
     case 'queue_full':
       return 'serverbusy';
-    case 'blocked':
+    case 'blocked_target':
       return 'domain_forbidden';
+    case 'bad_url':
+      return 'bad_header';
     case 'net_error':
-      return o.code ?? 'econnrefused';
+      return NET_ERRORS.find(([re]) => re.test(message))?.[1] ?? 'econnreset';
     case 'unavailable':
       return 'render_unavailable';
+    default:
+      return 'render_error';
   }
 }

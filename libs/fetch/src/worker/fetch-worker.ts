@@ -8,7 +8,7 @@ import { CONFIG, CrawlhubConfig, WorkerKind } from '@crawlhub/config';
 import { ConsumedBatch, Consumption, EVENT_LOG, EventLog } from '@crawlhub/eventlog';
 import { JOB_TOKEN_SECRET } from '@crawlhub/platform';
 import { EventWriter } from '@crawlhub/views';
-import { PAGE_RENDERER, PageRenderer, renderFailureCode } from '../ports/page-renderer.port';
+import { PAGE_RENDERER, PageRenderer, renderFailureCode, RenderResult } from '../ports/page-renderer.port';
 import { failure, FetchOutcome, ProxyFetcher, tooBigFailure } from './proxy-fetcher';
 
 /** The consumer group of each kind of worker: every member of a group takes a share of the partitions. */
@@ -107,10 +107,14 @@ export class FetchWorker implements OnApplicationBootstrap, OnApplicationShutdow
   }
 
   private async render(r: FetchRequested, token: string): Promise<FetchOutcome & { screenshot: string | null }> {
-    const o = await this.renderer.render({ url: r.url, screenshot: r.screenshot, headers: Object.fromEntries(r.headers), timeoutMs: Math.max(1, r.deadline - Date.now()), proxy: { url: this.proxyUrl, token } });
-    if (!o.ok) return { ...failure(r.url, 503, renderFailureCode(o), o.message), screenshot: null };
-    const html = Buffer.from(o.html, 'utf8');
+    let page: RenderResult;
+    try {
+      page = await this.renderer.render({ url: r.url, screenshot: r.screenshot, headers: Object.fromEntries(r.headers), timeoutMs: Math.max(1, r.deadline - Date.now()), proxyKey: token });
+    } catch (e) {
+      return { ...failure(r.url, 503, renderFailureCode(e), e instanceof Error ? e.message : String(e)), screenshot: null };
+    }
+    const html = Buffer.from(page.html, 'utf8');
     if (html.length > this.config.fetch.maxResponseBytes) return { ...tooBigFailure(r.url, this.config.fetch.maxResponseBytes), screenshot: null };
-    return { url: o.finalUrl, originalStatus: o.status, headers: o.headers, proxyStatus: 'success', error: null, body: html.toString('base64'), screenshot: o.screenshot ? o.screenshot.toString('base64') : null };
+    return { url: page.finalUrl, originalStatus: page.status, headers: page.headers, proxyStatus: 'success', error: null, body: html.toString('base64'), screenshot: page.screenshot ? page.screenshot.toString('base64') : null };
   }
 }
