@@ -4,6 +4,7 @@ import { storageBench } from './storage.bench';
 import { collectionsBench } from './collections.bench';
 import { frontierBench } from './frontier.bench';
 import { proxyBench, proxyBenchOptions } from './proxy.bench';
+import { fetchBench, fetchBenchOptions } from './fetch.bench';
 
 /**
  * `npm run bench [section]`: each capability has a section; figures are printed with
@@ -25,6 +26,7 @@ const SECTIONS: Record<string, () => Promise<void>> = {
   frontier: () =>
     frontierBench({ requests: Math.round(1_000_000 * Number(process.env.BENCH_SCALE ?? '1')), slots: 100, clients: 4, perPost: Number(process.env.FRONTIER_BENCH_POST ?? '5000') }),
   proxy: () => proxyBench(proxyBenchOptions(process.argv.slice(2))),
+  fetch: () => fetchBench(fetchBenchOptions()),
 };
 
 async function main() {

@@ -97,8 +97,8 @@ describe('fetch API: the worker fleet', () => {
   it('answers every request when a worker is SIGKILLed while it holds some of them', async () => {
     const slowHits = () => origin.hits.filter((h) => h.path === '/slow').length;
     const n = 16;
-    const answers = Promise.all(Array.from({ length: n }, (_, i) => fetchApi(`${origin.httpUrl}/slow?ms=3000&n=${i}`)));
-    // Both workers are fetching now (the origin answers after 3 s): kill one mid-fetch.
+    const answers = Promise.all(Array.from({ length: n }, (_, i) => fetchApi(`${origin.httpUrl}/slow?ms=6000&n=${i}`)));
+    // Both workers are fetching now (the origin answers after 6 s): kill one mid-fetch.
     const until = Date.now() + 10_000;
     while (slowHits() < n && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
     expect(slowHits()).toBeGreaterThanOrEqual(n);
@@ -108,12 +108,13 @@ describe('fetch API: the worker fleet', () => {
     await victim.waitExit();
     const done = await answers;
     expect(done.map((a) => [a.proxy_status, a.original_status])).toEqual(Array(n).fill(['success', 200]));
-    // The victim's requests were fetched again by the survivor: more hits than requests, and
-    // every request of this test has a result from the survivor.
+    // What the victim held unfinished was fetched again by the survivor after the kill
+    // (on Kafka, a rebalance just before the kill may have let the victim finish a few).
     expect(slowHits()).toBeGreaterThan(fetchedBeforeKill);
     const fresh = (await results()).filter((r) => r.url.includes('/slow'));
-    const bySurvivor = new Set(fresh.filter((r) => r.worker.endsWith(workerId(survivor))).map((r) => r.url));
-    expect(bySurvivor.size).toBe(n);
-    expect(fresh.some((r) => r.worker.endsWith(workerId(victim)))).toBe(false);
+    const by = (w: SpawnedPlatform) => new Set(fresh.filter((r) => r.worker.endsWith(workerId(w))).map((r) => r.url));
+    const [bySurvivor, byVictim] = [by(survivor), by(victim)];
+    expect(byVictim.size).toBeLessThan(n);
+    expect(new Set([...bySurvivor, ...byVictim]).size).toBe(n);
   }, 90_000);
 });
