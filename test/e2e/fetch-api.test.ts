@@ -98,7 +98,8 @@ describe('fetch API: plain fetches', () => {
   });
 
   it('sends the client\'s method, body, headers and job id through the proxy, but never its key', async () => {
-    const r = await fetchApi({ url: `${origin.httpUrl}/whoami`, method: 'PUT', body: 'hello', headers: { 'X-Mine': 'yes' }, job_id: '1/2/3' });
+    // A Proxy-Authorization among the headers is dropped: the fetch is the calling key's.
+    const r = await fetchApi({ url: `${origin.httpUrl}/whoami`, method: 'PUT', body: 'hello', headers: { 'X-Mine': 'yes', 'Proxy-Authorization': basic('f'.repeat(32)) }, job_id: '1/2/3' });
     expect(r.json.proxy_status).toBe('success');
     const seen = JSON.parse(r.json.body as string) as { method: string; headers: Record<string, string> };
     expect(seen.method).toBe('PUT');

@@ -30,6 +30,12 @@ export function failure(url: string, status: number, code: string, message: stri
   return { url, originalStatus: status, headers: {}, proxyStatus: ban ? 'ban' : 'fail', error: { code, message }, body: Buffer.from(message).toString('base64') };
 }
 
+/**
+ * Client headers the worker sets itself: the credentials (the fetch is accounted to the
+ * key that called the API, never to one named in a header) and the framing of the body.
+ */
+const NOT_FROM_CLIENT = new Set(['proxy-authorization', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'proxy-connection']);
+
 /** Node's request headers: one entry per name (case as first given; the client's Host wins), repeated names as arrays. */
 function headerObjectOf(pairs: [string, string][]): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
@@ -74,7 +80,8 @@ export class ProxyFetcher {
    * `timeout`.
    */
   fetch(r: FetchRequested, token: string): Promise<FetchOutcome> {
-    const headers: [string, string][] = [['Host', new URL(r.url).host], ...r.headers, ['Proxy-Authorization', `Basic ${Buffer.from(`${token}:`).toString('base64')}`]];
+    const clientHeaders = r.headers.filter(([name]) => !NOT_FROM_CLIENT.has(name.toLowerCase()));
+    const headers: [string, string][] = [['Host', new URL(r.url).host], ...clientHeaders, ['Proxy-Authorization', `Basic ${Buffer.from(`${token}:`).toString('base64')}`]];
     const remaining = r.deadline - Date.now();
     // The proxy clamps it to its own bounds; the wait for a throttling slot is not part of it.
     headers.push(['X-Proxy-Timeout', String(Math.max(1, remaining))]);
