@@ -55,6 +55,7 @@ export async function startPlatform(env: Record<string, string>) {
   child.removeAllListeners('exit');
   return {
     url: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
     dashUrl: `http://127.0.0.1:${dashPort}/api`,
     /** Current and peak resident memory of the platform process, MB. */
     memory: () => {

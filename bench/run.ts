@@ -5,6 +5,7 @@ import { collectionsBench } from './collections.bench';
 import { frontierBench } from './frontier.bench';
 import { proxyBench, proxyBenchOptions } from './proxy.bench';
 import { renderBench } from './render.bench';
+import { fetchBench, fetchBenchOptions } from './fetch.bench';
 
 /**
  * `npm run bench [section]`: each capability has a section; figures are printed with
@@ -27,7 +28,10 @@ const SECTIONS: Record<string, () => Promise<void>> = {
   frontier: () =>
     frontierBench({ requests: Math.round(1_000_000 * Number(process.env.BENCH_SCALE ?? '1')), slots: 100, clients: 4, perPost: Number(process.env.FRONTIER_BENCH_POST ?? '5000') }),
   proxy: () => proxyBench(proxyBenchOptions(process.argv.slice(2))),
-  fetch: () => renderBench({ seconds: Number(process.env.BENCH_RENDER_SECONDS ?? '5'), soakRenders: Number(process.env.BENCH_RENDER_SOAK ?? '2000') }),
+  fetch: async () => {
+    await fetchBench(fetchBenchOptions());
+    await renderBench({ seconds: Number(process.env.BENCH_RENDER_SECONDS ?? '5'), soakRenders: Number(process.env.BENCH_RENDER_SOAK ?? '2000') });
+  },
 };
 
 async function main() {

@@ -11,6 +11,8 @@ import { startStorageApp } from '../storage/storage.app';
 import { startRunner } from '../runner/runner.app';
 import { startProxyApp } from '../proxy/proxy.app';
 import { startStatsApp } from '../proxy/stats.app';
+import { startFetchApp } from '../fetch/fetch.app';
+import { startWorkerApp } from '../worker/worker.app';
 
 const HELP = `crawlhub: a self-hostable web-scraping platform (Scrapy Cloud compatible APIs)
 
@@ -30,7 +32,7 @@ class AdminModule {
   }
 }
 
-const NOT_BUILT_YET = ['fetch', 'extract', 'worker'] as const;
+const NOT_BUILT_YET = ['extract'] as const;
 
 async function main(): Promise<void> {
   if (process.argv.includes('--help') || process.argv.includes('-h')) {
@@ -66,12 +68,24 @@ async function main(): Promise<void> {
     running.push(context);
     urls.push(`runner         ${runner.id}, ${runner.units} units (jobs reach storage at ${runner.storageUrl})`);
   }
+  let proxyPort: number | undefined;
   if (config.roles.includes('proxy')) {
     const proxy = await startProxyApp(core, logger);
+    proxyPort = proxy.port;
     running.push(proxy);
     urls.push(`proxy          http://${config.host}:${proxy.port}/ (CA certificate: http://${config.host}:${proxy.port}/ca.crt)`);
     running.push(await startStatsApp(core, logger));
     urls.push(`proxy stats    http://${config.host}:${config.ports.stats}/stats`);
+  }
+  if (config.roles.includes('worker')) {
+    const { context, worker, proxyUrl } = await startWorkerApp(core, logger, proxyPort);
+    running.push(context);
+    urls.push(`worker         ${worker.id} (${config.worker.kinds.join(' and ')} fetches, ${config.worker.concurrency} at once, through ${proxyUrl})`);
+  }
+  if (config.roles.includes('fetch')) {
+    const app = await startFetchApp(core, logger);
+    running.push(app);
+    urls.push(`fetch API      http://${config.host}:${(app.getHttpServer().address() as { port: number }).port}/fetch/v2`);
   }
   const skipped = NOT_BUILT_YET.filter((r) => config.roles.includes(r));
 

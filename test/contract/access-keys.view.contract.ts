@@ -26,6 +26,8 @@ export function accessKeysViewContract(name: string, harness: ViewHarness<Access
       expect(await view.findByDigest(admin.digest)).toEqual(admin);
       expect(await view.findByDigest(digestOf('c'.repeat(32)))).toBeNull();
       expect(await view.findByDigest('')).toBeNull();
+      expect(await view.findById(a.keyId)).toEqual(a);
+      expect(await view.findById(keyIdOf('c'.repeat(32)))).toBeNull();
     });
 
     it('lists keys ordered by id', async () => {
@@ -51,6 +53,7 @@ export function accessKeysViewContract(name: string, harness: ViewHarness<Access
       await add(b);
       await revoke(a.keyId);
       expect(await view.findByDigest(a.digest)).toBeNull();
+      expect(await view.findById(a.keyId)).toBeNull();
       expect(await view.findByDigest(b.digest)).toEqual(b);
       expect(await ids()).toEqual([b.keyId]);
       await revoke('key-unknown');

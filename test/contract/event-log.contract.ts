@@ -69,6 +69,42 @@ export function eventLogContract(name: string, harness: () => EventLogHarness): 
       for (const k of keys) expect(seen.get(k)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
     });
 
+    it('with partitionsConcurrently, a slow batch of one partition does not hold up the others, and is committed when done', async () => {
+      const log = await open();
+      const topic = topicName();
+      await log.ensureTopics([topic]);
+      const n = log.partitionCount(topic);
+      if (n < 2) return;
+      // One key per partition; the first partition's handler waits until every other partition was delivered.
+      const keys: string[] = [];
+      for (let i = 0; keys.length < n; i++) if (partitionForKey(`k${i}`, n) === keys.length) keys.push(`k${i}`);
+      await log.append(topic, keys.map((k, i) => ev(k, i)));
+      const groupId = `g-${randomUUID()}`;
+      const seen = new Set<number>();
+      let release!: () => void;
+      const released = new Promise<void>((r) => (release = r));
+      const consumer = await log.consume({
+        groupId,
+        topics: [topic],
+        partitionsConcurrently: n,
+        handler: async (b) => {
+          if (b.partition === 0) await released;
+          b.events.forEach((e) => seen.add(e.partition));
+        },
+      });
+      await until(() => seen.size === n - 1, h.settleMs + 20_000, 'the other partitions while the first is held');
+      expect(seen.has(0)).toBe(false);
+      release();
+      await until(() => seen.size === n, 10_000, 'the held partition');
+      await consumer.stop();
+      // Every batch was committed: the group gets nothing again.
+      const again: number[] = [];
+      const next = await (await open()).consume({ groupId, topics: [topic], handler: async (b) => void again.push(...b.events.map((e) => e.offset)) });
+      await new Promise((r) => setTimeout(r, h.settleMs + 500));
+      await next.stop();
+      expect(again).toEqual([]);
+    });
+
     it('returns the offsets it assigned, and replays a partition from offset 0', async () => {
       const log = await open();
       const topic = topicName();

@@ -1,14 +1,21 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
-import { digestOf, keyIdOf, Principal } from './domain/access-key';
+import { AccessKey, digestOf, keyIdOf, Principal } from './domain/access-key';
+import { keyIdOfProxyToken } from './domain/proxy-token';
 import { ACCESS_KEYS_VIEW, AccessKeysView } from './ports/access-keys.view';
 
 const CACHE_MS = 2_000;
+const CACHE_ENTRIES = 10_000;
 
-/** Resolves API keys to principals. Lookups are cached for CACHE_MS (a revoked key stops within it): every request needs one. */
+type Cache = Map<string, { principal: Principal | null; until: number }>;
+
+/** Resolves API keys (and proxy tokens) to principals. Lookups are cached for CACHE_MS (a revoked key stops within it): every request needs one. */
 @Injectable()
 export class AccessService {
-  private readonly cache = new Map<string, { principal: Principal | null; until: number }>();
+  /** Keyed by the secret itself: a hit costs no hash (the proxy asks once per request). */
+  private readonly bySecret: Cache = new Map();
+  /** Keyed by key id, for proxy tokens; apart from `bySecret`, so that a key id sent as a secret never matches. */
+  private readonly byKeyId: Cache = new Map();
 
   constructor(
     @Inject(ACCESS_KEYS_VIEW) private readonly keys: AccessKeysView,
@@ -17,17 +24,38 @@ export class AccessService {
 
   async authenticate(secret: string | undefined): Promise<Principal | null> {
     if (!secret) return null;
-    // Keyed by the secret itself: a hit costs no hash (the proxy asks once per request).
-    const hit = this.cache.get(secret);
-    if (hit && hit.until > Date.now()) return hit.principal;
-    let principal: Principal | null;
-    if (this.config.adminKey !== null && secret === this.config.adminKey) principal = { id: keyIdOf(secret), admin: true, projects: [] };
-    else {
-      const key = await this.keys.findByDigest(digestOf(secret));
-      principal = key ? { id: key.keyId, admin: key.admin, projects: key.projects, capabilities: key.capabilities } : null;
-    }
-    if (this.cache.size > 10_000) this.cache.clear();
-    this.cache.set(secret, { principal, until: Date.now() + CACHE_MS });
-    return principal;
+    const hit = cached(this.bySecret, secret);
+    if (hit !== undefined) return hit;
+    const principal = this.config.adminKey !== null && secret === this.config.adminKey ? { id: keyIdOf(secret), admin: true, projects: [] } : principalOf(await this.keys.findByDigest(digestOf(secret)));
+    return remember(this.bySecret, secret, principal);
   }
+
+  /**
+   * The principal of a proxy token (see proxy-token.ts): the key it names, while that key
+   * lives (a revoked key's tokens stop working within the cache time) and the token has
+   * not expired.
+   */
+  async authenticateProxyToken(token: string, secret: string): Promise<Principal | null> {
+    const keyId = keyIdOfProxyToken(token, secret, Date.now());
+    if (keyId === null) return null;
+    if (this.config.adminKey !== null && keyId === keyIdOf(this.config.adminKey)) return { id: keyId, admin: true, projects: [] };
+    const hit = cached(this.byKeyId, keyId);
+    if (hit !== undefined) return hit;
+    return remember(this.byKeyId, keyId, principalOf(await this.keys.findById(keyId)));
+  }
+}
+
+function principalOf(key: AccessKey | null): Principal | null {
+  return key ? { id: key.keyId, admin: key.admin, projects: key.projects, capabilities: key.capabilities } : null;
+}
+
+function cached(cache: Cache, lookup: string): Principal | null | undefined {
+  const hit = cache.get(lookup);
+  return hit && hit.until > Date.now() ? hit.principal : undefined;
+}
+
+function remember(cache: Cache, lookup: string, principal: Principal | null): Principal | null {
+  if (cache.size > CACHE_ENTRIES) cache.clear();
+  cache.set(lookup, { principal, until: Date.now() + CACHE_MS });
+  return principal;
 }

@@ -1,4 +1,5 @@
 export * from './domain/access-key';
+export * from './domain/proxy-token';
 export * from './ports/access-keys.view';
 export * from './adapters/sqlite/access-keys.sqlite';
 export * from './events/access-keys.projection';

@@ -68,13 +68,9 @@ describe('loadConfig', () => {
   });
 
   it('reads the render pool settings, with defaults', () => {
-    expect(loadConfig({ PROXY_PORT: '9010' }).render).toEqual({
-      chromiumPath: '/usr/lib/chromium/chromium-headless-shell', concurrency: 2, queueLimit: 100, timeoutMs: 30_000, recyclePages: 500, recycleRssMb: 1024, proxyUrl: 'http://127.0.0.1:9010',
-    });
-    const c = loadConfig({ CHROMIUM_PATH: '/opt/chromium', RENDER_CONCURRENCY: '4', RENDER_QUEUE_LIMIT: '0', RENDER_TIMEOUT_MS: '500', RENDER_RECYCLE_PAGES: '3', RENDER_RECYCLE_RSS_MB: '300', RENDER_PROXY_URL: 'direct' }).render;
-    expect(c).toEqual({ chromiumPath: '/opt/chromium', concurrency: 4, queueLimit: 0, timeoutMs: 500, recyclePages: 3, recycleRssMb: 300, proxyUrl: null });
-    expect(loadConfig({ RENDER_PROXY_URL: 'http://key-1:@127.0.0.1:8010' }).render.proxyUrl).toBe('http://key-1:@127.0.0.1:8010');
-    expect(() => loadConfig({ RENDER_PROXY_URL: 'socks5://127.0.0.1:1080' })).toThrow('RENDER_PROXY_URL');
+    expect(loadConfig({}).render).toEqual({ chromiumPath: '/usr/lib/chromium/chromium-headless-shell', concurrency: 2, queueLimit: 100, timeoutMs: 30_000, recyclePages: 500, recycleRssMb: 1024 });
+    const c = loadConfig({ CHROMIUM_PATH: '/opt/chromium', RENDER_CONCURRENCY: '4', RENDER_QUEUE_LIMIT: '0', RENDER_TIMEOUT_MS: '500', RENDER_RECYCLE_PAGES: '3', RENDER_RECYCLE_RSS_MB: '300' }).render;
+    expect(c).toEqual({ chromiumPath: '/opt/chromium', concurrency: 4, queueLimit: 0, timeoutMs: 500, recyclePages: 3, recycleRssMb: 300 });
     expect(() => loadConfig({ RENDER_CONCURRENCY: '0' })).toThrow('RENDER_CONCURRENCY');
   });
 

@@ -34,6 +34,29 @@ export interface CrawlhubConfig {
   proxyStats: ProxyStatsConfig;
   proxySessions: ProxySessionsConfig;
   render: RenderConfig;
+  fetch: FetchConfig;
+  worker: WorkerConfig;
+}
+
+/** The fetch API (libs/fetch, :8003). */
+export interface FetchConfig {
+  /** How long a fetch may take end to end: the request's deadline; no answer by then: 503. */
+  deadlineMs: number;
+  /** Larger responses are a failure (data_error): the spec's 10 MB fetch response limit. */
+  maxResponseBytes: number;
+}
+
+export const WORKER_KINDS = ['plain', 'render'] as const;
+export type WorkerKind = (typeof WORKER_KINDS)[number];
+
+/** The worker role: takes fetch requests from the log and does them through the proxy. */
+export interface WorkerConfig {
+  /** Which requests this process takes: plain fetches, rendered ones, or both. */
+  kinds: WorkerKind[];
+  /** Requests one worker process works on at once. */
+  concurrency: number;
+  /** The proxy the workers fetch through; null: http://127.0.0.1:PROXY_PORT (the platform's own). */
+  proxyUrl: string | null;
 }
 
 /** The browser render pool (libs/render). */
@@ -50,8 +73,6 @@ export interface RenderConfig {
   recyclePages: number;
   /** ...or once its process tree uses more than this much memory (MB). */
   recycleRssMb: number;
-  /** The proxy the browsers go through (`http://[key:]@host:port`); null: direct. */
-  proxyUrl: string | null;
 }
 
 /** The proxy's usage accounting (libs/proxy-stats). */
@@ -236,7 +257,11 @@ export const CONFIG_DOCS: [string, string, string][] = [
   ['RENDER_TIMEOUT_MS', '30000', 'default time of one render, counted from when it starts on a page (not while it waits in the queue)'],
   ['RENDER_RECYCLE_PAGES', '500', 'a render browser is replaced after this many pages'],
   ['RENDER_RECYCLE_RSS_MB', '1024', 'a render browser is replaced once its process tree uses more memory than this (MB, read from /proc)'],
-  ['RENDER_PROXY_URL', 'http://127.0.0.1:PROXY_PORT', 'the proxy the render browsers go through (`http://[key:]@host:port`, the key answers the proxy\'s authentication); `direct`: none'],
+  ['FETCH_DEADLINE_MS', '60000', 'how long a fetch API request may take end to end (its deadline: a worker skips it after that); no answer by then: 503'],
+  ['FETCH_MAX_RESPONSE_BYTES', '10485760', 'larger website responses are a fetch failure (`data_error`): the spec\'s 10 MB fetch response limit'],
+  ['WORKER_KINDS', 'plain,render', 'which fetch requests a worker process takes: `plain` (fetches), `render` (browser renders), or both'],
+  ['WORKER_CONCURRENCY', '64', 'fetch requests one worker process works on at once'],
+  ['WORKER_PROXY_URL', 'http://127.0.0.1:PROXY_PORT', 'the proxy the workers fetch through (the platform\'s own)'],
   ['RUNNER_PASS_ENV', RUNNER_PASS_ENV_DEFAULT, 'the runner\'s environment variables that jobs inherit (comma list, `X_*` for a prefix); nothing else of it reaches a job'],
 ];
 
@@ -359,6 +384,15 @@ export function loadConfig(env: Env = process.env): CrawlhubConfig {
       limit: int('PROXY_SESSION_LIMIT', 5000, 1, 1_000_000),
       touchMs: int('PROXY_SESSION_TOUCH_MS', 15_000, 10, 3_600_000),
     },
+    fetch: {
+      deadlineMs: int('FETCH_DEADLINE_MS', 60_000, 100, 3_600_000),
+      maxResponseBytes: int('FETCH_MAX_RESPONSE_BYTES', 10 * 1024 * 1024, 1, 12 * 1024 * 1024),
+    },
+    worker: {
+      kinds: workerKindsOf(str('WORKER_KINDS', WORKER_KINDS.join(',')), problems),
+      concurrency: int('WORKER_CONCURRENCY', 64, 1, 10_000),
+      proxyUrl: url('WORKER_PROXY_URL'),
+    },
     runner: {
       units: int('RUNNER_UNITS', 4, 1, 100_000),
       id: runnerId,
@@ -375,7 +409,6 @@ export function loadConfig(env: Env = process.env): CrawlhubConfig {
       timeoutMs: int('RENDER_TIMEOUT_MS', 30_000, 100, 600_000),
       recyclePages: int('RENDER_RECYCLE_PAGES', 500, 1, 1_000_000),
       recycleRssMb: int('RENDER_RECYCLE_RSS_MB', 1024, 64, 1_048_576),
-      proxyUrl: renderProxyUrlOf(str('RENDER_PROXY_URL', `http://127.0.0.1:${proxyPort}`), problems),
     },
     proxy: {
       caDir: resolve(str('PROXY_CA_DIR', join(dataDir, 'proxy-ca'))),
@@ -400,10 +433,18 @@ export function loadConfig(env: Env = process.env): CrawlhubConfig {
       },
     },
   };
+  if (config.worker.kinds.length === 0) problems.push(`WORKER_KINDS must name ${WORKER_KINDS.join(' and/or ')}`);
   if (config.proxy.timeoutMinMs > config.proxy.timeoutMaxMs) problems.push('PROXY_TIMEOUT_MIN_MS must not exceed PROXY_TIMEOUT_MAX_MS');
   if (config.proxy.throttle.softLimitMs > config.proxy.throttle.hardLimitMs) problems.push('PROXY_THROTTLE_SOFT_LIMIT_MS must not exceed PROXY_THROTTLE_HARD_LIMIT_MS');
   if (problems.length) throw new ConfigError(problems);
   return config;
+}
+
+function workerKindsOf(list: string, problems: string[]): WorkerKind[] {
+  const kinds = list.split(',').map((k) => k.trim()).filter(Boolean);
+  const unknown = kinds.filter((k) => !(WORKER_KINDS as readonly string[]).includes(k));
+  if (unknown.length) problems.push(`WORKER_KINDS: unknown kind ${unknown.join(', ')} (known: ${WORKER_KINDS.join(', ')})`);
+  return WORKER_KINDS.filter((k) => kinds.includes(k));
 }
 
 /** The variables of `env` named by a comma list (`NAME`, or `PREFIX*`). */
@@ -415,14 +456,6 @@ function passEnvOf(env: Env, list: string): Record<string, string> {
     if (patterns.some((p) => (p.endsWith('*') ? name.startsWith(p.slice(0, -1)) : name === p))) out[name] = value;
   }
   return out;
-}
-
-/** RENDER_PROXY_URL: an http:// proxy URL, or `direct` (null). */
-function renderProxyUrlOf(raw: string, problems: string[]): string | null {
-  if (raw === 'direct') return null;
-  const url = URL.canParse(raw) ? new URL(raw) : null;
-  if (!url || url.protocol !== 'http:' || !url.port) problems.push(`RENDER_PROXY_URL=${raw} must be http://[key:]@host:port or direct`);
-  return raw;
 }
 
 /** PROXY_EXITS: local source addresses and upstream proxy URLs; empty: one exit, the default route. */

@@ -30,6 +30,12 @@ export interface ConsumeOptions {
   handler: (batch: ConsumedBatch) => Promise<void>;
   /** Where a group with no committed offset starts: the beginning (default) or the end. */
   fromBeginning?: boolean;
+  /**
+   * How many of its partitions this member works on at once (default 1: one after the
+   * other). Above 1, a slow batch of one partition does not hold up the others; each
+   * partition still has at most one batch in flight, committed when its handler resolves.
+   */
+  partitionsConcurrently?: number;
 }
 
 export interface Consumption {

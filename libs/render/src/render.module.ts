@@ -3,13 +3,17 @@ import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
 import { RENDERER } from './ports/renderer.port';
 import { RenderPool, renderPoolOptionsOf } from './pool/render-pool';
 
-/** Provides RENDERER: a RenderPool started from the config (closed with the module). */
+/**
+ * Provides RENDERER: a RenderPool started from the config (closed with the module), its
+ * browsers going through `proxyUrl` (crawlhub's proxy; null: direct). No browser starts
+ * before the first render.
+ */
 @Module({})
 export class RenderModule {
-  static forRoot(): DynamicModule {
+  static forRoot(proxyUrl: string | null): DynamicModule {
     return {
       module: RenderModule,
-      providers: [{ provide: RENDERER, inject: [CONFIG], useFactory: (config: CrawlhubConfig) => RenderPool.start(renderPoolOptionsOf(config)) }],
+      providers: [{ provide: RENDERER, inject: [CONFIG], useFactory: (config: CrawlhubConfig) => RenderPool.start(renderPoolOptionsOf(config, proxyUrl)) }],
       exports: [RENDERER],
     };
   }

@@ -10,5 +10,7 @@ export interface AccessKeysView {
   /** Replaces a live key's capabilities (an unknown or revoked key: nothing). */
   setCapabilities(at: LogPosition, keyId: string, capabilities: KeyCapability[]): Promise<void>;
   findByDigest(digest: string): Promise<AccessKey | null>;
+  /** A live key by its id (proxy tokens name keys by id). */
+  findById(keyId: string): Promise<AccessKey | null>;
   list(): Promise<AccessKey[]>;
 }

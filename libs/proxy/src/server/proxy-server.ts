@@ -5,8 +5,9 @@ import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node
 import type { Server as HttpsServer } from 'node:https';
 import type { Duplex } from 'node:stream';
 import { format } from 'node:util';
-import { AccessService, Principal } from '@crawlhub/access';
+import { AccessService, looksLikeProxyToken, Principal } from '@crawlhub/access';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
+import { JOB_TOKEN_SECRET } from '@crawlhub/platform';
 import { ProxyError, PROXY_ERRORS } from '../domain/proxy-errors';
 import { ourHeader } from '../domain/proxy-headers';
 import { ExitPool } from '../exits/exit-pool';
@@ -92,6 +93,7 @@ export class ProxyServer {
     private readonly ca: ProxyCa,
     private readonly pool: ExitPool,
     @Inject(PROXY_SESSIONS) private readonly sessions: ProxySessions,
+    @Inject(JOB_TOKEN_SECRET) private readonly platformSecret: string,
   ) {}
 
   async listen(host: string, port: number): Promise<number> {
@@ -175,8 +177,10 @@ export class ProxyServer {
   private async principalOf(header: string | string[] | undefined): Promise<Principal | null> {
     const user = basicUser(header);
     if (user === null) return null;
+    // The fetch workers' short-lived tokens (they never hold the user's key).
+    if (looksLikeProxyToken(user)) return this.access.authenticateProxyToken(user, this.platformSecret);
     const p = await this.access.authenticate(user);
-    // Job tokens are not proxy credentials: only API keys.
+    // Job tokens are not proxy credentials: only API keys and proxy tokens.
     return p && p.job === undefined ? p : null;
   }
 

@@ -21,8 +21,9 @@ export interface RenderPoolOptions {
   viewport?: { width: number; height: number };
 }
 
-export function renderPoolOptionsOf(config: CrawlhubConfig): RenderPoolOptions {
-  return { ...config.render, allowPrivateTargets: config.allowPrivateTargets };
+/** The pool's options from the config; the browsers go through `proxyUrl` (the worker's proxy). */
+export function renderPoolOptionsOf(config: CrawlhubConfig, proxyUrl: string | null): RenderPoolOptions {
+  return { ...config.render, proxyUrl, allowPrivateTargets: config.allowPrivateTargets };
 }
 
 /** What a render task hands back to the cluster: it never throws, or the cluster would log every failed render. */

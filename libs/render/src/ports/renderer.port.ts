@@ -7,7 +7,7 @@ export interface RenderRequest {
   headers?: Record<string, string>;
   /** Overrides RENDER_TIMEOUT_MS; counted from when the render starts on a page. */
   timeoutMs?: number;
-  /** The API key the browser gives the proxy (default: the key of RENDER_PROXY_URL). */
+  /** The API key (or proxy token) the browser gives the proxy (default: the user part of the pool's proxy URL). */
   proxyKey?: string;
 }
 

@@ -63,6 +63,12 @@ export class AccessKeysMongo implements AccessKeysView {
     return doc ? toKey(doc) : null;
   }
 
+  async findById(keyId: string): Promise<AccessKey | null> {
+    await this.ready;
+    const doc = await this.keys.findOne({ _id: keyId, ...live });
+    return doc ? toKey(doc) : null;
+  }
+
   async list(): Promise<AccessKey[]> {
     await this.ready;
     return (await this.keys.find(live).sort({ _id: 1 }).toArray()).map(toKey);

@@ -46,6 +46,11 @@ export class AccessKeysSqlite implements AccessKeysView {
     return row ? toKey(row) : null;
   }
 
+  async findById(keyId: string): Promise<AccessKey | null> {
+    const row = this.views.reader.prepare(`${SELECT} WHERE k.key_id = ?`).get(keyId) as Row | undefined;
+    return row ? toKey(row) : null;
+  }
+
   async list(): Promise<AccessKey[]> {
     return (this.views.reader.prepare(`${SELECT} ORDER BY k.key_id`).all() as Row[]).map(toKey);
   }

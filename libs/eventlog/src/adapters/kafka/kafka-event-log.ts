@@ -280,7 +280,7 @@ export class KafkaEventLog implements EventLog {
       maxRetryBackoffMs: this.options.maxRetryBackoffMs ?? 5_000,
     });
     try {
-      await consumption.start(this.options.partitionsConsumedConcurrently ?? 1);
+      await consumption.start(options.partitionsConcurrently ?? this.options.partitionsConsumedConcurrently ?? 1);
     } catch (err) {
       await consumption.stop().catch(() => undefined);
       throw err;

@@ -365,11 +365,61 @@ class SqliteConsumer {
       .run(this.options.groupId, topic, partition, nextOffset);
   }
 
-  private async run(): Promise<void> {
+  private run(): Promise<void> {
+    const concurrently = this.options.partitionsConcurrently ?? 1;
+    return concurrently > 1 ? this.runConcurrently(concurrently) : this.runInTurn();
+  }
+
+  private heartbeatDue(lastHeartbeat: number): boolean {
+    return Date.now() - lastHeartbeat > this.log.sessionTimeoutMs / 4;
+  }
+
+  /** Up to `limit` partitions with a batch in flight each; a partition's offset is committed when its batch is done. */
+  private async runConcurrently(limit: number): Promise<void> {
+    const inFlight = new Map<string, Promise<void>>();
+    const failures = new Map<string, { count: number; retryAt: number }>();
+    let wake: () => void = () => undefined;
+    let lastHeartbeat = 0;
+    while (!this.signal.stopped) {
+      if (this.heartbeatDue(lastHeartbeat)) {
+        this.heartbeat();
+        this.rebalance();
+        lastHeartbeat = Date.now();
+      }
+      let started = false;
+      for (const [topic, partitions] of Object.entries(this.current)) {
+        for (const partition of partitions) {
+          const slot = `${topic}\u0000${partition}`;
+          if (inFlight.size >= limit || inFlight.has(slot) || (failures.get(slot)?.retryAt ?? 0) > Date.now()) continue;
+          const events = this.log.readSync(topic, partition, this.committedOffset(topic, partition), this.log.maxBatchEvents);
+          if (events.length === 0) continue;
+          started = true;
+          const batch = (async () => {
+            try {
+              await this.options.handler({ topic, partition, events });
+              this.commit(topic, partition, events[events.length - 1].offset + 1);
+              failures.delete(slot);
+            } catch {
+              const count = (failures.get(slot)?.count ?? 0) + 1;
+              failures.set(slot, { count, retryAt: Date.now() + Math.min(2000, 50 * 2 ** (count - 1)) });
+            } finally {
+              inFlight.delete(slot);
+              wake();
+            }
+          })();
+          inFlight.set(slot, batch);
+        }
+      }
+      if (!started) await Promise.race([this.log.waitForAppend(this.signal), new Promise<void>((r) => (wake = r))]);
+    }
+    await Promise.all(inFlight.values());
+  }
+
+  private async runInTurn(): Promise<void> {
     let backoff = 0;
     let lastHeartbeat = 0;
     while (!this.signal.stopped) {
-      if (Date.now() - lastHeartbeat > this.log.sessionTimeoutMs / 4) {
+      if (this.heartbeatDue(lastHeartbeat)) {
         this.heartbeat();
         this.rebalance();
         lastHeartbeat = Date.now();

@@ -1,0 +1,24 @@
+import { ApiError, ApiErrorFilter } from '@crawlhub/http';
+import { FetchInputError } from '../domain/fetch-params';
+
+/** An error of the fetch API itself, with its code (`{"error": code, "message": ...}`). */
+export class FetchApiError extends ApiError {
+  constructor(status: number, readonly code: string, message: string) {
+    super(status, message);
+  }
+}
+
+const CODE_OF_STATUS: Record<number, string> = { 400: 'bad_request', 401: 'unauthorized', 404: 'not_found', 405: 'method_not_allowed', 413: 'body_too_large', 415: 'unsupported_media_type', 503: 'unavailable' };
+
+/**
+ * Errors of the fetch API as JSON `{"error": "<code>", "message": "..."}` (bad input,
+ * credentials, no answer in time); a 401 also asks for Basic credentials. A fetch that
+ * failed is not an error of the API: it is a 200 with the fetch response object.
+ */
+export function fetchErrorFilter(): ApiErrorFilter {
+  return new ApiErrorFilter('fetch', (reply, e) => {
+    if (e.status === 401) reply.header('www-authenticate', 'Basic realm="crawlhub"');
+    const code = e instanceof FetchApiError ? e.code : CODE_OF_STATUS[e.status] ?? 'internal_error';
+    void reply.header('content-type', 'application/json').send(JSON.stringify({ error: code, message: e.message }));
+  }).register((e) => (e instanceof FetchInputError ? new FetchApiError(400, e.code, e.message) : null));
+}

@@ -1,0 +1,123 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { hostname } from 'node:os';
+import { mintProxyToken } from '@crawlhub/access';
+import {
+  createEvent, EventEnvelope, FETCH_COMPLETED, FETCH_REQUESTS_TOPIC, FETCH_RESULTS_TOPIC, FetchCompleted, fetchEventProblem, FetchRequested, RENDER_REQUESTS_TOPIC,
+} from '@crawlhub/contracts';
+import { CONFIG, CrawlhubConfig, WorkerKind } from '@crawlhub/config';
+import { ConsumedBatch, Consumption, EVENT_LOG, EventLog } from '@crawlhub/eventlog';
+import { JOB_TOKEN_SECRET } from '@crawlhub/platform';
+import { EventWriter } from '@crawlhub/views';
+import { PAGE_RENDERER, PageRenderer, renderFailureCode, RenderResult } from '../ports/page-renderer.port';
+import { failure, FetchOutcome, ProxyFetcher, tooBigFailure } from './proxy-fetcher';
+
+/** The consumer group of each kind of worker: every member of a group takes a share of the partitions. */
+export const WORKER_GROUPS: Record<WorkerKind, { group: string; topic: string }> = {
+  plain: { group: 'fetch-workers', topic: FETCH_REQUESTS_TOPIC },
+  render: { group: 'render-workers', topic: RENDER_REQUESTS_TOPIC },
+};
+
+/** Where the workers reach the proxy: bound by apps/worker (the platform's own proxy by default). */
+export const WORKER_PROXY_URL = Symbol('WORKER_PROXY_URL');
+
+/** Lets at most `limit` tasks run at once; the others wait their turn in order. */
+class Limiter {
+  private running = 0;
+  private readonly queue: (() => void)[] = [];
+  constructor(private readonly limit: number) {}
+
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.running >= this.limit) await new Promise<void>((r) => this.queue.push(r));
+    this.running++;
+    try {
+      return await task();
+    } finally {
+      this.running--;
+      this.queue.shift()?.();
+    }
+  }
+}
+
+/**
+ * A member of the worker groups (WORKER_KINDS): takes fetch requests from the log, does
+ * up to WORKER_CONCURRENCY of them at once through the proxy (plain) or the page renderer
+ * (render), appends one `fetch.completed` per request as soon as it is done, and lets the
+ * batch's offsets be committed only when all of its requests are done. A member that dies
+ * mid-batch leaves it uncommitted: after the rebalance another member does it again.
+ * Requests past their deadline are skipped (their API call has already answered 503).
+ */
+@Injectable()
+export class FetchWorker implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly log = new Logger('FetchWorker');
+  private readonly limiter: Limiter;
+  private readonly fetcher: ProxyFetcher;
+  private readonly consumptions: Consumption[] = [];
+  readonly id = `${hostname()}:${process.pid}`;
+
+  constructor(
+    @Inject(CONFIG) private readonly config: CrawlhubConfig,
+    @Inject(EVENT_LOG) private readonly eventLog: EventLog,
+    private readonly writer: EventWriter,
+    @Inject(JOB_TOKEN_SECRET) private readonly secret: string,
+    @Inject(PAGE_RENDERER) private readonly renderer: PageRenderer,
+    @Inject(WORKER_PROXY_URL) private readonly proxyUrl: string,
+  ) {
+    this.limiter = new Limiter(config.worker.concurrency);
+    this.fetcher = new ProxyFetcher({ proxyUrl, maxResponseBytes: config.fetch.maxResponseBytes, maxSockets: config.worker.concurrency });
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    const topics = this.config.worker.kinds.map((k) => WORKER_GROUPS[k].topic);
+    await this.eventLog.ensureTopics([...topics, FETCH_RESULTS_TOPIC]);
+    for (const kind of this.config.worker.kinds) {
+      const { group, topic } = WORKER_GROUPS[kind];
+      // Every partition at once: a slow fetch holds up only its own partition's commit, never the other requests.
+      const partitionsConcurrently = this.eventLog.partitionCount(topic);
+      this.consumptions.push(await this.eventLog.consume({ groupId: group, topics: [topic], partitionsConcurrently, handler: (batch) => this.handle(batch) }));
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await Promise.all(this.consumptions.splice(0).map((c) => c.stop()));
+    this.fetcher.close();
+  }
+
+  private async handle(batch: ConsumedBatch): Promise<void> {
+    await Promise.all(batch.events.map((e) => this.limiter.run(() => this.work(e.event))));
+  }
+
+  private async work(event: EventEnvelope): Promise<void> {
+    const problem = fetchEventProblem(event);
+    if (problem !== null) {
+      this.log.warn(`skipped malformed fetch request ${event.id}: ${problem}`);
+      return;
+    }
+    const r = event.data as FetchRequested;
+    if (Date.now() >= r.deadline) {
+      this.log.debug(`skipped fetch request ${r.id}: its deadline passed`);
+      return;
+    }
+    // The user's own credentials never reach the log: a token valid a little past the deadline.
+    const token = mintProxyToken(r.user, r.deadline + 5_000, this.secret);
+    const outcome = r.render ? await this.render(r, token) : await this.fetcher.fetch(r, token);
+    const completed: FetchCompleted = { id: r.id, worker: this.id, screenshot: null, ...outcome };
+    await this.writer.append(FETCH_RESULTS_TOPIC, [
+      createEvent({ type: FETCH_COMPLETED, key: r.id, data: completed, actor: { kind: 'system', id: `worker:${this.id}` }, correlationId: event.correlationId, causationId: event.id }),
+    ]);
+  }
+
+  private async render(r: FetchRequested, token: string): Promise<FetchOutcome & { screenshot: string | null }> {
+    let page: RenderResult;
+    try {
+      page = await this.renderer.render({ url: r.url, screenshot: r.screenshot, headers: Object.fromEntries(r.headers), timeoutMs: Math.max(1, r.deadline - Date.now()), proxyKey: token });
+    } catch (e) {
+      return { ...failure(r.url, 503, renderFailureCode(e), e instanceof Error ? e.message : String(e)), screenshot: null };
+    }
+    // The page is the proxy's own answer (the browser shows it like a website's): its error code is the failure.
+    const proxyError = page.headers['x-proxy-error'];
+    if (proxyError) return { ...failure(r.url, page.status, proxyError, `The proxy answered ${page.status} ${proxyError}`, proxyError === 'banned'), screenshot: null };
+    const html = Buffer.from(page.html, 'utf8');
+    if (html.length > this.config.fetch.maxResponseBytes) return { ...tooBigFailure(r.url, this.config.fetch.maxResponseBytes), screenshot: null };
+    return { url: page.finalUrl, originalStatus: page.status, headers: page.headers, proxyStatus: 'success', error: null, body: html.toString('base64'), screenshot: page.screenshot ? page.screenshot.toString('base64') : null };
+  }
+}

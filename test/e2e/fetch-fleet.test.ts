@@ -1,0 +1,120 @@
+import { INestApplication } from '@nestjs/common';
+import { globalAgent } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { FETCH_RESULTS_TOPIC, FetchCompleted } from '@crawlhub/contracts';
+import { startFetchApp } from '../../apps/fetch/fetch.app';
+import { startProxyApp, StartedProxy } from '../../apps/proxy/proxy.app';
+import { basic, startTestPlatform, TestPlatform } from '../support/platform';
+import { ProxyOrigin, startProxyOrigin } from '../support/proxy-origin';
+import { SpawnedPlatform, spawnPlatform } from '../support/spawn-platform';
+
+/**
+ * The worker fleet: two worker processes (the built platform, APP_ROLE=worker) in one
+ * consumer group, sharing this process's event log (the SQLite file, or the Kafka
+ * topics), fetching through this process's proxy. `npm run build` first.
+ */
+describe('fetch API: the worker fleet', () => {
+  let platform: TestPlatform;
+  let origin: ProxyOrigin;
+  let proxy: StartedProxy;
+  let fetchApp: INestApplication;
+  let fetchUrl: string;
+  let key: string;
+  const workers: SpawnedPlatform[] = [];
+
+  async function fetchApi(url: string): Promise<Record<string, unknown>> {
+    const res = await fetch(fetchUrl, { method: 'POST', headers: { 'content-type': 'application/json', authorization: basic(key) }, body: JSON.stringify({ url }) });
+    expect(res.status).toBe(200);
+    return (await res.json()) as Record<string, unknown>;
+  }
+
+  /** Every fetch.completed in the log so far. */
+  async function results(): Promise<FetchCompleted[]> {
+    const log = platform.core.eventLog;
+    const out: FetchCompleted[] = [];
+    for (let p = 0; p < log.partitionCount(FETCH_RESULTS_TOPIC); p++) {
+      for (let from = 0; ; ) {
+        const events = await log.read(FETCH_RESULTS_TOPIC, p, from, 1000);
+        if (events.length === 0) break;
+        out.push(...events.map((e) => e.event.data as FetchCompleted));
+        from = events[events.length - 1].offset + 1;
+      }
+    }
+    return out;
+  }
+
+  const workerId = (w: SpawnedPlatform) => `:${w.child.pid}`;
+
+  beforeAll(async () => {
+    origin = await startProxyOrigin();
+    platform = await startTestPlatform({
+      PROXY_PORT: '0',
+      FETCH_PORT: '0',
+      ALLOW_PRIVATE_TARGETS: 'true',
+      PROXY_THROTTLE_SPACING_MS: '0',
+      // Room for a takeover: on Kafka a killed member's partitions move after its 10 s session timeout.
+      FETCH_DEADLINE_MS: '45000',
+    });
+    key = await platform.createKey([1], ['browser']);
+    proxy = await startProxyApp(platform.core, ['error']);
+    fetchApp = await startFetchApp(platform.core, ['error']);
+    fetchUrl = `http://127.0.0.1:${(fetchApp.getHttpServer().address() as AddressInfo).port}/fetch/v2`;
+    const config = platform.core.config;
+    const env = {
+      DATA_DIR: config.dataDir,
+      EVENT_LOG_NAMESPACE: config.eventLog.namespace,
+      MONGODB_DATABASE: config.viewStore.kind === 'mongodb' ? config.viewStore.database : '',
+      CRAWLHUB_ADMIN_KEY: '',
+      WORKER_KINDS: 'plain',
+      WORKER_CONCURRENCY: '16',
+      WORKER_PROXY_URL: `http://127.0.0.1:${proxy.port}/`,
+      LOG_LEVEL: 'error',
+    };
+    for (const name of ['worker-a', 'worker-b']) workers.push(await spawnPlatform({ env, roles: 'worker', name }));
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const w of workers) await w.stop('SIGTERM', 10_000);
+    await fetchApp?.close();
+    await proxy?.close();
+    await platform?.stop();
+    await origin?.close();
+    globalAgent.destroy();
+  }, 60_000);
+
+  it('spreads the requests over both workers', async () => {
+    const seen = new Set<string>();
+    const until = Date.now() + 60_000;
+    // Kafka may still be assigning the second member's partitions: waves until both answered.
+    while (Date.now() < until && !workers.every((w) => [...seen].some((s) => s.endsWith(workerId(w))))) {
+      const answers = await Promise.all(Array.from({ length: 16 }, (_, i) => fetchApi(`${origin.httpUrl}/status/200?n=${i}`)));
+      expect(answers.every((a) => a.proxy_status === 'success' && a.original_status === 200)).toBe(true);
+      for (const r of await results()) seen.add(r.worker);
+    }
+    for (const w of workers) expect([...seen].some((s) => s.endsWith(workerId(w)))).toBe(true);
+  }, 90_000);
+
+  it('answers every request when a worker is SIGKILLed while it holds some of them', async () => {
+    const slowHits = () => origin.hits.filter((h) => h.path === '/slow').length;
+    const n = 16;
+    const answers = Promise.all(Array.from({ length: n }, (_, i) => fetchApi(`${origin.httpUrl}/slow?ms=6000&n=${i}`)));
+    // Both workers are fetching now (the origin answers after 6 s): kill one mid-fetch.
+    const until = Date.now() + 10_000;
+    while (slowHits() < n && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    expect(slowHits()).toBeGreaterThanOrEqual(n);
+    const fetchedBeforeKill = slowHits();
+    const [victim, survivor] = workers;
+    victim.kill('SIGKILL');
+    await victim.waitExit();
+    const done = await answers;
+    expect(done.map((a) => [a.proxy_status, a.original_status])).toEqual(Array(n).fill(['success', 200]));
+    // What the victim held unfinished was fetched again by the survivor after the kill
+    // (on Kafka, a rebalance just before the kill may have let the victim finish a few).
+    expect(slowHits()).toBeGreaterThan(fetchedBeforeKill);
+    const fresh = (await results()).filter((r) => r.url.includes('/slow'));
+    const by = (w: SpawnedPlatform) => new Set(fresh.filter((r) => r.worker.endsWith(workerId(w))).map((r) => r.url));
+    const [bySurvivor, byVictim] = [by(survivor), by(victim)];
+    expect(byVictim.size).toBeLessThan(n);
+    expect(new Set([...bySurvivor, ...byVictim]).size).toBe(n);
+  }, 90_000);
+});
