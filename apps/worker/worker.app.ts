@@ -1,4 +1,5 @@
-import { DynamicModule, INestApplicationContext, LoggerService, LogLevel, Module } from '@nestjs/common';
+import { DynamicModule, INestApplicationContext, Logger, LoggerService, LogLevel, Module } from '@nestjs/common';
+import { existsSync } from 'node:fs';
 import { NestFactory } from '@nestjs/core';
 import { Core, CoreModule } from '@crawlhub/platform';
 import { FetchWorker, FetchWorkerModule, PAGE_RENDERER } from '@crawlhub/fetch';
@@ -20,6 +21,9 @@ export class WorkerAppModule {
  */
 export async function startWorkerApp(core: Core, logger: LoggerService | LogLevel[] | false, proxyPort?: number): Promise<{ context: INestApplicationContext; worker: FetchWorker; proxyUrl: string }> {
   const proxyUrl = core.config.worker.proxyUrl ?? `http://127.0.0.1:${proxyPort ?? core.config.ports.proxy}/`;
+  if (core.config.worker.kinds.includes('render') && !existsSync(core.config.render.chromiumPath)) {
+    new Logger('worker').warn(`renders will fail: no browser at ${core.config.render.chromiumPath} (apt-get install chromium-headless-shell, or set CHROMIUM_PATH; WORKER_KINDS=plain for a worker without rendering)`);
+  }
   const context = await NestFactory.createApplicationContext(WorkerAppModule.with(core, proxyUrl), { logger });
   return { context, worker: context.get(FetchWorker), proxyUrl };
 }
