@@ -1,19 +1,12 @@
+import type { FetchRequested } from '@crawlhub/contracts';
 /**
  * The parameters of POST /fetch/v2, from a form-encoded or a JSON body (the original's
  * fetch middleware sends JSON: compat-notes §4), checked before anything is queued.
  */
-export interface FetchParams {
-  url: string;
-  method: string;
-  headers: [string, string][];
-  /** The body for the website, as the client's text (UTF-8); null: none. */
+export type FetchParams = Omit<FetchRequested, 'id' | 'user' | 'deadline' | 'body'> & {
+  /** The body for the website, as the client's text (UTF-8; the event carries it in base64); null: none. */
   body: string | null;
-  region: string | null;
-  device: 'desktop' | 'mobile' | null;
-  jobId: string | null;
-  render: boolean;
-  screenshot: boolean;
-}
+};
 
 /** Bad input: answered 400 `{"error": code, "message": message}`. */
 export class FetchInputError extends Error {

@@ -1,35 +1,15 @@
 import { Injectable } from '@nestjs/common';
+import type { Renderer, RenderResult } from '@crawlhub/render';
 
 /**
- * How a renderer worker renders a page. The shape is the browser render pool's
- * (libs/render `Renderer`: bind `{ provide: PAGE_RENDERER, useExisting: RENDERER }`);
- * until it is bound, `RenderingUnavailable` fails every render with a clear message.
+ * How a renderer worker renders a page: the browser render pool (libs/render, bound by
+ * apps/worker when WORKER_KINDS include `render`); a plain-only worker binds
+ * `RenderingUnavailable` and loads no browser code (type-only imports of libs/render).
  */
 export const PAGE_RENDERER = Symbol('PAGE_RENDERER');
 
-export interface RenderRequest {
-  url: string;
-  screenshot?: boolean;
-  headers?: Record<string, string>;
-  /** Counted from when the page starts rendering, not from when it was queued. */
-  timeoutMs?: number;
-  /** The credential the browser gives the proxy: the worker's proxy token for the user. */
-  proxyKey?: string;
-}
-
-export interface RenderResult {
-  status: number;
-  headers: Record<string, string>;
-  html: string;
-  /** PNG of the viewport, when asked. */
-  screenshot?: Buffer;
-  finalUrl: string;
-}
-
-/** Renders pages; rejects with an error whose `failure` says why (libs/render's RenderError). */
-export interface PageRenderer {
-  render(request: RenderRequest): Promise<RenderResult>;
-}
+/** Renders pages: libs/render's `Renderer` (its RenderError's `failure` says why one failed). */
+export type PageRenderer = Renderer;
 
 export class RenderUnavailableError extends Error {
   readonly failure = 'unavailable';

@@ -8,7 +8,8 @@ import { CONFIG, CrawlhubConfig, WorkerKind } from '@crawlhub/config';
 import { ConsumedBatch, Consumption, EVENT_LOG, EventLog } from '@crawlhub/eventlog';
 import { JOB_TOKEN_SECRET } from '@crawlhub/platform';
 import { EventWriter } from '@crawlhub/views';
-import { PAGE_RENDERER, PageRenderer, renderFailureCode, RenderResult } from '../ports/page-renderer.port';
+import type { RenderResult } from '@crawlhub/render';
+import { PAGE_RENDERER, PageRenderer, renderFailureCode } from '../ports/page-renderer.port';
 import { failure, FetchOutcome, ProxyFetcher, tooBigFailure } from './proxy-fetcher';
 
 /** The consumer group of each kind of worker: every member of a group takes a share of the partitions. */

@@ -2,19 +2,13 @@ import { OnModuleDestroy } from '@nestjs/common';
 import type { Page } from 'puppeteer-core';
 import puppeteer from 'puppeteer-core';
 import { Cluster } from 'puppeteer-cluster';
-import { CrawlhubConfig } from '@crawlhub/config';
+import { CrawlhubConfig, RenderConfig } from '@crawlhub/config';
 import { RenderError } from '../domain/render-error';
 import { mayRequest } from '../domain/target-filter';
 import { Renderer, RenderRequest, RenderResult } from '../ports/renderer.port';
 import { KeptBrowsers, keptPageConcurrency } from './kept-page-concurrency';
 
-export interface RenderPoolOptions {
-  chromiumPath: string;
-  concurrency: number;
-  queueLimit: number;
-  timeoutMs: number;
-  recyclePages: number;
-  recycleRssMb: number;
+export interface RenderPoolOptions extends RenderConfig {
   /** `http://[key:]@host:port`; null: the browsers connect directly. */
   proxyUrl: string | null;
   allowPrivateTargets: boolean;

@@ -370,8 +370,12 @@ class SqliteConsumer {
     return concurrently > 1 ? this.runConcurrently(concurrently) : this.runInTurn();
   }
 
-  private heartbeatDue(lastHeartbeat: number): boolean {
-    return Date.now() - lastHeartbeat > this.log.sessionTimeoutMs / 4;
+  /** Heartbeats and rebalances when a quarter of the session timeout has passed; the time of the last heartbeat. */
+  private beatIfDue(lastHeartbeat: number): number {
+    if (Date.now() - lastHeartbeat <= this.log.sessionTimeoutMs / 4) return lastHeartbeat;
+    this.heartbeat();
+    this.rebalance();
+    return Date.now();
   }
 
   /** Up to `limit` partitions with a batch in flight each; a partition's offset is committed when its batch is done. */
@@ -381,11 +385,7 @@ class SqliteConsumer {
     let wake: () => void = () => undefined;
     let lastHeartbeat = 0;
     while (!this.signal.stopped) {
-      if (this.heartbeatDue(lastHeartbeat)) {
-        this.heartbeat();
-        this.rebalance();
-        lastHeartbeat = Date.now();
-      }
+      lastHeartbeat = this.beatIfDue(lastHeartbeat);
       let started = false;
       for (const [topic, partitions] of Object.entries(this.current)) {
         for (const partition of partitions) {
@@ -419,11 +419,7 @@ class SqliteConsumer {
     let backoff = 0;
     let lastHeartbeat = 0;
     while (!this.signal.stopped) {
-      if (this.heartbeatDue(lastHeartbeat)) {
-        this.heartbeat();
-        this.rebalance();
-        lastHeartbeat = Date.now();
-      }
+      lastHeartbeat = this.beatIfDue(lastHeartbeat);
       let delivered = false;
       let failed = false;
       for (const [topic, partitions] of Object.entries(this.current)) {
