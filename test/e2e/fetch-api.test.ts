@@ -103,6 +103,12 @@ describe('fetch API: plain and rendered fetches', () => {
     expect(r.json).not.toHaveProperty('crawlera_error');
   });
 
+  it('routes through the region asked for: a region without exits is the proxy\'s bad_header', async () => {
+    const r = await fetchApi({ url: `${site.url}/page/1`, region: 'zz' });
+    expect(r.json).toMatchObject({ proxy_status: 'fail', crawlera_error: 'bad_header', original_status: 540 });
+    expect(Buffer.from(String(r.json.body)).toString()).toContain('no exit in region zz');
+  });
+
   it('takes the parameters as a form too', async () => {
     const r = await fetchApi(`url=${encodeURIComponent(`${site.url}/page/1`)}&region=auto`);
     expect(r.status).toBe(200);

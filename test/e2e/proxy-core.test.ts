@@ -512,6 +512,27 @@ describe('smart proxy: core', () => {
     });
   });
 
+  describe('regions', () => {
+    it('sends X-Proxy-Region requests through the exits of that region only; an unknown region is a bad header', async () => {
+      const labelled: [string, string][] = [[EXITS[0], 'us'], [EXITS[1], 'de'], [EXITS[2], 'us']];
+      const p = await proxyWith((c) => ({ ...c, proxy: { ...c.proxy, exits: labelled.map(([a, region]) => ({ kind: 'local' as const, localAddress: a, region })) } }));
+      const seen = async (region: string) => {
+        const remotes = new Set<string>();
+        for (let i = 0; i < 4; i++) {
+          const r = await viaProxy(p, `${origin.httpUrl}/whoami`, { key, headers: { 'X-Crawlera-Region': region } });
+          expect(r.status).toBe(200);
+          remotes.add(JSON.parse(r.body).remote);
+        }
+        return [...remotes].sort();
+      };
+      expect(await seen('us')).toEqual([EXITS[0], EXITS[2]]);
+      expect(await seen('DE')).toEqual([EXITS[1]]);
+      expect(await seen('auto')).toEqual([...EXITS].sort());
+      const unknown = await viaProxy(p, `${origin.httpUrl}/whoami`, { key, headers: { 'X-Proxy-Region': 'fr' } });
+      expect([unknown.status, unknown.headers['x-proxy-error'], unknown.body]).toEqual([540, 'bad_header', 'Bad header value: X-Proxy-Region: no exit in region fr\n']);
+    });
+  });
+
   describe('throttling per exit and domain', () => {
     const throttle = { spacingMs: 300, softLimitMs: 500, hardLimitMs: 1000 };
     const throttled = (exits: string[]) => proxyWith((c) => ({ ...c, proxy: { ...c.proxy, exits: exits.map((a) => ({ kind: 'local' as const, localAddress: a })), throttle, maxConnsPerKey: 50 } }));

@@ -45,17 +45,18 @@ describe('loadConfig', () => {
     expect(d.maxResponseBytes).toBe(500 * 1024 * 1024);
     expect(d.banRules).toEqual([{ status: [403, 429, 503] }]);
     const c = loadConfig({
-      PROXY_EXITS: '127.0.0.2, http://u:p@127.0.0.1:3128, socks5://127.0.0.1:1080, https://proxy.test:8443',
+      PROXY_EXITS: '127.0.0.2, http://u:p@127.0.0.1:3128 region=US, socks5://127.0.0.1:1080, https://proxy.test:8443  region=de',
       PROXY_STATIC_HOSTS: 'site.test=127.0.0.1',
       PROXY_DENY_DOMAINS: 'Bad.Example, *.worse.example',
       PROXY_BAN_RULES: '[{"domain":"Shop.Test","status":[200],"body":["captcha"]}]',
     }).proxy;
     expect(c.exits).toEqual([
       { kind: 'local', localAddress: '127.0.0.2' },
-      { kind: 'http', url: 'http://u:p@127.0.0.1:3128' },
+      { kind: 'http', url: 'http://u:p@127.0.0.1:3128', region: 'us' },
       { kind: 'socks5', url: 'socks5://127.0.0.1:1080' },
-      { kind: 'https', url: 'https://proxy.test:8443' },
+      { kind: 'https', url: 'https://proxy.test:8443', region: 'de' },
     ]);
+    expect(() => loadConfig({ PROXY_EXITS: '127.0.0.2 country=us' })).toThrow('region=<label>');
     expect(c.staticHosts).toEqual({ 'site.test': '127.0.0.1' });
     expect(c.denyDomains).toEqual(['bad.example', 'worse.example']);
     expect(c.banRules).toEqual([{ domain: 'shop.test', status: [200], body: ['captcha'] }]);

@@ -94,9 +94,13 @@ export interface ProxySessionsConfig {
 }
 
 /** One outgoing exit of the smart proxy: a local source address, or an upstream proxy. */
-export type ProxyExitConfig =
+export type ProxyExitConfig = (
   | { kind: 'local'; localAddress: string | null }
-  | { kind: 'http' | 'https' | 'socks5'; url: string };
+  | { kind: 'http' | 'https' | 'socks5'; url: string }
+) & {
+  /** The exit's region label (lowercase, e.g. `us`), chosen by X-Proxy-Region and the fetch API's `region`. */
+  region?: string;
+};
 
 /** A ban rule of the smart proxy: a response matching it is a ban (retried on another exit). */
 export interface ProxyBanRule {
@@ -235,7 +239,7 @@ export const CONFIG_DOCS: [string, string, string][] = [
   ['RUNNER_STORAGE_URL', 'http://HOST:STORAGE_PORT/', 'SHUB_STORAGE given to jobs (the storage API as jobs reach it)'],
   ['RUNNER_API_URL', 'http://HOST:DASH_PORT/api/', 'SHUB_APIURL given to jobs (the dash API as jobs reach it)'],
   ['PROXY_CA_DIR', 'DATA_DIR/proxy-ca', 'where the proxy keeps its CA (created on first start, served at GET /ca.crt on the proxy port) and its leaf certificates'],
-  ['PROXY_EXITS', 'the default route', 'outgoing exits of the proxy, comma list: local source addresses (`127.0.0.2`) and upstream proxies (`http://user:pass@host:port`, `https://…`, `socks5://…`)'],
+  ['PROXY_EXITS', 'the default route', 'outgoing exits of the proxy, comma list: local source addresses (`127.0.0.2`) and upstream proxies (`http://user:pass@host:port`, `https://…`, `socks5://…`), each optionally followed by ` region=<label>` (`127.0.0.2 region=us`)'],
   ['PROXY_UPSTREAM_TLS_VERIFY', 'true', 'verify the certificates of HTTPS sites (and of https:// upstream proxies) reached through the proxy'],
   ['PROXY_UPSTREAM_CA_FILE', '—', 'a PEM file of extra CA certificates the proxy trusts for HTTPS sites, on top of the system\'s'],
   ['PROXY_TIMEOUT_MIN_MS PROXY_TIMEOUT_MAX_MS', '30000 180000', 'X-Proxy-Timeout is clamped to these bounds; the default timeout is the minimum'],
@@ -463,7 +467,15 @@ function proxyExitsOf(list: string, problems: string[]): ProxyExitConfig[] {
   const items = list.split(',').map((x) => x.trim()).filter(Boolean);
   if (items.length === 0) return [{ kind: 'local', localAddress: null }];
   const exits: ProxyExitConfig[] = [];
-  for (const item of items) {
+  for (const entry of items) {
+    // `<exit> region=<label>`: the region label rides after the exit, separated by a space.
+    const [item, ...labels] = entry.split(/\s+/);
+    const region = /^region=([a-z0-9-]{1,16})$/i.exec(labels.join(' '))?.[1].toLowerCase();
+    if (labels.length > 0 && region === undefined) {
+      problems.push(`PROXY_EXITS: ${entry}: after the exit only region=<label> may follow (letters, digits, -)`);
+      continue;
+    }
+    const labelled = region === undefined ? {} : { region };
     const m = /^(https?|socks5h?):\/\//i.exec(item);
     if (m) {
       let url: URL | null = null;
@@ -473,8 +485,8 @@ function proxyExitsOf(list: string, problems: string[]): ProxyExitConfig[] {
         url = null;
       }
       if (!url || !url.hostname || !url.port && m[1].toLowerCase().startsWith('socks')) problems.push(`PROXY_EXITS: ${item} is not a proxy URL (scheme://[user:pass@]host:port)`);
-      else exits.push({ kind: m[1].toLowerCase().startsWith('socks') ? 'socks5' : (m[1].toLowerCase() as 'http' | 'https'), url: item });
-    } else if (isIP(item)) exits.push({ kind: 'local', localAddress: item });
+      else exits.push({ kind: m[1].toLowerCase().startsWith('socks') ? 'socks5' : (m[1].toLowerCase() as 'http' | 'https'), url: item, ...labelled });
+    } else if (isIP(item)) exits.push({ kind: 'local', localAddress: item, ...labelled });
     else problems.push(`PROXY_EXITS: ${item} is neither an IP address nor an http://, https:// or socks5:// URL`);
   }
   return exits;

@@ -33,6 +33,7 @@ describe('parseProxyHeaders', () => {
     ['x-proxy-cookies', 'enable'],
     ['x-proxy-debug', 'request-time,everything'],
     ['x-proxy-jobid', 'job 1'],
+    ['x-proxy-region', 'the moon'],
   ])('answers 540 bad_header for %s: %s', (name, value) => {
     expect(() => parseProxyHeaders({ [name]: value }, bounds)).toThrow(ProxyError);
     try {
@@ -40,6 +41,13 @@ describe('parseProxyHeaders', () => {
     } catch (e) {
       expect((e as ProxyError).status).toBe(540);
     }
+  });
+
+  it('reads Region (auto: any exit), never together with a session', () => {
+    expect(parseProxyHeaders({ 'x-crawlera-region': 'US' }, bounds).region).toBe('us');
+    expect(parseProxyHeaders({ 'x-proxy-region': 'auto' }, bounds).region).toBeNull();
+    expect(parseProxyHeaders({}, bounds).region).toBeNull();
+    expect(() => parseProxyHeaders({ 'x-proxy-region': 'us', 'x-proxy-session': 'create' }, bounds)).toThrow('not with X-Proxy-Session');
   });
 
   it('answers debug headers under the prefix used', () => {

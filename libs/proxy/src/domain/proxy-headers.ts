@@ -17,6 +17,8 @@ export interface ProxyOptions {
   cookiesDisabled: boolean;
   /** `create`, a session id, or null. */
   session: string | null;
+  /** The exits' region label to leave from (lowercase); null: any (absent or `auto`). */
+  region: string | null;
   jobId: string | null;
   /** null: not sent (default 5, or 0 inside a session). */
   maxRetries: number | null;
@@ -79,6 +81,11 @@ export function parseProxyHeaders(headers: Record<string, string | string[] | un
   if (cookies !== undefined && cookies.toLowerCase() !== 'disable') bad('Cookies', cookies);
   const session = ours.get('session');
   if (session !== undefined && !/^[A-Za-z0-9_.:-]{1,128}$/.test(session)) bad('Session', session);
+  const regionValue = ours.get('region');
+  if (regionValue !== undefined && !/^[a-z0-9-]{1,16}$/i.test(regionValue)) bad('Region', regionValue);
+  const region = regionValue === undefined || regionValue.toLowerCase() === 'auto' ? null : regionValue.toLowerCase();
+  // The original refuses the two together: a session is already pinned to its exit.
+  if (region !== null && session !== undefined) bad('Region', `${regionValue} (not with X-Proxy-Session)`);
   const jobId = ours.get('jobid');
   if (jobId !== undefined && !JOB_ID.test(jobId)) bad('JobId', jobId);
   const debug = (ours.get('debug') ?? '').split(',').map((d) => d.trim().toLowerCase()).filter(Boolean);
@@ -94,6 +101,7 @@ export function parseProxyHeaders(headers: Record<string, string | string[] | un
     noBancheck: ours.has('no-bancheck'),
     cookiesDisabled: cookies !== undefined,
     session: session ?? null,
+    region,
     jobId: jobId ?? null,
     maxRetries: retries === null ? null : Math.min(retries, 5),
     timeoutMs: timeoutRaw === null ? timeout.minMs : Math.min(timeout.maxMs, Math.max(timeout.minMs, timeoutRaw)),
@@ -113,6 +121,7 @@ function defaultOptions(timeoutMs: number): ProxyOptions {
     noBancheck: false,
     cookiesDisabled: false,
     session: null,
+    region: null,
     jobId: null,
     maxRetries: null,
     timeoutMs,

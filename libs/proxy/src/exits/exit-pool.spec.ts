@@ -47,6 +47,18 @@ describe('ExitPool', () => {
     pool.close();
   });
 
+  it('picks within a region when asked, and knows which regions exist', () => {
+    const exits = [['127.0.0.2', 'us'], ['127.0.0.3', 'de'], ['127.0.0.4', 'us']].map(([a, region]) => new Exit(a, { kind: 'local', localAddress: a, region }, trust));
+    const pool = new ExitPool(exits, { banCooldownMs: 100, exitCooldownMs: 50, throttle: noThrottle }, () => now);
+    expect([1, 2, 3].map(() => id(pool.pick('a.test', new Set(), 'us')))).toEqual(['127.0.0.2', '127.0.0.4', '127.0.0.2']);
+    expect(id(pool.pick('a.test', new Set(), 'de'))).toBe('127.0.0.3');
+    pool.failed(exits[1]);
+    expect(id(pool.pick('a.test', new Set(), 'de'))).toBe('noslaves');
+    expect([pool.hasRegion('us'), pool.hasRegion('fr')]).toEqual([true, false]);
+    now += 51;
+    pool.close();
+  });
+
   it('answers noslaves when every exit failed', () => {
     const pool = make();
     for (const e of pool.exits) pool.failed(e);

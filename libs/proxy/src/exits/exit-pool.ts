@@ -36,10 +36,15 @@ export class ExitPool {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** A slot for `domain` on the best exit, never one of `tried` (the earlier attempts of this request). */
-  pick(domain: string, tried: ReadonlySet<Exit> = new Set()): Pick {
+  /** Whether some exit carries this region label. */
+  hasRegion(region: string): boolean {
+    return this.exits.some((e) => e.config.region === region);
+  }
+
+  /** A slot for `domain` on the best exit (of `region`, when given), never one of `tried` (the earlier attempts of this request). */
+  pick(domain: string, tried: ReadonlySet<Exit> = new Set(), region: string | null = null): Pick {
     const now = this.now();
-    const healthy = this.exits.filter((e) => e.unhealthyUntil <= now);
+    const healthy = this.exits.filter((e) => e.unhealthyUntil <= now && (region === null || e.config.region === region));
     if (healthy.length === 0) return { none: 'noslaves' };
     let best: Exit | null = null;
     let bestFree = Infinity;

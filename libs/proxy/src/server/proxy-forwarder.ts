@@ -163,6 +163,7 @@ export class ProxyForwarder {
     });
     this.guard.checkAddress(address);
     const target: Target = { scheme, host, port, address, path: f.path || '/' };
+    if (options.region !== null && !this.pool.hasRegion(options.region)) throw new ProxyError('bad_header', `X-Proxy-Region: no exit in region ${options.region}`);
     const session = options.session === null ? null : await this.pinnedSession(f.principal.id, options.session, host);
     const pinned = session?.exit ?? null;
     const sessionHeaders: [string, string][] = session ? [['X-Proxy-Session', session.id], ['X-Crawlera-Session', session.id]] : [];
@@ -187,7 +188,7 @@ export class ProxyForwarder {
     f.res.once('close', () => (clientGone = true));
     let sessionSlot = session?.slot ?? null;
     for (;;) {
-      const picked = sessionSlot ?? (pinned ? this.pool.reserve(pinned, host) : this.pool.pick(host, tried));
+      const picked = sessionSlot ?? (pinned ? this.pool.reserve(pinned, host) : this.pool.pick(host, tried, options.region));
       sessionSlot = null;
       if ('none' in picked) return fail(refusal(picked), sessionHeaders);
       const exit = picked.exit;
