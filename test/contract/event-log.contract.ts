@@ -127,6 +127,35 @@ export function eventLogContract(name: string, harness: () => EventLogHarness): 
       expect(fromSecond[0]?.offset).toBe(1);
     });
 
+    it('appends issued together (across topics) keep their call order per key, and each gets the offsets of its own events', async () => {
+      const log = await open();
+      const [a, b] = [topicName(), topicName()];
+      await log.ensureTopics([a, b]);
+      // 200 appends without waiting: the adapter may send them together, never out of order.
+      const calls = Array.from({ length: 200 }, (_, i) => ({ topic: i % 3 === 0 ? b : a, events: [ev(`k${i % 7}`, i), ev(`k${(i + 1) % 7}`, i)] }));
+      const answers = await Promise.all(calls.map((c) => log.append(c.topic, c.events)));
+      for (const topic of [a, b]) {
+        for (let p = 0; p < log.partitionCount(topic); p++) {
+          const stored = await log.read(topic, p, 0, 10_000);
+          const byId = new Map(stored.map((e) => [e.event.id, e]));
+          calls.forEach((c, i) => {
+            if (c.topic !== topic) return;
+            c.events.forEach((e, j) => {
+              const at = answers[i][j];
+              if (at.partition !== p) return;
+              // The position an append answered holds that very event.
+              expect(byId.get(e.id)).toMatchObject({ topic, partition: p, offset: at.offset });
+            });
+          });
+          // Per key, the stored order is the order of the calls.
+          const perKey = new Map<string, number[]>();
+          for (const e of stored) perKey.set(e.event.key, [...(perKey.get(e.event.key) ?? []), (e.event.data as { n: number }).n]);
+          for (const ns of perKey.values()) expect(ns).toEqual([...ns].sort((x, y) => x - y));
+        }
+      }
+      expect(answers.flat()).toHaveLength(400);
+    });
+
     it('keeps appended events and committed offsets across a restart', async () => {
       const topic = topicName();
       const groupId = `g-${randomUUID()}`;

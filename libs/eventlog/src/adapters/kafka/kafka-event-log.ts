@@ -132,8 +132,10 @@ export class KafkaEventLog implements EventLog {
   private admin: Promise<Admin> | null = null;
   private producer: Promise<Producer> | null = null;
   private reader: Promise<InternalCluster> | null = null;
-  /** Appends run one at a time: the idempotent producer's sequence numbers need it. */
-  private appendChain: Promise<unknown> = Promise.resolve();
+  /** Appends waiting for their request, in append order (see append). */
+  private readonly appendQueue: QueuedAppend[] = [];
+  /** The loop sending the queue, while it runs. */
+  private appending: Promise<void> | null = null;
   private closed = false;
 
   constructor(private readonly options: KafkaEventLogOptions) {
@@ -199,32 +201,94 @@ export class KafkaEventLog implements EventLog {
 
   // ---- append ------------------------------------------------------------------------
 
+  /**
+   * Appends go out in order through one producer request at a time (the idempotent
+   * producer's sequence numbers need it); appends that queue up meanwhile leave together
+   * in the next request (one `sendBatch`, across topics), so concurrent small appends cost
+   * one round trip, not one each. An append larger than a request goes alone, in chunks.
+   */
   append(topic: string, events: EventEnvelope[]): Promise<LogPosition[]> {
     if (this.closed) return Promise.reject(new Error('event log closed'));
-    const run = this.appendChain.then(() => this.appendNow(topic, events));
-    this.appendChain = run.catch(() => undefined);
-    return run;
+    if (events.length === 0) return Promise.resolve([]);
+    return new Promise<LogPosition[]>((resolve, reject) => {
+      const queued: QueuedAppend = { topic, messages: null, resolve, reject, ready: Promise.resolve() };
+      // The entry takes its place in the queue now; its messages may need the topic's partition count first.
+      queued.ready = this.messagesOf(topic, events).then(
+        (messages) => void (queued.messages = messages),
+        (e: unknown) => {
+          queued.failed = true;
+          reject(e);
+        },
+      );
+      this.appendQueue.push(queued);
+      this.kickAppends();
+    });
   }
 
-  private async appendNow(topic: string, events: EventEnvelope[]): Promise<LogPosition[]> {
-    if (events.length === 0) return [];
-    const partitions = await this.knownPartitionCount(topic);
-    const producer = await this.producerClient();
-    const maxRequestBytes = this.options.maxRequestBytes ?? 4 * MiB;
-
-    const messages = events.map((event) => {
-      const value = encodeEvent(event);
-      if (value.length + Buffer.byteLength(event.key) + RECORD_OVERHEAD > MAX_MESSAGE_BYTES) {
-        throw new Error(`event ${event.id} (${event.type}) is too large for the log: ${value.length} bytes`);
-      }
-      return {
-        key: event.key,
-        value,
-        partition: partitionForKey(event.key, partitions),
-        timestamp: String(event.occurredAt),
-      };
+  /** Starts the sending loop unless it runs; an append queued while it was ending starts it again. */
+  private kickAppends(): void {
+    if (this.appending !== null) return;
+    this.appending = this.drainAppends().finally(() => {
+      this.appending = null;
+      if (this.appendQueue.length > 0) this.kickAppends();
     });
+  }
 
+  private async messagesOf(topic: string, events: EventEnvelope[]): Promise<OutgoingMessage[]> {
+    const partitions = await this.knownPartitionCount(topic);
+    return events.map((event) => {
+      const value = encodeEvent(event);
+      const size = value.length + Buffer.byteLength(event.key) + RECORD_OVERHEAD;
+      if (size > MAX_MESSAGE_BYTES) throw new Error(`event ${event.id} (${event.type}) is too large for the log: ${value.length} bytes`);
+      return { key: event.key, value, partition: partitionForKey(event.key, partitions), timestamp: String(event.occurredAt), size };
+    });
+  }
+
+  private async drainAppends(): Promise<void> {
+    const maxRequestBytes = this.options.maxRequestBytes ?? 4 * MiB;
+    while (this.appendQueue.length > 0) {
+      const head = this.appendQueue[0];
+      await head.ready;
+      if (head.failed) {
+        this.appendQueue.shift();
+        continue;
+      }
+      // The appends ready at the head of the queue that fit in one request together.
+      const batch: QueuedAppend[] = [];
+      let count = 0;
+      let bytes = 0;
+      for (const q of this.appendQueue) {
+        if (q.messages === null) break;
+        const size = q.messages.reduce((sum, m) => sum + m.size, 0);
+        if (batch.length > 0 && (count + q.messages.length > MAX_REQUEST_EVENTS || bytes + size > maxRequestBytes)) break;
+        batch.push(q);
+        count += q.messages.length;
+        bytes += size;
+      }
+      this.appendQueue.splice(0, batch.length);
+      try {
+        const producer = await this.producerClient();
+        if (batch.length === 1) batch[0].resolve(await this.sendInChunks(producer, batch[0].topic, batch[0].messages!, maxRequestBytes));
+        else for (const [q, positions] of await this.sendTogether(producer, batch)) q.resolve(positions);
+      } catch (e) {
+        for (const q of batch) q.reject(e);
+      }
+    }
+  }
+
+  /** Several appends in one request; each gets the offsets of its own messages. */
+  private async sendTogether(producer: Producer, batch: QueuedAppend[]): Promise<[QueuedAppend, LogPosition[]][]> {
+    const byTopic = new Map<string, OutgoingMessage[]>();
+    for (const q of batch) byTopic.set(q.topic, [...(byTopic.get(q.topic) ?? []), ...q.messages!]);
+    const metadata = await producer.sendBatch({ acks: -1, topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages: messages.map(withoutSize) })) });
+    const next = new Map<string, number>();
+    for (const m of metadata) if (m.baseOffset !== undefined) next.set(`${m.topicName}\u0000${m.partition}`, Number(m.baseOffset));
+    // Within a (topic, partition), messages take offsets in the order they were sent: the queue's order.
+    return batch.map((q) => [q, q.messages!.map((m) => positionOf(next, q.topic, m.partition))]);
+  }
+
+  /** One append, in as many requests as its size needs. */
+  private async sendInChunks(producer: Producer, topic: string, messages: OutgoingMessage[], maxRequestBytes: number): Promise<LogPosition[]> {
     const positions: LogPosition[] = [];
     let start = 0;
     while (start < messages.length) {
@@ -232,25 +296,15 @@ export class KafkaEventLog implements EventLog {
       let end = start;
       let bytes = 0;
       while (end < messages.length && end - start < MAX_REQUEST_EVENTS) {
-        const size = messages[end].value.length + Buffer.byteLength(messages[end].key) + RECORD_OVERHEAD;
-        if (end > start && bytes + size > maxRequestBytes) break;
-        bytes += size;
+        if (end > start && bytes + messages[end].size > maxRequestBytes) break;
+        bytes += messages[end].size;
         end++;
       }
       const chunk = messages.slice(start, end);
-      const metadata = await producer.send({ topic, acks: -1, messages: chunk });
-      const base = new Map<number, number>();
-      for (const m of metadata) {
-        if (m.topicName === topic && m.baseOffset !== undefined) base.set(m.partition, Number(m.baseOffset));
-      }
-      const next = new Map<number, number>();
-      for (const m of chunk) {
-        const first = base.get(m.partition);
-        if (first === undefined) throw new Error(`no offset returned for ${topic}/${m.partition}`);
-        const offset = next.get(m.partition) ?? first;
-        positions.push({ topic, partition: m.partition, offset });
-        next.set(m.partition, offset + 1);
-      }
+      const metadata = await producer.send({ topic, acks: -1, messages: chunk.map(withoutSize) });
+      const next = new Map<string, number>();
+      for (const m of metadata) if (m.topicName === topic && m.baseOffset !== undefined) next.set(`${topic}\u0000${m.partition}`, Number(m.baseOffset));
+      for (const m of chunk) positions.push(positionOf(next, topic, m.partition));
       start = end;
     }
     return positions;
@@ -371,7 +425,7 @@ export class KafkaEventLog implements EventLog {
     this.closed = true;
     await Promise.all([...this.consumers].map((c) => c.stop().catch(() => undefined)));
     this.consumers.clear();
-    await this.appendChain.catch(() => undefined);
+    await this.appending?.catch(() => undefined);
     const clients: Promise<{ disconnect(): Promise<void> }>[] = [];
     if (this.producer) clients.push(this.producer);
     if (this.admin) clients.push(this.admin);
@@ -432,6 +486,38 @@ export class KafkaEventLog implements EventLog {
     }
     return this.reader;
   }
+}
+
+/** A message for the producer, with its size against the request limits. */
+interface OutgoingMessage {
+  key: string;
+  value: Buffer;
+  partition: number;
+  timestamp: string;
+  size: number;
+}
+
+interface QueuedAppend {
+  topic: string;
+  /** null until `ready` (the topic's partition count may need the cluster). */
+  messages: OutgoingMessage[] | null;
+  ready: Promise<void>;
+  failed?: true;
+  resolve(positions: LogPosition[]): void;
+  reject(e: unknown): void;
+}
+
+function withoutSize({ key, value, partition, timestamp }: OutgoingMessage): Omit<OutgoingMessage, 'size'> {
+  return { key, value, partition, timestamp };
+}
+
+/** The next offset of (topic, partition) in a request's answer, taken. */
+function positionOf(next: Map<string, number>, topic: string, partition: number): LogPosition {
+  const slot = `${topic}\u0000${partition}`;
+  const offset = next.get(slot);
+  if (offset === undefined) throw new Error(`no offset returned for ${topic}/${partition}`);
+  next.set(slot, offset + 1);
+  return { topic, partition, offset };
 }
 
 interface ConsumptionSettings {
