@@ -1,6 +1,7 @@
 import { Agent, request } from 'node:http';
 import { BENCH_AUTH, percentile, report, startPlatform } from './bench-support';
 import { freePort, Origin, processUsage, startOrigin } from './proxy-support';
+import { SCRIPT_TEXT, startRenderSite } from './render-site';
 
 /**
  * `npm run bench:fetch`, part "plain fetches" (issue 6): POST /fetch/v2 of a 1 KB loopback
@@ -76,6 +77,7 @@ function line(name: string, r: Round): string {
 export async function fetchBench(o: FetchBenchOptions): Promise<void> {
   console.log(`plain fetches: 1 KB loopback page, ${o.concurrency} in flight, ${o.rounds} x ${o.seconds} s rounds, event log ${process.env.EVENT_LOG ?? 'sqlite'}`);
   const origin: Origin = await startOrigin();
+  const renderSite = await startRenderSite();
   const [proxyPort, fetchPort, statsPort] = [await freePort(), await freePort(), await freePort()];
   const platform = await startPlatform({
     APP_ROLE: 'proxy,fetch,worker',
@@ -85,6 +87,8 @@ export async function fetchBench(o: FetchBenchOptions): Promise<void> {
     ALLOW_PRIVATE_TARGETS: 'true',
     PROXY_THROTTLE_SPACING_MS: '0',
     PROXY_MAX_CONNS_PER_KEY: '100000',
+    // Renders through the API at 1, 2 and 4 in flight: four kept pages.
+    RENDER_CONCURRENCY: '4',
     LOG_LEVEL: 'error',
   });
   const agent = new Agent({ keepAlive: true, maxSockets: o.concurrency });
@@ -110,9 +114,26 @@ export async function fetchBench(o: FetchBenchOptions): Promise<void> {
     console.log(line('plain fetches: /fetch/v2', best.fetch!));
     report('plain fetches/s (whole path)', best.fetch!.perSecond, 'fetches/s', 1000, { name: 'the same GETs straight through the proxy', value: best.proxy!.perSecond });
     console.log(`  memory of the platform: ${platform.memory().rss.toFixed(0)} MB RSS (peak ${platform.memory().peak.toFixed(0)} MB)`);
+
+    // Rendered fetches through the whole path (API, log, renderer worker, its browser through the proxy, back).
+    const page = JSON.stringify({ url: `${renderSite.url}/page`, render: true });
+    const viaRender = () =>
+      call(agent, { port: fetchPort, method: 'POST', path: '/fetch/v2', headers: { 'content-type': 'application/json', authorization: BENCH_AUTH, 'content-length': String(Buffer.byteLength(page)) }, body: page }).then((r) => {
+        const answer = JSON.parse(r.body) as { proxy_status: string; body: string };
+        return r.status === 200 && answer.proxy_status === 'success' && answer.body.includes(SCRIPT_TEXT);
+      });
+    console.log(`rendered fetches: the render site's page (a script and a stylesheet), ${o.seconds} s per concurrency, RENDER_CONCURRENCY=4 (platform CPU excludes the browsers)`);
+    await measure(2, 4, platform.pid, viaRender); // warm-up: the browsers start
+    const renders = new Map<number, Round>();
+    for (const c of [1, 2, 4]) {
+      renders.set(c, await measure(o.seconds, c, platform.pid, viaRender));
+      console.log(line(`renders via /fetch/v2, c=${c}`, renders.get(c)!));
+    }
+    report('renders/s (whole path) at concurrency 4', renders.get(4)!.perSecond, 'renders/s', 20, { name: 'concurrency 1', value: renders.get(1)!.perSecond });
   } finally {
     agent.destroy();
     await platform.stop();
     await origin.close();
+    await renderSite.close();
   }
 }
