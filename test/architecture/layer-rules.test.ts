@@ -43,6 +43,17 @@ describe('layer rules', () => {
     expect(offenders).toEqual([]);
   });
 
+  it('keeps the extraction engine a pure library: no HTTP, no NestJS, no event log, no network', () => {
+    const offenders = files
+      .filter((f) => f.path.startsWith('libs/extraction/'))
+      .flatMap((f) =>
+        f.imports
+          .filter((i) => i.startsWith('@nestjs') || i === 'fastify' || /^(node:)?(http|https|net|dns)$/.test(i) || (i.startsWith('@crawlhub/') && i !== '@crawlhub/extraction'))
+          .map((i) => `${f.path} -> ${i}`),
+      );
+    expect(offenders).toEqual([]);
+  });
+
   it('keeps controllers and handlers off adapters (they use ports)', () => {
     const offenders = files
       .filter((f) => /\.(controller|handler)\.ts$/.test(f.path))
