@@ -76,7 +76,7 @@ export class FetchWorker implements OnApplicationBootstrap, OnApplicationShutdow
     // The user's own credentials never reach the log: a token valid a little past the deadline.
     const token = mintProxyToken(r.user, r.deadline + 5_000, this.secret);
     const outcome = r.render ? await this.render(r, token) : await this.fetcher.fetch(r, token);
-    const completed: FetchCompleted = { id: r.id, worker: this.id, screenshot: null, ...outcome };
+    const completed: FetchCompleted = { id: r.id, worker: this.id, screenshot: null, ...outcome, body: outcome.body.toString('base64') };
     await this.writer.append(FETCH_RESULTS_TOPIC, [
       createEvent({ type: FETCH_COMPLETED, key: r.id, data: completed, actor: { kind: 'system', id: `worker:${this.id}` }, correlationId: event.correlationId, causationId: event.id }),
     ]);
@@ -94,6 +94,6 @@ export class FetchWorker implements OnApplicationBootstrap, OnApplicationShutdow
     if (proxyError) return { ...failure(r.url, page.status, proxyError, `The proxy answered ${page.status} ${proxyError}`, proxyError === 'banned'), screenshot: null };
     const html = Buffer.from(page.html, 'utf8');
     if (html.length > this.config.fetch.maxResponseBytes) return { ...tooBigFailure(r.url, this.config.fetch.maxResponseBytes), screenshot: null };
-    return { url: page.finalUrl, originalStatus: page.status, headers: page.headers, proxyStatus: 'success', error: null, body: html.toString('base64'), screenshot: page.screenshot ? page.screenshot.toString('base64') : null };
+    return { url: page.finalUrl, originalStatus: page.status, headers: page.headers, proxyStatus: 'success', error: null, body: html, screenshot: page.screenshot ? page.screenshot.toString('base64') : null };
   }
 }
