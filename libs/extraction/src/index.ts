@@ -1,1 +1,2 @@
 export * from './extraction.types';
+export * from './article/extract-article';
