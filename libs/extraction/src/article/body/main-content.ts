@@ -1,6 +1,6 @@
-import { DomElement, isElement } from '../../dom/dom-node';
+import { DomElement, TEXT_NODE, isElement } from '../../dom/dom-node';
 import { classWords } from './boilerplate';
-import { StatsIndex, linkDensity } from './text-stats';
+import { COMMAS, StatsIndex, linkDensity } from './text-stats';
 
 /** Blocks whose own text is scored as prose (a div counts when it holds no other block). */
 const PROSE_TAGS = new Set(['p', 'pre', 'td', 'blockquote']);
@@ -53,24 +53,87 @@ export function isProse(element: DomElement): boolean {
  */
 export function scoreCandidates(root: DomElement, stats: StatsIndex): Map<DomElement, number> {
   const scores = new Map<DomElement, number>();
-  const visit = (element: DomElement) => {
-    if (isProse(element)) credit(element);
-    for (let child = element.firstChild; child; child = child.nextSibling) if (isElement(child)) visit(child);
-  };
-  const credit = (element: DomElement) => {
-    const own = stats.get(element);
-    if (!own || own.chars < MIN_PROSE_CHARS) return;
-    const points = 1 + own.commas + Math.min(Math.floor(own.chars / 100), 3);
-    let ancestor = element.parentElement;
+  const credit = (parent: DomElement | null, chars: number, commas: number) => {
+    if (chars < MIN_PROSE_CHARS) return;
+    const points = 1 + commas + Math.min(Math.floor(chars / 100), 3);
+    let ancestor = parent;
     for (let level = 0; ancestor && level < 5; level++, ancestor = ancestor.parentElement) {
       if (!scores.has(ancestor)) scores.set(ancestor, tagWeight(ancestor.localName) + classWeight(ancestor));
       const share = level === 0 ? 1 : level === 1 ? 2 : level * 3;
       scores.set(ancestor, scores.get(ancestor)! + points / share);
     }
   };
+  const visit = (element: DomElement) => {
+    if (isProse(element)) {
+      const own = stats.get(element);
+      if (own) credit(element.parentElement, own.chars, own.commas);
+    }
+    forEachLooseRun(element, stats, (chars, commas) => credit(element, chars, commas));
+    for (let child = element.firstChild; child; child = child.nextSibling) if (isElement(child)) visit(child);
+  };
   visit(root);
   for (const [element, score] of scores) scores.set(element, score * (1 - linkDensity(stats.get(element))));
   return scores;
+}
+
+/**
+ * Text written straight into a block that also holds other blocks ("<div>Intro <b>x</b><div>…")
+ * is prose too: each run between child blocks counts as a paragraph of that block.
+ */
+export function forEachLooseRun(element: DomElement, stats: StatsIndex, onRun: (chars: number, commas: number) => void): void {
+  if (!BLOCK_TAGS.has(element.localName) || isProse(element)) return;
+  let chars = 0;
+  let commas = 0;
+  for (let child = element.firstChild; child; child = child.nextSibling) {
+    if (isElement(child) && (BLOCK_TAGS.has(child.localName) || child.localName === 'br')) {
+      if (child.localName === 'br' && child.nextSibling && !(isElement(child.nextSibling) && child.nextSibling.localName === 'br')) continue;
+      onRun(chars, commas);
+      chars = commas = 0;
+    } else if (isElement(child)) {
+      const sub = stats.get(child);
+      if (sub && child.localName !== 'a') {
+        chars += sub.chars;
+        commas += sub.commas;
+      }
+    } else if (child.nodeType === TEXT_NODE) {
+      const text = child.textContent ?? '';
+      chars += text.trim() ? text.replace(/\s+/g, ' ').length : 0;
+      commas += text.match(COMMAS)?.length ?? 0;
+    }
+  }
+  onRun(chars, commas);
+}
+
+/**
+ * Readability's climb: when the best candidate is one of several similar siblings (a paragraph
+ * per wrapper), or its parent scores higher, the article is the ancestor that holds them.
+ */
+export function climbToContainer(top: DomElement, scores: Map<DomElement, number>): DomElement {
+  const topScore = scores.get(top) ?? 0;
+  const peers = [...scores].filter(([element, score]) => element !== top && score >= topScore * 0.75).sort((a, b) => b[1] - a[1]).slice(0, 4);
+  if (peers.length >= 3) {
+    for (let ancestor = top.parentElement; ancestor && ancestor.localName !== 'body'; ancestor = ancestor.parentElement) {
+      if (peers.filter(([peer]) => contains(ancestor, peer)).length >= 3) {
+        top = ancestor;
+        break;
+      }
+    }
+  }
+  let lastScore = scores.get(top) ?? 0;
+  const floor = lastScore / 3;
+  for (let parent = top.parentElement; parent && parent.localName !== 'body'; parent = parent.parentElement) {
+    const score = scores.get(parent);
+    if (score === undefined) continue;
+    if (score < floor) break;
+    if (score > lastScore) return parent;
+    lastScore = score;
+  }
+  return top;
+}
+
+export function contains(ancestor: DomElement, element: DomElement): boolean {
+  for (let node: DomElement | null = element; node; node = node.parentElement) if (node === ancestor) return true;
+  return false;
 }
 
 export function bestCandidate(scores: Map<DomElement, number>): DomElement | undefined {
@@ -113,4 +176,23 @@ export function contentBlocks(top: DomElement, scores: Map<DomElement, number>, 
     }
   }
   return blocks;
+}
+
+/** Characters of prose (paragraphs, loose text runs) under each element. */
+export function proseChars(root: DomElement, stats: StatsIndex): Map<DomElement, number> {
+  const totals = new Map<DomElement, number>();
+  const add = (from: DomElement | null, chars: number) => {
+    if (chars < MIN_PROSE_CHARS) return;
+    for (let ancestor = from; ancestor; ancestor = ancestor.parentElement) totals.set(ancestor, (totals.get(ancestor) ?? 0) + chars);
+  };
+  const visit = (element: DomElement) => {
+    if (isProse(element)) {
+      const own = stats.get(element);
+      if (own && linkDensity(own) < 0.3) add(element, own.chars);
+    }
+    forEachLooseRun(element, stats, (chars) => add(element, chars));
+    for (let child = element.firstChild; child; child = child.nextSibling) if (isElement(child)) visit(child);
+  };
+  visit(root);
+  return totals;
 }

@@ -11,7 +11,7 @@ export interface TextStats {
 
 export type StatsIndex = Map<DomElement, TextStats>;
 
-const COMMAS = /[,，、،]/g;
+export const COMMAS = /[,，、،]/g;
 
 export function collectTextStats(root: DomElement): StatsIndex {
   const index: StatsIndex = new Map();
