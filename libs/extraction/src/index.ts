@@ -1,1 +1,3 @@
 export * from './extraction.types';
+export * from './dom';
+export * from './structured-data';
