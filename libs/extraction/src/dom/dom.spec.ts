@@ -20,3 +20,13 @@ describe('dom helpers', () => {
     expect(normalizeSpace(' 1\u00a0299,00\n €  ')).toBe('1 299,00 €');
   });
 });
+
+describe('parsePage', () => {
+  it('drops scripts, styles, svg and comments but keeps JSON-LD (comments inside it too)', () => {
+    const html = '<html><head><script>var price = 1;</script><style>p{}</style><script type="application/ld+json"><!-- {"@type":"Product"} --></script></head><body><!-- hidden --><svg><text>icon</text></svg><p>shown</p></body></html>';
+    const document = parsePage(html);
+    expect(textOf(document.querySelector('body'))).toBe('shown');
+    expect(document.querySelectorAll('script')).toHaveLength(1);
+    expect(document.querySelector('script')!.textContent).toContain('"@type":"Product"');
+  });
+});
