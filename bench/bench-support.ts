@@ -35,12 +35,17 @@ export function httpCall(url: string, method: 'GET' | 'POST', headers: Record<st
 
 const keepAlive = new Agent({ keepAlive: true, maxSockets: 64 });
 
-/** The platform as `npm start` runs it: its own process (projector thread included). */
+/**
+ * The platform as `npm start` runs it: its own process (projector thread included).
+ * BENCH_NODE_ARGS adds node options to it, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`
+ * to profile the platform under a benchmark's load.
+ */
 export async function startPlatform(env: Record<string, string>) {
   const dataDir = mkdtempSync(join(tmpdir(), 'crawlhub-bench-'));
   const port = 28000 + Math.floor(Math.random() * 1000);
   const dashPort = port + 1000;
-  const child = spawn(process.execPath, [join(__dirname, '../apps/all/main.js')], {
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, join(__dirname, '../apps/all/main.js')], {
     env: { ...process.env, DATA_DIR: dataDir, STORAGE_PORT: String(port), DASH_PORT: String(dashPort), CRAWLHUB_ADMIN_KEY: BENCH_KEY, APP_ROLE: 'storage,dash,projector', MONGODB_DATABASE: `bench_${Date.now()}`, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -1,31 +1,13 @@
 import { Readability } from '@mozilla/readability';
 import { extractArticle } from '@crawlhub/extraction';
 import { parseHTML } from 'linkedom';
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import { CorpusScore, PageScore, scoreCorpus, scorePage } from './extraction/article-body-score';
+import { DatasetPage, datasetsDir, loadDataset } from './extraction-datasets';
 
-const DATASETS = process.env.EXTRACTION_DATASETS ?? '/work/shared/datasets';
 const ARTICLE_TARGETS: CorpusScore = { f1: 0.97, precision: 0.97, recall: 0.97, accuracy: 0 };
 const PAGES_PER_SECOND_TARGET = 100;
 
-export interface ArticlePage {
-  id: string;
-  url: string;
-  html: string;
-  articleBody: string;
-}
-
-export function loadArticlePages(dir = join(DATASETS, 'article-extraction-dev')): ArticlePage[] {
-  const truth: Record<string, { url: string; articleBody: string }> = JSON.parse(readFileSync(join(dir, 'ground-truth.json'), 'utf8'));
-  return readdirSync(join(dir, 'html'))
-    .filter((file) => file.endsWith('.html.gz'))
-    .map((file) => {
-      const id = file.slice(0, -'.html.gz'.length);
-      return { id, ...truth[id], html: gunzipSync(readFileSync(join(dir, 'html', file))).toString('utf8') };
-    });
-}
+type ArticlePage = DatasetPage<{ url: string; articleBody: string }>;
 
 type BodyExtractor = (page: ArticlePage) => string;
 
@@ -47,11 +29,11 @@ const figure = (value: number) => value.toFixed(3);
 
 /** `extraction [pages]`: article body quality next to Readability, then speed; `pages` lists each page's P/R. */
 export async function articleExtractionBench(options: { perPage?: boolean } = {}): Promise<void> {
-  const pages = loadArticlePages();
+  const pages: ArticlePage[] = loadDataset('article-extraction-dev');
   const perPage: Record<string, PageScore[]> = {};
-  for (const [name, extract] of Object.entries(ENGINES)) perPage[name] = pages.map((page) => scorePage(page.articleBody, extract(page)));
+  for (const [name, extract] of Object.entries(ENGINES)) perPage[name] = pages.map((page) => scorePage(page.truth.articleBody, extract(page)));
 
-  console.log(`article body, ${pages.length} pages (${DATASETS}/article-extraction-dev)`);
+  console.log(`article body, ${pages.length} pages (${datasetsDir()}/article-extraction-dev)`);
   console.log(`  ${pad('engine', 16)}${pad('F1', 8)}${pad('precision', 11)}${pad('recall', 8)}accuracy`);
   for (const [name, scores] of Object.entries(perPage)) {
     const corpus = scoreCorpus(scores);

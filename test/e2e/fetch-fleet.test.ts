@@ -1,20 +1,39 @@
 import { INestApplication } from '@nestjs/common';
+import { existsSync, readFileSync } from 'node:fs';
 import { globalAgent } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { FETCH_RESULTS_TOPIC, FetchCompleted } from '@crawlhub/contracts';
+import { loadConfig } from '@crawlhub/config';
+import { descendantsOf } from '@crawlhub/render';
 import { startFetchApp } from '../../apps/fetch/fetch.app';
 import { startProxyApp, StartedProxy } from '../../apps/proxy/proxy.app';
 import { basic, startTestPlatform, TestPlatform } from '../support/platform';
 import { ProxyOrigin, startProxyOrigin } from '../support/proxy-origin';
 import { SpawnedPlatform, spawnPlatform } from '../support/spawn-platform';
 
+const HAS_CHROMIUM = existsSync(loadConfig({}).render.chromiumPath);
+
+/**
+ * Each kind of worker, with as many requests in flight as its two processes hold at once
+ * (renderers: one kept browser per render slot, started on demand).
+ */
+const KINDS = [
+  { kind: 'plain', render: false, n: 16, env: {} },
+  { kind: 'render', render: true, n: 6, env: { RENDER_CONCURRENCY: '6' } },
+];
+
 /**
  * The worker fleet: two worker processes (the built platform, APP_ROLE=worker) in one
  * consumer group, sharing this process's event log (the SQLite file, or the Kafka
- * topics), each fetching through a proxy of its own in this process, with an exit of its
- * own, so the origin tells which worker fetched what. `npm run build` first.
+ * topics), each fetching (or rendering: its browsers go through its proxy) through a
+ * proxy of its own in this process, with an exit of its own, so the origin tells which
+ * worker fetched what. `npm run build` first.
  */
-describe('fetch API: the worker fleet', () => {
+describe.each(KINDS)('fetch API: the worker fleet of $kind workers', ({ kind, render, n, env: kindEnv }) => {
+  if (render && !HAS_CHROMIUM) {
+    it('(skipped)', () => console.warn('skipped: the renderer fleet needs chromium-headless-shell (apt-get install chromium-headless-shell, or set CHROMIUM_PATH)'));
+    return;
+  }
   let platform: TestPlatform;
   let origin: ProxyOrigin;
   const proxies: StartedProxy[] = [];
@@ -26,7 +45,7 @@ describe('fetch API: the worker fleet', () => {
   const workers: SpawnedPlatform[] = [];
 
   async function fetchApi(url: string): Promise<Record<string, unknown>> {
-    const res = await fetch(fetchUrl, { method: 'POST', headers: { 'content-type': 'application/json', authorization: basic(key) }, body: JSON.stringify({ url }) });
+    const res = await fetch(fetchUrl, { method: 'POST', headers: { 'content-type': 'application/json', authorization: basic(key) }, body: JSON.stringify({ url, render }) });
     expect(res.status).toBe(200);
     return (await res.json()) as Record<string, unknown>;
   }
@@ -71,9 +90,12 @@ describe('fetch API: the worker fleet', () => {
       EVENT_LOG_NAMESPACE: config.eventLog.namespace,
       MONGODB_DATABASE: config.viewStore.kind === 'mongodb' ? config.viewStore.database : '',
       CRAWLHUB_ADMIN_KEY: '',
-      WORKER_KINDS: 'plain',
+      // The renderers' browsers check targets themselves before the proxy does.
+      ALLOW_PRIVATE_TARGETS: 'true',
+      WORKER_KINDS: kind,
       WORKER_CONCURRENCY: '16',
       LOG_LEVEL: 'error',
+      ...kindEnv,
     };
     for (const [i, name] of ['worker-a', 'worker-b'].entries()) workers.push(await spawnPlatform({ env: { ...env, WORKER_PROXY_URL: `http://127.0.0.1:${proxies[i].port}/` }, roles: 'worker', name }));
   }, 120_000);
@@ -92,7 +114,7 @@ describe('fetch API: the worker fleet', () => {
     const until = Date.now() + 60_000;
     // Kafka may still be assigning the second member's partitions: waves until both answered.
     while (Date.now() < until && !workers.every((w) => [...seen].some((s) => s.endsWith(workerId(w))))) {
-      const answers = await Promise.all(Array.from({ length: 16 }, (_, i) => fetchApi(`${origin.httpUrl}/status/200?n=${i}`)));
+      const answers = await Promise.all(Array.from({ length: n }, (_, i) => fetchApi(`${origin.httpUrl}/status/200?n=${i}`)));
       expect(answers.every((a) => a.proxy_status === 'success' && a.original_status === 200)).toBe(true);
       for (const r of await results()) seen.add(r.worker);
     }
@@ -101,7 +123,6 @@ describe('fetch API: the worker fleet', () => {
 
   it('answers every request when a worker is SIGKILLed while it holds some of them', async () => {
     const slowHits = (exit?: string) => origin.hits.filter((h) => h.path === '/slow' && (exit === undefined || h.remote === exit)).length;
-    const n = 16;
     const answers = Promise.all(Array.from({ length: n }, (_, i) => fetchApi(`${origin.httpUrl}/slow?ms=6000&n=${i}`)));
     // Both workers are fetching now (the origin answers after 6 s): kill one mid-fetch.
     const until = Date.now() + 10_000;
@@ -115,6 +136,8 @@ describe('fetch API: the worker fleet', () => {
     const v = lastHit(EXITS[0]) >= lastHit(EXITS[1]) ? 0 : 1;
     const [victim, survivor] = [workers[v], workers[1 - v]];
     expect(held[v]).toBeGreaterThan(0);
+    const victimsChildren = descendantsOf(victim.child.pid!);
+    if (render) expect(victimsChildren.length).toBeGreaterThan(0);
     victim.kill('SIGKILL');
     await victim.waitExit();
     const done = await answers;
@@ -129,5 +152,11 @@ describe('fetch API: the worker fleet', () => {
     // What it left unfinished, the survivor fetched again, through its own exit.
     expect(slowHits(EXITS[1 - v])).toBeGreaterThanOrEqual(n - byVictim.size);
     expect(slowHits()).toBeGreaterThan(fetchedBeforeKill);
+    // Nothing of the victim lives on: its browsers end with it (they hang on its pipe).
+    const living = (pid: number) => {
+      const stat = existsSync(`/proc/${pid}/stat`) ? readFileSync(`/proc/${pid}/stat`, 'utf8') : '';
+      return stat !== '' && stat[stat.lastIndexOf(')') + 2] !== 'Z';
+    };
+    expect(victimsChildren.filter(living)).toEqual([]);
   }, 90_000);
 });

@@ -5,3 +5,5 @@ export * from './adapters/kafka/kafka-event-log';
 export * from './open-event-log';
 export * from './thread-signal';
 export * from './namespaced-event-log';
+export * from './work-queue';
+export * from './awaited-results';

@@ -5,39 +5,21 @@ import {
   createEvent, EventEnvelope, FETCH_COMPLETED, FETCH_REQUESTS_TOPIC, FETCH_RESULTS_TOPIC, FetchCompleted, fetchEventProblem, FetchRequested, RENDER_REQUESTS_TOPIC,
 } from '@crawlhub/contracts';
 import { CONFIG, CrawlhubConfig, WorkerKind } from '@crawlhub/config';
-import { ConsumedBatch, Consumption, EVENT_LOG, EventLog } from '@crawlhub/eventlog';
+import { consumeWorkQueue, Consumption, EVENT_LOG, EventLog, Limiter } from '@crawlhub/eventlog';
 import { JOB_TOKEN_SECRET } from '@crawlhub/platform';
 import { EventWriter } from '@crawlhub/views';
 import type { RenderResult } from '@crawlhub/render';
 import { PAGE_RENDERER, PageRenderer, renderFailureCode } from '../ports/page-renderer.port';
 import { failure, FetchOutcome, ProxyFetcher, tooBigFailure } from './proxy-fetcher';
 
-/** The consumer group of each kind of worker: every member of a group takes a share of the partitions. */
-export const WORKER_GROUPS: Record<WorkerKind, { group: string; topic: string }> = {
+/** The consumer group of each kind of fetch worker: every member of a group takes a share of the partitions. */
+export const FETCH_WORKER_GROUPS: Partial<Record<WorkerKind, { group: string; topic: string }>> = {
   plain: { group: 'fetch-workers', topic: FETCH_REQUESTS_TOPIC },
   render: { group: 'render-workers', topic: RENDER_REQUESTS_TOPIC },
 };
 
 /** Where the workers reach the proxy: bound by apps/worker (the platform's own proxy by default). */
 export const WORKER_PROXY_URL = Symbol('WORKER_PROXY_URL');
-
-/** Lets at most `limit` tasks run at once; the others wait their turn in order. */
-class Limiter {
-  private running = 0;
-  private readonly queue: (() => void)[] = [];
-  constructor(private readonly limit: number) {}
-
-  async run<T>(task: () => Promise<T>): Promise<T> {
-    if (this.running >= this.limit) await new Promise<void>((r) => this.queue.push(r));
-    this.running++;
-    try {
-      return await task();
-    } finally {
-      this.running--;
-      this.queue.shift()?.();
-    }
-  }
-}
 
 /**
  * A member of the worker groups (WORKER_KINDS): takes fetch requests from the log, does
@@ -68,23 +50,16 @@ export class FetchWorker implements OnApplicationBootstrap, OnApplicationShutdow
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    const topics = this.config.worker.kinds.map((k) => WORKER_GROUPS[k].topic);
-    await this.eventLog.ensureTopics([...topics, FETCH_RESULTS_TOPIC]);
-    for (const kind of this.config.worker.kinds) {
-      const { group, topic } = WORKER_GROUPS[kind];
-      // Every partition at once: a slow fetch holds up only its own partition's commit, never the other requests.
-      const partitionsConcurrently = this.eventLog.partitionCount(topic);
-      this.consumptions.push(await this.eventLog.consume({ groupId: group, topics: [topic], partitionsConcurrently, handler: (batch) => this.handle(batch) }));
+    const groups = this.config.worker.kinds.flatMap((k) => FETCH_WORKER_GROUPS[k] ?? []);
+    await this.eventLog.ensureTopics([...groups.map((g) => g.topic), FETCH_RESULTS_TOPIC]);
+    for (const { group, topic } of groups) {
+      this.consumptions.push(await consumeWorkQueue(this.eventLog, { groupId: group, topic, limiter: this.limiter, work: (e) => this.work(e) }));
     }
   }
 
   async onApplicationShutdown(): Promise<void> {
     await Promise.all(this.consumptions.splice(0).map((c) => c.stop()));
     this.fetcher.close();
-  }
-
-  private async handle(batch: ConsumedBatch): Promise<void> {
-    await Promise.all(batch.events.map((e) => this.limiter.run(() => this.work(e.event))));
   }
 
   private async work(event: EventEnvelope): Promise<void> {

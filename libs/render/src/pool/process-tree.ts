@@ -15,13 +15,8 @@ function parentOf(pid: number): number | null {
   return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
 }
 
-/**
- * Memory (bytes) of `pid` and all its descendants, read from /proc (Linux): the sum of
- * their proportional set sizes (PSS: shared pages counted once across the processes that
- * share them; Chromium's processes share most of their code, so RSS would count it again
- * for every renderer and utility process).
- */
-export function processTreeMemoryBytes(rootPid: number): number {
+/** Every descendant of `rootPid` (children, their children...), read from /proc (Linux). */
+export function descendantsOf(rootPid: number): number[] {
   const children = new Map<number, number[]>();
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
@@ -30,13 +25,27 @@ export function processTreeMemoryBytes(rootPid: number): number {
     if (parent === null) continue;
     children.set(parent, [...(children.get(parent) ?? []), pid]);
   }
-  let total = 0;
-  const pending = [rootPid];
+  const out: number[] = [];
+  const pending = [...(children.get(rootPid) ?? [])];
   while (pending.length) {
     const pid = pending.pop()!;
+    out.push(pid);
+    pending.push(...(children.get(pid) ?? []));
+  }
+  return out;
+}
+
+/**
+ * Memory (bytes) of `pid` and all its descendants, read from /proc (Linux): the sum of
+ * their proportional set sizes (PSS: shared pages counted once across the processes that
+ * share them; Chromium's processes share most of their code, so RSS would count it again
+ * for every renderer and utility process).
+ */
+export function processTreeMemoryBytes(rootPid: number): number {
+  let total = 0;
+  for (const pid of [rootPid, ...descendantsOf(rootPid)]) {
     const pss = /^Pss:\s+(\d+) kB/m.exec(readOrNull(`/proc/${pid}/smaps_rollup`) ?? '');
     if (pss) total += Number(pss[1]) * 1024;
-    pending.push(...(children.get(pid) ?? []));
   }
   return total;
 }

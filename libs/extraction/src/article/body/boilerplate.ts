@@ -1,4 +1,4 @@
-import { DomElement } from '../../dom/dom-node';
+import { DomElement } from '../../dom';
 
 /** Elements that never hold article prose. */
 const NON_CONTENT_TAGS = new Set([

@@ -1,4 +1,4 @@
-import { DomDocument, DomElement } from '../../dom/dom-node';
+import { DomDocument, DomElement } from '../../dom';
 import { removeBoilerplate } from './boilerplate';
 import { bestCandidate, climbToContainer, contains, contentBlocks, proseChars, scoreCandidates } from './main-content';
 import { collectTextStats } from './text-stats';

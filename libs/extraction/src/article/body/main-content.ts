@@ -1,4 +1,4 @@
-import { DomElement, TEXT_NODE, isElement } from '../../dom/dom-node';
+import { DomElement, TEXT_NODE, isElement } from '../../dom';
 import { classWords } from './boilerplate';
 import { COMMAS, StatsIndex, linkDensity } from './text-stats';
 

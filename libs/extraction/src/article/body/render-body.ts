@@ -1,4 +1,4 @@
-import { DomElement, DomNode, TEXT_NODE, isElement } from '../../dom/dom-node';
+import { DomElement, DomNode, TEXT_NODE, isElement } from '../../dom';
 import { BLOCK_TAGS } from './main-content';
 
 /** Tags kept in articleBodyRaw; any other element is unwrapped to its children. */

@@ -1,4 +1,4 @@
-import { DomElement, DomNode, TEXT_NODE, isElement } from '../../dom/dom-node';
+import { DomElement, DomNode, TEXT_NODE, isElement } from '../../dom';
 
 /** Text measures of one element's subtree, gathered in a single bottom-up pass. */
 export interface TextStats {

@@ -1,30 +1,36 @@
 /**
- * The part of linkedom's DOM the engine uses. linkedom's own typings resolve to `any` without
- * the DOM lib (which the monorepo cannot enable: it clashes with Node's fetch types).
+ * The part of the DOM the engine uses, as linkedom implements it. The project compiles
+ * without the "dom" lib (it is a Node code base), so the engine names what it needs here.
+ * linkedom's node lists are arrays, hence the array types.
  */
 export interface DomNode {
   readonly nodeType: number;
   readonly nodeName: string;
-  readonly parentNode: DomNode | null;
   readonly parentElement: DomElement | null;
-  readonly childNodes: ArrayLike<DomNode>;
+  readonly childNodes: readonly DomNode[];
+  /** Sibling links: walking them allocates nothing (childNodes builds an array per call). */
   readonly firstChild: DomNode | null;
   readonly nextSibling: DomNode | null;
-  textContent: string | null;
-  remove(): void;
+  readonly textContent: string | null;
 }
 
 export interface DomElement extends DomNode {
-  readonly tagName: string;
+  /** Lower case, e.g. "div". */
   readonly localName: string;
-  readonly children: ArrayLike<DomElement>;
-  readonly attributes: ArrayLike<{ name: string; value: string }>;
+  readonly tagName: string;
+  readonly id: string;
+  readonly className: string;
+  readonly children: readonly DomElement[];
+  innerHTML: string;
   readonly outerHTML: string;
   getAttribute(name: string): string | null;
   hasAttribute(name: string): boolean;
+  setAttribute(name: string, value: string): void;
+  removeAttribute(name: string): void;
   querySelector(selectors: string): DomElement | null;
-  querySelectorAll(selectors: string): ArrayLike<DomElement>;
+  querySelectorAll(selectors: string): readonly DomElement[];
   closest(selectors: string): DomElement | null;
+  remove(): void;
 }
 
 export interface DomDocument {
@@ -33,7 +39,7 @@ export interface DomDocument {
   readonly body: DomElement | null;
   readonly title: string;
   querySelector(selectors: string): DomElement | null;
-  querySelectorAll(selectors: string): ArrayLike<DomElement>;
+  querySelectorAll(selectors: string): readonly DomElement[];
 }
 
 export const ELEMENT_NODE = 1;

@@ -1,0 +1,34 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+
+/**
+ * The extraction benchmarks' development halves (../shared/datasets, or EXTRACTION_DATASETS):
+ * `<name>/html/<id>.html.gz` and `<name>/ground-truth.json` (their READMEs define the
+ * metrics). One loader for every extraction bench section.
+ */
+export type DatasetName = 'article-extraction-dev' | 'product-extraction-dev';
+
+export interface DatasetPage<T> {
+  id: string;
+  /** The page's original address (from the ground truth). */
+  url: string;
+  html: string;
+  truth: T;
+}
+
+export function datasetsDir(): string {
+  const candidates = [process.env.EXTRACTION_DATASETS, join(__dirname, '../../../shared/datasets'), join(__dirname, '../../shared/datasets'), '/work/shared/datasets'];
+  const found = candidates.find((d): d is string => d !== undefined && existsSync(d));
+  if (!found) throw new Error(`the extraction datasets are not found (set EXTRACTION_DATASETS; looked in ${candidates.filter(Boolean).join(', ')})`);
+  return found;
+}
+
+/** Every page of a dataset with its ground truth, sorted by id (the same order every run). */
+export function loadDataset<T extends { url: string }>(name: DatasetName): DatasetPage<T>[] {
+  const dir = join(datasetsDir(), name);
+  const truth = JSON.parse(readFileSync(join(dir, 'ground-truth.json'), 'utf8')) as Record<string, T>;
+  return Object.keys(truth)
+    .sort()
+    .map((id) => ({ id, url: truth[id].url, html: gunzipSync(readFileSync(join(dir, 'html', `${id}.html.gz`))).toString('utf8'), truth: truth[id] }));
+}
