@@ -6,6 +6,7 @@ import { frontierBench } from './frontier.bench';
 import { proxyBench, proxyBenchOptions } from './proxy.bench';
 import { renderBench } from './render.bench';
 import { fetchBench, fetchBenchOptions } from './fetch.bench';
+import { articleExtractionBench } from './extraction.bench';
 
 /**
  * `npm run bench [section]`: each capability has a section; figures are printed with
@@ -13,9 +14,10 @@ import { fetchBench, fetchBenchOptions } from './fetch.bench';
  * Environment: BENCH_SCALE (default 1) scales item counts; KAFKA_BROKERS adds the
  * Kafka lane; BENCH_CLIENTS (default 4) sets the concurrent writers of `collections`;
  * BENCH_RENDER_SECONDS and BENCH_RENDER_SOAK size `fetch` (bench/render.bench.ts).
- * Words after the sections that are options, not sections: `soak` (proxy: memory soak only).
+ * Words after the sections that are options, not sections: `soak` (proxy: memory soak only),
+ * `pages` (extraction: each article page's precision and recall, worst first).
  */
-const OPTIONS = ['soak'];
+const OPTIONS = ['soak', 'pages'];
 const SECTIONS: Record<string, () => Promise<void>> = {
   collections: () => collectionsBench({ records: Math.round(1_000_000 * Number(process.env.BENCH_SCALE ?? '1')), clients: Number(process.env.BENCH_CLIENTS ?? '4') }),
   jobs: () => jobsBench({ jobs: Math.round(100_000 * Number(process.env.BENCH_SCALE ?? '1')) }),
@@ -32,6 +34,7 @@ const SECTIONS: Record<string, () => Promise<void>> = {
     await fetchBench(fetchBenchOptions());
     await renderBench({ seconds: Number(process.env.BENCH_RENDER_SECONDS ?? '5'), soakRenders: Number(process.env.BENCH_RENDER_SOAK ?? '2000') });
   },
+  extraction: () => articleExtractionBench({ perPage: process.argv.includes('pages') }),
 };
 
 async function main() {

@@ -1,1 +1,4 @@
 export * from './extraction.types';
+export * from './dom';
+export * from './structured-data';
+export * from './article/extract-article';

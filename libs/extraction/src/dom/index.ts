@@ -1,0 +1,4 @@
+export * from './dom.types';
+export * from './parse-page';
+export * from './url';
+export * from './text';

@@ -1,0 +1,4 @@
+export * from './structured-data.types';
+export * from './read-structured-data';
+export * from './query';
+export * from './breadcrumbs';

@@ -1,0 +1,66 @@
+import { DomDocument, DomElement } from '../dom';
+import { elementValue } from './element-value';
+import { StructuredRecord } from './structured-data.types';
+import { localNames } from './vocabulary';
+
+/** Microdata items (itemscope/itemtype/itemprop), nested items as record values. */
+export function readMicrodata(document: DomDocument, baseUrl: string): StructuredRecord[] {
+  return readItems(document, baseUrl, {
+    scopeSelector: '[itemscope]',
+    propertySelector: '[itemprop]',
+    typesOf: (element) => localNames(element.getAttribute('itemtype')),
+    propertyNamesOf: (element) => localNames(element.getAttribute('itemprop')),
+    isScope: (element) => element.hasAttribute('itemscope'),
+    source: 'microdata',
+  });
+}
+
+export interface ItemSyntax {
+  scopeSelector: string;
+  propertySelector: string;
+  typesOf(element: DomElement): string[];
+  propertyNamesOf(element: DomElement): string[];
+  isScope(element: DomElement): boolean;
+  source: StructuredRecord['source'];
+}
+
+/**
+ * Builds records from an item syntax where an element opens an item and descendant
+ * elements name its properties (microdata; RDFa lite has the same shape). A property
+ * belongs to the nearest enclosing item; an item that is itself a property becomes a
+ * nested record, the others are top-level.
+ */
+export function readItems(document: DomDocument, baseUrl: string, syntax: ItemSyntax): StructuredRecord[] {
+  const scopes = document.querySelectorAll(syntax.scopeSelector);
+  if (!scopes.length) return [];
+  const recordOf = new Map<DomElement, StructuredRecord>();
+  for (const scope of scopes) recordOf.set(scope, { types: syntax.typesOf(scope), properties: {}, source: syntax.source });
+
+  const topLevel: StructuredRecord[] = [];
+  for (const scope of scopes) {
+    const owner = enclosingScope(scope, syntax);
+    const names = syntax.propertyNamesOf(scope);
+    const record = recordOf.get(scope)!;
+    if (owner && names.length) names.forEach((name) => addValue(recordOf.get(owner)!, name, record));
+    else topLevel.push(record);
+  }
+  for (const element of document.querySelectorAll(syntax.propertySelector)) {
+    if (syntax.isScope(element)) continue;
+    const owner = enclosingScope(element, syntax);
+    if (!owner) continue;
+    const value = elementValue(element, baseUrl);
+    if (value) syntax.propertyNamesOf(element).forEach((name) => addValue(recordOf.get(owner)!, name, value));
+  }
+  return topLevel;
+}
+
+function enclosingScope(element: DomElement, syntax: ItemSyntax): DomElement | undefined {
+  for (let parent = element.parentElement; parent; parent = parent.parentElement) {
+    if (syntax.isScope(parent)) return parent;
+  }
+  return undefined;
+}
+
+function addValue(record: StructuredRecord, name: string, value: StructuredRecord['properties'][string][number]): void {
+  (record.properties[name] ??= []).push(value);
+}
