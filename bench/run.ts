@@ -6,6 +6,7 @@ import { frontierBench } from './frontier.bench';
 import { proxyBench, proxyBenchOptions } from './proxy.bench';
 import { renderBench } from './render.bench';
 import { fetchBench, fetchBenchOptions } from './fetch.bench';
+import { productExtractionBench } from './extraction-product.bench';
 
 /**
  * `npm run bench [section]`: each capability has a section; figures are printed with
@@ -32,6 +33,7 @@ const SECTIONS: Record<string, () => Promise<void>> = {
     await fetchBench(fetchBenchOptions());
     await renderBench({ seconds: Number(process.env.BENCH_RENDER_SECONDS ?? '5'), soakRenders: Number(process.env.BENCH_RENDER_SOAK ?? '2000') });
   },
+  'extraction-product': productExtractionBench,
 };
 
 async function main() {

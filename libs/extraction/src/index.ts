@@ -1,3 +1,4 @@
 export * from './extraction.types';
 export * from './dom';
 export * from './structured-data';
+export * from './product/extract-product';
