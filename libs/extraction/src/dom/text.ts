@@ -1,4 +1,4 @@
-import { DomNode } from './dom.types';
+import { DomNode, isElement, TEXT_NODE } from './dom.types';
 
 /** Collapses every run of whitespace (no-break and zero-width spaces included) to one space. */
 export function normalizeSpace(text: string | null | undefined): string {
@@ -23,3 +23,38 @@ export function decodeEntities(text: string): string {
 }
 
 const NAMED_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
+
+// Elements that start a line of their own when a page is read as text.
+const BLOCK_TAGS = new Set([
+  'address', 'article', 'aside', 'blockquote', 'br', 'dd', 'div', 'dl', 'dt', 'fieldset', 'figcaption', 'figure', 'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6',
+  'header', 'hr', 'li', 'main', 'nav', 'ol', 'p', 'pre', 'section', 'table', 'tbody', 'thead', 'tfoot', 'tr', 'ul', 'option', 'select', 'button',
+]);
+const SKIPPED_TAGS = new Set(['script', 'style', 'noscript', 'template', 'svg', 'head', 'title', 'iframe', 'select', 'option']);
+
+/**
+ * The element's text laid out as a reader sees it: one line per block (paragraph, list item,
+ * table row, definition term…), table cells and inline elements separated by a space.
+ */
+export function layoutText(root: DomNode): string {
+  const parts: string[] = [];
+  const visit = (node: DomNode) => {
+    if (node.nodeType === TEXT_NODE) {
+      // Line breaks in the source are spaces to a reader; only blocks start lines.
+      parts.push((node.textContent ?? '').replace(/\s+/g, ' '));
+      return;
+    }
+    if (!isElement(node)) return;
+    if (SKIPPED_TAGS.has(node.localName)) return;
+    const block = BLOCK_TAGS.has(node.localName);
+    parts.push(block ? '\n' : ' ');
+    for (const child of node.childNodes) visit(child);
+    parts.push(block ? '\n' : ' ');
+  };
+  visit(root);
+  return parts
+    .join('')
+    .split('\n')
+    .map(normalizeSpace)
+    .filter(Boolean)
+    .join('\n');
+}

@@ -1,7 +1,7 @@
 import { DomDocument } from '../dom';
 import { decodeEntities } from '../dom/text';
 import { StructuredRecord, StructuredValue } from './structured-data.types';
-import { localName } from './vocabulary';
+import { localName, typeNames } from './vocabulary';
 
 /** Every JSON-LD object of the page's <script type="application/ld+json">, @graph unrolled. */
 export function readJsonLd(document: DomDocument): StructuredRecord[] {
@@ -108,7 +108,7 @@ function toRecord(node: Record<string, unknown>): StructuredRecord {
     const values = toValues(raw);
     if (values.length) properties[key.startsWith('@') ? key : localName(key)] = values;
   }
-  const types = (Array.isArray(node['@type']) ? node['@type'] : [node['@type']]).filter((t): t is string => typeof t === 'string').map(localName);
+  const types = (Array.isArray(node['@type']) ? node['@type'] : [node['@type']]).filter((t): t is string => typeof t === 'string').flatMap(typeNames);
   return { types, properties, source: 'json-ld' };
 }
 

@@ -1,14 +1,14 @@
 import { DomDocument, DomElement } from '../dom';
 import { elementValue } from './element-value';
 import { StructuredRecord } from './structured-data.types';
-import { localNames } from './vocabulary';
+import { localNames, typeNames } from './vocabulary';
 
 /** Microdata items (itemscope/itemtype/itemprop), nested items as record values. */
 export function readMicrodata(document: DomDocument, baseUrl: string): StructuredRecord[] {
   return readItems(document, baseUrl, {
     scopeSelector: '[itemscope]',
     propertySelector: '[itemprop]',
-    typesOf: (element) => localNames(element.getAttribute('itemtype')),
+    typesOf: (element) => typeNames(element.getAttribute('itemtype')),
     propertyNamesOf: (element) => localNames(element.getAttribute('itemprop')),
     isScope: (element) => element.hasAttribute('itemscope'),
     source: 'microdata',

@@ -1,0 +1,102 @@
+import { Offer, Product } from '../extraction.types';
+import { documentBaseUrl, domBreadcrumbs, DomDocument, layoutText, parsePage, textOf } from '../dom';
+import { metaValue, propertyText, readStructuredData, structuredBreadcrumbs, StructuredData, StructuredRecord } from '../structured-data';
+import { availabilityFromSchema } from './availability';
+import { addToCartButtons, domAvailability } from './dom-availability';
+import { domPrice } from './dom-price';
+import { toGtin } from './gtin';
+import { labelledCode } from './labelled-codes';
+import { amountFromData, parsePrice } from './price';
+import { additionalProperties, aggregateRating, galleryImages, plainText, structuredImages, unique } from './product-fields';
+import { productProbability } from './probability';
+import { offerCurrencyData, offerPriceData, productRecords } from './structured-product';
+
+const GTIN_PROPERTIES = ['gtin13', 'gtin12', 'gtin14', 'gtin8', 'gtin', 'isbn', 'ean', 'upc'];
+
+/** A product page's fields (spec "Product"), from structured data first, then from what the page shows. */
+export function extractProduct(html: string, url: string): Product {
+  const document = parsePage(html);
+  const baseUrl = documentBaseUrl(document, url);
+  const data = readStructuredData(document, url);
+  const { product, offers, productsWithOffers } = productRecords(data);
+  const lines = layoutText(document.querySelector('body') ?? document.documentElement).split('\n');
+
+  const offer = pageOffer(offers, data, document);
+  const sku = pageSku(product, offers, lines);
+  const gtin = pageGtin(product, lines);
+  const name = propertyText(product, 'name') ?? metaValue(data, 'og:title', 'twitter:title') ?? (textOf(document.querySelector('h1')) || undefined);
+  const images = unique([...structuredImages(product, baseUrl), ...[metaValue(data, 'og:image', 'twitter:image')].map((u) => u && new URL(u, baseUrl).href), ...galleryImages(document, baseUrl)]);
+  const cartButtons = addToCartButtons(document);
+
+  const result: Product = {
+    ...(name && { name }),
+    ...(offer && { offers: [offer] }),
+    ...(sku && { sku }),
+    ...optional('mpn', propertyText(product, 'mpn') ?? labelledCode(lines, 'mpn')),
+    ...(gtin && { gtin: [gtin] }),
+    ...optional('brand', propertyText(product, 'brand') ?? metaValue(data, 'product:brand', 'og:brand') ?? labelledCode(lines, 'brand')),
+    ...optional('breadcrumbs', structuredBreadcrumbs(data, baseUrl) ?? domBreadcrumbs(document, baseUrl)),
+    ...optional('mainImage', images[0]),
+    ...(images.length && { images }),
+    ...optional('description', plainText(propertyText(product, 'description') ?? metaValue(data, 'og:description', 'description'))),
+    ...optional('aggregateRating', aggregateRating(product)),
+    ...optional('additionalProperty', additionalProperties(product, document)),
+    probability: productProbability({
+      hasProductRecord: product !== undefined,
+      productsWithOffers,
+      openGraphProduct: /product/i.test(metaValue(data, 'og:type') ?? ''),
+      hasPrice: offer?.price !== undefined,
+      hasName: name !== undefined,
+      hasIdentifier: sku !== undefined || gtin !== undefined,
+      hasAvailability: offer?.availability !== undefined,
+      addToCartButtons: cartButtons,
+      priceElements: document.querySelectorAll('[class*=price],[class*=Price]').length,
+    }),
+    url,
+  };
+  return result;
+}
+
+function optional<K extends keyof Product>(key: K, value: Product[K] | undefined): Partial<Product> {
+  return value === undefined || value === '' ? {} : ({ [key]: value } as Partial<Product>);
+}
+
+/** Price and currency from the offers, else product:price meta tags, else the page; availability likewise. */
+function pageOffer(offers: StructuredRecord[], data: StructuredData, document: DomDocument): Offer | undefined {
+  const priced = offers.find((o) => amountFromData(offerPriceData(o)) !== undefined);
+  const shown = domPrice(document);
+  let price: string | undefined;
+  let currency: string | undefined;
+  if (priced) {
+    price = amountFromData(offerPriceData(priced));
+    currency = offerCurrencyData(priced);
+  } else {
+    const metaAmount = amountFromData(metaValue(data, 'product:price:amount', 'og:price:amount', 'product:price', 'og:price'));
+    price = metaAmount ?? shown?.amount;
+    currency = metaAmount ? metaValue(data, 'product:price:currency', 'og:price:currency') ?? parsePrice(metaValue(data, 'og:price', 'product:price'))?.currency : shown?.currency;
+  }
+  // The currency as the page shows it (a symbol) when the shown price is the same amount.
+  if (price !== undefined && shown?.currency && Number(shown.amount) === Number(price)) currency = shown.currency;
+  const availability = offers.map((o) => availabilityFromSchema(propertyText(o, 'availability'))).find(Boolean) ?? domAvailability(document);
+  const offer: Offer = {
+    ...(price !== undefined && { price }),
+    ...(price !== undefined && currency && { currency }),
+    ...(availability && { availability }),
+  };
+  return Object.keys(offer).length ? offer : undefined;
+}
+
+/** The record's sku when the page shows it, else the code the page prints as its sku, else the record's. */
+function pageSku(product: StructuredRecord | undefined, offers: StructuredRecord[], lines: string[]): string | undefined {
+  const structured = propertyText(product, 'sku') ?? offers.map((o) => propertyText(o, 'sku')).find(Boolean);
+  if (structured && lines.some((line) => line.includes(structured))) return structured;
+  return labelledCode(lines, 'sku') ?? structured ?? propertyText(product, 'productID') ?? propertyText(product, 'productId');
+}
+
+function pageGtin(product: StructuredRecord | undefined, lines: string[]) {
+  for (const property of GTIN_PROPERTIES) {
+    const gtin = toGtin(propertyText(product, property));
+    if (gtin) return gtin;
+  }
+  return toGtin(labelledCode(lines, 'gtin'));
+}
