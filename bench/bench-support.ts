@@ -15,15 +15,15 @@ export function report(name: string, value: number, unit: string, target?: numbe
   console.log(`  ${parts.join('; ')}`);
 }
 
-/** A minimal keep-alive HTTP POST/GET used by the load generators (no fetch overhead). */
-export function httpCall(url: string, method: 'GET' | 'POST', headers: Record<string, string>, body?: Buffer): Promise<{ status: number; bytes: number; text?: string }> {
+/** A minimal keep-alive HTTP POST/GET used by the load generators (no fetch overhead); `text` is the body of errors, or of every answer with `keepBody`. */
+export function httpCall(url: string, method: 'GET' | 'POST', headers: Record<string, string>, body?: Buffer, keepBody = false): Promise<{ status: number; bytes: number; text?: string }> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method, headers: { ...headers, ...(body ? { 'content-length': String(body.length) } : {}) }, agent: keepAlive }, (res) => {
       let bytes = 0;
       const chunks: Buffer[] = [];
       res.on('data', (d: Buffer) => {
         bytes += d.length;
-        if (res.statusCode !== 200) chunks.push(d);
+        if (keepBody || res.statusCode !== 200) chunks.push(d);
       });
       res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes, text: chunks.length ? Buffer.concat(chunks).toString() : undefined }));
       res.on('error', reject);

@@ -8,6 +8,7 @@ import { renderBench } from './render.bench';
 import { fetchBench, fetchBenchOptions } from './fetch.bench';
 import { articleExtractionBench } from './extraction.bench';
 import { productExtractionBench } from './extraction-product.bench';
+import { extractionApiBench, extractionApiBenchOptions } from './extraction-api.bench';
 
 /**
  * `npm run bench [section]`: each capability has a section; figures are printed with
@@ -38,6 +39,7 @@ const SECTIONS: Record<string, () => Promise<void>> = {
   extraction: async () => {
     await articleExtractionBench({ perPage: process.argv.includes('pages') });
     await productExtractionBench();
+    await extractionApiBench(extractionApiBenchOptions());
   },
 };
 
