@@ -1,31 +1,19 @@
-import { INestApplication } from '@nestjs/common';
-import { globalAgent } from 'node:http';
-import { AddressInfo, connect } from 'node:net';
-import { EXTRACTION_COMPLETED, EXTRACTION_REQUESTED, EXTRACTION_REQUESTS_TOPIC, EXTRACTION_RESULTS_TOPIC, ExtractionCompleted, EventEnvelope } from '@crawlhub/contracts';
-import { startExtractApp } from '../../apps/extract/extract.app';
-import { startProxyApp, StartedProxy } from '../../apps/proxy/proxy.app';
-import { startWorkerApp } from '../../apps/worker/worker.app';
-import { ExtractionSite, SITE_ARTICLE, SITE_PRODUCT, startExtractionSite } from '../../bench/extraction-site';
+import { connect } from 'node:net';
 import { keyIdOf } from '@crawlhub/access';
+import { EXTRACTION_COMPLETED, EXTRACTION_REQUESTED, EXTRACTION_REQUESTS_TOPIC, EXTRACTION_RESULTS_TOPIC, ExtractionCompleted, EventEnvelope } from '@crawlhub/contracts';
+import type { QueryResult } from '@crawlhub/extraction-batches';
+import { ExtractionSite, SITE_ARTICLE, SITE_PRODUCT } from '../../bench/extraction-site';
 import { cli } from '../support/cli';
-import { basic, startTestPlatform, TestPlatform } from '../support/platform';
+import { ExtractionStack, startExtractionStack } from '../support/extraction-stack';
+import { basic, TestPlatform } from '../support/platform';
 
 const QUERY_TIMEOUT_MS = 4000;
 const TYPE = (slug: string) => `http://errors.xod.scrapinghub.com/${slug}.html`;
 
-interface QueryResult {
-  query: { id: string; domain: string; userQuery: Record<string, unknown> };
-  article?: Record<string, unknown>;
-  product?: Record<string, unknown>;
-  error?: string;
-}
-
 describe('extraction API: batches of queries, extracted by the workers', () => {
+  let stack: ExtractionStack;
   let platform: TestPlatform;
   let site: ExtractionSite;
-  let proxy: StartedProxy;
-  let app: INestApplication;
-  let stopWorker: () => Promise<void>;
   let extractUrl: string;
   let key: string;
 
@@ -49,39 +37,21 @@ describe('extraction API: batches of queries, extracted by the workers', () => {
   }
 
   beforeAll(async () => {
-    site = await startExtractionSite();
-    platform = await startTestPlatform({
-      PROXY_PORT: '0',
-      EXTRACT_PORT: '0',
-      ALLOW_PRIVATE_TARGETS: 'true',
+    stack = await startExtractionStack({
       PROXY_EXITS: '127.0.0.2,127.0.0.3',
       // The proxy waits longer than a query may take, so a page that never answers is the query's timeout.
       PROXY_TIMEOUT_MIN_MS: '10000',
       PROXY_TIMEOUT_MAX_MS: '20000',
-      // Throttling spaces requests to one domain by 12 s per exit: not what these tests are about.
-      PROXY_THROTTLE_SPACING_MS: '0',
       EXTRACT_QUERY_TIMEOUT_MS: String(QUERY_TIMEOUT_MS),
       EXTRACT_USER_QUERIES_IN_FLIGHT: '20',
       EXTRACT_QUERIES_IN_FLIGHT: '30',
-      WORKER_KINDS: 'extract',
       WORKER_CONCURRENCY: '16',
     });
+    ({ platform, site, apiUrl: extractUrl } = stack);
     key = await platform.createKey([1], ['extraction']);
-    proxy = await startProxyApp(platform.core, ['error']);
-    const { context } = await startWorkerApp(platform.core, ['error'], proxy.port);
-    stopWorker = () => context.close();
-    app = await startExtractApp(platform.core, ['error']);
-    extractUrl = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
   }, 90_000);
 
-  afterAll(async () => {
-    await app?.close();
-    await stopWorker?.();
-    await proxy?.close();
-    await platform?.stop();
-    await site?.close();
-    globalAgent.destroy();
-  });
+  afterAll(() => stack?.close());
 
   it('extracts an article: the page’s headline, author, date and body, with its HTML by default', async () => {
     const r = await extract([{ url: `${site.url}/article`, pageType: 'article', meta: 'the article' }]);
