@@ -12,7 +12,7 @@ export interface ArticleEvidence {
 }
 
 /** Body length at which the text alone says "an article". */
-const FULL_BODY_CHARS = 1500;
+const FULL_BODY_CHARS = 1000;
 /** Links to other stories (headlines that are links) a listing has and an article page has few of. */
 const LISTING_TEASERS = 8;
 
@@ -21,10 +21,10 @@ const LISTING_TEASERS = 8;
  * of prose, against signs of a listing (many linked headlines, a site's root address).
  */
 export function articleProbability({ article, data, teasers, url, bodyChars }: ArticleEvidence): number {
-  let score = 0.1;
-  if (article) score += 0.3;
-  if (metaValue(data, 'og:type') === 'article') score += 0.15;
-  score += 0.45 * Math.min(bodyChars / FULL_BODY_CHARS, 1);
+  let score = 0.15;
+  if (article) score += 0.15;
+  if (metaValue(data, 'og:type') === 'article') score += 0.1;
+  score += 0.6 * Math.min(bodyChars / FULL_BODY_CHARS, 1);
   if (teasers >= LISTING_TEASERS) score -= Math.min(0.4, 0.02 * teasers) * (bodyChars < FULL_BODY_CHARS ? 1.5 : 0.5);
   if (isSiteRoot(url)) score -= 0.4;
   return Math.round(Math.min(0.99, Math.max(0.01, score)) * 100) / 100;
