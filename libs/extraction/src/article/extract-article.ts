@@ -1,9 +1,10 @@
-import { documentBaseUrl, normalizeSpace, parsePage, resolveUrl, withoutBlockWhitespace } from '../dom';
+import { documentBaseUrl, normalizeSpace, parsePage, resolveUrl } from '../dom';
 import { Article, ExtractOptions } from '../extraction.types';
 import { StructuredData, StructuredRecord, firstRecord, metaValue, propertyText, readStructuredData, structuredBreadcrumbs } from '../structured-data';
 import { findArticleBody } from './body/extract-body';
 import { renderHtml, renderText } from './body/render-body';
 import { articleAuthors } from './fields/authors';
+import { leanHtml } from './lean-html';
 import { articleHeadline } from './fields/headline';
 import { articleLanguage } from './fields/language';
 import { bodyImages, mainImage, mediaUrls } from './fields/media';
@@ -16,7 +17,7 @@ const GENERATED_DESCRIPTION_CHARS = 300;
 
 /** An article's fields from its page; fields without a valid value are left out. */
 export function extractArticle(html: string, url: string, options: ExtractOptions = {}): Article {
-  const document = parsePage(withoutBlockWhitespace(html));
+  const document = parsePage(leanHtml(html));
   const baseUrl = documentBaseUrl(document, url);
   // Everything read from the page as a whole comes first: finding the body prunes the document.
   const data = readStructuredData(document, baseUrl);

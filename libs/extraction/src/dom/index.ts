@@ -2,4 +2,3 @@ export * from './dom.types';
 export * from './parse-page';
 export * from './url';
 export * from './text';
-export * from './block-whitespace';

@@ -2,7 +2,8 @@ import { DomElement, DomNode, TEXT_NODE, isElement } from '../../dom';
 import { classWeight, isProse } from './main-content';
 
 /** Containers judged as a whole inside the article: kept when they read like article matter. */
-const JUDGED_TAGS = 'div, section, header, ul, ol, table, form, fieldset';
+const JUDGED_TAGS = 'div, section, header, ul, ol, table, form, fieldset, p';
+const SHORT_POINTER_CHARS = 200;
 const EMBED_TAGS = new Set(['iframe', 'object', 'embed']);
 
 interface Census {
@@ -50,6 +51,8 @@ function isFurniture(element: DomElement): boolean {
   const weight = classWeight(element);
   if (weight < 0) return true;
   const count = census(element);
+  // A short paragraph that is mostly a link is a "Read more: …" pointer, not prose.
+  if (element.localName === 'p') return count.chars < SHORT_POINTER_CHARS && count.linkChars / (count.chars || 1) > 0.5;
   if (count.commas >= 10) return false;
   const tag = element.localName;
   const isList = tag === 'ul' || tag === 'ol' || (count.chars > 0 && count.listChars / count.chars > 0.9);
