@@ -16,7 +16,7 @@ const BOILERPLATE_WORDS = new Set([
   'advert', 'advertisement', 'adsense', 'dfp', 'sponsor', 'sponsored', 'outbrain', 'taboola', 'sidebar', 'popup', 'modal',
   'cookie', 'cookies', 'gdpr', 'consent', 'breadcrumb', 'breadcrumbs', 'byline', 'author', 'authors', 'tags', 'tag', 'taglist',
   'footer', 'nav', 'navbar', 'navigation', 'menu', 'widget', 'toolbar', 'pagination', 'pager', 'print', 'rss', 'banner',
-  'masthead', 'skip', 'hidden', 'sronly', 'visuallyhidden', 'screenreadertext', 'offscreen', 'login', 'paywall', 'more',
+  'masthead', 'skip', 'hidden', 'sronly', 'visuallyhidden', 'screenreadertext', 'offscreen', 'login', 'more',
 ]);
 
 /** Words that make a block a likely content container whatever else its class says. */

@@ -1,5 +1,6 @@
 import { DomDocument, DomElement } from '../../dom';
 import { removeBoilerplate } from './boilerplate';
+import { cleanContent } from './clean-content';
 import { bestCandidate, climbToContainer, contains, contentBlocks, proseChars, scoreCandidates } from './main-content';
 import { collectTextStats } from './text-stats';
 
@@ -26,5 +27,7 @@ export function findArticleBody(document: DomDocument): ArticleBody | undefined 
   const scores = scoreCandidates(root, stats);
   const top = bestCandidate(scores);
   if (!top) return undefined;
-  return { blocks: contentBlocks(climbToContainer(top, scores), scores, stats) };
+  const blocks = contentBlocks(climbToContainer(top, scores), scores, stats);
+  cleanContent(blocks);
+  return { blocks };
 }

@@ -131,6 +131,17 @@ export function climbToContainer(top: DomElement, scores: Map<DomElement, number
   return top;
 }
 
+/**
+ * An article cut into chunks by ads or embeds repeats its container's class: the chunks are
+ * the elements of exactly that class under the container's grandparent.
+ */
+function articleChunks(top: DomElement): DomElement[] {
+  const topClass = top.getAttribute('class');
+  const scope = top.parentElement?.parentElement;
+  if (!topClass || !scope) return [];
+  return Array.from(scope.querySelectorAll(`${top.localName}[class="${topClass.replace(/["\\]/g, '\\$&')}"]`)).filter((chunk) => !chunk.parentElement?.closest(`[class="${topClass.replace(/["\\]/g, '\\$&')}"]`));
+}
+
 export function contains(ancestor: DomElement, element: DomElement): boolean {
   for (let node: DomElement | null = element; node; node = node.parentElement) if (node === ancestor) return true;
   return false;
@@ -155,6 +166,8 @@ export function bestCandidate(scores: Map<DomElement, number>): DomElement | und
 export function contentBlocks(top: DomElement, scores: Map<DomElement, number>, stats: StatsIndex): DomElement[] {
   const parent = top.parentElement;
   if (!parent) return [top];
+  const chunks = articleChunks(top);
+  if (chunks.length > 1) return chunks;
   const topScore = scores.get(top) ?? 0;
   const threshold = Math.max(10, topScore * 0.2);
   const topClass = top.getAttribute('class');

@@ -1,4 +1,5 @@
 import { DomElement, DomNode, TEXT_NODE, isElement } from '../../dom';
+import { classWords } from './boilerplate';
 import { BLOCK_TAGS } from './main-content';
 
 /** Tags kept in articleBodyRaw; any other element is unwrapped to its children. */
@@ -11,7 +12,18 @@ const RAW_ATTRIBUTES: Record<string, string[]> = { a: ['href'], img: ['src', 'al
 const VOID_TAGS = new Set(['img', 'br', 'hr', 'source']);
 const HEADING_AS_PARAGRAPH = new Set(['h1']);
 
-/** articleBody: one line per block (paragraph, sub-heading, list item, caption), inline runs joined. */
+/**
+ * Not article text: the title (shown above the body), and image captions, credits and
+ * galleries, which annotated article bodies leave out (the cleaned HTML keeps them).
+ */
+const NOT_TEXT_TAGS = new Set(['h1', 'figure', 'figcaption']);
+const NOT_TEXT_WORDS = new Set(['caption', 'credit', 'credits', 'gallery', 'slideshow', 'carousel', 'photo', 'image', 'img']);
+
+function isNotText(element: DomElement): boolean {
+  return NOT_TEXT_TAGS.has(element.localName) || classWords(element).some((w) => NOT_TEXT_WORDS.has(w));
+}
+
+/** articleBody: one line per block (paragraph, sub-heading, list item), inline runs joined. */
 export function renderText(blocks: DomElement[]): string {
   const lines: string[] = [];
   let line = '';
@@ -28,6 +40,7 @@ export function renderText(blocks: DomElement[]): string {
     if (!isElement(node)) return;
     const tag = node.localName;
     if (tag === 'br') return flush();
+    if (isNotText(node)) return;
     if (tag === 'pre') {
       flush();
       lines.push(...(node.textContent ?? '').split('\n').map((l) => l.trimEnd()).filter((l) => l.trim()));
