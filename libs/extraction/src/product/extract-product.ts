@@ -86,11 +86,16 @@ function pageOffer(offers: StructuredRecord[], data: StructuredData, document: D
   return Object.keys(offer).length ? offer : undefined;
 }
 
-/** The record's sku when the page shows it, else the code the page prints as its sku, else the record's. */
+/**
+ * The code the page prints under a strong sku label, else the record's sku when the page
+ * shows it, else a weakly labelled code, else the record's sku or product id. A sku is one
+ * token: a record's "sku" with spaces is a model name.
+ */
 function pageSku(product: StructuredRecord | undefined, offers: StructuredRecord[], lines: string[]): string | undefined {
-  const structured = propertyText(product, 'sku') ?? offers.map((o) => propertyText(o, 'sku')).find(Boolean);
-  if (structured && lines.some((line) => line.includes(structured))) return structured;
-  return labelledCode(lines, 'sku') ?? structured ?? propertyText(product, 'productID') ?? propertyText(product, 'productId');
+  const structured = [propertyText(product, 'sku'), ...offers.map((o) => propertyText(o, 'sku')), propertyText(product, 'productID'), propertyText(product, 'productId')].find(
+    (code): code is string => !!code && !/\s/.test(code),
+  );
+  return labelledCode(lines, 'sku') ?? structured;
 }
 
 function pageGtin(product: StructuredRecord | undefined, lines: string[]) {
