@@ -3,7 +3,7 @@ import { documentBaseUrl, domBreadcrumbs, DomDocument, layoutText, parsePage, te
 import { metaValue, propertyText, readStructuredData, structuredBreadcrumbs, StructuredData, StructuredRecord } from '../structured-data';
 import { availabilityFromSchema } from './availability';
 import { addToCartButtons, domAvailability } from './dom-availability';
-import { domPrice } from './dom-price';
+import { domPrice, labelledPrice } from './dom-price';
 import { toGtin } from './gtin';
 import { labelledCode } from './labelled-codes';
 import { amountFromData, parsePrice } from './price';
@@ -21,7 +21,7 @@ export function extractProduct(html: string, url: string): Product {
   const { product, offers, productsWithOffers } = productRecords(data);
   const lines = layoutText(document.querySelector('body') ?? document.documentElement).split('\n');
 
-  const offer = pageOffer(offers, data, document);
+  const offer = pageOffer(offers, data, document, lines);
   const sku = pageSku(product, offers, lines);
   const gtin = pageGtin(product, lines);
   const name = propertyText(product, 'name') ?? metaValue(data, 'og:title', 'twitter:title') ?? (textOf(document.querySelector('h1')) || undefined);
@@ -62,16 +62,16 @@ function optional<K extends keyof Product>(key: K, value: Product[K] | undefined
 }
 
 /** Price and currency from the offers, else product:price meta tags, else the page; availability likewise. */
-function pageOffer(offers: StructuredRecord[], data: StructuredData, document: DomDocument): Offer | undefined {
-  const priced = offers.find((o) => amountFromData(offerPriceData(o)) !== undefined);
-  const shown = domPrice(document);
+function pageOffer(offers: StructuredRecord[], data: StructuredData, document: DomDocument, lines: string[]): Offer | undefined {
+  const priced = offers.find((o) => Number(amountFromData(offerPriceData(o))) > 0);
+  const shown = domPrice(document) ?? labelledPrice(lines);
   let price: string | undefined;
   let currency: string | undefined;
   if (priced) {
     price = amountFromData(offerPriceData(priced));
     currency = offerCurrencyData(priced);
   } else {
-    const metaAmount = amountFromData(metaValue(data, 'product:price:amount', 'og:price:amount', 'product:price', 'og:price'));
+    const metaAmount = [amountFromData(metaValue(data, 'product:price:amount', 'og:price:amount', 'product:price', 'og:price'))].find((a) => Number(a) > 0);
     price = metaAmount ?? shown?.amount;
     currency = metaAmount ? metaValue(data, 'product:price:currency', 'og:price:currency') ?? parsePrice(metaValue(data, 'og:price', 'product:price'))?.currency : shown?.currency;
   }
@@ -86,11 +86,16 @@ function pageOffer(offers: StructuredRecord[], data: StructuredData, document: D
   return Object.keys(offer).length ? offer : undefined;
 }
 
-/** The record's sku when the page shows it, else the code the page prints as its sku, else the record's. */
+/**
+ * The code the page prints under a strong sku label, else the record's sku when the page
+ * shows it, else a weakly labelled code, else the record's sku or product id. A sku is one
+ * token: a record's "sku" with spaces is a model name.
+ */
 function pageSku(product: StructuredRecord | undefined, offers: StructuredRecord[], lines: string[]): string | undefined {
-  const structured = propertyText(product, 'sku') ?? offers.map((o) => propertyText(o, 'sku')).find(Boolean);
-  if (structured && lines.some((line) => line.includes(structured))) return structured;
-  return labelledCode(lines, 'sku') ?? structured ?? propertyText(product, 'productID') ?? propertyText(product, 'productId');
+  const structured = [propertyText(product, 'sku'), ...offers.map((o) => propertyText(o, 'sku')), propertyText(product, 'productID'), propertyText(product, 'productId')].find(
+    (code): code is string => !!code && !/\s/.test(code),
+  );
+  return labelledCode(lines, 'sku') ?? structured;
 }
 
 function pageGtin(product: StructuredRecord | undefined, lines: string[]) {

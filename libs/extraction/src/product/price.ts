@@ -17,16 +17,23 @@ const ISO_CODE = /\b(USD|EUR|GBP|JPY|CNY|RUB|RUR|UAH|PLN|CZK|HUF|RON|BGN|HRK|SEK
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const MARK_PATTERN = new RegExp(CURRENCY_MARKS.map(escapeRegExp).join('|'));
 // An amount: digits with thousands separators (space, no-break/thin space, apostrophe, dot, comma) and decimals.
-const AMOUNT_PATTERN = /\d{1,3}(?:[ \u00a0\u202f\u2009'’](?=\d{3}(?!\d))\d{3})+(?:[.,]\d{1,2})?|\d[\d.,]*(?:[.,](?:-|–|—))?/;
+const AMOUNTS = /\d{1,3}(?:[ \u00a0\u202f\u2009'’](?=\d{3}(?!\d))\d{3})+(?:[.,]\d{1,2})?|\d[\d.,]*(?:[.,](?:-|–|—))?/g;
 
 export function parsePrice(text: string | null | undefined): ParsedPrice | undefined {
-  if (!text) return undefined;
-  const match = AMOUNT_PATTERN.exec(text);
-  if (!match) return undefined;
-  const amount = normalizeAmount(match[0]);
-  if (amount === undefined) return undefined;
-  const currency = currencyNear(text, match.index, match.index + match[0].length);
-  return currency ? { amount, currency } : { amount };
+  return parsePrices(text)[0];
+}
+
+/** Every amount of the text, in order ("49 890 тг. 44 890 тг." holds two: an old and a new price). */
+export function parsePrices(text: string | null | undefined): ParsedPrice[] {
+  if (!text) return [];
+  const prices: ParsedPrice[] = [];
+  for (const match of text.matchAll(AMOUNTS)) {
+    const amount = normalizeAmount(match[0]);
+    if (amount === undefined) continue;
+    const currency = currencyNear(text, match.index, match.index + match[0].length);
+    prices.push(currency ? { amount, currency } : { amount });
+  }
+  return prices;
 }
 
 /** The dot-decimal form of one written amount, or undefined when it is not a number. */
