@@ -40,8 +40,10 @@ const keepAlive = new Agent({ keepAlive: true, maxSockets: 64 });
  * BENCH_NODE_ARGS adds node options to it, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`
  * to profile the platform under a benchmark's load.
  */
-export async function startPlatform(env: Record<string, string>) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'crawlhub-bench-'));
+export async function startPlatform(env: Record<string, string>, options: { dataDir?: string } = {}) {
+  // Another process of the same platform (a worker of the fleet) shares the first one's data dir.
+  const ownDir = options.dataDir === undefined;
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'crawlhub-bench-'));
   const port = 28000 + Math.floor(Math.random() * 1000);
   const dashPort = port + 1000;
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
@@ -68,10 +70,11 @@ export async function startPlatform(env: Record<string, string>) {
       const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
       return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
     },
+    dataDir,
     stop: async () => {
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));
-      rmSync(dataDir, { recursive: true, force: true });
+      if (ownDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -11,7 +11,9 @@ import { freePort, processUsage } from './proxy-support';
  * engine -> result events -> API), with a warm fleet. The platform runs as `npm start`
  * does (one process, roles proxy, extract and worker; EVENT_LOG=kafka with KAFKA_BROKERS
  * for the Kafka lane), throttling off. Baseline in the same run: the engine alone on the
- * same pages in this process (one core). BENCH_EXTRACT_SECONDS (default 10),
+ * same pages in this process (one core). Two fleets: the worker in the API's process (as
+ * `npm start` runs), and one worker process of its own (the fleet scaled out by one
+ * process, sharing the log; on two cores the engine then has one to itself). BENCH_EXTRACT_SECONDS (default 10),
  * BENCH_EXTRACT_BATCH (queries per batch, default 10), BENCH_EXTRACT_BATCHES (batches in
  * flight, default 4).
  */
@@ -42,9 +44,29 @@ export async function extractionApiBench(o: ExtractionApiBenchOptions): Promise<
   const enginePerSecond = pages.length / ((performance.now() - started) / 1000);
 
   const site = await startExtractionSite(new Map(pages.map((p) => [p.id, p.html])));
+  let next = 0;
+  const batch = () =>
+    Buffer.from(JSON.stringify(Array.from({ length: o.batchSize }, () => {
+      const p = pages[next++ % pages.length];
+      return { url: `${site.url}/page/${p.id}`, pageType: p.pageType, articleBodyRaw: false };
+    })));
+  try {
+    for (const separate of [false, true]) {
+      const r = await measureFleet(o, batch, separate);
+      const where = separate ? 'in a worker process of its own' : "in the API's process (npm start)";
+      console.log(`  worker ${where}: ${Math.round(r.perSecond * o.seconds)} queries in ${o.seconds} s, ${r.failed} failed; CPU per query ${r.cpuMsPerQuery.toFixed(1)} ms (download, extraction, log; all processes)`);
+      report(`extraction API end to end, worker ${separate ? 'apart' : 'in-process'}`, r.perSecond, 'queries/s', 50, { name: 'the engine alone on one core', value: enginePerSecond });
+    }
+  } finally {
+    await site.close();
+  }
+}
+
+/** Starts the platform (with its worker in its process, or apart: the fleet scaled out), warms it, and measures. */
+async function measureFleet(o: ExtractionApiBenchOptions, batch: () => Buffer, separateWorker: boolean) {
   const [proxyPort, extractPort, statsPort] = [await freePort(), await freePort(), await freePort()];
   const platform = await startPlatform({
-    APP_ROLE: 'proxy,extract,worker',
+    APP_ROLE: separateWorker ? 'proxy,extract' : 'proxy,extract,worker',
     WORKER_KINDS: 'extract',
     PROXY_PORT: String(proxyPort),
     EXTRACT_PORT: String(extractPort),
@@ -54,40 +76,35 @@ export async function extractionApiBench(o: ExtractionApiBenchOptions): Promise<
     PROXY_MAX_CONNS_PER_KEY: '100000',
     LOG_LEVEL: 'error',
   });
+  const worker = separateWorker
+    ? await startPlatform({ APP_ROLE: 'worker', WORKER_KINDS: 'extract', WORKER_PROXY_URL: `http://127.0.0.1:${proxyPort}/`, ALLOW_PRIVATE_TARGETS: 'true', LOG_LEVEL: 'error' }, { dataDir: platform.dataDir })
+    : null;
+  const pids = [platform.pid, ...(worker ? [worker.pid] : [])];
+  const cpu = () => pids.reduce((sum, pid) => sum + (processUsage(pid)?.cpuSeconds ?? 0), 0);
   const url = `http://127.0.0.1:${extractPort}/v1/extract`;
-  let next = 0;
-  const batch = () =>
-    Buffer.from(JSON.stringify(Array.from({ length: o.batchSize }, () => {
-      const p = pages[next++ % pages.length];
-      return { url: `${site.url}/page/${p.id}`, pageType: p.pageType, articleBodyRaw: false };
-    })));
   const run = async (seconds: number) => {
     let done = 0;
     let failed = 0;
-    const cpuBefore = processUsage(platform.pid)?.cpuSeconds ?? 0;
+    const cpuBefore = cpu();
     const t0 = Date.now();
     const end = t0 + seconds * 1000;
     await Promise.all(
       Array.from({ length: o.inFlight }, async () => {
         while (Date.now() < end) {
           const r = await httpCall(url, 'POST', { 'content-type': 'application/json', authorization: BENCH_AUTH }, batch(), true);
-          const results = r.status === 200 ? (JSON.parse(r.text ?? '[]') as { error?: string }[]) : [];
-          done += results.filter((x) => x.error === undefined).length;
-          failed += o.batchSize - results.filter((x) => x.error === undefined).length;
+          const extracted = r.status === 200 ? (JSON.parse(r.text ?? '[]') as { error?: string }[]).filter((x) => x.error === undefined).length : 0;
+          done += extracted;
+          failed += o.batchSize - extracted;
         }
       }),
     );
-    const elapsed = (Date.now() - t0) / 1000;
-    return { perSecond: done / elapsed, failed, cpuMsPerQuery: done ? (((processUsage(platform.pid)?.cpuSeconds ?? 0) - cpuBefore) * 1000) / done : 0 };
+    return { perSecond: done / ((Date.now() - t0) / 1000), failed, cpuMsPerQuery: done ? ((cpu() - cpuBefore) * 1000) / done : 0 };
   };
   try {
     await run(2); // warm-up: connections, JIT, topics, the group's partitions
-    const r = await run(o.seconds);
-    console.log(`  queries extracted: ${Math.round(r.perSecond * o.seconds)} in ${o.seconds} s, ${r.failed} failed; platform CPU ${r.cpuMsPerQuery.toFixed(1)} ms per query (download, extraction, log)`);
-    report('extraction API end to end (warm fleet)', r.perSecond, 'queries/s', 50, { name: 'the engine alone on one core', value: enginePerSecond });
-    console.log(`  memory of the platform: ${platform.memory().rss.toFixed(0)} MB RSS (peak ${platform.memory().peak.toFixed(0)} MB)`);
+    return await run(o.seconds);
   } finally {
+    await worker?.stop();
     await platform.stop();
-    await site.close();
   }
 }
