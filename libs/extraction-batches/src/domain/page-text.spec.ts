@@ -27,5 +27,7 @@ describe('hasVisibleContent', () => {
     expect(hasVisibleContent('<body><img src="a.png"></body>')).toBe(true);
     expect(hasVisibleContent('<html><head><title>Only a title</title><style>p{}</style></head><body><script>var x = 1;</script><!-- nothing --> &nbsp; </body></html>')).toBe(false);
     expect(hasVisibleContent('')).toBe(false);
+    expect(hasVisibleContent('just some text')).toBe(true);
+    expect(hasVisibleContent('<html><body><div><span>&nbsp;</span></div><p>late text</p></body></html>')).toBe(true);
   });
 });

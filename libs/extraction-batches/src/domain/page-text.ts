@@ -32,9 +32,17 @@ export function pageText(body: Buffer, contentType: string | undefined): string 
   return text.replace(/[\u0080-\u009f]/g, (c) => CP1252_HIGH[c.charCodeAt(0) - 0x80]);
 }
 
-/** Whether a page shows any text or image at all (else the original's "No visible elements"). */
+/** Skipped wholesale (never shown), a media element (shown), or the text after a tag. */
+const VISIBLE_SCAN = /<(script|style|template|noscript|title|head)\b[^>]*>[\s\S]*?<\/\1\s*>|<!--[\s\S]*?-->|<(img|video|svg|canvas|iframe)\b|>([^<]*)/gi;
+
+/** Whether a page shows any text or image at all (else the original's "No visible elements"); stops at the first. */
 export function hasVisibleContent(html: string): boolean {
-  const body = html.replace(/<(script|style|template|noscript)\b[\s\S]*?<\/\1\s*>/gi, '').replace(/<!--[\s\S]*?-->/g, '');
-  if (/<(img|video|svg|canvas|iframe)\b/i.test(body)) return true;
-  return /[^\s]/.test(body.replace(/<head\b[\s\S]*?<\/head\s*>/i, '').replace(/<[^>]*>/g, '').replace(/&nbsp;/g, ' '));
+  VISIBLE_SCAN.lastIndex = 0;
+  // A page that is text without any markup shows that text.
+  if (!html.includes('<')) return /\S/.test(html);
+  for (let m = VISIBLE_SCAN.exec(html); m !== null; m = VISIBLE_SCAN.exec(html)) {
+    if (m[2] !== undefined) return true;
+    if (m[3] !== undefined && /[^\s]/.test(m[3].replace(/&nbsp;|&#160;/g, ''))) return true;
+  }
+  return false;
 }
