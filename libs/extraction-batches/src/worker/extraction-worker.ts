@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { hostname } from 'node:os';
-import { mintProxyToken } from '@crawlhub/access';
+import { ProxyTokens } from '@crawlhub/access';
 import {
   createEvent, EventEnvelope, EXTRACTION_COMPLETED, EXTRACTION_REQUESTED, EXTRACTION_REQUESTS_TOPIC, EXTRACTION_RESULTS_TOPIC, ExtractionCompleted, extractionEventProblem, ExtractionRequested, FetchRequested,
 } from '@crawlhub/contracts';
@@ -31,6 +31,7 @@ export class ExtractionWorker implements OnApplicationBootstrap, OnApplicationSh
   private readonly log = new Logger('ExtractionWorker');
   private readonly limiter: Limiter;
   private readonly fetcher: ProxyFetcher;
+  private readonly tokens: ProxyTokens;
   private consumption: Consumption | null = null;
   readonly id = `${hostname()}:${process.pid}`;
 
@@ -38,10 +39,11 @@ export class ExtractionWorker implements OnApplicationBootstrap, OnApplicationSh
     @Inject(CONFIG) config: CrawlhubConfig,
     @Inject(EVENT_LOG) private readonly eventLog: EventLog,
     private readonly writer: EventWriter,
-    @Inject(JOB_TOKEN_SECRET) private readonly secret: string,
+    @Inject(JOB_TOKEN_SECRET) secret: string,
     @Inject(WORKER_PROXY_URL) proxyUrl: string,
   ) {
     this.limiter = new Limiter(config.worker.concurrency);
+    this.tokens = new ProxyTokens(secret);
     this.fetcher = new ProxyFetcher({ proxyUrl, maxResponseBytes: config.fetch.maxResponseBytes, maxSockets: config.worker.concurrency });
   }
 
@@ -76,7 +78,7 @@ export class ExtractionWorker implements OnApplicationBootstrap, OnApplicationSh
   private async extract(q: ExtractionRequested): Promise<Pick<ExtractionCompleted, 'result' | 'error' | 'downloadMs' | 'extractMs'>> {
     const started = Date.now();
     const request: FetchRequested = { id: q.id, user: q.user, url: q.url, method: 'GET', headers: PAGE_HEADERS, body: null, region: null, device: null, jobId: null, render: false, screenshot: false, deadline: q.deadline };
-    const fetched = await this.fetcher.fetch(request, mintProxyToken(q.user, q.deadline + 5_000, this.secret));
+    const fetched = await this.fetcher.fetch(request, this.tokens.for(q.user, q.deadline + 5_000));
     const downloadMs = Date.now() - started;
     const failed = (error: string) => ({ result: null, error, downloadMs, extractMs: 0 });
     // A download cut by the query's own deadline is the query's timeout, not the website's.
