@@ -213,3 +213,36 @@ describe('extraction API: batches of queries, extracted by the workers', () => {
     }, 15_000);
   });
 });
+
+describe('extraction API under the proxy’s throttling', () => {
+  let stack: ExtractionStack;
+
+  beforeAll(async () => {
+    // One exit, one request per domain a minute: the second query to a domain would wait past its query's timeout.
+    stack = await startExtractionStack({ PROXY_EXITS: '127.0.0.2', PROXY_THROTTLE_SPACING_MS: '60000', EXTRACT_QUERY_TIMEOUT_MS: String(QUERY_TIMEOUT_MS) });
+  }, 90_000);
+
+  afterAll(() => stack?.close());
+
+  it('answers "Domain … is occupied, please retry in … seconds" at once for the queries the domain has no slot for in time', async () => {
+    const key = await stack.platform.createKey([1], ['extraction']);
+    const started = Date.now();
+    const res = await fetch(`${stack.apiUrl}/v1/extract`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: basic(key) },
+      body: JSON.stringify([{ url: `${stack.site.url}/article`, pageType: 'article', meta: 'first' }, { url: `${stack.site.url}/product`, pageType: 'product', meta: 'second' }]),
+    });
+    const results = (await res.json()) as QueryResult[];
+    // Nobody waited for the query timeout.
+    expect(Date.now() - started).toBeLessThan(QUERY_TIMEOUT_MS - 1000);
+    const errors = results.map((r) => r.error).filter((e) => e !== undefined);
+    expect(results.filter((r) => r.article || r.product)).toHaveLength(1);
+    expect(errors).toHaveLength(1);
+    const occupied = /^Domain 127\.0\.0\.1 is occupied, please retry in (\d+(\.\d+)?) seconds$/.exec(errors[0]!);
+    expect(occupied).not.toBeNull();
+    expect(Number(occupied![1])).toBeGreaterThan(50);
+    expect(Number(occupied![1])).toBeLessThanOrEqual(60);
+    // The refused query never reached the website.
+    expect((stack.site.hits.get('/article') ?? 0) + (stack.site.hits.get('/product') ?? 0)).toBe(1);
+  }, 20_000);
+});
