@@ -37,7 +37,8 @@ function productPage(): string {
 }
 
 /**
- * A website on 127.0.0.1 for extraction tests: `/article`, `/product`, `/status/<n>`
+ * A website on 127.0.0.1 for extraction tests: `/article`, `/product`, `/slow-article?ms=`
+ * (the article after ms), `/status/<n>`
  * (that status, a small page), `/redirect` (302 to /article), `/hold` (never answers
  * before `close`), `/image.png`, `/blank` (a page with nothing to see), and `/page/<path>`
  * for pages given by the caller (the benchmark's). Counts hits per path.
@@ -45,18 +46,23 @@ function productPage(): string {
 export interface ExtractionSite {
   url: string;
   hits: Map<string, number>;
+  /** Every request: its path, the address it came from (the proxy's exit) and when. */
+  arrivals: { path: string; remote: string; at: number }[];
   close(): Promise<void>;
 }
 
 export async function startExtractionSite(pages: Map<string, string> = new Map()): Promise<ExtractionSite> {
   const hits = new Map<string, number>();
+  const arrivals: ExtractionSite['arrivals'] = [];
   const held: import('node:http').ServerResponse[] = [];
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     hits.set(path, (hits.get(path) ?? 0) + 1);
+    arrivals.push({ path, remote: req.socket.remoteAddress ?? '', at: Date.now() });
     const html = (status: number, body: string) => res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' }).end(body);
     if (path === '/article') return html(200, articlePage());
     if (path === '/product') return html(200, productPage());
+    if (path === '/slow-article') return void setTimeout(() => html(200, articlePage()), Number(new URL(req.url ?? '/', 'http://x').searchParams.get('ms') ?? 1000));
     if (path === '/redirect') return res.writeHead(302, { location: '/article' }).end();
     if (path === '/hold') return void held.push(res);
     if (path === '/image.png') return res.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.from('89504e470d0a1a0a', 'hex'));
@@ -73,6 +79,7 @@ export async function startExtractionSite(pages: Map<string, string> = new Map()
   return {
     url: `http://127.0.0.1:${port}`,
     hits,
+    arrivals,
     close: async () => {
       for (const res of held) res.destroy();
       server.closeAllConnections();

@@ -6,12 +6,12 @@ import {
 } from '@crawlhub/contracts';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
 import { consumeWorkQueue, Consumption, EVENT_LOG, EventLog, Limiter } from '@crawlhub/eventlog';
-import { extractArticle, extractProduct } from '@crawlhub/extraction';
 import { ProxyFetcher, WORKER_PROXY_URL } from '@crawlhub/fetch';
 import { JOB_TOKEN_SECRET } from '@crawlhub/platform';
 import { EventWriter } from '@crawlhub/views';
 import { downloadError, isBillable } from '../domain/query-errors';
 import { hasVisibleContent, pageText } from '../domain/page-text';
+import { PageExtractor } from './page-extractor';
 
 export const EXTRACTION_WORKERS_GROUP = 'extraction-workers';
 
@@ -32,6 +32,7 @@ export class ExtractionWorker implements OnApplicationBootstrap, OnApplicationSh
   private readonly limiter: Limiter;
   private readonly fetcher: ProxyFetcher;
   private readonly tokens: ProxyTokens;
+  private readonly extractor: PageExtractor;
   private consumption: Consumption | null = null;
   readonly id = `${hostname()}:${process.pid}`;
 
@@ -44,6 +45,7 @@ export class ExtractionWorker implements OnApplicationBootstrap, OnApplicationSh
   ) {
     this.limiter = new Limiter(config.worker.concurrency);
     this.tokens = new ProxyTokens(secret);
+    this.extractor = new PageExtractor(config.extraction.threads);
     this.fetcher = new ProxyFetcher({ proxyUrl, maxResponseBytes: config.fetch.maxResponseBytes, maxSockets: config.worker.concurrency });
   }
 
@@ -55,6 +57,7 @@ export class ExtractionWorker implements OnApplicationBootstrap, OnApplicationSh
   async onApplicationShutdown(): Promise<void> {
     await this.consumption?.stop();
     this.fetcher.close();
+    await this.extractor.close();
   }
 
   private async work(event: EventEnvelope): Promise<void> {
@@ -87,14 +90,13 @@ export class ExtractionWorker implements OnApplicationBootstrap, OnApplicationSh
     const contentType = Object.entries(fetched.headers).find(([name]) => name.toLowerCase() === 'content-type')?.[1];
     const html = pageText(fetched.body, contentType);
     if (html === null || !hasVisibleContent(html)) return failed('Downloader error: No visible elements');
-    const extracting = performance.now();
     try {
       // The page's own URL after the proxy (the same: redirects are not followed).
-      const result = q.pageType === 'article' ? extractArticle(html, fetched.url, { articleBodyRaw: q.articleBodyRaw }) : extractProduct(html, fetched.url);
-      return { result: result as unknown as Record<string, unknown>, error: null, downloadMs, extractMs: Math.round(performance.now() - extracting) };
+      const { result, ms } = await this.extractor.extract({ html, url: fetched.url, pageType: q.pageType, articleBodyRaw: q.articleBodyRaw });
+      return { result, error: null, downloadMs, extractMs: Math.round(ms) };
     } catch (e) {
-      this.log.error(`extraction of ${q.url} (query ${q.id}) failed: ${(e as Error).stack ?? e}`);
-      return { ...failed('Extraction error: internal_error'), extractMs: Math.round(performance.now() - extracting) };
+      this.log.error(`extraction of ${q.url} (query ${q.id}) failed: ${(e as Error).message}`);
+      return failed('Extraction error: internal_error');
     }
   }
 }
