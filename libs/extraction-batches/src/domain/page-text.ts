@@ -19,7 +19,7 @@ const CP1252_HIGH = '€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008dŽ\u008f\u0090�
  */
 export function pageText(body: Buffer, contentType: string | undefined): string | null {
   if (contentType && !PAGE_TYPES.test(contentType.trim())) return null;
-  if (body.length >= 3 && body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf) return body.subarray(3).toString('utf8');
+  if (body.length >= 3 && body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf) return new TextDecoder('utf-8').decode(body);
   const charset = charsetOf(contentType, body.subarray(0, 4096).toString('latin1'));
   let decoder: TextDecoder;
   try {
@@ -27,8 +27,6 @@ export function pageText(body: Buffer, contentType: string | undefined): string 
   } catch {
     decoder = new TextDecoder('utf-8');
   }
-  // Buffer's own UTF-8 decoding is several times faster than TextDecoder's (the same replacement of bad bytes).
-  if (decoder.encoding === 'utf-8') return body.toString('utf8');
   const text = decoder.decode(body);
   if (decoder.encoding !== 'windows-1252') return text;
   return text.replace(/[\u0080-\u009f]/g, (c) => CP1252_HIGH[c.charCodeAt(0) - 0x80]);
