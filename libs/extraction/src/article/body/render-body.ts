@@ -13,14 +13,16 @@ const VOID_TAGS = new Set(['img', 'br', 'hr', 'source']);
 const HEADING_AS_PARAGRAPH = new Set(['h1']);
 
 /**
- * Not article text: the title (shown above the body), and image captions, credits and
+ * Not article text: the title and its header (byline, date), and image captions, credits and
  * galleries, which annotated article bodies leave out (the cleaned HTML keeps them).
  */
-const NOT_TEXT_TAGS = new Set(['h1', 'figure', 'figcaption']);
-const NOT_TEXT_WORDS = new Set(['caption', 'credit', 'credits', 'gallery', 'slideshow', 'carousel', 'photo', 'image', 'img']);
+const NOT_TEXT_TAGS = new Set(['h1', 'header', 'figure', 'figcaption']);
+const NOT_TEXT_WORDS = new Set(['photo', 'image', 'img']);
+/** Matched inside compound class names too ("inlinegallery", "imagecaption"). */
+const NOT_TEXT_STEMS = ['caption', 'credit', 'gallery', 'slideshow', 'carousel'];
 
 function isNotText(element: DomElement): boolean {
-  return NOT_TEXT_TAGS.has(element.localName) || classWords(element).some((w) => NOT_TEXT_WORDS.has(w));
+  return NOT_TEXT_TAGS.has(element.localName) || classWords(element).some((w) => NOT_TEXT_WORDS.has(w) || NOT_TEXT_STEMS.some((stem) => w.includes(stem)));
 }
 
 /** articleBody: one line per block (paragraph, sub-heading, list item), inline runs joined. */
