@@ -25,13 +25,22 @@ function isNotText(element: DomElement): boolean {
   return NOT_TEXT_TAGS.has(element.localName) || classWords(element).some((w) => NOT_TEXT_WORDS.has(w) || NOT_TEXT_STEMS.some((stem) => w.includes(stem)));
 }
 
+/** Dates as bylines write them: 19/11/2019, 2019-11-19, Nov. 19, 2019, 22 de janeiro de 2018, 5 October 2018. */
+const DATE = /\b\d{1,2}[./-]\d{1,2}[./-]\d{2,4}\b|\b\d{4}-\d{2}-\d{2}\b|\b\p{L}{3,}\.?\s+\d{1,2},?\s+\d{4}\b|\b\d{1,2}\.?\s+(?:de\s+)?\p{L}{3,}\.?\s+(?:de\s+)?\d{4}\b/iu;
+const DATELINE_CHARS = 100;
+
+/** A short line with a date that is no sentence is a dateline ("Published Nov 18, 2019 | Updated …"). */
+function isDateline(line: string): boolean {
+  return line.length < DATELINE_CHARS && !/[.!?]["”’)]?$/.test(line) && DATE.test(line);
+}
+
 /** articleBody: one line per block (paragraph, sub-heading, list item), inline runs joined. */
 export function renderText(blocks: DomElement[]): string {
   const lines: string[] = [];
   let line = '';
   const flush = () => {
     const text = line.replace(/\s+/g, ' ').trim();
-    if (text) lines.push(text);
+    if (text && !isDateline(text)) lines.push(text);
     line = '';
   };
   const visit = (node: DomNode) => {
