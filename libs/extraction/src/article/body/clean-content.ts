@@ -4,6 +4,7 @@ import { classWeight, isProse } from './main-content';
 /** Containers judged as a whole inside the article: kept when they read like article matter. */
 const JUDGED_TAGS = 'div, section, header, ul, ol, table, form, fieldset, p';
 const SHORT_POINTER_CHARS = 200;
+const LINK_LIST_DENSITY = 0.7;
 const EMBED_TAGS = new Set(['iframe', 'object', 'embed']);
 
 interface Census {
@@ -64,6 +65,8 @@ function isFurniture(element: DomElement): boolean {
     count.inputs > Math.floor(count.paragraphs / 3) ||
     (!isList && !inFigure && count.chars < 25 && (count.images === 0 || count.images > 2) && linkDensity > 0) ||
     (!isList && weight < 25 && linkDensity > 0.2) ||
+    // a list of nothing but links inside an article points elsewhere ("Related", "More on this")
+    (isList && linkDensity > LINK_LIST_DENSITY) ||
     (weight >= 25 && linkDensity > 0.5) ||
     (count.embeds === 1 && count.chars < 75) ||
     count.embeds > 1

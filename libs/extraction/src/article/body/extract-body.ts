@@ -12,6 +12,14 @@ export interface ArticleBody {
 /** Share of the page's prose that makes a container too important to drop for its class. */
 const ESSENTIAL_SHARE = 0.5;
 
+/** The page's own schema.org mark of its body, when it holds prose. */
+const MARKED_BODY_MIN_CHARS = 200;
+
+function markedBody(root: DomElement, stats: ReturnType<typeof collectTextStats>): DomElement | undefined {
+  const marked = root.querySelector('[itemprop="articleBody"]');
+  return marked && (stats.get(marked)?.chars ?? 0) >= MARKED_BODY_MIN_CHARS ? marked : undefined;
+}
+
 /** Finds the article body in the page; prunes the document in place. */
 export function findArticleBody(document: DomDocument): ArticleBody | undefined {
   const root = document.body ?? document.documentElement;
@@ -27,7 +35,8 @@ export function findArticleBody(document: DomDocument): ArticleBody | undefined 
   const scores = scoreCandidates(root, stats);
   const top = bestCandidate(scores);
   if (!top) return undefined;
-  const blocks = contentBlocks(climbToContainer(top, scores), scores, stats);
+  const marked = markedBody(root, stats);
+  const blocks = marked ? [marked] : contentBlocks(climbToContainer(top, scores), scores, stats);
   cleanContent(blocks);
   return { blocks };
 }

@@ -13,14 +13,25 @@ const VOID_TAGS = new Set(['img', 'br', 'hr', 'source']);
 const HEADING_AS_PARAGRAPH = new Set(['h1']);
 
 /**
- * Not article text: the title (shown above the body), and image captions, credits and
+ * Not article text: the title and its header (byline, date), and image captions, credits and
  * galleries, which annotated article bodies leave out (the cleaned HTML keeps them).
  */
-const NOT_TEXT_TAGS = new Set(['h1', 'figure', 'figcaption']);
-const NOT_TEXT_WORDS = new Set(['caption', 'credit', 'credits', 'gallery', 'slideshow', 'carousel', 'photo', 'image', 'img']);
+const NOT_TEXT_TAGS = new Set(['h1', 'header', 'figure', 'figcaption']);
+const NOT_TEXT_WORDS = new Set(['photo', 'image', 'img']);
+/** Matched inside compound class names too ("inlinegallery", "imagecaption"). */
+const NOT_TEXT_STEMS = ['caption', 'credit', 'gallery', 'slideshow', 'carousel'];
 
 function isNotText(element: DomElement): boolean {
-  return NOT_TEXT_TAGS.has(element.localName) || classWords(element).some((w) => NOT_TEXT_WORDS.has(w));
+  return NOT_TEXT_TAGS.has(element.localName) || classWords(element).some((w) => NOT_TEXT_WORDS.has(w) || NOT_TEXT_STEMS.some((stem) => w.includes(stem)));
+}
+
+/** Dates as bylines write them: 19/11/2019, 2019-11-19, Nov. 19, 2019, 22 de janeiro de 2018, 5 October 2018. */
+const DATE = /\b\d{1,2}[./-]\d{1,2}[./-]\d{2,4}\b|\b\d{4}-\d{2}-\d{2}\b|\b\p{L}{3,}\.?\s+\d{1,2},?\s+\d{4}\b|\b\d{1,2}\.?\s+(?:de\s+)?\p{L}{3,}\.?\s+(?:de\s+)?\d{4}\b/iu;
+const DATELINE_CHARS = 100;
+
+/** A short line with a date that is no sentence is a dateline ("Published Nov 18, 2019 | Updated …"). */
+function isDateline(line: string): boolean {
+  return line.length < DATELINE_CHARS && !/[.!?]["”’)]?$/.test(line) && DATE.test(line);
 }
 
 /** articleBody: one line per block (paragraph, sub-heading, list item), inline runs joined. */
@@ -29,7 +40,7 @@ export function renderText(blocks: DomElement[]): string {
   let line = '';
   const flush = () => {
     const text = line.replace(/\s+/g, ' ').trim();
-    if (text) lines.push(text);
+    if (text && !isDateline(text)) lines.push(text);
     line = '';
   };
   const visit = (node: DomNode) => {
