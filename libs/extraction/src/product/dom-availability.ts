@@ -1,4 +1,4 @@
-import { DomDocument, hasClassWord, normalizeSpace } from '../dom';
+import { classWords, DomDocument, DomElement, hasClassWord, normalizeSpace } from '../dom';
 import { ADD_TO_CART, Availability, availabilityFromText } from './availability';
 import { OTHER_PRODUCTS } from './dom-price';
 
@@ -17,17 +17,21 @@ export function domAvailability(document: DomDocument): Availability | undefined
   return undefined;
 }
 
-/** Buttons (or submit inputs) that add the product to a cart. */
+/** Enabled buttons (or submit inputs) that add the product to a cart. */
 export function addToCartButtons(document: DomDocument): number {
   let count = 0;
   for (const element of document.querySelectorAll('button, input[type=submit], input[type=button], a[role=button], a[class*=button], a[class*=btn]')) {
     const label = element.localName === 'input' ? element.getAttribute('value') : element.textContent;
-    if (label && label.length < 80 && ADD_TO_CART.test(label)) count++;
+    if (label && label.length < 80 && ADD_TO_CART.test(label) && !isDisabled(element)) count++;
   }
   return count;
 }
 
-function inOtherProducts(element: Parameters<typeof hasClassWord>[0]): boolean {
+function inOtherProducts(element: DomElement): boolean {
   for (let node = element.parentElement; node && node.localName !== 'body'; node = node.parentElement) if (hasClassWord(node, OTHER_PRODUCTS)) return true;
   return false;
+}
+
+function isDisabled(element: DomElement): boolean {
+  return element.hasAttribute('disabled') || element.getAttribute('aria-disabled') === 'true' || classWords(element).includes('disabled');
 }

@@ -61,14 +61,17 @@ function isCurrentPrice(element: DomElement): boolean {
 
 // Words that introduce the price in running text (en, de, fr, it, es, pt, nl, pl, ru, zh, ja, ko).
 // Words stand alone in alphabetic scripts; CJK writes labels without spaces ("一次付清特價").
-const PRICE_LABEL = /(?:(?:^|\s)(?:price|our price|now|preis|prix|prezzo|precio|preço|prijs|cena|цена)|價格?|售價|特價|直購價|价格|価格|가격|판매가)\s*[:：]?/i;
+const PRICE_LABEL = /(?:(?:^|\s)(?:price|our price|now|preis|prix|prezzo|precio|preço|prijs|cena|цена)|價格|售價|特價|直購價|优惠价|价格|価格|가격|판매가)\s*[:：]?/i;
+
+// Labels of a price that is not the one to pay: suggested, list, former, original.
+const OLD_PRICE_LABEL = /建議|建议|原價|原价|定價|定价|参考|list|was|uvp|rrp|msrp|statt|regular|original|avant|prima|antes/i;
 
 /** The first amount with a currency mark on a line that a price label starts (pages without price markup). */
 export function labelledPrice(lines: readonly string[]): ParsedPrice | undefined {
   for (const line of lines) {
     if (line.length > 80) continue;
     const label = PRICE_LABEL.exec(line);
-    if (!label) continue;
+    if (!label || OLD_PRICE_LABEL.test(line.slice(0, label.index + label[0].length))) continue;
     const price = parsePrices(line.slice(label.index + label[0].length)).find((p) => p.currency && Number(p.amount) > 0);
     if (price) return price;
   }

@@ -21,12 +21,12 @@ export function extractProduct(html: string, url: string): Product {
   const { product, offers, productsWithOffers } = productRecords(data);
   const lines = layoutText(document.querySelector('body') ?? document.documentElement).split('\n');
 
-  const offer = pageOffer(offers, data, document, lines);
+  const cartButtons = addToCartButtons(document);
+  const offer = pageOffer(offers, data, document, lines, cartButtons);
   const sku = pageSku(product, offers, lines);
   const gtin = pageGtin(product, lines);
   const name = propertyText(product, 'name') ?? metaValue(data, 'og:title', 'twitter:title') ?? (textOf(document.querySelector('h1')) || undefined);
   const images = unique([...structuredImages(product, baseUrl), ...[metaValue(data, 'og:image', 'twitter:image')].map((u) => u && new URL(u, baseUrl).href), ...galleryImages(document, baseUrl)]);
-  const cartButtons = addToCartButtons(document);
 
   const result: Product = {
     ...(name && { name }),
@@ -62,7 +62,7 @@ function optional<K extends keyof Product>(key: K, value: Product[K] | undefined
 }
 
 /** Price and currency from the offers, else product:price meta tags, else the page; availability likewise. */
-function pageOffer(offers: StructuredRecord[], data: StructuredData, document: DomDocument, lines: string[]): Offer | undefined {
+function pageOffer(offers: StructuredRecord[], data: StructuredData, document: DomDocument, lines: string[], cartButtons: number): Offer | undefined {
   const priced = offers.find((o) => Number(amountFromData(offerPriceData(o))) > 0);
   const shown = domPrice(document) ?? labelledPrice(lines);
   let price: string | undefined;
@@ -77,7 +77,9 @@ function pageOffer(offers: StructuredRecord[], data: StructuredData, document: D
   }
   // The currency as the page shows it (a symbol) when the shown price is the same amount.
   if (price !== undefined && shown?.currency && Number(shown.amount) === Number(price)) currency = shown.currency;
-  const availability = offers.map((o) => availabilityFromSchema(propertyText(o, 'availability'))).find(Boolean) ?? domAvailability(document);
+  // Records go stale (or describe another variant): an enabled add-to-cart button outweighs their OutOfStock.
+  const recorded = offers.map((o) => availabilityFromSchema(propertyText(o, 'availability'))).find(Boolean);
+  const availability = recorded === 'OutOfStock' && cartButtons > 0 ? 'InStock' : recorded ?? domAvailability(document);
   const offer: Offer = {
     ...(price !== undefined && { price }),
     ...(price !== undefined && currency && { currency }),
