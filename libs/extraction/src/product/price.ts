@@ -20,7 +20,7 @@ const MARK_BEFORE = new RegExp(`(${MARKS})\\s*$`);
 // A word mark must end there: "12 kraftige" holds no "kr".
 const MARK_AFTER = new RegExp(`^\\s*(${MARKS})(?![A-Za-zА-Яа-яÀ-ÿ])`);
 // An amount: digits with thousands separators (space, no-break/thin space, apostrophe, dot, comma) and decimals.
-const AMOUNTS = /\d{1,3}(?:[ \u00a0\u202f\u2009'’](?=\d{3}(?!\d))\d{3})+(?:[.,]\d{1,2})?|\d[\d.,]*(?:[.,](?:-|–|—))?/g;
+const AMOUNTS = /\d{1,3}(?:[ \u00a0\u202f\u2009'’](?=\d{3}(?!\d))\d{3})+(?:[.,]\d{1,2})?|\d(?:[\d.,]*\d)?(?:[.,](?:-|–|—))?/g;
 
 export function parsePrice(text: string | null | undefined): ParsedPrice | undefined {
   return parsePrices(text)[0];
