@@ -17,12 +17,12 @@ export function domAvailability(document: DomDocument): Availability | undefined
   return undefined;
 }
 
-/** Enabled buttons (or submit inputs) that add the product to a cart. */
+/** Enabled buttons (or submit inputs) that add a product to a cart, outside blocks of other products. */
 export function addToCartButtons(document: DomDocument): number {
   let count = 0;
   for (const element of document.querySelectorAll('button, input[type=submit], input[type=button], a[role=button], a[class*=button], a[class*=btn]')) {
     const label = element.localName === 'input' ? element.getAttribute('value') : element.textContent;
-    if (label && label.length < 80 && ADD_TO_CART.test(label) && !isDisabled(element)) count++;
+    if (label && label.length < 80 && ADD_TO_CART.test(label) && !isDisabled(element) && !inOtherProducts(element)) count++;
   }
   return count;
 }

@@ -63,13 +63,15 @@ function optional<K extends keyof Product>(key: K, value: Product[K] | undefined
 
 /** Price and currency from the offers, else product:price meta tags, else the page; availability likewise. */
 function pageOffer(offers: StructuredRecord[], data: StructuredData, document: DomDocument, lines: string[], cartButtons: number): Offer | undefined {
-  const priced = offers.find((o) => Number(amountFromData(offerPriceData(o))) > 0);
   const shown = domPrice(document) ?? labelledPrice(lines);
+  const priced = offers.filter((o) => Number(amountFromData(offerPriceData(o))) > 0);
+  // Of several offers (variants, sellers), the one whose price the page shows.
+  const chosen = priced.find((o) => shown && Number(amountFromData(offerPriceData(o))) === Number(shown.amount)) ?? priced[0];
   let price: string | undefined;
   let currency: string | undefined;
-  if (priced) {
-    price = amountFromData(offerPriceData(priced));
-    currency = offerCurrencyData(priced);
+  if (chosen) {
+    price = amountFromData(offerPriceData(chosen));
+    currency = offerCurrencyData(chosen);
   } else {
     const metaAmount = [amountFromData(metaValue(data, 'product:price:amount', 'og:price:amount', 'product:price', 'og:price'))].find((a) => Number(a) > 0);
     price = metaAmount ?? shown?.amount;
@@ -77,9 +79,10 @@ function pageOffer(offers: StructuredRecord[], data: StructuredData, document: D
   }
   // The currency as the page shows it (a symbol) when the shown price is the same amount.
   if (price !== undefined && shown?.currency && Number(shown.amount) === Number(price)) currency = shown.currency;
-  // Records go stale (or describe another variant): an enabled add-to-cart button outweighs their OutOfStock.
-  const recorded = offers.map((o) => availabilityFromSchema(propertyText(o, 'availability'))).find(Boolean);
-  const availability = recorded === 'OutOfStock' && cartButtons > 0 ? 'InStock' : recorded ?? domAvailability(document);
+  const recorded = (chosen ? [chosen, ...offers] : offers).map((o) => availabilityFromSchema(propertyText(o, 'availability'))).find(Boolean);
+  const stated = recorded ?? domAvailability(document);
+  // Records go stale and notices can be about one variant or one store: an enabled add-to-cart button says the product sells.
+  const availability = stated === 'OutOfStock' && cartButtons > 0 ? 'InStock' : stated;
   const offer: Offer = {
     ...(price !== undefined && { price }),
     ...(price !== undefined && currency && { currency }),
