@@ -8,6 +8,9 @@ export interface DomNode {
   readonly nodeName: string;
   readonly parentElement: DomElement | null;
   readonly childNodes: readonly DomNode[];
+  /** Sibling links: walking them allocates nothing (childNodes builds an array per call). */
+  readonly firstChild: DomNode | null;
+  readonly nextSibling: DomNode | null;
   readonly textContent: string | null;
 }
 

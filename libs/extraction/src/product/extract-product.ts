@@ -1,5 +1,5 @@
 import { Offer, Product } from '../extraction.types';
-import { documentBaseUrl, domBreadcrumbs, DomDocument, layoutText, parsePage, textOf } from '../dom';
+import { documentBaseUrl, domBreadcrumbs, DomDocument, layoutText, parseLightPage, textOf } from '../dom';
 import { metaValue, propertyText, readStructuredData, structuredBreadcrumbs, StructuredData, StructuredRecord } from '../structured-data';
 import { availabilityFromSchema } from './availability';
 import { addToCartButtons, domAvailability } from './dom-availability';
@@ -15,7 +15,7 @@ const GTIN_PROPERTIES = ['gtin13', 'gtin12', 'gtin14', 'gtin8', 'gtin', 'isbn', 
 
 /** A product page's fields (spec "Product"), from structured data first, then from what the page shows. */
 export function extractProduct(html: string, url: string): Product {
-  const document = parsePage(html);
+  const document = parseLightPage(html);
   const baseUrl = documentBaseUrl(document, url);
   const data = readStructuredData(document, url);
   const { product, offers, productsWithOffers } = productRecords(data);
