@@ -1,7 +1,7 @@
 import { Parser } from 'htmlparser2';
 import { DomDocument, DomElement, DomNode, ELEMENT_NODE, TEXT_NODE } from './dom.types';
 import { withoutNonContent } from './parse-page';
-import { matches } from './selector';
+import { compileSelector } from './selector';
 
 /**
  * A light DOM straight from htmlparser2's events — the tokenizer linkedom itself runs, so
@@ -98,8 +98,9 @@ class LightElement extends LightNode implements DomElement {
   get outerHTML(): string {
     return serialize(this);
   }
+  /** Names as the parser stores them: lower case (callers pass them so; no case folding per call). */
   getAttribute(name: string): string | null {
-    return this.attributes[name.toLowerCase()] ?? null;
+    return this.attributes[name] ?? null;
   }
   hasAttribute(name: string): boolean {
     return name.toLowerCase() in this.attributes;
@@ -114,23 +115,26 @@ class LightElement extends LightNode implements DomElement {
     return Object.entries(this.attributes);
   }
   querySelectorAll(selectors: string): LightElement[] {
+    const matches = compileSelector(selectors);
     const found: LightElement[] = [];
     forEachDescendant(this, (element) => {
-      if (matches(element, selectors)) found.push(element);
+      if (matches(element)) found.push(element);
       return true;
     });
     return found;
   }
   querySelector(selectors: string): LightElement | null {
+    const matches = compileSelector(selectors);
     let first: LightElement | null = null;
     forEachDescendant(this, (element) => {
-      if (matches(element, selectors)) first = element;
+      if (matches(element)) first = element;
       return first === null;
     });
     return first;
   }
   closest(selectors: string): LightElement | null {
-    for (let node: LightElement | null = this; node && node.localName !== '#document'; node = node.parentElement) if (matches(node, selectors)) return node;
+    const matches = compileSelector(selectors);
+    for (let node: LightElement | null = this; node && node.localName !== '#document'; node = node.parentElement) if (matches(node)) return node;
     return null;
   }
   remove(): void {

@@ -14,10 +14,22 @@ type Test = (element: SelectableElement) => boolean;
 /** One compound per step, innermost (the element itself) first. */
 type Complex = Test[];
 
-const cache = new Map<string, Complex[]>();
+const cache = new Map<string, CompiledSelector>();
 
-export function matches(element: SelectableElement, selectors: string): boolean {
-  return compile(selectors).some((complex) => matchesComplex(element, complex));
+export type CompiledSelector = (element: SelectableElement) => boolean;
+
+/** The selector list as one test; compiled once per distinct text. Attribute names are lower case. */
+export function compileSelector(selectors: string): CompiledSelector {
+  let compiled = cache.get(selectors);
+  if (!compiled) {
+    const complexes = selectors.split(',').map((complex) => complex.trim().split(/\s+/).reverse().map(compileCompound));
+    compiled = (element) => {
+      for (const complex of complexes) if (matchesComplex(element, complex)) return true;
+      return false;
+    };
+    cache.set(selectors, compiled);
+  }
+  return compiled;
 }
 
 function matchesComplex(element: SelectableElement, complex: Complex): boolean {
@@ -27,15 +39,6 @@ function matchesComplex(element: SelectableElement, complex: Complex): boolean {
     if (complex[step](ancestor)) step++;
   }
   return step === complex.length;
-}
-
-function compile(selectors: string): Complex[] {
-  let compiled = cache.get(selectors);
-  if (!compiled) {
-    compiled = selectors.split(',').map((complex) => complex.trim().split(/\s+/).reverse().map(compileCompound));
-    cache.set(selectors, compiled);
-  }
-  return compiled;
 }
 
 const PART = /^(?:([a-zA-Z][\w-]*|\*)|#([\w-]+)|\.([\w-]+)|\[\s*([\w:-]+)\s*(?:([*^$~]?=)\s*("[^"]*"|'[^']*'|[^\]\s]+)\s*(i)?\s*)?\])/;
@@ -55,7 +58,11 @@ function compileCompound(compound: string): Test {
     else if (className) tests.push((e) => (e.getAttribute('class') ?? '').split(/\s+/).includes(className));
     else if (attribute) tests.push(attributeTest(attribute.toLowerCase(), operator, rawValue?.replace(/^["']|["']$/g, ''), insensitive === 'i'));
   }
-  return (element) => tests.every((test) => test(element));
+  if (tests.length === 1) return tests[0];
+  return (element) => {
+    for (const test of tests) if (!test(element)) return false;
+    return true;
+  };
 }
 
 function attributeTest(name: string, operator: string | undefined, expected: string | undefined, insensitive: boolean): Test {

@@ -58,3 +58,22 @@ export function layoutText(root: DomNode): string {
     .filter(Boolean)
     .join('\n');
 }
+
+/** The element's text with whitespace collapsed, or undefined as soon as it passes `max` characters (cheap on big containers). */
+export function shortTextOf(root: DomNode, max: number): string | undefined {
+  let text = '';
+  const stack: DomNode[] = [root];
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (node.nodeType === TEXT_NODE) {
+      text += node.textContent ?? '';
+      if (text.length > max * 4) return undefined;
+      continue;
+    }
+    const children: DomNode[] = [];
+    for (let child = node.firstChild; child; child = child.nextSibling) children.push(child);
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
+  }
+  const normalized = normalizeSpace(text);
+  return normalized.length > max ? undefined : normalized;
+}
