@@ -98,12 +98,17 @@ class LightElement extends LightNode implements DomElement {
   get outerHTML(): string {
     return serialize(this);
   }
-  /** Names as the parser stores them: lower case (callers pass them so; no case folding per call). */
+  /**
+   * Names as the parser stores them: lower case (callers pass them so; no case folding per
+   * call). The attributes are htmlparser2's plain object: only strings count, so
+   * "constructor" and the like are never attributes.
+   */
   getAttribute(name: string): string | null {
-    return this.attributes[name] ?? null;
+    const value = this.attributes[name];
+    return typeof value === 'string' ? value : null;
   }
   hasAttribute(name: string): boolean {
-    return name.toLowerCase() in this.attributes;
+    return typeof this.attributes[name] === 'string';
   }
   setAttribute(name: string, value: string): void {
     this.attributes[name.toLowerCase()] = value;
@@ -112,7 +117,7 @@ class LightElement extends LightNode implements DomElement {
     delete this.attributes[name.toLowerCase()];
   }
   attributeEntries(): [string, string][] {
-    return Object.entries(this.attributes);
+    return Object.entries(this.attributes).filter(([, value]) => typeof value === 'string');
   }
   querySelectorAll(selectors: string): LightElement[] {
     const matches = compileSelector(selectors);
@@ -199,7 +204,7 @@ function buildInto(parent: LightElement, html: string): void {
   const parser = new Parser(
     {
       onopentag(name, attributes) {
-        const element = new LightElement(name, Object.assign(Object.create(null), attributes));
+        const element = new LightElement(name, attributes);
         current.append(element);
         current = element;
       },

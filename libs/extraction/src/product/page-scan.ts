@@ -23,26 +23,25 @@ const SPEC_DEPTH = 5;
 
 export function scanPage(root: DomElement): PageScan {
   const scan: PageScan = { priceElements: [], stockElements: [], buttons: [], galleryImages: [], specLists: [] };
-  // Each entry: an element, whether it lies in a gallery, and how many levels below a spec section it is.
-  const stack: [DomElement, boolean, number][] = [[root, false, Infinity]];
-  while (stack.length) {
-    const [element, inGallery, specDistance] = stack.pop()!;
-    const names = `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''}`;
-    const lowerNames = names.length > 1 ? names.toLowerCase() : '';
-    const tag = element.localName;
-    if (lowerNames.includes('price') || element.getAttribute('itemprop') === 'price') scan.priceElements.push(element);
-    if (lowerNames.includes('avail') || lowerNames.includes('stock')) scan.stockElements.push(element);
-    if (tag === 'button' || (tag === 'input' && /^(submit|button)$/i.test(element.getAttribute('type') ?? '')) || (tag === 'a' && (element.getAttribute('role') === 'button' || /button|btn/.test(lowerNames)))) {
-      scan.buttons.push(element);
-    }
-    if (tag === 'img' && inGallery) scan.galleryImages.push(element);
-    if (!scan.breadcrumbTrail && (lowerNames.includes('breadcrumb') || /breadcrumb/i.test(element.getAttribute('aria-label') ?? ''))) scan.breadcrumbTrail = element;
-    const specHere = lowerNames !== '' && SPEC_PATTERN.test(lowerNames) ? 0 : specDistance + 1;
-    if ((tag === 'table' || tag === 'dl') && specHere <= SPEC_DEPTH) scan.specLists.push(element);
-    const galleryHere = inGallery || GALLERY_PATTERN.test(lowerNames);
-    const children: DomElement[] = [];
-    for (let child: DomNode | null = element.firstChild; child; child = child.nextSibling) if (isElement(child)) children.push(child);
-    for (let i = children.length - 1; i >= 0; i--) stack.push([children[i], galleryHere, specHere]);
-  }
+  visit(root, scan, false, Infinity);
   return scan;
+}
+
+/** Records the element, then its children; `specDistance` counts the levels below the nearest spec section. */
+function visit(element: DomElement, scan: PageScan, inGallery: boolean, specDistance: number): void {
+  const className = element.getAttribute('class');
+  const id = element.getAttribute('id');
+  const lowerNames = className || id ? `${className ?? ''} ${id ?? ''}`.toLowerCase() : '';
+  const tag = element.localName;
+  if (lowerNames.includes('price') || element.getAttribute('itemprop') === 'price') scan.priceElements.push(element);
+  if (lowerNames.includes('avail') || lowerNames.includes('stock')) scan.stockElements.push(element);
+  if (tag === 'button' || (tag === 'input' && /^(submit|button)$/i.test(element.getAttribute('type') ?? '')) || (tag === 'a' && (element.getAttribute('role') === 'button' || /button|btn/.test(lowerNames)))) {
+    scan.buttons.push(element);
+  }
+  if (tag === 'img' && inGallery) scan.galleryImages.push(element);
+  if (!scan.breadcrumbTrail && (lowerNames.includes('breadcrumb') || /breadcrumb/i.test(element.getAttribute('aria-label') ?? ''))) scan.breadcrumbTrail = element;
+  const specHere = lowerNames !== '' && SPEC_PATTERN.test(lowerNames) ? 0 : specDistance + 1;
+  if ((tag === 'table' || tag === 'dl') && specHere <= SPEC_DEPTH) scan.specLists.push(element);
+  const galleryHere = inGallery || GALLERY_PATTERN.test(lowerNames);
+  for (let child: DomNode | null = element.firstChild; child; child = child.nextSibling) if (isElement(child)) visit(child, scan, galleryHere, specHere);
 }
