@@ -6,7 +6,9 @@ import { frontierBench } from './frontier.bench';
 import { proxyBench, proxyBenchOptions } from './proxy.bench';
 import { renderBench } from './render.bench';
 import { fetchBench, fetchBenchOptions } from './fetch.bench';
+import { articleExtractionBench } from './extraction.bench';
 import { productExtractionBench } from './extraction-product.bench';
+import { extractionApiBench, extractionApiBenchOptions } from './extraction-api.bench';
 
 /**
  * `npm run bench [section]`: each capability has a section; figures are printed with
@@ -14,9 +16,10 @@ import { productExtractionBench } from './extraction-product.bench';
  * Environment: BENCH_SCALE (default 1) scales item counts; KAFKA_BROKERS adds the
  * Kafka lane; BENCH_CLIENTS (default 4) sets the concurrent writers of `collections`;
  * BENCH_RENDER_SECONDS and BENCH_RENDER_SOAK size `fetch` (bench/render.bench.ts).
- * Words after the sections that are options, not sections: `soak` (proxy: memory soak only).
+ * Words after the sections that are options, not sections: `soak` (proxy: memory soak only),
+ * `pages` (extraction: each article page's precision and recall, worst first).
  */
-const OPTIONS = ['soak'];
+const OPTIONS = ['soak', 'pages'];
 const SECTIONS: Record<string, () => Promise<void>> = {
   collections: () => collectionsBench({ records: Math.round(1_000_000 * Number(process.env.BENCH_SCALE ?? '1')), clients: Number(process.env.BENCH_CLIENTS ?? '4') }),
   jobs: () => jobsBench({ jobs: Math.round(100_000 * Number(process.env.BENCH_SCALE ?? '1')) }),
@@ -33,7 +36,11 @@ const SECTIONS: Record<string, () => Promise<void>> = {
     await fetchBench(fetchBenchOptions());
     await renderBench({ seconds: Number(process.env.BENCH_RENDER_SECONDS ?? '5'), soakRenders: Number(process.env.BENCH_RENDER_SOAK ?? '2000') });
   },
-  'extraction-product': productExtractionBench,
+  extraction: async () => {
+    await articleExtractionBench({ perPage: process.argv.includes('pages') });
+    await productExtractionBench();
+    await extractionApiBench(extractionApiBenchOptions());
+  },
 };
 
 async function main() {

@@ -1,4 +1,5 @@
 export * from './extraction.types';
 export * from './dom';
 export * from './structured-data';
+export * from './article/extract-article';
 export * from './product/extract-product';

@@ -1,0 +1,69 @@
+import { DomElement } from '../../dom';
+
+/** Elements that never hold article prose. */
+const NON_CONTENT_TAGS = new Set([
+  'script', 'style', 'noscript', 'template', 'iframe', 'object', 'embed', 'svg', 'canvas', 'button', 'input', 'select',
+  'textarea', 'label', 'nav', 'aside', 'footer', 'dialog', 'menu', 'link', 'meta',
+]);
+
+/**
+ * Words in a class or id that mark page furniture around an article: sharing, related links,
+ * comments, ads, newsletter boxes, navigation, bylines and tags.
+ */
+const BOILERPLATE_WORDS = new Set([
+  'share', 'sharing', 'shares', 'social', 'sociallinks', 'related', 'relatedposts', 'recommended', 'recommendations', 'recirc',
+  'comment', 'comments', 'disqus', 'newsletter', 'subscribe', 'subscription', 'signup', 'promo', 'promotion', 'ad', 'ads',
+  'advert', 'advertisement', 'adsense', 'dfp', 'sponsor', 'sponsored', 'outbrain', 'taboola', 'sidebar', 'popup', 'modal',
+  'cookie', 'cookies', 'gdpr', 'consent', 'breadcrumb', 'breadcrumbs', 'byline', 'author', 'authors', 'tags', 'tag', 'taglist',
+  'footer', 'nav', 'navbar', 'navigation', 'menu', 'widget', 'toolbar', 'pagination', 'pager', 'print', 'rss', 'banner',
+  'masthead', 'skip', 'hidden', 'sronly', 'visuallyhidden', 'screenreadertext', 'offscreen', 'login', 'more',
+]);
+
+/** Words that make a block a likely content container whatever else its class says. */
+const CONTENT_WORDS = new Set(['article', 'content', 'body', 'main', 'post', 'entry', 'story', 'text', 'prose']);
+
+const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
+
+export function classWords(element: DomElement): string[] {
+  const names = `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''}`;
+  // "related-posts", "relatedPosts", "related_posts" → related, posts (and the joined form)
+  const words: string[] = [];
+  for (const name of names.split(/\s+/)) {
+    if (!name) continue;
+    const parts = name.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+    words.push(...parts);
+    if (parts.length > 1) words.push(parts.join(''));
+  }
+  return words;
+}
+
+export function looksLikeBoilerplate(element: DomElement): boolean {
+  const words = classWords(element);
+  if (words.some((w) => CONTENT_WORDS.has(w))) return false;
+  const role = element.getAttribute('role');
+  if (role === 'navigation' || role === 'complementary' || role === 'contentinfo' || role === 'banner' || role === 'dialog') return true;
+  return words.some((w) => BOILERPLATE_WORDS.has(w));
+}
+
+export function isHidden(element: DomElement): boolean {
+  if (element.hasAttribute('hidden') || element.getAttribute('aria-hidden') === 'true') return true;
+  const style = element.getAttribute('style');
+  return style !== null && HIDDEN_STYLE.test(style);
+}
+
+/**
+ * Removes what cannot be article text. `keep` protects containers that hold most of the page's
+ * prose, so a page-wide wrapper with an unlucky class ("has-sidebar") survives.
+ */
+export function removeBoilerplate(root: DomElement, keep: (element: DomElement) => boolean): void {
+  const doomed: DomElement[] = [];
+  const visit = (element: DomElement) => {
+    for (const child of Array.from(element.children)) {
+      const tag = child.localName;
+      if (NON_CONTENT_TAGS.has(tag) || isHidden(child) || ((tag !== 'body' && looksLikeBoilerplate(child)) && !keep(child))) doomed.push(child);
+      else visit(child);
+    }
+  };
+  visit(root);
+  for (const element of doomed) element.remove();
+}

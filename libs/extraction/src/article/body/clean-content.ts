@@ -1,0 +1,79 @@
+import { DomElement, DomNode, TEXT_NODE, isElement } from '../../dom';
+import { classWeight, isProse } from './main-content';
+
+/** Containers judged as a whole inside the article: kept when they read like article matter. */
+const JUDGED_TAGS = 'div, section, header, ul, ol, table, form, fieldset, p';
+const SHORT_POINTER_CHARS = 200;
+const EMBED_TAGS = new Set(['iframe', 'object', 'embed']);
+
+interface Census {
+  chars: number;
+  linkChars: number;
+  commas: number;
+  paragraphs: number;
+  images: number;
+  listItems: number;
+  inputs: number;
+  embeds: number;
+  listChars: number;
+}
+
+function census(element: DomElement): Census {
+  const count: Census = { chars: 0, linkChars: 0, commas: 0, paragraphs: 0, images: 0, listItems: 0, inputs: 0, embeds: 0, listChars: 0 };
+  const visit = (node: DomNode, inLink: boolean, inList: boolean) => {
+    if (node.nodeType === TEXT_NODE) {
+      const text = (node.textContent ?? '').replace(/\s+/g, ' ');
+      count.chars += text.length;
+      if (inLink) count.linkChars += text.length;
+      if (inList) count.listChars += text.length;
+      count.commas += text.match(/[,，、،]/g)?.length ?? 0;
+      return;
+    }
+    if (!isElement(node)) return;
+    const tag = node.localName;
+    if (isProse(node) && tag !== 'td') count.paragraphs++;
+    else if (tag === 'img') count.images++;
+    else if (tag === 'li') count.listItems++;
+    else if (tag === 'input') count.inputs++;
+    else if (EMBED_TAGS.has(tag)) count.embeds++;
+    for (let child = node.firstChild; child; child = child.nextSibling) visit(child, inLink || tag === 'a', inList || tag === 'ul' || tag === 'ol');
+  };
+  visit(element, false, false);
+  return count;
+}
+
+/**
+ * Readability's conditional cleaning: a container inside the article goes when it reads like
+ * furniture — a class that says so, more links than prose, more images or list items than
+ * paragraphs, a form, a lone embed. Containers with many commas are prose and stay.
+ */
+function isFurniture(element: DomElement): boolean {
+  const weight = classWeight(element);
+  if (weight < 0) return true;
+  const count = census(element);
+  // A short paragraph that is mostly a link is a "Read more: …" pointer, not prose.
+  if (element.localName === 'p') return count.chars < SHORT_POINTER_CHARS && count.linkChars / (count.chars || 1) > 0.5;
+  if (count.commas >= 10) return false;
+  const tag = element.localName;
+  const isList = tag === 'ul' || tag === 'ol' || (count.chars > 0 && count.listChars / count.chars > 0.9);
+  const inFigure = element.closest('figure') !== null;
+  const linkDensity = count.chars ? count.linkChars / count.chars : 0;
+  return (
+    (!inFigure && count.images > 1 && count.paragraphs / count.images < 0.5) ||
+    (!isList && count.listItems > count.paragraphs + 0) ||
+    count.inputs > Math.floor(count.paragraphs / 3) ||
+    (!isList && !inFigure && count.chars < 25 && (count.images === 0 || count.images > 2) && linkDensity > 0) ||
+    (!isList && weight < 25 && linkDensity > 0.2) ||
+    (weight >= 25 && linkDensity > 0.5) ||
+    (count.embeds === 1 && count.chars < 75) ||
+    count.embeds > 1
+  );
+}
+
+/** Removes furniture inside the article's blocks, innermost first. */
+export function cleanContent(blocks: DomElement[]): void {
+  for (const block of blocks) {
+    const judged = Array.from(block.querySelectorAll(JUDGED_TAGS));
+    for (let i = judged.length - 1; i >= 0; i--) if (isFurniture(judged[i])) judged[i].remove();
+  }
+}

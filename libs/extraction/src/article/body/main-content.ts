@@ -1,0 +1,211 @@
+import { DomElement, TEXT_NODE, isElement } from '../../dom';
+import { classWords } from './boilerplate';
+import { COMMAS, StatsIndex, linkDensity } from './text-stats';
+
+/** Blocks whose own text is scored as prose (a div counts when it holds no other block). */
+const PROSE_TAGS = new Set(['p', 'pre', 'td', 'blockquote']);
+export const BLOCK_TAGS = new Set([
+  'address', 'article', 'aside', 'blockquote', 'dd', 'details', 'div', 'dl', 'dt', 'fieldset', 'figcaption', 'figure', 'footer',
+  'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hr', 'li', 'main', 'nav', 'ol', 'p', 'pre', 'section', 'table', 'tbody',
+  'thead', 'tfoot', 'tr', 'td', 'th', 'ul', 'summary', 'caption',
+]);
+
+const POSITIVE_WORDS = new Set(['article', 'body', 'content', 'entry', 'main', 'page', 'post', 'text', 'blog', 'story', 'prose']);
+const NEGATIVE_WORDS = new Set([
+  'comment', 'comments', 'footer', 'footnote', 'masthead', 'media', 'meta', 'outbrain', 'promo', 'related', 'scroll', 'share',
+  'shoutbox', 'sidebar', 'skyscraper', 'sponsor', 'shopping', 'tags', 'tool', 'widget', 'hidden', 'nav', 'menu', 'teaser',
+]);
+const MIN_PROSE_CHARS = 25;
+
+/** +25 for a class or id that says "content", −25 for one that says "furniture". */
+export function classWeight(element: DomElement): number {
+  const words = classWords(element);
+  let weight = 0;
+  if (words.some((w) => POSITIVE_WORDS.has(w))) weight += 25;
+  if (words.some((w) => NEGATIVE_WORDS.has(w))) weight -= 25;
+  return weight;
+}
+
+function tagWeight(tag: string): number {
+  if (tag === 'div' || tag === 'article' || tag === 'main') return 5;
+  if (tag === 'pre' || tag === 'td' || tag === 'blockquote' || tag === 'section') return 3;
+  if (['address', 'ol', 'ul', 'dl', 'dd', 'dt', 'li', 'form'].includes(tag)) return -3;
+  if (/^h[1-6]$/.test(tag) || tag === 'th') return -5;
+  return 0;
+}
+
+function hasBlockChild(element: DomElement): boolean {
+  const children = element.children;
+  for (let i = 0; i < children.length; i++) if (BLOCK_TAGS.has(children[i].localName)) return true;
+  return false;
+}
+
+export function isProse(element: DomElement): boolean {
+  const tag = element.localName;
+  return PROSE_TAGS.has(tag) || (tag === 'div' && !hasBlockChild(element));
+}
+
+/**
+ * Readability's candidate scoring: each prose block gives 1 + its commas + a point per 100
+ * characters (at most 3) to its parent, half to its grandparent and less further up; a
+ * candidate's score is then discounted by its link density. The best candidate is the
+ * article's container.
+ */
+export function scoreCandidates(root: DomElement, stats: StatsIndex): Map<DomElement, number> {
+  const scores = new Map<DomElement, number>();
+  const credit = (parent: DomElement | null, chars: number, commas: number) => {
+    if (chars < MIN_PROSE_CHARS) return;
+    const points = 1 + commas + Math.min(Math.floor(chars / 100), 3);
+    let ancestor = parent;
+    for (let level = 0; ancestor && level < 5; level++, ancestor = ancestor.parentElement) {
+      if (!scores.has(ancestor)) scores.set(ancestor, tagWeight(ancestor.localName) + classWeight(ancestor));
+      const share = level === 0 ? 1 : level === 1 ? 2 : level * 3;
+      scores.set(ancestor, scores.get(ancestor)! + points / share);
+    }
+  };
+  const visit = (element: DomElement) => {
+    if (isProse(element)) {
+      const own = stats.get(element);
+      if (own) credit(element.parentElement, own.chars, own.commas);
+    }
+    forEachLooseRun(element, stats, (chars, commas) => credit(element, chars, commas));
+    for (let child = element.firstChild; child; child = child.nextSibling) if (isElement(child)) visit(child);
+  };
+  visit(root);
+  for (const [element, score] of scores) scores.set(element, score * (1 - linkDensity(stats.get(element))));
+  return scores;
+}
+
+/**
+ * Text written straight into a block that also holds other blocks ("<div>Intro <b>x</b><div>…")
+ * is prose too: each run between child blocks counts as a paragraph of that block.
+ */
+export function forEachLooseRun(element: DomElement, stats: StatsIndex, onRun: (chars: number, commas: number) => void): void {
+  if (!BLOCK_TAGS.has(element.localName) || isProse(element)) return;
+  let chars = 0;
+  let commas = 0;
+  for (let child = element.firstChild; child; child = child.nextSibling) {
+    if (isElement(child) && (BLOCK_TAGS.has(child.localName) || child.localName === 'br')) {
+      if (child.localName === 'br' && child.nextSibling && !(isElement(child.nextSibling) && child.nextSibling.localName === 'br')) continue;
+      onRun(chars, commas);
+      chars = commas = 0;
+    } else if (isElement(child)) {
+      const sub = stats.get(child);
+      if (sub && child.localName !== 'a') {
+        chars += sub.chars;
+        commas += sub.commas;
+      }
+    } else if (child.nodeType === TEXT_NODE) {
+      const text = child.textContent ?? '';
+      chars += text.trim() ? text.replace(/\s+/g, ' ').length : 0;
+      commas += text.match(COMMAS)?.length ?? 0;
+    }
+  }
+  onRun(chars, commas);
+}
+
+/**
+ * Readability's climb: when the best candidate is one of several similar siblings (a paragraph
+ * per wrapper), or its parent scores higher, the article is the ancestor that holds them.
+ */
+export function climbToContainer(top: DomElement, scores: Map<DomElement, number>): DomElement {
+  const topScore = scores.get(top) ?? 0;
+  const peers = [...scores].filter(([element, score]) => element !== top && score >= topScore * 0.75).sort((a, b) => b[1] - a[1]).slice(0, 4);
+  if (peers.length >= 3) {
+    for (let ancestor = top.parentElement; ancestor && ancestor.localName !== 'body'; ancestor = ancestor.parentElement) {
+      if (peers.filter(([peer]) => contains(ancestor, peer)).length >= 3) {
+        top = ancestor;
+        break;
+      }
+    }
+  }
+  let lastScore = scores.get(top) ?? 0;
+  const floor = lastScore / 3;
+  for (let parent = top.parentElement; parent && parent.localName !== 'body'; parent = parent.parentElement) {
+    const score = scores.get(parent);
+    if (score === undefined) continue;
+    if (score < floor) break;
+    if (score > lastScore) return parent;
+    lastScore = score;
+  }
+  return top;
+}
+
+/**
+ * An article cut into chunks by ads or embeds repeats its container's class: the chunks are
+ * the elements of exactly that class under the container's grandparent.
+ */
+function articleChunks(top: DomElement): DomElement[] {
+  const topClass = top.getAttribute('class');
+  const scope = top.parentElement?.parentElement;
+  if (!topClass || !scope) return [];
+  return Array.from(scope.querySelectorAll(`${top.localName}[class="${topClass.replace(/["\\]/g, '\\$&')}"]`)).filter((chunk) => !chunk.parentElement?.closest(`[class="${topClass.replace(/["\\]/g, '\\$&')}"]`));
+}
+
+export function contains(ancestor: DomElement, element: DomElement): boolean {
+  for (let node: DomElement | null = element; node; node = node.parentElement) if (node === ancestor) return true;
+  return false;
+}
+
+export function bestCandidate(scores: Map<DomElement, number>): DomElement | undefined {
+  let best: DomElement | undefined;
+  let bestScore = -Infinity;
+  for (const [element, score] of scores) {
+    if (score > bestScore) {
+      best = element;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
+/**
+ * The top candidate and its siblings that look like continuations: scored well enough,
+ * or plain paragraphs of prose with few links.
+ */
+export function contentBlocks(top: DomElement, scores: Map<DomElement, number>, stats: StatsIndex): DomElement[] {
+  const parent = top.parentElement;
+  if (!parent) return [top];
+  const chunks = articleChunks(top);
+  if (chunks.length > 1) return chunks;
+  const topScore = scores.get(top) ?? 0;
+  const threshold = Math.max(10, topScore * 0.2);
+  const topClass = top.getAttribute('class');
+  const blocks: DomElement[] = [];
+  for (const sibling of Array.from(parent.children)) {
+    if (sibling === top) {
+      blocks.push(sibling);
+      continue;
+    }
+    const bonus = topClass && sibling.getAttribute('class') === topClass ? topScore * 0.2 : 0;
+    const score = scores.get(sibling);
+    if (score !== undefined && score + bonus >= threshold) blocks.push(sibling);
+    else if (sibling.localName === 'p') {
+      const own = stats.get(sibling);
+      const chars = own?.chars ?? 0;
+      const density = linkDensity(own);
+      const text = chars > 0 && chars <= 80 ? (sibling.textContent ?? '').trim() : '';
+      if ((chars > 80 && density < 0.25) || (text && density === 0 && /[.!?]$/.test(text))) blocks.push(sibling);
+    }
+  }
+  return blocks;
+}
+
+/** Characters of prose (paragraphs, loose text runs) under each element. */
+export function proseChars(root: DomElement, stats: StatsIndex): Map<DomElement, number> {
+  const totals = new Map<DomElement, number>();
+  const add = (from: DomElement | null, chars: number) => {
+    if (chars < MIN_PROSE_CHARS) return;
+    for (let ancestor = from; ancestor; ancestor = ancestor.parentElement) totals.set(ancestor, (totals.get(ancestor) ?? 0) + chars);
+  };
+  const visit = (element: DomElement) => {
+    if (isProse(element)) {
+      const own = stats.get(element);
+      if (own && linkDensity(own) < 0.3) add(element, own.chars);
+    }
+    forEachLooseRun(element, stats, (chars) => add(element, chars));
+    for (let child = element.firstChild; child; child = child.nextSibling) if (isElement(child)) visit(child);
+  };
+  visit(root);
+  return totals;
+}

@@ -1,0 +1,124 @@
+import { extractArticle } from './extract-article';
+
+const PROSE = (topic: string) =>
+  `${topic} grew steadily through the year, according to people who follow it closely, and the figures published on Monday confirm the trend, which analysts had expected since spring.`;
+
+const articlePage = ({ head = '', article = '' } = {}) => `<!DOCTYPE html><html lang="en-GB"><head><title>Rivers rise | Daily Planet</title>${head}</head>
+<body>
+  <header class="site-header"><nav><a href="/">Home</a> <a href="/world">World</a> <a href="/sport">Sport</a></nav></header>
+  <main>
+    <article>
+      <h1>Rivers rise after a week of rain</h1>
+      <div class="byline">By Jane Doe and John Roe</div>
+      <time datetime="2019-11-19T08:21:00+0000">Nov. 19, 2019</time>
+      <div class="article-body">
+        <p>${PROSE('Rainfall')}</p>
+        <figure><img src="/img/river.jpg" alt="The river"><figcaption>The river at noon (Photo: Agency)</figcaption></figure>
+        <p>${PROSE('The river level')}</p>
+        <h2>What comes next</h2>
+        <p>${PROSE('Flood defence spending')}</p>
+        <div class="share-tools"><a href="https://facebook.com/share">Share on Facebook</a> <a href="https://twitter.com/share">Tweet</a></div>
+        <p>${PROSE('Insurance claims')}</p>
+        <video src="/media/flood.mp4"></video>
+        ${article}
+      </div>
+      <div class="related-stories"><h3><a href="/a">Another story</a></h3><h3><a href="/b">Yet another</a></h3></div>
+    </article>
+    <section class="comments"><p>${PROSE('Reader comment: my street')}</p></section>
+  </main>
+  <footer>© Daily Planet. ${PROSE('Footer text')}</footer>
+</body></html>`;
+
+describe('extractArticle: body', () => {
+  const article = extractArticle(articlePage(), 'https://news.example/world/rivers-rise');
+
+  it('keeps the paragraphs and sub-headings, one block per line, in page order', () => {
+    expect(article.articleBody!.split('\n')).toEqual([PROSE('Rainfall'), PROSE('The river level'), 'What comes next', PROSE('Flood defence spending'), PROSE('Insurance claims')]);
+  });
+
+  it('leaves out navigation, sharing, related links, comments, footer, title and captions', () => {
+    for (const furniture of ['Home', 'Share on Facebook', 'Another story', 'Reader comment', 'Footer text', 'Rivers rise after', 'The river at noon']) {
+      expect(article.articleBody).not.toContain(furniture);
+    }
+  });
+
+  it('gives cleaned HTML with absolute links, the figure and caption kept', () => {
+    expect(article.articleBodyRaw).toContain('<h2>What comes next</h2>');
+    expect(article.articleBodyRaw).toContain('<img src="https://news.example/img/river.jpg" alt="The river">');
+    expect(article.articleBodyRaw).toContain('<figcaption>The river at noon (Photo: Agency)</figcaption>');
+    expect(article.articleBodyRaw).not.toMatch(/class=|Share on Facebook/);
+  });
+
+  it('omits articleBodyRaw when asked to', () => {
+    expect(extractArticle(articlePage(), 'https://news.example/a', { articleBodyRaw: false }).articleBodyRaw).toBeUndefined();
+  });
+
+  it('takes text written straight into a container and paragraphs split by line breaks', () => {
+    const page = `<html><body><div class="menu"><a href="/">Home</a></div><div class="col">${PROSE('Loose text')}<br><br>${PROSE('After a break')}<div class="meta">x</div></div></body></html>`;
+    expect(extractArticle(page, 'https://x.example/p/1').articleBody).toBe(`${PROSE('Loose text')}\n${PROSE('After a break')}`);
+  });
+});
+
+describe('extractArticle: metadata', () => {
+  it('reads the page itself when there is no structured data', () => {
+    const article = extractArticle(articlePage(), 'https://news.example/world/rivers-rise');
+    expect(article).toMatchObject({
+      headline: 'Rivers rise after a week of rain',
+      datePublished: '2019-11-19T08:21:00+00:00',
+      datePublishedRaw: '2019-11-19T08:21:00+0000',
+      author: 'Jane Doe, John Roe',
+      authorsList: ['Jane Doe', 'John Roe'],
+      inLanguage: 'en',
+      mainImage: 'https://news.example/img/river.jpg',
+      images: ['https://news.example/img/river.jpg'],
+      videoUrls: ['https://news.example/media/flood.mp4'],
+      description: PROSE('Rainfall'),
+      url: 'https://news.example/world/rivers-rise',
+    });
+    expect(article.audioUrls).toBeUndefined();
+  });
+
+  it('prefers JSON-LD and meta tags: headline, date, authors, language, image, description, breadcrumbs, audio', () => {
+    const jsonLd = {
+      '@context': 'https://schema.org',
+      '@graph': [
+        { '@type': 'NewsArticle', headline: 'Structured headline', datePublished: '2019-11-20', author: [{ '@type': 'Person', name: 'Ann Lee' }, { '@type': 'Person', name: 'Bo Chan' }], inLanguage: 'pt-BR', image: { '@type': 'ImageObject', url: '/lead.jpg' }, description: 'Structured summary' },
+        { '@type': 'BreadcrumbList', itemListElement: [{ '@type': 'ListItem', position: 2, name: 'World', item: '/world' }, { '@type': 'ListItem', position: 1, name: 'Home', item: '/' }] },
+      ],
+    };
+    const head = `<script type="application/ld+json">${JSON.stringify(jsonLd)}</script><meta property="og:title" content="OG title"><meta property="og:audio" content="https://cdn.example/a.mp3">`;
+    const article = extractArticle(articlePage({ head }), 'https://news.example/world/rivers-rise');
+    expect(article).toMatchObject({
+      headline: 'Structured headline',
+      datePublished: '2019-11-20T00:00:00',
+      datePublishedRaw: '2019-11-20',
+      authorsList: ['Ann Lee', 'Bo Chan'],
+      inLanguage: 'pt',
+      mainImage: 'https://news.example/lead.jpg',
+      description: 'Structured summary',
+      breadcrumbs: [{ name: 'Home', link: 'https://news.example/' }, { name: 'World', link: 'https://news.example/world' }],
+      audioUrls: ['https://cdn.example/a.mp3'],
+    });
+    expect(article.images).toEqual(['https://news.example/lead.jpg', 'https://news.example/img/river.jpg']);
+  });
+
+  it('leaves out fields without a valid value', () => {
+    const article = extractArticle('<html><body><p>Short.</p></body></html>', 'https://x.example/');
+    expect(Object.keys(article).sort()).toEqual(['probability', 'url']);
+  });
+});
+
+describe('extractArticle: probability', () => {
+  const teaser = (i: number) => `<article class="teaser"><h2><a href="/story-${i}">Story number ${i} headline</a></h2><p>A one-line summary of story ${i}, short.</p></article>`;
+  const listing = `<html><head><title>World news</title></head><body><main>${Array.from({ length: 10 }, (_, i) => teaser(i)).join('')}</main></body></html>`;
+  const home = `<html><head><title>Daily Planet</title></head><body><nav><a href="/world">World</a></nav>${Array.from({ length: 12 }, (_, i) => teaser(i)).join('')}</body></html>`;
+
+  it('is high for a single article and low for a listing of teasers or a home page', () => {
+    const single = extractArticle(articlePage({ article: `<p>${PROSE('Transport')}</p><p>${PROSE('Schools')}</p><p>${PROSE('Power cuts')}</p>` }), 'https://news.example/world/rivers-rise').probability;
+    const teasers = extractArticle(listing, 'https://news.example/world/').probability;
+    const front = extractArticle(home, 'https://news.example/').probability;
+    expect(single).toBeGreaterThan(0.7);
+    expect(teasers).toBeLessThan(0.3);
+    expect(front).toBeLessThan(0.2);
+  });
+});

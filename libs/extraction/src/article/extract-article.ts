@@ -1,0 +1,72 @@
+import { documentBaseUrl, normalizeSpace, parsePage, resolveUrl } from '../dom';
+import { Article, ExtractOptions } from '../extraction.types';
+import { StructuredData, StructuredRecord, firstRecord, metaValue, propertyText, readStructuredData, structuredBreadcrumbs } from '../structured-data';
+import { findArticleBody } from './body/extract-body';
+import { renderHtml, renderText } from './body/render-body';
+import { articleAuthors } from './fields/authors';
+import { leanHtml } from './lean-html';
+import { articleHeadline } from './fields/headline';
+import { articleLanguage } from './fields/language';
+import { bodyImages, mainImage, mediaUrls } from './fields/media';
+import { articleProbability, linkedHeadlines } from './fields/probability';
+import { publishedDate } from './fields/published-date';
+
+/** schema.org types of one article, most specific first. */
+const ARTICLE_TYPES = ['NewsArticle', 'ReportageNewsArticle', 'AnalysisNewsArticle', 'OpinionNewsArticle', 'BlogPosting', 'TechArticle', 'ScholarlyArticle', 'Report', 'Article'];
+const GENERATED_DESCRIPTION_CHARS = 300;
+
+/** An article's fields from its page; fields without a valid value are left out. */
+export function extractArticle(html: string, url: string, options: ExtractOptions = {}): Article {
+  const document = parsePage(leanHtml(html));
+  const baseUrl = documentBaseUrl(document, url);
+  // Everything read from the page as a whole comes first: finding the body prunes the document.
+  const data = readStructuredData(document, baseUrl);
+  const record = firstRecord(data, ARTICLE_TYPES);
+  const headline = articleHeadline(record, data, document);
+  const date = publishedDate(record, data, document);
+  const authors = articleAuthors(record, data, document);
+  const inLanguage = articleLanguage(record, data, document);
+  const breadcrumbs = structuredBreadcrumbs(data, baseUrl);
+  const probabilityEvidence = { article: record, data, teasers: linkedHeadlines(document), url };
+
+  const blocks = findArticleBody(document)?.blocks ?? [];
+  const articleBody = renderText(blocks);
+  const images = bodyImages(blocks, baseUrl);
+  const lead = mainImage(record, data, images, baseUrl);
+  const article: Article = {
+    headline,
+    datePublished: date?.iso,
+    datePublishedRaw: date?.raw,
+    author: authors.length ? authors.join(', ') : undefined,
+    authorsList: authors,
+    inLanguage,
+    breadcrumbs,
+    mainImage: lead,
+    images: lead && !images.includes(lead) ? [lead, ...images] : images,
+    description: articleDescription(record, data, articleBody),
+    articleBody,
+    articleBodyRaw: articleBody && options.articleBodyRaw !== false ? renderHtml(blocks, (link) => resolveUrl(link, baseUrl)) : undefined,
+    videoUrls: mediaUrls('video', blocks, data, baseUrl),
+    audioUrls: mediaUrls('audio', blocks, data, baseUrl),
+    probability: articleProbability({ ...probabilityEvidence, bodyChars: articleBody.length }),
+    url,
+  };
+  return withoutEmptyFields(article);
+}
+
+/** The page's own summary, else the body's opening, cut at a word. */
+function articleDescription(record: StructuredRecord | undefined, data: StructuredData, articleBody: string): string | undefined {
+  const given = normalizeSpace((propertyText(record, 'description') ?? metaValue(data, 'og:description', 'description', 'twitter:description'))?.replace(/<[^>]+>/g, ' '));
+  if (given) return given;
+  const opening = articleBody.split('\n')[0] ?? '';
+  return opening.length <= GENERATED_DESCRIPTION_CHARS ? opening || undefined : `${opening.slice(0, GENERATED_DESCRIPTION_CHARS).replace(/\s+\S*$/, '')}…`;
+}
+
+function withoutEmptyFields(article: Article): Article {
+  const record = article as unknown as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    const value = record[key];
+    if (value === undefined || value === '' || (Array.isArray(value) && value.length === 0)) delete record[key];
+  }
+  return article;
+}
