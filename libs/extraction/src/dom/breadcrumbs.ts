@@ -1,5 +1,5 @@
 import { Breadcrumb } from '../extraction.types';
-import { DomDocument } from './dom.types';
+import { DomDocument, DomElement } from './dom.types';
 import { resolveUrl } from './url';
 import { normalizeSpace } from './text';
 
@@ -9,7 +9,11 @@ import { normalizeSpace } from './text';
  */
 export function domBreadcrumbs(document: DomDocument, baseUrl: string): Breadcrumb[] | undefined {
   const trail = document.querySelector('[class*=breadcrumb],[id*=breadcrumb],[class*=Breadcrumb],[id*=Breadcrumb],[aria-label*=breadcrumb],[aria-label*=Breadcrumb]');
-  if (!trail) return undefined;
+  return trail ? breadcrumbsIn(trail, baseUrl) : undefined;
+}
+
+/** The crumbs of a breadcrumb element: its list items (or links) in order. */
+export function breadcrumbsIn(trail: DomElement, baseUrl: string): Breadcrumb[] | undefined {
   const crumbs: Breadcrumb[] = [];
   const items = trail.querySelectorAll('li');
   for (const item of items.length ? items : trail.querySelectorAll('a')) {

@@ -4,3 +4,4 @@ export * from './url';
 export * from './text';
 export * from './class-words';
 export * from './breadcrumbs';
+export * from './light-dom';

@@ -42,4 +42,4 @@ export function availabilityFromText(text: string): Availability | undefined {
 }
 
 /** Buttons that put the product in a cart: the page sells it now. */
-export const ADD_TO_CART = /add to (?:cart|basket|bag|trolley)|buy now|in den (?:warenkorb|einkaufswagen)|jetzt kaufen|ajouter au panier|acheter|aggiungi al carrello|acquista|añadir al carrito|comprar|adicionar ao carrinho|in winkelwagen|do koszyka|в корзину|купить/i;
+export const ADD_TO_CART = /add to (?:your |the )?(?:cart|basket|bag|trolley)|buy now|in den (?:warenkorb|einkaufswagen)|jetzt kaufen|ajouter au panier|acheter|aggiungi al carrello|acquista|añadir al carrito|comprar|adicionar ao carrinho|in winkelwagen|do koszyka|в корзину|купить/i;

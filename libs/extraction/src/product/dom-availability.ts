@@ -1,33 +1,39 @@
-import { DomDocument, hasClassWord, normalizeSpace } from '../dom';
+import { classWords, DomElement, hasClassWord, shortTextOf } from '../dom';
 import { ADD_TO_CART, Availability, availabilityFromText } from './availability';
 import { OTHER_PRODUCTS } from './dom-price';
 
+const MAX_NOTICE_TEXT = 200;
 const STOCK_WORDS = new Set(['availability', 'available', 'stock', 'instock', 'outofstock', 'inventory', 'avail', 'lieferbarkeit', 'disponibilite', 'disponibilidad']);
 
 /**
  * What the page's stock notice says: the first element whose class or id names availability
  * or stock and whose short text reads as in or out of stock.
  */
-export function domAvailability(document: DomDocument): Availability | undefined {
-  for (const element of document.querySelectorAll('[class*=avail],[id*=avail],[class*=stock],[id*=stock],[class*=Avail],[id*=Avail],[class*=Stock],[id*=Stock]')) {
+export function domAvailability(stockElements: readonly DomElement[]): Availability | undefined {
+  for (const element of stockElements) {
     if (!hasClassWord(element, STOCK_WORDS) || inOtherProducts(element)) continue;
-    const availability = availabilityFromText(normalizeSpace(element.textContent));
+    const text = shortTextOf(element, MAX_NOTICE_TEXT);
+    const availability = text && availabilityFromText(text);
     if (availability) return availability;
   }
   return undefined;
 }
 
-/** Buttons (or submit inputs) that add the product to a cart. */
-export function addToCartButtons(document: DomDocument): number {
+/** Enabled buttons (or submit inputs) that add a product to a cart, outside blocks of other products. */
+export function addToCartButtons(buttons: readonly DomElement[]): number {
   let count = 0;
-  for (const element of document.querySelectorAll('button, input[type=submit], input[type=button], a[role=button], a[class*=button], a[class*=btn]')) {
-    const label = element.localName === 'input' ? element.getAttribute('value') : element.textContent;
-    if (label && label.length < 80 && ADD_TO_CART.test(label)) count++;
+  for (const element of buttons) {
+    const label = element.localName === 'input' ? element.getAttribute('value') : shortTextOf(element, 80);
+    if (label && label.length < 80 && ADD_TO_CART.test(label) && !isDisabled(element) && !inOtherProducts(element)) count++;
   }
   return count;
 }
 
-function inOtherProducts(element: Parameters<typeof hasClassWord>[0]): boolean {
+function inOtherProducts(element: DomElement): boolean {
   for (let node = element.parentElement; node && node.localName !== 'body'; node = node.parentElement) if (hasClassWord(node, OTHER_PRODUCTS)) return true;
   return false;
+}
+
+function isDisabled(element: DomElement): boolean {
+  return element.hasAttribute('disabled') || element.getAttribute('aria-disabled') === 'true' || classWords(element).includes('disabled');
 }

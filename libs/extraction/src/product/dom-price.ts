@@ -1,4 +1,4 @@
-import { DomDocument, DomElement, hasClassWord, isElement, normalizeSpace } from '../dom';
+import { DomElement, hasClassWord, isElement, shortTextOf } from '../dom';
 import { ParsedPrice, parsePrice, parsePrices } from './price';
 
 // Class/id words of prices that are not the one to pay now: old, list and unit prices, savings, shipping, instalments.
@@ -16,7 +16,6 @@ export const OTHER_PRODUCTS = new Set([
 const LIST_PRICE = /list[-_]?price/i;
 const SKIPPED_CONTAINERS = new Set(['del', 's', 'strike', 'header', 'nav', 'footer', 'option', 'select']);
 const MAX_PRICE_TEXT = 40;
-const PRICE_SELECTOR = '[class*=price],[class*=Price],[id*=price],[id*=Price],[itemprop=price]';
 
 /**
  * The price a shopper sees first: the first element (in reading order) whose class, id or
@@ -24,22 +23,27 @@ const PRICE_SELECTOR = '[class*=price],[class*=Price],[id*=price],[id*=Price],[i
  * text, old-price or instalment markup and blocks of other products. One with a currency
  * mark beats a bare number; a box showing two amounts defers to the price elements inside.
  */
-export function domPrice(document: DomDocument): ParsedPrice | undefined {
+export function domPrice(priceElements: readonly DomElement[]): ParsedPrice | undefined {
   let bare: ParsedPrice | undefined;
-  for (const element of document.querySelectorAll(PRICE_SELECTOR)) {
-    const text = normalizeSpace(element.textContent);
-    if (!text || text.length > MAX_PRICE_TEXT || !/\d/.test(text)) continue;
+  for (const element of priceElements) {
+    const text = shortTextOf(element, MAX_PRICE_TEXT);
+    if (!text || !/\d/.test(text)) continue;
     if (!isCurrentPrice(element)) continue;
     // A box with an old and a new price: its inner price elements tell which is which,
     // else the amount that is not struck out.
     const severalAmounts = parsePrices(text).length > 1;
-    if (severalAmounts && element.querySelector(PRICE_SELECTOR)) continue;
+    if (severalAmounts && priceElements.some((other) => other !== element && contains(element, other))) continue;
     const price = parsePrice(severalAmounts ? currentText(element) : text);
     if (!price || Number(price.amount) === 0) continue;
     if (price.currency) return price;
     bare ??= price;
   }
   return bare;
+}
+
+function contains(ancestor: DomElement, node: DomElement): boolean {
+  for (let parent = node.parentElement; parent; parent = parent.parentElement) if (parent === ancestor) return true;
+  return false;
 }
 
 /** The element's text without struck-out or old-price parts. */
@@ -61,14 +65,17 @@ function isCurrentPrice(element: DomElement): boolean {
 
 // Words that introduce the price in running text (en, de, fr, it, es, pt, nl, pl, ru, zh, ja, ko).
 // Words stand alone in alphabetic scripts; CJK writes labels without spaces ("一次付清特價").
-const PRICE_LABEL = /(?:(?:^|\s)(?:price|our price|now|preis|prix|prezzo|precio|preço|prijs|cena|цена)|價格?|售價|特價|直購價|价格|価格|가격|판매가)\s*[:：]?/i;
+const PRICE_LABEL = /(?:(?:^|\s)(?:price|our price|now|preis|prix|prezzo|precio|preço|prijs|cena|цена)|價格|售價|特價|直購價|优惠价|价格|価格|가격|판매가)\s*[:：]?/i;
+
+// Labels of a price that is not the one to pay: suggested, list, former, original.
+const OLD_PRICE_LABEL = /建議|建议|原價|原价|定價|定价|参考|list|was|uvp|rrp|msrp|statt|regular|original|avant|prima|antes/i;
 
 /** The first amount with a currency mark on a line that a price label starts (pages without price markup). */
 export function labelledPrice(lines: readonly string[]): ParsedPrice | undefined {
   for (const line of lines) {
     if (line.length > 80) continue;
     const label = PRICE_LABEL.exec(line);
-    if (!label) continue;
+    if (!label || OLD_PRICE_LABEL.test(line.slice(0, label.index + label[0].length))) continue;
     const price = parsePrices(line.slice(label.index + label[0].length)).find((p) => p.currency && Number(p.amount) > 0);
     if (price) return price;
   }

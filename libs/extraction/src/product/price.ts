@@ -13,11 +13,14 @@ const CURRENCY_MARKS = [
   'R$', 'US$', 'C$', 'A$', 'NZ$', 'HK$', 'S$', 'CA$', 'AU$', 'MX$', '$', '€', '£', '¥', '₽', '₩', '₹', '₺', '₪', '₴', '₫', '฿', '₱', '₦', '₡', '₸', '₾', '₼',
   'zł', 'Kč', 'kr.', 'kr', 'Ft', 'lei', 'лв.', 'лв', 'руб.', 'руб', 'р.', 'тг.', 'тг', 'грн', 'Kn', 'kn', '원', '円', '元', 'Rs.', 'Rs', 'RM', 'Rp', 'CHF', 'Fr.',
 ];
-const ISO_CODE = /\b(USD|EUR|GBP|JPY|CNY|RUB|RUR|UAH|PLN|CZK|HUF|RON|BGN|HRK|SEK|NOK|DKK|CHF|CAD|AUD|NZD|BRL|MXN|ARS|CLP|COP|PEN|INR|IDR|MYR|SGD|HKD|TWD|KRW|THB|VND|PHP|ILS|TRY|ZAR|AED|SAR|KZT|BYN|EGP|NGN)\b/;
+const ISO_CODES = '(?:USD|EUR|GBP|JPY|CNY|RUB|RUR|UAH|PLN|CZK|HUF|RON|BGN|HRK|SEK|NOK|DKK|CHF|CAD|AUD|NZD|BRL|MXN|ARS|CLP|COP|PEN|INR|IDR|MYR|SGD|HKD|TWD|KRW|THB|VND|PHP|ILS|TRY|ZAR|AED|SAR|KZT|BYN|EGP|NGN)(?![A-Za-z])';
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const MARK_PATTERN = new RegExp(CURRENCY_MARKS.map(escapeRegExp).join('|'));
+const MARKS = `${CURRENCY_MARKS.map(escapeRegExp).join('|')}|${ISO_CODES}`;
+const MARK_BEFORE = new RegExp(`(${MARKS})\\s*$`);
+// A word mark must end there: "12 kraftige" holds no "kr".
+const MARK_AFTER = new RegExp(`^\\s*(${MARKS})(?![A-Za-zА-Яа-яÀ-ÿ])`);
 // An amount: digits with thousands separators (space, no-break/thin space, apostrophe, dot, comma) and decimals.
-const AMOUNTS = /\d{1,3}(?:[ \u00a0\u202f\u2009'’](?=\d{3}(?!\d))\d{3})+(?:[.,]\d{1,2})?|\d[\d.,]*(?:[.,](?:-|–|—))?/g;
+const AMOUNTS = /\d{1,3}(?:[ \u00a0\u202f\u2009'’](?=\d{3}(?!\d))\d{3})+(?:[.,]\d{1,2})?|\d(?:[\d.,]*\d)?(?:[.,](?:-|–|—))?/g;
 
 export function parsePrice(text: string | null | undefined): ParsedPrice | undefined {
   return parsePrices(text)[0];
@@ -53,17 +56,11 @@ export function normalizeAmount(written: string): string | undefined {
   return digits.replace(/^0+(?=\d)/, '');
 }
 
-/** The currency mark written just before or after the amount (a few characters away at most). */
+/** The currency mark written right before or after the amount (spaces between at most). */
 function currencyNear(text: string, start: number, end: number): string | undefined {
-  const after = text.slice(end, end + 8);
   const before = text.slice(Math.max(0, start - 8), start);
-  for (const side of [before, after]) {
-    const iso = ISO_CODE.exec(side);
-    const mark = MARK_PATTERN.exec(side);
-    if (mark && (!iso || mark.index <= iso.index)) return mark[0];
-    if (iso) return iso[0];
-  }
-  return undefined;
+  const after = text.slice(end, end + 8);
+  return MARK_BEFORE.exec(before)?.[1] ?? MARK_AFTER.exec(after)?.[1];
 }
 
 /** An amount given as data (JSON-LD, content attributes): "24990", "115.0", "1,299.00", "26,00 €". */

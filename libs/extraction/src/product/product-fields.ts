@@ -1,5 +1,5 @@
 import { AggregateRating, Product } from '../extraction.types';
-import { DomDocument, DomElement, normalizeSpace, resolveUrl, textOf } from '../dom';
+import { DomElement, normalizeSpace, resolveUrl, textOf } from '../dom';
 import { propertyRecords, propertyText, propertyValues, StructuredRecord } from '../structured-data';
 
 /** Image urls of the product record (strings or ImageObjects), absolute, without repeats. */
@@ -10,10 +10,9 @@ export function structuredImages(product: StructuredRecord | undefined, baseUrl:
   return unique(urls.map((url) => resolveUrl(url, baseUrl)));
 }
 
-/** Images shown in the product's gallery: <img> inside an element whose class or id says gallery, product image or zoom. */
-export function galleryImages(document: DomDocument, baseUrl: string): string[] {
-  const images = document.querySelectorAll('[class*=gallery] img,[id*=gallery] img,[class*=product-image] img,[class*=productImage] img,[id*=main-image] img,[id*=mainImage] img,[class*=zoom] img');
-  return unique(images.map((img: DomElement) => resolveUrl(img.getAttribute('data-zoom-image') ?? img.getAttribute('data-src') ?? img.getAttribute('src'), baseUrl)));
+/** Images of the product's gallery (see page-scan.ts), absolute, without repeats. */
+export function galleryImages(images: readonly DomElement[], baseUrl: string): string[] {
+  return unique(images.map((img) => resolveUrl(img.getAttribute('data-zoom-image') ?? img.getAttribute('data-src') ?? img.getAttribute('src'), baseUrl)));
 }
 
 export function unique(values: (string | undefined)[]): string[] {
@@ -51,18 +50,16 @@ function integer(text: string | undefined): number | undefined {
   return Number.isFinite(value) ? value : undefined;
 }
 
-const SPEC_WORDS = /spec|detail|attribute|feature|characteristic|technical|propert|datasheet|merkmal|caracter|kenmerk|eigenschaft/i;
 const MAX_PROPERTIES = 100;
 
-/** Name/value pairs: the record's additionalProperty, else the rows of spec tables and lists. */
-export function additionalProperties(product: StructuredRecord | undefined, document: DomDocument): Product['additionalProperty'] {
+/** Name/value pairs: the record's additionalProperty, else the two-cell rows and dt/dd pairs of spec tables and lists. */
+export function additionalProperties(product: StructuredRecord | undefined, specLists: readonly DomElement[]): Product['additionalProperty'] {
   const structured = propertyRecords(product, 'additionalProperty')
     .map((p) => ({ name: propertyText(p, 'name') ?? '', value: propertyText(p, 'value') ?? '' }))
     .filter((p) => p.name && p.value);
   if (structured.length) return structured;
   const pairs: { name: string; value: string }[] = [];
-  for (const container of document.querySelectorAll('table, dl')) {
-    if (!inSpecSection(container)) continue;
+  for (const container of specLists) {
     if (container.localName === 'table') {
       for (const row of container.querySelectorAll('tr')) {
         const cells = row.children.filter((c) => c.localName === 'th' || c.localName === 'td');
@@ -78,11 +75,4 @@ export function additionalProperties(product: StructuredRecord | undefined, docu
   }
   const valid = pairs.filter((p) => p.name && p.value && p.name.length <= 80 && p.value.length <= 300).slice(0, MAX_PROPERTIES);
   return valid.length ? valid : undefined;
-}
-
-function inSpecSection(element: DomElement): boolean {
-  for (let node: DomElement | null = element, depth = 0; node && depth < 6; node = node.parentElement, depth++) {
-    if (SPEC_WORDS.test(`${node.className} ${node.id}`)) return true;
-  }
-  return false;
 }

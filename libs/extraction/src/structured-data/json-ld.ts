@@ -1,13 +1,13 @@
-import { DomDocument } from '../dom';
+import { DomElement } from '../dom';
 import { decodeEntities } from '../dom/text';
 import { StructuredRecord, StructuredValue } from './structured-data.types';
 import { localName, typeNames } from './vocabulary';
 
-/** Every JSON-LD object of the page's <script type="application/ld+json">, @graph unrolled. */
-export function readJsonLd(document: DomDocument): StructuredRecord[] {
+/** Every JSON-LD object of the <script type="application/ld+json"> among the elements, @graph unrolled. */
+export function readJsonLd(elements: readonly DomElement[]): StructuredRecord[] {
   const records: StructuredRecord[] = [];
-  for (const script of document.querySelectorAll('script[type]')) {
-    if (!/^\s*application\/ld\+json\s*$/i.test(script.getAttribute('type') ?? '')) continue;
+  for (const script of elements) {
+    if (script.localName !== 'script' || !/^\s*application\/ld\+json\s*$/i.test(script.getAttribute('type') ?? '')) continue;
     const parsed = parseTolerantly(script.textContent ?? '');
     for (const node of topLevelNodes(parsed)) records.push(toRecord(node));
   }
