@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createEvent } from '@crawlhub/contracts';
 import { SqliteEventLog } from '@crawlhub/eventlog';
 import { eventLogContract } from '../contract/event-log.contract';
 
@@ -47,6 +48,50 @@ describe('SqliteEventLog consumer groups after a SIGKILL', () => {
     } finally {
       other.kill('SIGKILL');
       raw.close();
+      await log.close();
+    }
+  });
+});
+
+/**
+ * Another process can hold the file's lock past busy_timeout (a long write, a checkpoint):
+ * the consumer's reads and commits then fail with SQLITE_BUSY. The consumer must neither
+ * crash nor lose its place: it waits and delivers what was appended, once the lock is gone.
+ */
+describe('SqliteEventLog consumers while another process holds the lock', () => {
+  it('pause on SQLITE_BUSY and deliver every event afterwards, without an unhandled rejection', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'crawlhub-log-')), 'eventlog.db');
+    const log = new SqliteEventLog({ file, partitions: 2, sessionTimeoutMs: 5_000, pollIntervalMs: 20, busyTimeoutMs: 50 });
+    await log.ensureTopics(['busy']);
+    const unhandled: unknown[] = [];
+    const onUnhandled = (e: unknown) => unhandled.push(e);
+    process.on('unhandledRejection', onUnhandled);
+    const warned = jest.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    const seen: string[] = [];
+    const consumptions = await Promise.all(
+      [1, 2].map((concurrently) =>
+        log.consume({ groupId: `g${concurrently}`, topics: ['busy'], partitionsConcurrently: concurrently, handler: async (b) => void (concurrently === 1 && seen.push(...b.events.map((e) => e.event.key))) }),
+      ),
+    );
+    const blocker = new Database(file);
+    try {
+      await log.append('busy', [createEvent({ type: 't', key: 'before', data: {}, actor: { kind: 'system', id: 'test' } })]);
+      blocker.exec('BEGIN EXCLUSIVE');
+      // Longer than a heartbeat period (a quarter of the session timeout): writes of the group fail meanwhile.
+      await new Promise((r) => setTimeout(r, 1_600));
+      expect(warned).toHaveBeenCalledWith(expect.stringContaining('database is locked'));
+      blocker.exec('COMMIT');
+      await log.append('busy', [createEvent({ type: 't', key: 'after', data: {}, actor: { kind: 'system', id: 'test' } })]);
+      const until = Date.now() + 10_000;
+      while (new Set(seen).size < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+      // At least once: an event whose commit failed may come twice.
+      expect([...new Set(seen)].sort()).toEqual(['after', 'before']);
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+      warned.mockRestore();
+      blocker.close();
+      for (const c of consumptions) await c.stop();
       await log.close();
     }
   });

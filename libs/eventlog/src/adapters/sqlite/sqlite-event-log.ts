@@ -17,6 +17,8 @@ export interface SqliteEventLogOptions {
   pollIntervalMs?: number;
   /** At most this many events per consumed batch. */
   maxBatchEvents?: number;
+  /** How long a statement waits for another process's lock on the file (default 10 s). */
+  busyTimeoutMs?: number;
 }
 
 interface PendingAppend {
@@ -58,7 +60,7 @@ export class SqliteEventLog implements EventLog {
     if (!this.offsetsDb) {
       this.offsetsDb = new Database(this.options.file);
       this.offsetsDb.pragma('synchronous = NORMAL');
-      this.offsetsDb.pragma('busy_timeout = 10000');
+      this.offsetsDb.pragma(`busy_timeout = ${this.busyTimeoutMs}`);
     }
     let st = this.offsetStatements.get(sql);
     if (!st) {
@@ -78,6 +80,10 @@ export class SqliteEventLog implements EventLog {
     return st;
   }
 
+  private get busyTimeoutMs(): number {
+    return this.options.busyTimeoutMs ?? 10_000;
+  }
+
   constructor(private readonly options: SqliteEventLogOptions) {
     if (options.file === ':memory:') throw new Error('the event log needs a file');
     this.db = new Database(options.file);
@@ -86,7 +92,7 @@ export class SqliteEventLog implements EventLog {
     this.db.pragma('page_size = 65536');
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = FULL');
-    this.db.pragma('busy_timeout = 10000');
+    this.db.pragma(`busy_timeout = ${this.busyTimeoutMs}`);
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS topics (name TEXT PRIMARY KEY, partitions INTEGER NOT NULL);
       CREATE TABLE IF NOT EXISTS group_offsets (
@@ -278,6 +284,8 @@ class SqliteConsumer {
   private readonly signal = { stopped: false };
   private loop: Promise<void> | null = null;
   private current: Record<string, number[]> = {};
+  /** Failures of the log file in a row (each pause is longer). */
+  private storeFailures = 0;
 
   constructor(
     private readonly log: SqliteEventLog,
@@ -385,58 +393,82 @@ class SqliteConsumer {
     let wake: () => void = () => undefined;
     let lastHeartbeat = 0;
     while (!this.signal.stopped) {
-      lastHeartbeat = this.beatIfDue(lastHeartbeat);
       let started = false;
-      for (const [topic, partitions] of Object.entries(this.current)) {
-        for (const partition of partitions) {
-          const slot = `${topic}\u0000${partition}`;
-          if (inFlight.size >= limit || inFlight.has(slot) || (failures.get(slot)?.retryAt ?? 0) > Date.now()) continue;
-          const events = this.log.readSync(topic, partition, this.committedOffset(topic, partition), this.log.maxBatchEvents);
-          if (events.length === 0) continue;
-          started = true;
-          const batch = (async () => {
-            try {
-              await this.options.handler({ topic, partition, events });
-              this.commit(topic, partition, events[events.length - 1].offset + 1);
-              failures.delete(slot);
-            } catch {
-              const count = (failures.get(slot)?.count ?? 0) + 1;
-              failures.set(slot, { count, retryAt: Date.now() + Math.min(2000, 50 * 2 ** (count - 1)) });
-            } finally {
-              inFlight.delete(slot);
-              wake();
-            }
-          })();
-          inFlight.set(slot, batch);
+      try {
+        lastHeartbeat = this.beatIfDue(lastHeartbeat);
+        for (const [topic, partitions] of Object.entries(this.current)) {
+          for (const partition of partitions) {
+            const slot = `${topic}\u0000${partition}`;
+            if (inFlight.size >= limit || inFlight.has(slot) || (failures.get(slot)?.retryAt ?? 0) > Date.now()) continue;
+            const events = this.log.readSync(topic, partition, this.committedOffset(topic, partition), this.log.maxBatchEvents);
+            if (events.length === 0) continue;
+            started = true;
+            const batch = (async () => {
+              try {
+                await this.options.handler({ topic, partition, events });
+                this.commit(topic, partition, events[events.length - 1].offset + 1);
+                failures.delete(slot);
+              } catch {
+                const count = (failures.get(slot)?.count ?? 0) + 1;
+                failures.set(slot, { count, retryAt: Date.now() + Math.min(2000, 50 * 2 ** (count - 1)) });
+              } finally {
+                inFlight.delete(slot);
+                wake();
+              }
+            })();
+            inFlight.set(slot, batch);
+          }
         }
+        this.storeFailures = 0;
+      } catch (e) {
+        await this.pauseAfter(e);
+        continue;
       }
       if (!started) await Promise.race([this.log.waitForAppend(this.signal), new Promise<void>((r) => (wake = r))]);
     }
     await Promise.all(inFlight.values());
   }
 
+  /**
+   * A read, commit or heartbeat of the log file failed (SQLITE_BUSY past busy_timeout while
+   * other processes write, a full disk): never a crash; the loop waits, longer each time
+   * in a row, and goes on from the committed offsets.
+   */
+  private async pauseAfter(e: unknown): Promise<void> {
+    this.storeFailures++;
+    const waitMs = Math.min(5000, 100 * 2 ** (this.storeFailures - 1));
+    process.emitWarning(`event log consumer ${this.options.groupId}: ${(e as Error).message}; retrying in ${waitMs} ms`);
+    await sleep(waitMs);
+  }
+
   private async runInTurn(): Promise<void> {
     let backoff = 0;
     let lastHeartbeat = 0;
     while (!this.signal.stopped) {
-      lastHeartbeat = this.beatIfDue(lastHeartbeat);
       let delivered = false;
       let failed = false;
-      for (const [topic, partitions] of Object.entries(this.current)) {
-        for (const partition of partitions) {
-          if (this.signal.stopped) return;
-          const from = this.committedOffset(topic, partition);
-          const events = this.log.readSync(topic, partition, from, this.log.maxBatchEvents);
-          if (events.length === 0) continue;
-          delivered = true;
-          try {
-            await this.options.handler({ topic, partition, events });
-          } catch {
-            failed = true;
-            continue;
+      try {
+        lastHeartbeat = this.beatIfDue(lastHeartbeat);
+        for (const [topic, partitions] of Object.entries(this.current)) {
+          for (const partition of partitions) {
+            if (this.signal.stopped) return;
+            const from = this.committedOffset(topic, partition);
+            const events = this.log.readSync(topic, partition, from, this.log.maxBatchEvents);
+            if (events.length === 0) continue;
+            delivered = true;
+            try {
+              await this.options.handler({ topic, partition, events });
+            } catch {
+              failed = true;
+              continue;
+            }
+            this.commit(topic, partition, events[events.length - 1].offset + 1);
           }
-          this.commit(topic, partition, events[events.length - 1].offset + 1);
         }
+        this.storeFailures = 0;
+      } catch (e) {
+        await this.pauseAfter(e);
+        continue;
       }
       if (failed) {
         backoff = Math.min(2000, backoff ? backoff * 2 : 50);
