@@ -46,8 +46,8 @@ function productPage(): string {
 export interface ExtractionSite {
   url: string;
   hits: Map<string, number>;
-  /** Every request: its path, the address it came from (the proxy's exit) and when. */
-  arrivals: { path: string; remote: string; at: number }[];
+  /** Every request: its path (and with its query), the address it came from (the proxy's exit) and when. */
+  arrivals: { path: string; target: string; remote: string; at: number }[];
   close(): Promise<void>;
 }
 
@@ -58,7 +58,7 @@ export async function startExtractionSite(pages: Map<string, string> = new Map()
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     hits.set(path, (hits.get(path) ?? 0) + 1);
-    arrivals.push({ path, remote: req.socket.remoteAddress ?? '', at: Date.now() });
+    arrivals.push({ path, target: req.url ?? '/', remote: req.socket.remoteAddress ?? '', at: Date.now() });
     const html = (status: number, body: string) => res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' }).end(body);
     if (path === '/article') return html(200, articlePage());
     if (path === '/product') return html(200, productPage());

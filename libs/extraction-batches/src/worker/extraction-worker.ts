@@ -10,7 +10,6 @@ import { ProxyFetcher, WORKER_PROXY_URL } from '@crawlhub/fetch';
 import { JOB_TOKEN_SECRET } from '@crawlhub/platform';
 import { EventWriter } from '@crawlhub/views';
 import { downloadError, isBillable } from '../domain/query-errors';
-import { hasVisibleContent, pageText } from '../domain/page-text';
 import { PageExtractor } from './page-extractor';
 
 export const EXTRACTION_WORKERS_GROUP = 'extraction-workers';
@@ -88,11 +87,10 @@ export class ExtractionWorker implements OnApplicationBootstrap, OnApplicationSh
     const error = fetched.error?.code === 'timeout' && Date.now() >= q.deadline ? 'query timed out' : downloadError(fetched, new URL(q.url).hostname);
     if (error !== null) return failed(error);
     const contentType = Object.entries(fetched.headers).find(([name]) => name.toLowerCase() === 'content-type')?.[1];
-    const html = pageText(fetched.body, contentType);
-    if (html === null || !hasVisibleContent(html)) return failed('Downloader error: No visible elements');
     try {
       // The page's own URL after the proxy (the same: redirects are not followed).
-      const { result, ms } = await this.extractor.extract({ html, url: fetched.url, pageType: q.pageType, articleBodyRaw: q.articleBodyRaw });
+      const { result, ms } = await this.extractor.extract({ body: fetched.body, contentType, url: fetched.url, pageType: q.pageType, articleBodyRaw: q.articleBodyRaw });
+      if (result === null) return failed('Downloader error: No visible elements');
       return { result, error: null, downloadMs, extractMs: Math.round(ms) };
     } catch (e) {
       this.log.error(`extraction of ${q.url} (query ${q.id}) failed: ${(e as Error).message}`);

@@ -8,7 +8,7 @@ import { extractPage, PageJob } from './page-extraction';
 const THREAD_SCRIPT = join(__dirname, 'extraction-thread.js');
 
 interface Pending {
-  resolve(r: { result: Record<string, unknown>; ms: number }): void;
+  resolve(r: { result: Record<string, unknown> | null; ms: number }): void;
   reject(e: Error): void;
 }
 
@@ -40,8 +40,11 @@ export class PageExtractor {
     return this.threads.length;
   }
 
-  /** The page's article or product, and the time the engine took (ms); rejects with the engine's error. */
-  async extract(job: PageJob): Promise<{ result: Record<string, unknown>; ms: number }> {
+  /**
+   * The page's article or product (null: nothing visible), and the time it took (ms);
+   * rejects with the engine's error. The job's body moves to the thread: do not use it after.
+   */
+  async extract(job: PageJob): Promise<{ result: Record<string, unknown> | null; ms: number }> {
     if (this.threads.length === 0) {
       const started = performance.now();
       return { result: extractPage(job), ms: performance.now() - started };
@@ -50,7 +53,9 @@ export class PageExtractor {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       thread.pending.set(id, { resolve, reject });
-      thread.worker.postMessage({ id, job });
+      // The body's bytes are handed over, not copied (a copy when they share a pooled buffer).
+      const body = job.body.byteOffset === 0 && job.body.byteLength === job.body.buffer.byteLength ? job.body : job.body.slice();
+      thread.worker.postMessage({ id, job: { ...job, body } }, [body.buffer as ArrayBuffer]);
     });
   }
 
@@ -61,11 +66,11 @@ export class PageExtractor {
 
   private spawn(): Thread {
     const thread: Thread = { worker: new Worker(THREAD_SCRIPT), pending: new Map() };
-    thread.worker.on('message', (m: { id: number; result?: Record<string, unknown>; error?: string; ms: number }) => {
+    thread.worker.on('message', (m: { id: number; result?: Record<string, unknown> | null; error?: string; ms: number }) => {
       const p = thread.pending.get(m.id);
       thread.pending.delete(m.id);
       if (m.error !== undefined) p?.reject(new Error(m.error));
-      else p?.resolve({ result: m.result!, ms: m.ms });
+      else p?.resolve({ result: m.result ?? null, ms: m.ms });
     });
     thread.worker.on('error', (e) => this.log.error(`an extraction thread failed: ${e.stack ?? e.message}`));
     thread.worker.on('exit', (code) => {
