@@ -67,7 +67,11 @@ export function shortTextOf(root: DomNode, max: number): string | undefined {
     const node = stack.pop()!;
     if (node.nodeType === TEXT_NODE) {
       text += node.textContent ?? '';
-      if (text.length > max * 4) return undefined;
+      // Indentation can be most of the raw text: collapse it before judging the length.
+      if (text.length > max * 4) {
+        text = text.replace(/[\s\u00a0\u200b\u200e\u200f\ufeff]+/g, ' ');
+        if (text.trim().length > max) return undefined;
+      }
       continue;
     }
     const children: DomNode[] = [];
