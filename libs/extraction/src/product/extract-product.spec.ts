@@ -140,3 +140,11 @@ describe('extractProduct probability', () => {
     expect(single.probability).toBeGreaterThan(0.7);
   });
 });
+
+describe('extractProduct probability on an article', () => {
+  it('is low on a news article whose markup names a paywall product', () => {
+    const ld = jsonLd({ '@type': 'NewsArticle', headline: 'Banks', isPartOf: { '@type': ['CreativeWork', 'Product'], name: 'NEWS', productID: 'news.example:basic' } });
+    const article = extractProduct(page(`<meta property="og:type" content="article">${ld}`, '<h1>Banks</h1><p>Long story.</p>'), URL);
+    expect(article.probability).toBeLessThan(0.2);
+  });
+});

@@ -12,6 +12,7 @@ import { PageScan, scanPage } from './page-scan';
 import { productProbability } from './probability';
 import { offerCurrencyData, offerPriceData, productRecords } from './structured-product';
 
+const ARTICLE_TYPES = ['Article', 'NewsArticle', 'BlogPosting', 'Report', 'ScholarlyArticle', 'TechArticle'];
 const GTIN_PROPERTIES = ['gtin13', 'gtin12', 'gtin14', 'gtin8', 'gtin', 'isbn', 'ean', 'upc'];
 
 /** A product page's fields (spec "Product"), from structured data first, then from what the page shows. */
@@ -52,6 +53,7 @@ export function extractProduct(html: string, url: string): Product {
       hasIdentifier: sku !== undefined || gtin !== undefined,
       hasAvailability: offer?.availability !== undefined,
       addToCartButtons: cartButtons,
+      isArticle: /article/i.test(metaValue(data, 'og:type') ?? '') || data.records.some((r) => r.types.some((t) => ARTICLE_TYPES.includes(t))),
       priceElements: scan.priceElements.length,
     }),
     url,
