@@ -82,6 +82,13 @@ export async function productExtractionBench(): Promise<void> {
         `${(attribute.target?.toFixed(2) ?? '-').padStart(9)}${(attribute.leader?.toFixed(3) ?? '-').padStart(9)}   ${s.tp}/${s.fp}/${s.fn}${verdict}`,
     );
   }
+  // Probability: high on these product pages, low on the article benchmark's pages (no product on them).
+  const articlePages = loadDataset<{ url: string }>('article-extraction-dev');
+  const productScores = products.map((p) => p.probability);
+  const articleScores = articlePages.map((page) => extractProduct(page.html, page.url).probability);
+  const describe = (scores: number[]) => `mean ${(scores.reduce((a, b) => a + b, 0) / scores.length).toFixed(2)}, ${scores.filter((x) => x >= 0.5).length}/${scores.length} at >= 0.5`;
+  console.log(`probability: product pages ${describe(productScores)} (want all); article pages ${describe(articleScores)} (want none)`);
+
   const pagesPerCpuSecond = extracted / cpuSeconds;
   console.log(
     `speed: ${pagesPerCpuSecond.toFixed(0)} pages/s per core (CPU time of ${TIMED_PASSES} passes after a warm-up; ${(extracted / wallSeconds).toFixed(0)} pages/s wall), parsing included, target >= 100${pagesPerCpuSecond >= 100 ? '  ok' : '  BELOW TARGET'}`,
