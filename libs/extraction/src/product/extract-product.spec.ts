@@ -148,3 +148,11 @@ describe('extractProduct probability on an article', () => {
     expect(article.probability).toBeLessThan(0.2);
   });
 });
+
+describe('extractProduct brand', () => {
+  it('keeps the name from a labelled brand element and drops template placeholders', () => {
+    const microdata = (brand: string) => `<div itemscope itemtype="https://schema.org/Product"><h1 itemprop="name">P</h1><span itemprop="brand">${brand}</span></div>`;
+    expect(extractProduct(page('', microdata('More from the brand: Acme')), URL).brand).toBe('Acme');
+    expect(extractProduct(page('', microdata('$metabrand')), URL).brand).toBeUndefined();
+  });
+});

@@ -7,7 +7,7 @@ import { domPrice, labelledPrice } from './dom-price';
 import { toGtin } from './gtin';
 import { labelledCode } from './labelled-codes';
 import { amountFromData, parsePrice } from './price';
-import { additionalProperties, aggregateRating, galleryImages, plainText, structuredImages, unique } from './product-fields';
+import { additionalProperties, aggregateRating, cleanBrand, galleryImages, plainText, structuredImages, unique } from './product-fields';
 import { PageScan, scanPage } from './page-scan';
 import { productProbability } from './probability';
 import { offerCurrencyData, offerPriceData, productRecords } from './structured-product';
@@ -37,7 +37,7 @@ export function extractProduct(html: string, url: string): Product {
     ...(sku && { sku }),
     ...optional('mpn', propertyText(product, 'mpn') ?? labelledCode(lines, 'mpn')),
     ...(gtin && { gtin: [gtin] }),
-    ...optional('brand', propertyText(product, 'brand') ?? metaValue(data, 'product:brand', 'og:brand') ?? labelledCode(lines, 'brand')),
+    ...optional('brand', cleanBrand(propertyText(product, 'brand') ?? metaValue(data, 'product:brand', 'og:brand') ?? labelledCode(lines, 'brand'))),
     ...optional('breadcrumbs', structuredBreadcrumbs(data, baseUrl) ?? (scan.breadcrumbTrail && breadcrumbsIn(scan.breadcrumbTrail, baseUrl))),
     ...optional('mainImage', images[0]),
     ...(images.length && { images }),

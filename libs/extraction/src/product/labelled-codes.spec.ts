@@ -23,6 +23,6 @@ describe('labelledCode', () => {
 describe('labelledCode for brands', () => {
   it('reads the rest of a labelled line, and no label inside a longer word', () => {
     expect(labelledCode(['Ver mais artigos da Marca: Panasonic'], 'brand')).toBe('Panasonic');
-    expect(labelledCode(['Brands related to this category', 'Marketplace deals'], 'brand')).toBeUndefined();
+    expect(labelledCode(['Brands related to this category', 'Marketplace deals', 'Brand Outlet'], 'brand')).toBeUndefined();
   });
 });
