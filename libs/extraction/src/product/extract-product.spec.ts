@@ -156,3 +156,11 @@ describe('extractProduct brand', () => {
     expect(extractProduct(page('', microdata('$metabrand')), URL).brand).toBeUndefined();
   });
 });
+
+describe('extractProduct currency', () => {
+  it('is the mark the page writes beside the amount, not the record\'s ISO code', () => {
+    const ld = jsonLd({ '@type': 'Product', name: 'P', offers: { '@type': 'Offer', price: '249', priceCurrency: 'RUB' } });
+    expect(extractProduct(page(ld, '<h1>P</h1><div><span>Цена</span> <b>249 ₽</b></div>'), URL).offers?.[0]).toMatchObject({ price: '249', currency: '₽' });
+    expect(extractProduct(page(ld, '<h1>P</h1>'), URL).offers?.[0]).toMatchObject({ price: '249', currency: 'RUB' });
+  });
+});

@@ -3,7 +3,7 @@ import { breadcrumbsIn, documentBaseUrl, layoutText, parseLightPage, textOf } fr
 import { metaValue, propertyText, readStructuredData, structuredBreadcrumbs, StructuredData, StructuredRecord } from '../structured-data';
 import { availabilityFromSchema } from './availability';
 import { addToCartButtons, domAvailability } from './dom-availability';
-import { domPrice, labelledPrice } from './dom-price';
+import { domPrice, labelledPrice, shownCurrencyFor } from './dom-price';
 import { toGtin } from './gtin';
 import { labelledCode } from './labelled-codes';
 import { amountFromData, parsePrice } from './price';
@@ -81,8 +81,9 @@ function pageOffer(offers: StructuredRecord[], data: StructuredData, scan: PageS
     price = metaAmount ?? shown?.amount;
     currency = metaAmount ? metaValue(data, 'product:price:currency', 'og:price:currency') ?? parsePrice(metaValue(data, 'og:price', 'product:price'))?.currency : shown?.currency;
   }
-  // The currency as the page shows it (a symbol) when the shown price is the same amount.
+  // The currency as the page shows it (a symbol) beside the same amount: the shown price, else any line.
   if (price !== undefined && shown?.currency && Number(shown.amount) === Number(price)) currency = shown.currency;
+  else if (price !== undefined) currency = shownCurrencyFor(price, lines) ?? currency;
   const recorded = (chosen ? [chosen, ...offers] : offers).map((o) => availabilityFromSchema(propertyText(o, 'availability'))).find(Boolean);
   const stated = recorded ?? domAvailability(scan.stockElements);
   // Records go stale and notices can be about one variant or one store: an enabled add-to-cart button says the product sells.
