@@ -43,19 +43,22 @@ const ATTRIBUTES: Attribute[] = [
   { name: 'currency', predicted: (p) => p.offers?.[0]?.currency, truth: (t) => t.currency },
 ];
 const SCORED = ['price', 'sku', 'availability'];
+const TIMED_PASSES = 3;
 
 export async function productExtractionBench(): Promise<void> {
   const pages = loadDataset<ProductTruth>('product-extraction-dev');
   const showMisses = process.env.PRODUCT_BENCH_MISSES === '1';
 
-  // Warm-up pass (JIT), then the timed pass whose results are scored.
-  for (const page of pages.slice(0, 10)) extractProduct(page.html, page.url);
+  // A warm-up pass (JIT), then timed passes; the last one's results are scored.
+  pages.forEach((page) => extractProduct(page.html, page.url));
+  let products: Product[] = [];
   const cpuStart = process.cpuUsage();
   const wallStart = process.hrtime.bigint();
-  const products = pages.map((page) => extractProduct(page.html, page.url));
+  for (let pass = 0; pass < TIMED_PASSES; pass++) products = pages.map((page) => extractProduct(page.html, page.url));
   const wallSeconds = Number(process.hrtime.bigint() - wallStart) / 1e9;
   const cpu = process.cpuUsage(cpuStart);
   const cpuSeconds = (cpu.user + cpu.system) / 1e6;
+  const extracted = pages.length * TIMED_PASSES;
 
   const counts = new Map<string, AttributeCounts>(ATTRIBUTES.map((a) => [a.name, emptyCounts()]));
   pages.forEach((page, i) => {
@@ -79,9 +82,16 @@ export async function productExtractionBench(): Promise<void> {
         `${(attribute.target?.toFixed(2) ?? '-').padStart(9)}${(attribute.leader?.toFixed(3) ?? '-').padStart(9)}   ${s.tp}/${s.fp}/${s.fn}${verdict}`,
     );
   }
-  const pagesPerCpuSecond = pages.length / cpuSeconds;
+  // Probability: high on these product pages, low on the article benchmark's pages (no product on them).
+  const articlePages = loadDataset<{ url: string }>('article-extraction-dev');
+  const productScores = products.map((p) => p.probability);
+  const articleScores = articlePages.map((page) => extractProduct(page.html, page.url).probability);
+  const describe = (scores: number[]) => `mean ${(scores.reduce((a, b) => a + b, 0) / scores.length).toFixed(2)}, ${scores.filter((x) => x >= 0.5).length}/${scores.length} at >= 0.5`;
+  console.log(`probability: product pages ${describe(productScores)} (want all); article pages ${describe(articleScores)} (want none)`);
+
+  const pagesPerCpuSecond = extracted / cpuSeconds;
   console.log(
-    `speed: ${pagesPerCpuSecond.toFixed(0)} pages/s per core (CPU time; ${(pages.length / wallSeconds).toFixed(0)} pages/s wall), parsing included, target >= 100${pagesPerCpuSecond >= 100 ? '  ok' : '  BELOW TARGET'}`,
+    `speed: ${pagesPerCpuSecond.toFixed(0)} pages/s per core (CPU time of ${TIMED_PASSES} passes after a warm-up; ${(extracted / wallSeconds).toFixed(0)} pages/s wall), parsing included, target >= 100${pagesPerCpuSecond >= 100 ? '  ok' : '  BELOW TARGET'}`,
   );
 }
 

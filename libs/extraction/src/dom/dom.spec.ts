@@ -1,6 +1,6 @@
 import { parsePage } from './parse-page';
 import { documentBaseUrl, resolveUrl } from './url';
-import { layoutText, normalizeSpace, textOf } from './text';
+import { layoutText, normalizeSpace, shortTextOf, textOf } from './text';
 
 describe('dom helpers', () => {
   it('parses a fragment as a whole document', () => {
@@ -35,5 +35,13 @@ describe('layoutText', () => {
   it('puts each block on a line of its own and keeps inline text and table cells together', () => {
     const document = parsePage('<div><p>First\nparagraph</p><ul><li><b>ASIN\n:</b>\n<span>B01</span></li></ul><table><tr><th>Weight</th><td>2 kg</td></tr></table></div>');
     expect(layoutText(document.querySelector('div')!)).toBe('First paragraph\nASIN : B01\nWeight 2 kg');
+  });
+});
+
+describe('shortTextOf', () => {
+  it('gives the collapsed text of a short element however much indentation it has, and nothing for a long one', () => {
+    const document = parsePage(`<div id="a">${' '.repeat(500)}<b>£49.00</b>${'\n   '.repeat(100)}</div><div id="b">${'word '.repeat(50)}</div>`);
+    expect(shortTextOf(document.querySelector('#a')!, 40)).toBe('£49.00');
+    expect(shortTextOf(document.querySelector('#b')!, 40)).toBeUndefined();
   });
 });

@@ -12,11 +12,11 @@ export function parsePage(html: string): DomDocument {
   return parseHTML(source).document as unknown as DomDocument;
 }
 
-// One pass, left to right: a comment inside a kept JSON-LD script is consumed with the script.
-const NON_CONTENT = /<script\b([^>]*)>[\s\S]*?<\/script\s*>|<style\b[^>]*>[\s\S]*?<\/style\s*>|<svg\b[^>]*>[\s\S]*?<\/svg\s*>|<!--[\s\S]*?-->/gi;
+// One pass, left to right: a JSON-LD script is matched first and kept whole ($1), so a
+// comment inside it is consumed with it; every other match is dropped. A replacement
+// string, not a function, keeps V8 on its fast path.
+const NON_CONTENT = /(<script\b[^>]*application\/ld\+json[^>]*>[\s\S]*?<\/script\s*>)|<script\b[^>]*>[\s\S]*?<\/script\s*>|<style\b[^>]*>[\s\S]*?<\/style\s*>|<svg\b[^>]*>[\s\S]*?<\/svg\s*>|<!--[\s\S]*?-->/gi;
 
 export function withoutNonContent(html: string): string {
-  return html.replace(NON_CONTENT, (match, scriptAttributes: string | undefined) =>
-    scriptAttributes !== undefined && /application\/ld\+json/i.test(scriptAttributes) ? match : '',
-  );
+  return html.replace(NON_CONTENT, '$1');
 }

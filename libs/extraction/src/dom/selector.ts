@@ -15,6 +15,8 @@ type Test = (element: SelectableElement) => boolean;
 type Complex = Test[];
 
 const cache = new Map<string, CompiledSelector>();
+// Descendant combinators: spaces outside [attribute] tests ("[class*=card i]" is one compound).
+const OUTSIDE_BRACKETS_SPACE = /\s+(?![^[]*\])/;
 
 export type CompiledSelector = (element: SelectableElement) => boolean;
 
@@ -22,7 +24,7 @@ export type CompiledSelector = (element: SelectableElement) => boolean;
 export function compileSelector(selectors: string): CompiledSelector {
   let compiled = cache.get(selectors);
   if (!compiled) {
-    const complexes = selectors.split(',').map((complex) => complex.trim().split(/\s+/).reverse().map(compileCompound));
+    const complexes = selectors.split(',').map((complex) => complex.trim().split(OUTSIDE_BRACKETS_SPACE).reverse().map(compileCompound));
     compiled = (element) => {
       for (const complex of complexes) if (matchesComplex(element, complex)) return true;
       return false;

@@ -29,7 +29,6 @@ const BLOCK_TAGS = new Set([
   'address', 'article', 'aside', 'blockquote', 'br', 'dd', 'div', 'dl', 'dt', 'fieldset', 'figcaption', 'figure', 'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6',
   'header', 'hr', 'li', 'main', 'nav', 'ol', 'p', 'pre', 'section', 'table', 'tbody', 'thead', 'tfoot', 'tr', 'ul', 'option', 'select', 'button',
 ]);
-const LINE_BREAK = '\u0000';
 const SKIPPED_TAGS = new Set(['script', 'style', 'noscript', 'template', 'svg', 'head', 'title', 'iframe', 'select', 'option']);
 
 /**
@@ -37,26 +36,31 @@ const SKIPPED_TAGS = new Set(['script', 'style', 'noscript', 'template', 'svg', 
  * table row, definition term…), table cells and inline elements separated by a space.
  */
 export function layoutText(root: DomNode): string {
-  const parts: string[] = [];
+  const lines: string[] = [];
+  let line: string[] = [];
+  // Line breaks in the source are spaces to a reader (normalizeSpace); only blocks start lines.
+  const endLine = () => {
+    if (!line.length) return;
+    const text = normalizeSpace(line.join(''));
+    if (text) lines.push(text);
+    line = [];
+  };
   const visit = (node: DomNode) => {
     if (node.nodeType === TEXT_NODE) {
-      parts.push(node.textContent ?? '');
+      line.push(node.textContent ?? '');
       return;
     }
     if (!isElement(node) || SKIPPED_TAGS.has(node.localName)) return;
-    const edge = BLOCK_TAGS.has(node.localName) ? LINE_BREAK : ' ';
-    parts.push(edge);
+    const block = BLOCK_TAGS.has(node.localName);
+    if (block) endLine();
+    else line.push(' ');
     for (let child = node.firstChild; child; child = child.nextSibling) visit(child);
-    parts.push(edge);
+    if (block) endLine();
+    else line.push(' ');
   };
   visit(root);
-  // Line breaks in the source are spaces to a reader (normalizeSpace); only blocks start lines.
-  return parts
-    .join('')
-    .split(LINE_BREAK)
-    .map(normalizeSpace)
-    .filter(Boolean)
-    .join('\n');
+  endLine();
+  return lines.join('\n');
 }
 
 /** The element's text with whitespace collapsed, or undefined as soon as it passes `max` characters (cheap on big containers). */
@@ -67,7 +71,11 @@ export function shortTextOf(root: DomNode, max: number): string | undefined {
     const node = stack.pop()!;
     if (node.nodeType === TEXT_NODE) {
       text += node.textContent ?? '';
-      if (text.length > max * 4) return undefined;
+      // Indentation can be most of the raw text: collapse it before judging the length.
+      if (text.length > max * 4) {
+        text = text.replace(/[\s\u00a0\u200b\u200e\u200f\ufeff]+/g, ' ');
+        if (text.trim().length > max) return undefined;
+      }
       continue;
     }
     const children: DomNode[] = [];

@@ -2,7 +2,8 @@ import { DomDocument } from './dom.types';
 
 /** The address relative links resolve against: the page url, or its <base href>. */
 export function documentBaseUrl(document: DomDocument, pageUrl: string): string {
-  const baseHref = document.querySelector('base[href]')?.getAttribute('href');
+  // <base> belongs in <head>: looking there spares a walk over the whole page.
+  const baseHref = (document.head ?? document.documentElement).querySelector('base[href]')?.getAttribute('href');
   return (baseHref && resolveUrl(baseHref, pageUrl)) || pageUrl;
 }
 

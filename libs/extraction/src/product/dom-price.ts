@@ -81,3 +81,14 @@ export function labelledPrice(lines: readonly string[]): ParsedPrice | undefined
   }
   return undefined;
 }
+
+/** The currency mark the page writes beside this amount somewhere in its text ("₽" where the record says "RUB"). */
+export function shownCurrencyFor(amount: string, lines: readonly string[]): string | undefined {
+  const value = Number(amount);
+  for (const line of lines) {
+    if (line.length > 80 || !/\d/.test(line)) continue;
+    const shown = parsePrices(line).find((p) => p.currency && Number(p.amount) === value);
+    if (shown) return shown.currency;
+  }
+  return undefined;
+}

@@ -140,3 +140,27 @@ describe('extractProduct probability', () => {
     expect(single.probability).toBeGreaterThan(0.7);
   });
 });
+
+describe('extractProduct probability on an article', () => {
+  it('is low on a news article whose markup names a paywall product', () => {
+    const ld = jsonLd({ '@type': 'NewsArticle', headline: 'Banks', isPartOf: { '@type': ['CreativeWork', 'Product'], name: 'NEWS', productID: 'news.example:basic' } });
+    const article = extractProduct(page(`<meta property="og:type" content="article">${ld}`, '<h1>Banks</h1><p>Long story.</p>'), URL);
+    expect(article.probability).toBeLessThan(0.2);
+  });
+});
+
+describe('extractProduct brand', () => {
+  it('keeps the name from a labelled brand element and drops template placeholders', () => {
+    const microdata = (brand: string) => `<div itemscope itemtype="https://schema.org/Product"><h1 itemprop="name">P</h1><span itemprop="brand">${brand}</span></div>`;
+    expect(extractProduct(page('', microdata('More from the brand: Acme')), URL).brand).toBe('Acme');
+    expect(extractProduct(page('', microdata('$metabrand')), URL).brand).toBeUndefined();
+  });
+});
+
+describe('extractProduct currency', () => {
+  it('is the mark the page writes beside the amount, not the record\'s ISO code', () => {
+    const ld = jsonLd({ '@type': 'Product', name: 'P', offers: { '@type': 'Offer', price: '249', priceCurrency: 'RUB' } });
+    expect(extractProduct(page(ld, '<h1>P</h1><div><span>Цена</span> <b>249 ₽</b></div>'), URL).offers?.[0]).toMatchObject({ price: '249', currency: '₽' });
+    expect(extractProduct(page(ld, '<h1>P</h1>'), URL).offers?.[0]).toMatchObject({ price: '249', currency: 'RUB' });
+  });
+});

@@ -3,15 +3,16 @@ import { breadcrumbsIn, documentBaseUrl, layoutText, parseLightPage, textOf } fr
 import { metaValue, propertyText, readStructuredData, structuredBreadcrumbs, StructuredData, StructuredRecord } from '../structured-data';
 import { availabilityFromSchema } from './availability';
 import { addToCartButtons, domAvailability } from './dom-availability';
-import { domPrice, labelledPrice } from './dom-price';
+import { domPrice, labelledPrice, shownCurrencyFor } from './dom-price';
 import { toGtin } from './gtin';
 import { labelledCode } from './labelled-codes';
 import { amountFromData, parsePrice } from './price';
-import { additionalProperties, aggregateRating, galleryImages, plainText, structuredImages, unique } from './product-fields';
+import { additionalProperties, aggregateRating, cleanBrand, galleryImages, plainText, structuredImages, unique } from './product-fields';
 import { PageScan, scanPage } from './page-scan';
 import { productProbability } from './probability';
 import { offerCurrencyData, offerPriceData, productRecords } from './structured-product';
 
+const ARTICLE_TYPES = ['Article', 'NewsArticle', 'BlogPosting', 'Report', 'ScholarlyArticle', 'TechArticle'];
 const GTIN_PROPERTIES = ['gtin13', 'gtin12', 'gtin14', 'gtin8', 'gtin', 'isbn', 'ean', 'upc'];
 
 /** A product page's fields (spec "Product"), from structured data first, then from what the page shows. */
@@ -36,7 +37,7 @@ export function extractProduct(html: string, url: string): Product {
     ...(sku && { sku }),
     ...optional('mpn', propertyText(product, 'mpn') ?? labelledCode(lines, 'mpn')),
     ...(gtin && { gtin: [gtin] }),
-    ...optional('brand', propertyText(product, 'brand') ?? metaValue(data, 'product:brand', 'og:brand') ?? labelledCode(lines, 'brand')),
+    ...optional('brand', cleanBrand(propertyText(product, 'brand') ?? metaValue(data, 'product:brand', 'og:brand') ?? labelledCode(lines, 'brand'))),
     ...optional('breadcrumbs', structuredBreadcrumbs(data, baseUrl) ?? (scan.breadcrumbTrail && breadcrumbsIn(scan.breadcrumbTrail, baseUrl))),
     ...optional('mainImage', images[0]),
     ...(images.length && { images }),
@@ -52,6 +53,7 @@ export function extractProduct(html: string, url: string): Product {
       hasIdentifier: sku !== undefined || gtin !== undefined,
       hasAvailability: offer?.availability !== undefined,
       addToCartButtons: cartButtons,
+      isArticle: /article/i.test(metaValue(data, 'og:type') ?? '') || data.records.some((r) => r.types.some((t) => ARTICLE_TYPES.includes(t))),
       priceElements: scan.priceElements.length,
     }),
     url,
@@ -79,8 +81,9 @@ function pageOffer(offers: StructuredRecord[], data: StructuredData, scan: PageS
     price = metaAmount ?? shown?.amount;
     currency = metaAmount ? metaValue(data, 'product:price:currency', 'og:price:currency') ?? parsePrice(metaValue(data, 'og:price', 'product:price'))?.currency : shown?.currency;
   }
-  // The currency as the page shows it (a symbol) when the shown price is the same amount.
+  // The currency as the page shows it (a symbol) beside the same amount: the shown price, else any line.
   if (price !== undefined && shown?.currency && Number(shown.amount) === Number(price)) currency = shown.currency;
+  else if (price !== undefined) currency = shownCurrencyFor(price, lines) ?? currency;
   const recorded = (chosen ? [chosen, ...offers] : offers).map((o) => availabilityFromSchema(propertyText(o, 'availability'))).find(Boolean);
   const stated = recorded ?? domAvailability(scan.stockElements);
   // Records go stale and notices can be about one variant or one store: an enabled add-to-cart button says the product sells.

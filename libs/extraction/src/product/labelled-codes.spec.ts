@@ -19,3 +19,10 @@ describe('labelledCode', () => {
     expect(labelledCode(['SKU: none'], 'sku')).toBeUndefined();
   });
 });
+
+describe('labelledCode for brands', () => {
+  it('reads the rest of a labelled line, and no label inside a longer word', () => {
+    expect(labelledCode(['Ver mais artigos da Marca: Panasonic'], 'brand')).toBe('Panasonic');
+    expect(labelledCode(['Brands related to this category', 'Marketplace deals', 'Brand Outlet'], 'brand')).toBeUndefined();
+  });
+});

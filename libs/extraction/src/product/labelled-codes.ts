@@ -32,7 +32,8 @@ const LABELS: Record<CodeKind, Labels> = {
 
 // A code: starts with a letter or digit, no spaces; it must hold a digit (checked below).
 const CODE = '([A-Za-z0-9][A-Za-z0-9\\-/._]{0,39})';
-const VALUE: Record<CodeKind, string> = { sku: CODE, mpn: CODE, gtin: '(\\d[\\d\\s-]{6,18}[\\dX])', brand: '([^:：|]{2,40})' };
+// A brand is the rest of its line after a colon ("Brand: Acme"; "Brand Outlet" is a shop's section), short.
+const VALUE: Record<CodeKind, string> = { sku: CODE, mpn: CODE, gtin: '(\\d[\\d\\s-]{6,18}[\\dX])', brand: '(?<=[:：]\\s*)([^:：|]{2,40})$' };
 const SEPARATOR = '\\s*[:：#.\\-–]?\\s*';
 
 interface LabelPatterns {
@@ -43,7 +44,8 @@ interface LabelPatterns {
 }
 
 function patterns(labels: string[], value: string, strong: boolean): LabelPatterns {
-  const label = `(?:${labels.join('|')})`;
+  // A label ends where a word ends: "Brands related…" and "Marketplace" hold no brand label.
+  const label = `(?:${labels.join('|')})(?![A-Za-zÀ-ÿ])`;
   const anywhere = `(?:^|[\\s(〈\\[|,;])${label}`;
   const lineStart = `^[\\s(〈\\[•·-]*${label}`;
   // A weak label counts mid-line only when a colon follows it ("… Код: 01245").

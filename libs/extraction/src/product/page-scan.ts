@@ -16,8 +16,14 @@ export interface PageScan {
   specLists: DomElement[];
 }
 
-const GALLERY_PATTERN = /gallery|zoom|product-?image|main-?image/;
+const GALLERY_PATTERN = /gallery|zoom|product-?image|main-?image/i;
 const SPEC_PATTERN = /spec|detail|attribute|feature|characteristic|technical|propert|datasheet|merkmal|caracter|kenmerk|eigenschaft/i;
+// Any word the scan cares about: most elements match none and are passed by one test.
+const ANY_PATTERN = new RegExp(`price|avail|stock|breadcrumb|button|btn|${SPEC_PATTERN.source}|${GALLERY_PATTERN.source}`, 'i');
+const PRICE = /price/i;
+const STOCK = /avail|stock/i;
+const BUTTON = /button|btn/i;
+const BREADCRUMB = /breadcrumb/i;
 // How far above a table or list its spec section may start.
 const SPEC_DEPTH = 5;
 
@@ -29,19 +35,23 @@ export function scanPage(root: DomElement): PageScan {
 
 /** Records the element, then its children; `specDistance` counts the levels below the nearest spec section. */
 function visit(element: DomElement, scan: PageScan, inGallery: boolean, specDistance: number): void {
-  const className = element.getAttribute('class');
-  const id = element.getAttribute('id');
-  const lowerNames = className || id ? `${className ?? ''} ${id ?? ''}`.toLowerCase() : '';
   const tag = element.localName;
-  if (lowerNames.includes('price') || element.getAttribute('itemprop') === 'price') scan.priceElements.push(element);
-  if (lowerNames.includes('avail') || lowerNames.includes('stock')) scan.stockElements.push(element);
-  if (tag === 'button' || (tag === 'input' && /^(submit|button)$/i.test(element.getAttribute('type') ?? '')) || (tag === 'a' && (element.getAttribute('role') === 'button' || /button|btn/.test(lowerNames)))) {
+  const className = element.getAttribute('class') ?? '';
+  const id = element.getAttribute('id') ?? '';
+  const named = (className !== '' && ANY_PATTERN.test(className)) || (id !== '' && ANY_PATTERN.test(id));
+  if ((named && names(PRICE, className, id)) || element.getAttribute('itemprop') === 'price') scan.priceElements.push(element);
+  if ((named && names(STOCK, className, id))) scan.stockElements.push(element);
+  if (tag === 'button' || (tag === 'input' && /^(submit|button)$/i.test(element.getAttribute('type') ?? '')) || (tag === 'a' && (element.getAttribute('role') === 'button' || (named && names(BUTTON, className, id))))) {
     scan.buttons.push(element);
   }
   if (tag === 'img' && inGallery) scan.galleryImages.push(element);
-  if (!scan.breadcrumbTrail && (lowerNames.includes('breadcrumb') || /breadcrumb/i.test(element.getAttribute('aria-label') ?? ''))) scan.breadcrumbTrail = element;
-  const specHere = lowerNames !== '' && SPEC_PATTERN.test(lowerNames) ? 0 : specDistance + 1;
+  if (!scan.breadcrumbTrail && ((named && names(BREADCRUMB, className, id)) || BREADCRUMB.test(element.getAttribute('aria-label') ?? ''))) scan.breadcrumbTrail = element;
+  const specHere = (named && names(SPEC_PATTERN, className, id)) ? 0 : specDistance + 1;
   if ((tag === 'table' || tag === 'dl') && specHere <= SPEC_DEPTH) scan.specLists.push(element);
-  const galleryHere = inGallery || GALLERY_PATTERN.test(lowerNames);
+  const galleryHere = inGallery || (named && names(GALLERY_PATTERN, className, id));
   for (let child: DomNode | null = element.firstChild; child; child = child.nextSibling) if (isElement(child)) visit(child, scan, galleryHere, specHere);
+}
+
+function names(pattern: RegExp, className: string, id: string): boolean {
+  return pattern.test(className) || pattern.test(id);
 }

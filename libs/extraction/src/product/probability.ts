@@ -11,6 +11,8 @@ export interface ProductPageSignals {
   hasIdentifier: boolean;
   hasAvailability: boolean;
   addToCartButtons: number;
+  /** og:type article, or a top-level Article/NewsArticle/BlogPosting record: the page is an article (a paywall product inside is no product page). */
+  isArticle: boolean;
   /** Elements that show a price, in the whole page. */
   priceElements: number;
 }
@@ -18,7 +20,8 @@ export interface ProductPageSignals {
 /**
  * How likely the page is one product's page. Evidence of one product (its record, an
  * og:type product, one price with a name, a code, one add-to-cart button) adds up; signs of
- * many (several product records with offers, many buttons or prices) take it down.
+ * many (several product records with offers, many buttons or prices) or of an article take
+ * it down.
  */
 export function productProbability(s: ProductPageSignals): number {
   let evidence = 0;
@@ -26,14 +29,17 @@ export function productProbability(s: ProductPageSignals): number {
   if (s.openGraphProduct) evidence += 0.2;
   if (s.hasPrice) evidence += 0.2;
   if (s.hasName && s.hasPrice) evidence += 0.1;
-  if (s.hasIdentifier) evidence += 0.15;
-  if (s.hasAvailability) evidence += 0.1;
+  if (s.hasIdentifier) evidence += 0.2;
+  if (s.hasAvailability) evidence += 0.15;
+  if (s.hasName && s.hasIdentifier) evidence += 0.15;
   if (s.addToCartButtons >= 1 && s.addToCartButtons <= 3) evidence += 0.2;
 
   let listing = 0;
   if (s.productsWithOffers > 2) listing += Math.min(0.6, 0.15 * (s.productsWithOffers - 2));
-  if (s.addToCartButtons > 4) listing += 0.4;
-  if (s.priceElements > 40) listing += 0.2;
+  // Many buttons and prices also fill product pages with carousels; a page that names one product code is one product's.
+  if (!s.hasIdentifier && s.addToCartButtons > 4) listing += 0.3;
+  if (!s.hasIdentifier && s.priceElements > 40) listing += 0.2;
+  if (s.isArticle) listing += 0.6;
   return round(clamp(evidence - listing));
 }
 

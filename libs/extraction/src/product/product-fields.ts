@@ -76,3 +76,14 @@ export function additionalProperties(product: StructuredRecord | undefined, spec
   const valid = pairs.filter((p) => p.name && p.value && p.name.length <= 80 && p.value.length <= 300).slice(0, MAX_PROPERTIES);
   return valid.length ? valid : undefined;
 }
+
+/**
+ * A brand as a name: the part after a label some pages leave in ("More from the brand:
+ * Acme" → "Acme"); nothing for template placeholders ("$brand", "{{brand}}") or text that
+ * does not start like a name.
+ */
+export function cleanBrand(value: string | undefined): string | undefined {
+  const name = value?.split(/[:：]/).pop()?.trim();
+  if (!name || name.length > 60 || /[${}]/.test(name) || !/^[\p{L}\p{N}]/u.test(name)) return undefined;
+  return name;
+}

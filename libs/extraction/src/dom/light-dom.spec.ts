@@ -1,0 +1,52 @@
+import { parseLightPage } from './light-dom';
+import { layoutText } from './text';
+
+const PAGE = `<!DOCTYPE html><html><head><title>T &amp; U</title><script>var x = "<p>";</script>
+  <script type="application/ld+json">{"name":"a &amp; b"}</script></head>
+  <body><div id="main" class="product Card"><h1>Kettle</h1><p class="price now">&euro;&nbsp;12<br>incl. VAT</p>
+  <ul><li>one<li>two</ul><img src="/k.jpg" alt="K"></div><!-- gone --></body></html>`;
+
+describe('parseLightPage', () => {
+  const document = parseLightPage(PAGE);
+
+  it('builds head and body, decodes entities in text and keeps JSON-LD raw', () => {
+    expect(document.title).toBe('T & U');
+    expect(document.body?.querySelector('h1')?.textContent).toBe('Kettle');
+    expect(document.querySelector('p.price')?.textContent).toBe('€\u00a012incl. VAT');
+    expect(document.querySelectorAll('script')).toHaveLength(1);
+    expect(document.querySelector('script')?.textContent).toBe('{"name":"a &amp; b"}');
+  });
+
+  it('closes implied end tags as browsers do (li after li)', () => {
+    expect(document.querySelectorAll('li').map((li) => li.textContent)).toEqual(['one', 'two']);
+  });
+
+  it('answers the selectors the engine uses, in document order', () => {
+    expect(document.querySelectorAll('[class*=price]').map((e) => e.localName)).toEqual(['p']);
+    expect(document.querySelectorAll('[class*=card i]').map((e) => e.id)).toEqual(['main']);
+    expect(document.querySelectorAll('div img[src]')).toHaveLength(1);
+    expect(document.querySelector('#main')?.querySelector('.now')?.localName).toBe('p');
+    expect(document.querySelector('img')?.closest('.product')?.id).toBe('main');
+  });
+
+  it('throws on selectors it does not support, instead of matching wrongly', () => {
+    expect(() => document.querySelectorAll('ul > li')).toThrow(/unsupported selector/);
+  });
+
+  it('knows only real attributes, walks siblings and serialises what it holds', () => {
+    const image = document.querySelector('img')!;
+    expect(image.getAttribute('constructor')).toBeNull();
+    expect(image.hasAttribute('alt')).toBe(true);
+    expect(document.querySelector('h1')?.nextElementSibling?.localName).toBe('p');
+    expect(document.querySelector('ul')?.outerHTML).toBe('<ul><li>one</li><li>two</li></ul>');
+    expect(layoutText(document.body!)).toBe('Kettle\n€ 12\nincl. VAT\none\ntwo');
+  });
+
+  it('removes elements and replaces inner HTML', () => {
+    const page = parseLightPage('<div id="a"><b>x</b><i>y</i></div>');
+    page.querySelector('b')!.remove();
+    expect(page.querySelector('#a')?.innerHTML).toBe('<i>y</i>');
+    page.querySelector('#a')!.innerHTML = '<em>z</em>';
+    expect(page.querySelector('#a em')?.textContent).toBe('z');
+  });
+});
