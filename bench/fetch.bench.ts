@@ -47,12 +47,11 @@ function call(agent: Agent, o: { port: number; method: string; path: string; hea
   });
 }
 
-/** `concurrency` loops calling `one` for `seconds`; `ok` says whether an answer counts. CPU is that of the platform's processes `pids`. */
-async function measure(seconds: number, concurrency: number, pids: number | number[], one: () => Promise<boolean>): Promise<Round> {
+/** `concurrency` loops calling `one` for `seconds`; `ok` says whether an answer counts. */
+async function measure(seconds: number, concurrency: number, pid: number, one: () => Promise<boolean>): Promise<Round> {
   const latencies: number[] = [];
   let errors = 0;
-  const cpuOf = () => [pids].flat().reduce((sum, pid) => sum + (processUsage(pid)?.cpuSeconds ?? 0), 0);
-  const cpuBefore = cpuOf();
+  const cpuBefore = processUsage(pid)?.cpuSeconds ?? 0;
   const started = Date.now();
   const end = started + seconds * 1000;
   await Promise.all(
@@ -66,7 +65,7 @@ async function measure(seconds: number, concurrency: number, pids: number | numb
     }),
   );
   const elapsed = (Date.now() - started) / 1000;
-  const cpu = cpuOf() - cpuBefore;
+  const cpu = (processUsage(pid)?.cpuSeconds ?? 0) - cpuBefore;
   latencies.sort((a, b) => a - b);
   return { perSecond: latencies.length / elapsed, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors, cpuMsPerRequest: latencies.length ? (cpu * 1000) / latencies.length : 0 };
 }
@@ -115,7 +114,6 @@ export async function fetchBench(o: FetchBenchOptions): Promise<void> {
     console.log(line('plain fetches: /fetch/v2', best.fetch!));
     report('plain fetches/s (whole path)', best.fetch!.perSecond, 'fetches/s', 1000, { name: 'the same GETs straight through the proxy', value: best.proxy!.perSecond });
     console.log(`  memory of the platform: ${platform.memory().rss.toFixed(0)} MB RSS (peak ${platform.memory().peak.toFixed(0)} MB)`);
-    await measureWorkerApart(o, target);
 
     // Rendered fetches through the whole path (API, log, renderer worker, its browser through the proxy, back).
     const page = JSON.stringify({ url: `${renderSite.url}/page`, render: true });
@@ -137,37 +135,5 @@ export async function fetchBench(o: FetchBenchOptions): Promise<void> {
     await platform.stop();
     await origin.close();
     await renderSite.close();
-  }
-}
-
-/**
- * The same plain fetches with the fleet scaled out by one process: the API and the proxy in
- * one process, the worker in another (sharing the data dir and the log), as the
- * distributed deployment runs them (on Kafka, that is the deployment the lane stands for).
- */
-async function measureWorkerApart(o: FetchBenchOptions, target: string): Promise<void> {
-  const [proxyPort, fetchPort, statsPort] = [await freePort(), await freePort(), await freePort()];
-  const env = { ALLOW_PRIVATE_TARGETS: 'true', PROXY_THROTTLE_SPACING_MS: '0', PROXY_MAX_CONNS_PER_KEY: '100000', LOG_LEVEL: 'error' };
-  const api = await startPlatform({ ...env, APP_ROLE: 'proxy,fetch', PROXY_PORT: String(proxyPort), FETCH_PORT: String(fetchPort), STATS_PORT: String(statsPort) });
-  const worker = await startPlatform({ ...env, APP_ROLE: 'worker', WORKER_KINDS: 'plain', WORKER_PROXY_URL: `http://127.0.0.1:${proxyPort}/` }, { dataDir: api.dataDir });
-  const agent = new Agent({ keepAlive: true, maxSockets: o.concurrency });
-  const payload = JSON.stringify({ url: target });
-  const viaFetch = () =>
-    call(agent, { port: fetchPort, method: 'POST', path: '/fetch/v2', headers: { 'content-type': 'application/json', authorization: BENCH_AUTH, 'content-length': String(Buffer.byteLength(payload)) }, body: payload }).then(
-      (r) => r.status === 200 && (JSON.parse(r.body) as { proxy_status: string }).proxy_status === 'success',
-    );
-  try {
-    await measure(1, o.concurrency, [api.pid, worker.pid], viaFetch);
-    let best: Round | null = null;
-    for (let round = 0; round < o.rounds; round++) {
-      const r = await measure(o.seconds, o.concurrency, [api.pid, worker.pid], viaFetch);
-      if (!best || r.perSecond > best.perSecond) best = r;
-    }
-    console.log(line('worker in its own process', best!));
-    report('plain fetches/s, worker apart', best!.perSecond, 'fetches/s', 1000);
-  } finally {
-    agent.destroy();
-    await worker.stop();
-    await api.stop();
   }
 }
