@@ -52,6 +52,11 @@ describe('parseLightPage', () => {
     expect(link.outerHTML).toBe('<a href="/p?a=1&amp;b=2&amp;copy=3" title="A &amp;amp; B">x</a>');
   });
 
+  it('drops the attributes no extractor reads but keeps lazy-image sources', () => {
+    const image = parseLightPage('<img src="a.gif" data-src="a.jpg" data-zoom-image="a-big.jpg" data-track=\'{"x":1}\' style="width:1px" onload="f()">').querySelector('img')!;
+    expect(image.outerHTML).toBe('<img src="a.gif" data-src="a.jpg" data-zoom-image="a-big.jpg">');
+  });
+
   it('removes elements and replaces inner HTML', () => {
     const page = parseLightPage('<div id="a"><b>x</b><i>y</i></div>');
     page.querySelector('b')!.remove();

@@ -1,7 +1,7 @@
 import { Parser } from 'htmlparser2';
 import { DomDocument, DomElement, DomNode, ELEMENT_NODE, TEXT_NODE } from './dom.types';
 import { decodeHtmlAttribute, decodeHtmlText } from './html-entities';
-import { withoutNonContent } from './parse-page';
+import { withoutNonContentOrUnreadAttributes } from './parse-page';
 import { compileSelector } from './selector';
 
 /**
@@ -12,7 +12,7 @@ import { compileSelector } from './selector';
  */
 export function parseLightPage(html: string): DomDocument {
   const root = new LightElement('#document', Object.create(null));
-  buildInto(root, withoutNonContent(html));
+  buildInto(root, withoutNonContentOrUnreadAttributes(html));
   return new LightDocument(root);
 }
 
@@ -30,9 +30,15 @@ abstract class LightNode implements DomNode {
   }
 }
 
+// Constant properties are getters on the prototype, not fields: each page makes thousands of
+// nodes, and smaller nodes are cheaper to allocate and for the garbage collector to move.
 class LightText extends LightNode {
-  readonly nodeType = TEXT_NODE;
-  readonly nodeName = '#text';
+  get nodeType(): number {
+    return TEXT_NODE;
+  }
+  get nodeName(): string {
+    return '#text';
+  }
   constructor(public data: string) {
     super();
   }
@@ -42,7 +48,9 @@ class LightText extends LightNode {
 }
 
 class LightElement extends LightNode implements DomElement {
-  readonly nodeType = ELEMENT_NODE;
+  get nodeType(): number {
+    return ELEMENT_NODE;
+  }
   readonly nodes: LightNode[] = [];
   constructor(
     readonly localName: string,
