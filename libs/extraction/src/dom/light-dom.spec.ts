@@ -42,6 +42,21 @@ describe('parseLightPage', () => {
     expect(layoutText(document.body!)).toBe('Kettle\n€ 12\nincl. VAT\none\ntwo');
   });
 
+  it('decodes attribute values by attribute rules, once, and keeps set values as given', () => {
+    const page = parseLightPage('<a href="/p?a=1&amp;b=2&copy=3" title="&quot;R&amp;D&quot; &euro;">x</a><textarea>&lt;b&gt;</textarea>');
+    const link = page.querySelector('a')!;
+    expect(link.getAttribute('href')).toBe('/p?a=1&b=2&copy=3');
+    expect(link.getAttribute('title')).toBe('"R&D" €');
+    link.setAttribute('title', 'A &amp; B');
+    expect(link.getAttribute('title')).toBe('A &amp; B');
+    expect(link.outerHTML).toBe('<a href="/p?a=1&amp;b=2&amp;copy=3" title="A &amp;amp; B">x</a>');
+  });
+
+  it('drops the attributes no extractor reads but keeps lazy-image sources', () => {
+    const image = parseLightPage('<img src="a.gif" data-src="a.jpg" data-zoom-image="a-big.jpg" data-track=\'{"x":1}\' style="width:1px" onload="f()">').querySelector('img')!;
+    expect(image.outerHTML).toBe('<img src="a.gif" data-src="a.jpg" data-zoom-image="a-big.jpg">');
+  });
+
   it('removes elements and replaces inner HTML', () => {
     const page = parseLightPage('<div id="a"><b>x</b><i>y</i></div>');
     page.querySelector('b')!.remove();

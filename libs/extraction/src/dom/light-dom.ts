@@ -1,6 +1,7 @@
 import { Parser } from 'htmlparser2';
 import { DomDocument, DomElement, DomNode, ELEMENT_NODE, TEXT_NODE } from './dom.types';
-import { withoutNonContent } from './parse-page';
+import { decodeHtmlAttribute, decodeHtmlText } from './html-entities';
+import { withoutNonContentOrUnreadAttributes } from './parse-page';
 import { compileSelector } from './selector';
 
 /**
@@ -11,7 +12,7 @@ import { compileSelector } from './selector';
  */
 export function parseLightPage(html: string): DomDocument {
   const root = new LightElement('#document', Object.create(null));
-  buildInto(root, withoutNonContent(html));
+  buildInto(root, withoutNonContentOrUnreadAttributes(html));
   return new LightDocument(root);
 }
 
@@ -29,9 +30,15 @@ abstract class LightNode implements DomNode {
   }
 }
 
+// Constant properties are getters on the prototype, not fields: each page makes thousands of
+// nodes, and smaller nodes are cheaper to allocate and for the garbage collector to move.
 class LightText extends LightNode {
-  readonly nodeType = TEXT_NODE;
-  readonly nodeName = '#text';
+  get nodeType(): number {
+    return TEXT_NODE;
+  }
+  get nodeName(): string {
+    return '#text';
+  }
   constructor(public data: string) {
     super();
   }
@@ -41,7 +48,9 @@ class LightText extends LightNode {
 }
 
 class LightElement extends LightNode implements DomElement {
-  readonly nodeType = ELEMENT_NODE;
+  get nodeType(): number {
+    return ELEMENT_NODE;
+  }
   readonly nodes: LightNode[] = [];
   constructor(
     readonly localName: string,
@@ -101,23 +110,26 @@ class LightElement extends LightNode implements DomElement {
   /**
    * Names as the parser stores them: lower case (callers pass them so; no case folding per
    * call). The attributes are htmlparser2's plain object: only strings count, so
-   * "constructor" and the like are never attributes.
+   * "constructor" and the like are never attributes. Values are stored as written and
+   * decoded when read.
    */
   getAttribute(name: string): string | null {
     const value = this.attributes[name];
-    return typeof value === 'string' ? value : null;
+    return typeof value === 'string' ? decodeHtmlAttribute(value) : null;
   }
   hasAttribute(name: string): boolean {
     return typeof this.attributes[name] === 'string';
   }
   setAttribute(name: string, value: string): void {
-    this.attributes[name.toLowerCase()] = value;
+    this.attributes[name.toLowerCase()] = value.replace(/&/g, '&amp;');
   }
   removeAttribute(name: string): void {
     delete this.attributes[name.toLowerCase()];
   }
   attributeEntries(): [string, string][] {
-    return Object.entries(this.attributes).filter(([, value]) => typeof value === 'string');
+    return Object.entries(this.attributes)
+      .filter(([, value]) => typeof value === 'string')
+      .map(([name, value]) => [name, decodeHtmlAttribute(value)]);
   }
   querySelectorAll(selectors: string): LightElement[] {
     const matches = compileSelector(selectors);
@@ -211,13 +223,15 @@ function buildInto(parent: LightElement, html: string): void {
       onclosetag() {
         if (current !== parent && current.parentElement) current = current.parentElement;
       },
-      ontext(text) {
+      ontext(raw) {
+        const text = UNDECODED_TEXT_ELEMENTS.has(current.localName) ? raw : decodeHtmlText(raw);
         const last = current.nodes[current.nodes.length - 1];
         if (last instanceof LightText) last.data += text;
         else current.append(new LightText(text));
       },
     },
-    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+    // Entities are decoded by html-entities.ts, only where an '&' is.
+    { decodeEntities: false, lowerCaseTags: true, lowerCaseAttributeNames: true },
   );
   parser.write(html);
   parser.end();
@@ -225,6 +239,8 @@ function buildInto(parent: LightElement, html: string): void {
 
 const VOID_ELEMENTS = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr']);
 const RAW_TEXT_ELEMENTS = new Set(['script', 'style']);
+// Where htmlparser2's decoding parse leaves entities as written (kept so: same text as before).
+const UNDECODED_TEXT_ELEMENTS = new Set([...RAW_TEXT_ELEMENTS, 'textarea']);
 
 function serialize(node: LightNode): string {
   if (node instanceof LightText) return RAW_TEXT_ELEMENTS.has(node.parentElement?.localName ?? '') ? node.data : escapeText(node.data);

@@ -20,3 +20,15 @@ const NON_CONTENT = /(<script\b[^>]*application\/ld\+json[^>]*>[\s\S]*?<\/script
 export function withoutNonContent(html: string): string {
   return html.replace(NON_CONTENT, '$1');
 }
+
+// The same pass, also dropping the attributes shops fill most that no product extractor
+// reads: inline styles, event handlers, and data-* other than the lazy-image sources.
+// (The article engine reads style to find hidden blocks, so it keeps the plain pass.)
+const NON_CONTENT_OR_UNREAD_ATTRIBUTE = new RegExp(
+  `${NON_CONTENT.source}|\\s(?:style|on[a-z]+|data-(?!src|original|lazy-src|zoom-image)[\\w-]*)\\s*=\\s*(?:"[^"]*"|'[^']*')`,
+  'gi',
+);
+
+export function withoutNonContentOrUnreadAttributes(html: string): string {
+  return html.replace(NON_CONTENT_OR_UNREAD_ATTRIBUTE, '$1');
+}
