@@ -64,6 +64,12 @@ describe('extractArticle: body', () => {
     expect(extractArticle(articlePage(), 'https://news.example/a', { articleBodyRaw: false }).articleBodyRaw).toBeUndefined();
   });
 
+  it("follows the page's own itemprop=articleBody mark over a longer unmarked block", () => {
+    const page = `<html><body><div class="box">${[1, 2, 3, 4, 5].map((i) => `<p>${PROSE(`Unmarked ${i}`)}</p>`).join('')}</div>
+      <div class="box" itemprop="articleBody"><p>${PROSE('Marked one')}</p><p>${PROSE('Marked two')}</p></div></body></html>`;
+    expect(extractArticle(page, 'https://x.example/p/2').articleBody).toBe(`${PROSE('Marked one')}\n${PROSE('Marked two')}`);
+  });
+
   it('takes text written straight into a container and paragraphs split by line breaks', () => {
     const page = `<html><body><div class="menu"><a href="/">Home</a></div><div class="col">${PROSE('Loose text')}<br><br>${PROSE('After a break')}<div class="meta">x</div></div></body></html>`;
     expect(extractArticle(page, 'https://x.example/p/1').articleBody).toBe(`${PROSE('Loose text')}\n${PROSE('After a break')}`);

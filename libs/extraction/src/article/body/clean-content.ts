@@ -4,6 +4,7 @@ import { classWeight, isProse } from './main-content';
 /** Containers judged as a whole inside the article: kept when they read like article matter. */
 const JUDGED_TAGS = 'div, section, header, ul, ol, table, form, fieldset, p';
 const SHORT_POINTER_CHARS = 200;
+const POINTERS_DENSITY = 0.6;
 const LINK_LIST_DENSITY = 0.7;
 const EMBED_TAGS = new Set(['iframe', 'object', 'embed']);
 
@@ -52,8 +53,11 @@ function isFurniture(element: DomElement): boolean {
   const weight = classWeight(element);
   if (weight < 0) return true;
   const count = census(element);
-  // A short paragraph that is mostly a link is a "Read more: …" pointer, not prose.
-  if (element.localName === 'p') return count.chars < SHORT_POINTER_CHARS && count.linkChars / (count.chars || 1) > 0.5;
+  // A paragraph that is mostly links is a "Read more: …" pointer or a list of them, not prose.
+  if (element.localName === 'p') {
+    const density = count.linkChars / (count.chars || 1);
+    return density > POINTERS_DENSITY || (count.chars < SHORT_POINTER_CHARS && density > 0.5);
+  }
   if (count.commas >= 10) return false;
   const tag = element.localName;
   const isList = tag === 'ul' || tag === 'ol' || (count.chars > 0 && count.listChars / count.chars > 0.9);
