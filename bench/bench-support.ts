@@ -15,15 +15,15 @@ export function report(name: string, value: number, unit: string, target?: numbe
   console.log(`  ${parts.join('; ')}`);
 }
 
-/** A minimal keep-alive HTTP POST/GET used by the load generators (no fetch overhead). */
-export function httpCall(url: string, method: 'GET' | 'POST', headers: Record<string, string>, body?: Buffer): Promise<{ status: number; bytes: number; text?: string }> {
+/** A minimal keep-alive HTTP POST/GET used by the load generators (no fetch overhead); `text` is the body of errors, or of every answer with `keepBody`. */
+export function httpCall(url: string, method: 'GET' | 'POST', headers: Record<string, string>, body?: Buffer, keepBody = false): Promise<{ status: number; bytes: number; text?: string }> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method, headers: { ...headers, ...(body ? { 'content-length': String(body.length) } : {}) }, agent: keepAlive }, (res) => {
       let bytes = 0;
       const chunks: Buffer[] = [];
       res.on('data', (d: Buffer) => {
         bytes += d.length;
-        if (res.statusCode !== 200) chunks.push(d);
+        if (keepBody || res.statusCode !== 200) chunks.push(d);
       });
       res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes, text: chunks.length ? Buffer.concat(chunks).toString() : undefined }));
       res.on('error', reject);
@@ -40,8 +40,10 @@ const keepAlive = new Agent({ keepAlive: true, maxSockets: 64 });
  * BENCH_NODE_ARGS adds node options to it, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`
  * to profile the platform under a benchmark's load.
  */
-export async function startPlatform(env: Record<string, string>) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'crawlhub-bench-'));
+export async function startPlatform(env: Record<string, string>, options: { dataDir?: string } = {}) {
+  // Another process of the same platform (a worker of the fleet) shares the first one's data dir.
+  const ownDir = options.dataDir === undefined;
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'crawlhub-bench-'));
   const port = 28000 + Math.floor(Math.random() * 1000);
   const dashPort = port + 1000;
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
@@ -68,10 +70,11 @@ export async function startPlatform(env: Record<string, string>) {
       const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
       return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
     },
+    dataDir,
     stop: async () => {
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));
-      rmSync(dataDir, { recursive: true, force: true });
+      if (ownDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

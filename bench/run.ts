@@ -7,6 +7,8 @@ import { proxyBench, proxyBenchOptions } from './proxy.bench';
 import { renderBench } from './render.bench';
 import { fetchBench, fetchBenchOptions } from './fetch.bench';
 import { articleExtractionBench } from './extraction.bench';
+import { productExtractionBench } from './extraction-product.bench';
+import { extractionApiBench, extractionApiBenchOptions } from './extraction-api.bench';
 
 /**
  * `npm run bench [section]`: each capability has a section; figures are printed with
@@ -34,7 +36,11 @@ const SECTIONS: Record<string, () => Promise<void>> = {
     await fetchBench(fetchBenchOptions());
     await renderBench({ seconds: Number(process.env.BENCH_RENDER_SECONDS ?? '5'), soakRenders: Number(process.env.BENCH_RENDER_SOAK ?? '2000') });
   },
-  extraction: () => articleExtractionBench({ perPage: process.argv.includes('pages') }),
+  extraction: async () => {
+    await articleExtractionBench({ perPage: process.argv.includes('pages') });
+    await productExtractionBench();
+    await extractionApiBench(extractionApiBenchOptions());
+  },
 };
 
 async function main() {

@@ -13,6 +13,7 @@ import { startProxyApp } from '../proxy/proxy.app';
 import { startStatsApp } from '../proxy/stats.app';
 import { startFetchApp } from '../fetch/fetch.app';
 import { startWorkerApp } from '../worker/worker.app';
+import { startExtractApp } from '../extract/extract.app';
 
 const HELP = `crawlhub: a self-hostable web-scraping platform (Scrapy Cloud compatible APIs)
 
@@ -31,8 +32,6 @@ class AdminModule {
     return { module: AdminModule, imports: [CoreModule.with(core), AccessModule] };
   }
 }
-
-const NOT_BUILT_YET = ['extract'] as const;
 
 async function main(): Promise<void> {
   if (process.argv.includes('--help') || process.argv.includes('-h')) {
@@ -78,20 +77,23 @@ async function main(): Promise<void> {
     urls.push(`proxy stats    http://${config.host}:${config.ports.stats}/stats`);
   }
   if (config.roles.includes('worker')) {
-    const { context, worker, proxyUrl } = await startWorkerApp(core, logger, proxyPort);
+    const { context, id, proxyUrl } = await startWorkerApp(core, logger, proxyPort);
     running.push(context);
-    urls.push(`worker         ${worker.id} (${config.worker.kinds.join(' and ')} fetches, ${config.worker.concurrency} at once, through ${proxyUrl})`);
+    urls.push(`worker         ${id} (${config.worker.kinds.join(', ')}; ${config.worker.concurrency} at once of each; through ${proxyUrl})`);
   }
   if (config.roles.includes('fetch')) {
     const app = await startFetchApp(core, logger);
     running.push(app);
     urls.push(`fetch API      http://${config.host}:${(app.getHttpServer().address() as { port: number }).port}/fetch/v2`);
   }
-  const skipped = NOT_BUILT_YET.filter((r) => config.roles.includes(r));
+  if (config.roles.includes('extract')) {
+    const app = await startExtractApp(core, logger);
+    running.push(app);
+    urls.push(`extraction API http://${config.host}:${(app.getHttpServer().address() as { port: number }).port}/v1/extract`);
+  }
 
   console.log(`crawlhub is up (event log: ${config.eventLog.kind}, views: ${config.viewStore.kind}, data: ${config.dataDir})`);
   for (const u of urls) console.log(`  ${u}`);
-  if (skipped.length) console.log(`  roles not built yet in this version: ${skipped.join(', ')}`);
   if (projector) {
     const admin = await NestFactory.createApplicationContext(AdminModule.with(core), { logger });
     running.push(admin);

@@ -6,7 +6,10 @@ import { dirname, resolve } from 'node:path';
 import { CommandBus } from '@nestjs/cqrs';
 import { ACCESS_KEYS_VIEW, AccessKeysView, CreateAccessKeyCommand, SetKeyCapabilitiesCommand, UnknownKeyError } from '@crawlhub/access';
 import { ConfigError, loadConfig } from '@crawlhub/config';
-import { JOB_DATA_TOPIC, JOB_METADATA_TOPIC, JOBS_TOPIC, JobsRequested, KEY_CAPABILITIES, KeyCapability } from '@crawlhub/contracts';
+import {
+  EXTRACTION_COMPLETED, EXTRACTION_RESULTS_TOPIC, ExtractionCompleted, extractionEventProblem, JOB_DATA_TOPIC, JOB_METADATA_TOPIC, JOBS_TOPIC, JobsRequested, KEY_CAPABILITIES, KeyCapability,
+} from '@crawlhub/contracts';
+import { ExtractionUsage } from '@crawlhub/extraction-batches';
 import { LoggedEvent, partitionForKey } from '@crawlhub/eventlog';
 import { JOBS_VIEW, JobsView } from '@crawlhub/jobs';
 import { Core, CoreModule, openCore } from '@crawlhub/platform';
@@ -22,7 +25,8 @@ const HELP = `crawlhub operations (same configuration as npm start: DATA_DIR, EV
                          capability)
   crawlhub keys grant <key-id> CAP     give a key a capability
   crawlhub keys withdraw <key-id> CAP  take it back
-                         capabilities: ${KEY_CAPABILITIES.join(', ')} (browser: the fetch API)
+                         capabilities: ${KEY_CAPABILITIES.join(', ')} (browser: the fetch API;
+                         extraction: the extraction API)
   crawlhub keys list     list keys (ids, projects, capabilities; never the secrets)
   crawlhub replay        drop every view and rebuild it from the event log
                          (stop the platform's projector first)
@@ -35,6 +39,9 @@ const HELP = `crawlhub operations (same configuration as npm start: DATA_DIR, EV
                          (cwd relative to the file's folder, which is the default)
   crawlhub spiders list --project N
                          the registered spiders of project N and their commands
+  crawlhub usage extraction [--key KEY-ID] [--since YYYY-MM-DD]
+                         extraction queries per day and key (done, billable, errors),
+                         added up from the log's extraction results
 
 Through npm: npm run crawlhub -- <command>`;
 
@@ -174,9 +181,33 @@ async function audit(core: Core, jobKey: string | undefined): Promise<void> {
   if (rows.length === 0) console.log(`no events for job ${jobKey}`);
 }
 
+async function extractionUsage(core: Core, args: string[]): Promise<void> {
+  const [key] = option(args, '--key');
+  const [since] = option(args, '--since');
+  if (since !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(since)) fail('--since takes a day like 2026-11-21');
+  await core.eventLog.ensureTopics([EXTRACTION_RESULTS_TOPIC]);
+  const usage = new ExtractionUsage();
+  const from = since === undefined ? 0 : Date.parse(`${since}T00:00:00Z`);
+  for (let partition = 0; partition < core.eventLog.partitionCount(EXTRACTION_RESULTS_TOPIC); partition++) {
+    for await (const e of partitionFrom(core, EXTRACTION_RESULTS_TOPIC, partition)) {
+      const d = e.event.data as ExtractionCompleted;
+      if (e.event.type !== EXTRACTION_COMPLETED || extractionEventProblem(e.event) !== null || e.event.occurredAt < from || (key !== undefined && d.user !== key)) continue;
+      usage.add(d, e.event.occurredAt);
+    }
+  }
+  const rows = usage.report();
+  if (rows.length === 0) return console.log('no extraction queries');
+  console.log(`${'day'.padEnd(10)}  ${'key'.padEnd(20)}  ${'queries'.padStart(8)}  ${'billable'.padStart(8)}  ${'errors'.padStart(8)}`);
+  for (const r of rows) console.log(`${r.day}  ${r.user.padEnd(20)}  ${String(r.queries).padStart(8)}  ${String(r.billable).padStart(8)}  ${String(r.errors).padStart(8)}`);
+}
+
 /** Every event of the partition a key lands in, oldest first. */
-async function* partitionEvents(core: Core, topic: string, key: string): AsyncGenerator<LoggedEvent> {
-  const partition = partitionForKey(key, core.eventLog.partitionCount(topic));
+function partitionEvents(core: Core, topic: string, key: string): AsyncGenerator<LoggedEvent> {
+  return partitionFrom(core, topic, partitionForKey(key, core.eventLog.partitionCount(topic)));
+}
+
+/** Every event of one partition, oldest first. */
+async function* partitionFrom(core: Core, topic: string, partition: number): AsyncGenerator<LoggedEvent> {
   for (let from = 0; ; ) {
     const page = await core.eventLog.read(topic, partition, from, 1000);
     if (page.length === 0) return;
@@ -260,6 +291,7 @@ async function main(): Promise<void> {
     else if (command === 'audit') await audit(core, sub);
     else if (command === 'spiders' && sub === 'register') await registerSpiders(core, args.slice(2));
     else if (command === 'spiders' && sub === 'list') await listSpiders(core, args.slice(2));
+    else if (command === 'usage' && sub === 'extraction') await extractionUsage(core, args.slice(2));
     else fail(`unknown command: ${args.join(' ')}`);
   } finally {
     await core.close();

@@ -562,6 +562,22 @@ describe('smart proxy: core', () => {
       expect(served[3].headers['x-proxy-next-request-in']).toBeUndefined();
     });
 
+    it('refuses at once, with Retry-After, a request whose wait would pass its X-Proxy-Max-Wait', async () => {
+      const p = await throttled([EXITS[0]]);
+      const url = `http://site.test:${origin.httpPort}/whoami?max-wait=${Date.now()}`;
+      const first = viaProxy(p, url, { key });
+      await new Promise((r) => setTimeout(r, 20));
+      const started = Date.now();
+      const refused = await viaProxy(p, url, { key, headers: { 'X-Proxy-Max-Wait': '100' } });
+      expect(Date.now() - started).toBeLessThan(200);
+      expect([refused.status, refused.headers['x-proxy-error'], refused.headers['retry-after']]).toEqual([503, '/limits/over-domain-limit', '1']);
+      // It took no slot: a request that accepts the wait gets the second one (300 ms after the first).
+      const patient = await viaProxy(p, url, { key, headers: { 'X-Crawlera-Max-Wait': '1000' } });
+      expect(patient.status).toBe(200);
+      expect(Date.now() - started).toBeLessThan(500);
+      expect((await first).status).toBe(200);
+    });
+
     it('keeps the slots of each domain apart', async () => {
       const p = await throttled([EXITS[0]]);
       const slow = Promise.all([0, 1, 2].map(() => viaProxy(p, `http://site.test:${origin.httpPort}/whoami`, { key })));

@@ -35,6 +35,7 @@ export interface CrawlhubConfig {
   proxySessions: ProxySessionsConfig;
   render: RenderConfig;
   fetch: FetchConfig;
+  extraction: ExtractionConfig;
   worker: WorkerConfig;
 }
 
@@ -46,12 +47,22 @@ export interface FetchConfig {
   maxResponseBytes: number;
 }
 
-export const WORKER_KINDS = ['plain', 'render'] as const;
+/** The extraction API (libs/extraction-batches, :8004). */
+export interface ExtractionConfig {
+  /** A query not done by then is answered `query timed out` (the original's 10 minutes). */
+  queryTimeoutMs: number;
+  /** Queries of one key in flight in one API process beyond which a batch is refused (429 user-rate-limit-exceeded). */
+  userQueriesInFlight: number;
+  /** Queries of all keys in flight in one API process beyond which a batch is refused (429 rate-limit-exceeded). */
+  queriesInFlight: number;
+}
+
+export const WORKER_KINDS = ['plain', 'render', 'extract'] as const;
 export type WorkerKind = (typeof WORKER_KINDS)[number];
 
-/** The worker role: takes fetch requests from the log and does them through the proxy. */
+/** The worker role: takes fetch and extraction requests from the log and does them through the proxy. */
 export interface WorkerConfig {
-  /** Which requests this process takes: plain fetches, rendered ones, or both. */
+  /** Which requests this process takes: plain fetches, rendered ones, extraction queries (any of them). */
   kinds: WorkerKind[];
   /** Requests one worker process works on at once. */
   concurrency: number;
@@ -263,8 +274,11 @@ export const CONFIG_DOCS: [string, string, string][] = [
   ['RENDER_RECYCLE_RSS_MB', '1024', 'a render browser is replaced once its process tree uses more memory than this (MB, read from /proc)'],
   ['FETCH_DEADLINE_MS', '60000', 'how long a fetch API request may take end to end (its deadline: a worker skips it after that); no answer by then: 503'],
   ['FETCH_MAX_RESPONSE_BYTES', '10485760', 'larger website responses are a fetch failure (`data_error`): the spec\'s 10 MB fetch response limit'],
-  ['WORKER_KINDS', 'plain,render', 'which fetch requests a worker process takes: `plain` (fetches), `render` (browser renders), or both'],
-  ['WORKER_CONCURRENCY', '64', 'fetch requests one worker process works on at once'],
+  ['EXTRACT_QUERY_TIMEOUT_MS', '600000', 'an extraction query not done by then is answered `query timed out` (the other queries of its batch are still answered)'],
+  ['EXTRACT_USER_QUERIES_IN_FLIGHT', '1000', 'queries of one key in flight in one extraction API process beyond which a batch gets 429 user-rate-limit-exceeded'],
+  ['EXTRACT_QUERIES_IN_FLIGHT', '5000', 'queries of all keys in flight in one extraction API process beyond which a batch gets 429 rate-limit-exceeded'],
+  ['WORKER_KINDS', 'plain,render,extract', 'which requests a worker process takes: `plain` (fetches), `render` (browser renders), `extract` (extraction queries); any of them'],
+  ['WORKER_CONCURRENCY', '64', 'fetch requests (and, separately, extraction queries) one worker process works on at once'],
   ['WORKER_PROXY_URL', 'http://127.0.0.1:PROXY_PORT', 'the proxy the workers fetch through (the platform\'s own)'],
   ['RUNNER_PASS_ENV', RUNNER_PASS_ENV_DEFAULT, 'the runner\'s environment variables that jobs inherit (comma list, `X_*` for a prefix); nothing else of it reaches a job'],
 ];
@@ -392,6 +406,11 @@ export function loadConfig(env: Env = process.env): CrawlhubConfig {
       deadlineMs: int('FETCH_DEADLINE_MS', 60_000, 100, 3_600_000),
       maxResponseBytes: int('FETCH_MAX_RESPONSE_BYTES', 10 * 1024 * 1024, 1, 12 * 1024 * 1024),
     },
+    extraction: {
+      queryTimeoutMs: int('EXTRACT_QUERY_TIMEOUT_MS', 600_000, 100, 3_600_000),
+      userQueriesInFlight: int('EXTRACT_USER_QUERIES_IN_FLIGHT', 1000, 1, 1_000_000),
+      queriesInFlight: int('EXTRACT_QUERIES_IN_FLIGHT', 5000, 1, 10_000_000),
+    },
     worker: {
       kinds: workerKindsOf(str('WORKER_KINDS', WORKER_KINDS.join(',')), problems),
       concurrency: int('WORKER_CONCURRENCY', 64, 1, 10_000),
@@ -437,7 +456,7 @@ export function loadConfig(env: Env = process.env): CrawlhubConfig {
       },
     },
   };
-  if (config.worker.kinds.length === 0) problems.push(`WORKER_KINDS must name ${WORKER_KINDS.join(' and/or ')}`);
+  if (config.worker.kinds.length === 0) problems.push(`WORKER_KINDS must name at least one of ${WORKER_KINDS.join(', ')}`);
   if (config.proxy.timeoutMinMs > config.proxy.timeoutMaxMs) problems.push('PROXY_TIMEOUT_MIN_MS must not exceed PROXY_TIMEOUT_MAX_MS');
   if (config.proxy.throttle.softLimitMs > config.proxy.throttle.hardLimitMs) problems.push('PROXY_THROTTLE_SOFT_LIMIT_MS must not exceed PROXY_THROTTLE_HARD_LIMIT_MS');
   if (problems.length) throw new ConfigError(problems);

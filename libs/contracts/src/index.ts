@@ -12,3 +12,4 @@ export * from './topics/collections/collections.topic';
 export * from './topics/proxy-usage/proxy-usage.topic';
 export * from './topics/proxy-sessions/proxy-sessions.topic';
 export * from './topics/fetch/fetch.topic';
+export * from './topics/extraction/extraction.topic';

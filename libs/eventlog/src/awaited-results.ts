@@ -6,6 +6,8 @@ import type { ConsumedBatch, Consumption, EventLog } from './event-log.port';
 const ASSIGNMENT_WAIT_MS = 60_000;
 
 export interface AwaitedResultsOptions {
+  /** Topics created at start: the results topic and the work topics its API appends to. */
+  topics: string[];
   topic: string;
   /** The result event's type; others on the topic are ignored. */
   type: string;
@@ -17,7 +19,8 @@ export interface AwaitedResultsOptions {
 }
 
 /**
- * The data of the first event of type `type` keyed `key`, typed T by the caller.
+ * The data of the first event of type `type` keyed `key`, typed T by the caller. An API's
+ * results class extends it with its options; NestJS calls the lifecycle methods.
  *
  * How an API process receives the results it waits for, keyed by the event key: it
  * consumes the whole results topic with a consumer group of its own that starts at the
@@ -31,7 +34,8 @@ export class AwaitedResults<T> {
 
   constructor(private readonly eventLog: EventLog, private readonly o: AwaitedResultsOptions) {}
 
-  async start(): Promise<void> {
+  async onApplicationBootstrap(): Promise<void> {
+    await this.eventLog.ensureTopics(this.o.topics);
     this.consumption = await this.eventLog.consume({ groupId: `${this.o.groupPrefix}-${randomUUID()}`, topics: [this.o.topic], fromBeginning: false, handler: async (b) => this.deliver(b) });
     // Kafka assigns partitions after the group is joined: results appended before would be missed.
     const partitions = this.eventLog.partitionCount(this.o.topic);
@@ -39,7 +43,7 @@ export class AwaitedResults<T> {
     while ((this.consumption.assignment()[this.o.topic]?.length ?? 0) < partitions && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
   }
 
-  async stop(): Promise<void> {
+  async onApplicationShutdown(): Promise<void> {
     await this.consumption?.stop();
   }
 

@@ -2,3 +2,4 @@ export * from './extraction.types';
 export * from './dom';
 export * from './structured-data';
 export * from './article/extract-article';
+export * from './product/extract-product';

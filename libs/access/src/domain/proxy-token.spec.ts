@@ -1,4 +1,4 @@
-import { keyIdOfProxyToken, looksLikeProxyToken, mintProxyToken } from './proxy-token';
+import { keyIdOfProxyToken, looksLikeProxyToken, mintProxyToken, ProxyTokens } from './proxy-token';
 
 describe('proxy tokens', () => {
   const secret = 's'.repeat(64);
@@ -23,5 +23,23 @@ describe('proxy tokens', () => {
 
   it('are never mistaken for API keys', () => {
     expect(looksLikeProxyToken('0123456789abcdef0123456789abcdef')).toBe(false);
+  });
+});
+
+describe('ProxyTokens', () => {
+  it('reuses a key’s token while it is valid long enough, and mints a new one past that', () => {
+    let now = 1_700_000_000_000;
+    const tokens = new ProxyTokens('s3cret', () => now);
+    const first = tokens.for('key-a', now + 60_000);
+    expect(keyIdOfProxyToken(first, 's3cret', now + 9 * 60_000)).toBe('key-a');
+    expect(tokens.for('key-a', now + 5 * 60_000)).toBe(first);
+    expect(tokens.for('key-b', now + 60_000)).not.toBe(first);
+    // A deadline past the kept token's end needs a new one, valid until then.
+    const later = tokens.for('key-a', now + 20 * 60_000);
+    expect(later).not.toBe(first);
+    expect(keyIdOfProxyToken(later, 's3cret', now + 20 * 60_000 - 1)).toBe('key-a');
+    now += 30 * 60_000;
+    expect(keyIdOfProxyToken(later, 's3cret', now)).toBeNull();
+    expect(keyIdOfProxyToken(tokens.for('key-a', now + 1000), 's3cret', now)).toBe('key-a');
   });
 });

@@ -41,3 +41,29 @@ export function keyIdOfProxyToken(token: string, secret: string, nowMs: number):
     return null;
   }
 }
+
+/** How long the tokens a worker mints stay valid, at the least (so one serves many requests). */
+const REUSE_MS = 10 * 60_000;
+
+/**
+ * A worker's proxy tokens, one per key, reused while it is valid long enough: a browser
+ * kept across renders then goes on with the credentials it has (no new proxy
+ * authentication per render), and most requests cost no signature.
+ */
+export class ProxyTokens {
+  private readonly byKey = new Map<string, { token: string; expiresAtMs: number }>();
+
+  constructor(private readonly secret: string, private readonly now: () => number = Date.now) {}
+
+  /** A token for `keyId` valid at least until `neededUntilMs`. */
+  for(keyId: string, neededUntilMs: number): string {
+    const kept = this.byKey.get(keyId);
+    if (kept && kept.expiresAtMs >= neededUntilMs) return kept.token;
+    const expiresAtMs = Math.max(neededUntilMs, this.now() + REUSE_MS);
+    const token = mintProxyToken(keyId, expiresAtMs, this.secret);
+    // Tokens of keys not seen for a while are dropped with the map's oldest entries.
+    if (this.byKey.size >= 10_000) this.byKey.delete(this.byKey.keys().next().value as string);
+    this.byKey.set(keyId, { token, expiresAtMs });
+    return token;
+  }
+}

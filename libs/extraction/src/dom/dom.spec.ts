@@ -1,6 +1,6 @@
 import { parsePage } from './parse-page';
 import { documentBaseUrl, resolveUrl } from './url';
-import { normalizeSpace, textOf } from './text';
+import { layoutText, normalizeSpace, textOf } from './text';
 
 describe('dom helpers', () => {
   it('parses a fragment as a whole document', () => {
@@ -28,5 +28,12 @@ describe('parsePage', () => {
     expect(textOf(document.querySelector('body'))).toBe('shown');
     expect(document.querySelectorAll('script')).toHaveLength(1);
     expect(document.querySelector('script')!.textContent).toContain('"@type":"Product"');
+  });
+});
+
+describe('layoutText', () => {
+  it('puts each block on a line of its own and keeps inline text and table cells together', () => {
+    const document = parsePage('<div><p>First\nparagraph</p><ul><li><b>ASIN\n:</b>\n<span>B01</span></li></ul><table><tr><th>Weight</th><td>2 kg</td></tr></table></div>');
+    expect(layoutText(document.querySelector('div')!)).toBe('First paragraph\nASIN : B01\nWeight 2 kg');
   });
 });

@@ -21,6 +21,8 @@ export interface DomElement extends DomNode {
   readonly id: string;
   readonly className: string;
   readonly children: readonly DomElement[];
+  readonly nextElementSibling: DomElement | null;
+  readonly previousElementSibling: DomElement | null;
   innerHTML: string;
   readonly outerHTML: string;
   getAttribute(name: string): string | null;

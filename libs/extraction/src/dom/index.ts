@@ -2,3 +2,6 @@ export * from './dom.types';
 export * from './parse-page';
 export * from './url';
 export * from './text';
+export * from './class-words';
+export * from './breadcrumbs';
+export * from './light-dom';

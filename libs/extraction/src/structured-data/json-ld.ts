@@ -1,13 +1,13 @@
-import { DomDocument } from '../dom';
+import { DomElement } from '../dom';
 import { decodeEntities } from '../dom/text';
 import { StructuredRecord, StructuredValue } from './structured-data.types';
-import { localName } from './vocabulary';
+import { localName, typeNames } from './vocabulary';
 
-/** Every JSON-LD object of the page's <script type="application/ld+json">, @graph unrolled. */
-export function readJsonLd(document: DomDocument): StructuredRecord[] {
+/** Every JSON-LD object of the <script type="application/ld+json"> among the elements, @graph unrolled. */
+export function readJsonLd(elements: readonly DomElement[]): StructuredRecord[] {
   const records: StructuredRecord[] = [];
-  for (const script of document.querySelectorAll('script[type]')) {
-    if (!/^\s*application\/ld\+json\s*$/i.test(script.getAttribute('type') ?? '')) continue;
+  for (const script of elements) {
+    if (script.localName !== 'script' || !/^\s*application\/ld\+json\s*$/i.test(script.getAttribute('type') ?? '')) continue;
     const parsed = parseTolerantly(script.textContent ?? '');
     for (const node of topLevelNodes(parsed)) records.push(toRecord(node));
   }
@@ -108,7 +108,7 @@ function toRecord(node: Record<string, unknown>): StructuredRecord {
     const values = toValues(raw);
     if (values.length) properties[key.startsWith('@') ? key : localName(key)] = values;
   }
-  const types = (Array.isArray(node['@type']) ? node['@type'] : [node['@type']]).filter((t): t is string => typeof t === 'string').map(localName);
+  const types = (Array.isArray(node['@type']) ? node['@type'] : [node['@type']]).filter((t): t is string => typeof t === 'string').flatMap(typeNames);
   return { types, properties, source: 'json-ld' };
 }
 

@@ -1,14 +1,13 @@
-import { DomDocument, DomElement } from '../dom';
+import { DomElement } from '../dom';
 import { elementValue } from './element-value';
 import { StructuredRecord } from './structured-data.types';
-import { localNames } from './vocabulary';
+import { localNames, typeNames } from './vocabulary';
 
 /** Microdata items (itemscope/itemtype/itemprop), nested items as record values. */
-export function readMicrodata(document: DomDocument, baseUrl: string): StructuredRecord[] {
-  return readItems(document, baseUrl, {
-    scopeSelector: '[itemscope]',
-    propertySelector: '[itemprop]',
-    typesOf: (element) => localNames(element.getAttribute('itemtype')),
+export function readMicrodata(elements: readonly DomElement[], baseUrl: string): StructuredRecord[] {
+  return readItems(elements, baseUrl, {
+    isProperty: (element) => element.hasAttribute('itemprop'),
+    typesOf: (element) => typeNames(element.getAttribute('itemtype')),
     propertyNamesOf: (element) => localNames(element.getAttribute('itemprop')),
     isScope: (element) => element.hasAttribute('itemscope'),
     source: 'microdata',
@@ -16,8 +15,7 @@ export function readMicrodata(document: DomDocument, baseUrl: string): Structure
 }
 
 export interface ItemSyntax {
-  scopeSelector: string;
-  propertySelector: string;
+  isProperty(element: DomElement): boolean;
   typesOf(element: DomElement): string[];
   propertyNamesOf(element: DomElement): string[];
   isScope(element: DomElement): boolean;
@@ -30,8 +28,8 @@ export interface ItemSyntax {
  * belongs to the nearest enclosing item; an item that is itself a property becomes a
  * nested record, the others are top-level.
  */
-export function readItems(document: DomDocument, baseUrl: string, syntax: ItemSyntax): StructuredRecord[] {
-  const scopes = document.querySelectorAll(syntax.scopeSelector);
+export function readItems(elements: readonly DomElement[], baseUrl: string, syntax: ItemSyntax): StructuredRecord[] {
+  const scopes = elements.filter(syntax.isScope);
   if (!scopes.length) return [];
   const recordOf = new Map<DomElement, StructuredRecord>();
   for (const scope of scopes) recordOf.set(scope, { types: syntax.typesOf(scope), properties: {}, source: syntax.source });
@@ -44,8 +42,8 @@ export function readItems(document: DomDocument, baseUrl: string, syntax: ItemSy
     if (owner && names.length) names.forEach((name) => addValue(recordOf.get(owner)!, name, record));
     else topLevel.push(record);
   }
-  for (const element of document.querySelectorAll(syntax.propertySelector)) {
-    if (syntax.isScope(element)) continue;
+  for (const element of elements) {
+    if (!syntax.isProperty(element) || syntax.isScope(element)) continue;
     const owner = enclosingScope(element, syntax);
     if (!owner) continue;
     const value = elementValue(element, baseUrl);

@@ -8,8 +8,10 @@ import { StructuredData } from './structured-data.types';
 /** All structured data of a parsed page; relative urls resolve against the page (or its <base>). */
 export function readStructuredData(document: DomDocument, pageUrl: string): StructuredData {
   const baseUrl = documentBaseUrl(document, pageUrl);
+  // One walk finds every element any syntax reads; each reader picks its own.
+  const marked = document.querySelectorAll('script[type],meta[content],[itemscope],[itemprop],[typeof],[property]');
   return {
-    records: [...readJsonLd(document), ...readMicrodata(document, baseUrl), ...readRdfa(document, baseUrl)],
-    meta: readMetaTags(document),
+    records: [...readJsonLd(marked), ...readMicrodata(marked, baseUrl), ...readRdfa(marked, baseUrl)],
+    meta: readMetaTags(marked),
   };
 }

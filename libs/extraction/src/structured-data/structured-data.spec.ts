@@ -92,3 +92,10 @@ describe('breadcrumbs', () => {
     ]);
   });
 });
+
+describe('type names', () => {
+  it('match whatever case the page writes them in', () => {
+    const data = read(ldPage('{"@type":"product","name":"lower"}'));
+    expect(propertyText(firstRecord(data, ['Product']), 'name')).toBe('lower');
+  });
+});

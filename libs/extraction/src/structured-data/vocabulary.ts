@@ -10,3 +10,8 @@ export function localNames(attribute: string | null | undefined): string[] {
   if (!attribute) return [];
   return attribute.split(/\s+/).filter(Boolean).map(localName).filter(Boolean);
 }
+
+/** A type's local name with the capital schema.org gives it ("product" → "Product"): pages vary the case. */
+export function typeNames(attribute: string | null | undefined): string[] {
+  return localNames(attribute).map((name) => name[0].toUpperCase() + name.slice(1));
+}

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { hostname } from 'node:os';
-import { mintProxyToken } from '@crawlhub/access';
+import { ProxyTokens } from '@crawlhub/access';
 import {
   createEvent, EventEnvelope, FETCH_COMPLETED, FETCH_REQUESTS_TOPIC, FETCH_RESULTS_TOPIC, FetchCompleted, fetchEventProblem, FetchRequested, RENDER_REQUESTS_TOPIC,
 } from '@crawlhub/contracts';
@@ -34,6 +34,7 @@ export class FetchWorker implements OnApplicationBootstrap, OnApplicationShutdow
   private readonly log = new Logger('FetchWorker');
   private readonly limiter: Limiter;
   private readonly fetcher: ProxyFetcher;
+  private readonly tokens: ProxyTokens;
   private readonly consumptions: Consumption[] = [];
   readonly id = `${hostname()}:${process.pid}`;
 
@@ -41,11 +42,12 @@ export class FetchWorker implements OnApplicationBootstrap, OnApplicationShutdow
     @Inject(CONFIG) private readonly config: CrawlhubConfig,
     @Inject(EVENT_LOG) private readonly eventLog: EventLog,
     private readonly writer: EventWriter,
-    @Inject(JOB_TOKEN_SECRET) private readonly secret: string,
+    @Inject(JOB_TOKEN_SECRET) secret: string,
     @Inject(PAGE_RENDERER) private readonly renderer: PageRenderer,
     @Inject(WORKER_PROXY_URL) private readonly proxyUrl: string,
   ) {
     this.limiter = new Limiter(config.worker.concurrency);
+    this.tokens = new ProxyTokens(secret);
     this.fetcher = new ProxyFetcher({ proxyUrl, maxResponseBytes: config.fetch.maxResponseBytes, maxSockets: config.worker.concurrency });
   }
 
@@ -74,9 +76,9 @@ export class FetchWorker implements OnApplicationBootstrap, OnApplicationShutdow
       return;
     }
     // The user's own credentials never reach the log: a token valid a little past the deadline.
-    const token = mintProxyToken(r.user, r.deadline + 5_000, this.secret);
+    const token = this.tokens.for(r.user, r.deadline + 5_000);
     const outcome = r.render ? await this.render(r, token) : await this.fetcher.fetch(r, token);
-    const completed: FetchCompleted = { id: r.id, worker: this.id, screenshot: null, ...outcome };
+    const completed: FetchCompleted = { id: r.id, worker: this.id, screenshot: null, ...outcome, body: outcome.body.toString('base64') };
     await this.writer.append(FETCH_RESULTS_TOPIC, [
       createEvent({ type: FETCH_COMPLETED, key: r.id, data: completed, actor: { kind: 'system', id: `worker:${this.id}` }, correlationId: event.correlationId, causationId: event.id }),
     ]);
@@ -94,6 +96,6 @@ export class FetchWorker implements OnApplicationBootstrap, OnApplicationShutdow
     if (proxyError) return { ...failure(r.url, page.status, proxyError, `The proxy answered ${page.status} ${proxyError}`, proxyError === 'banned'), screenshot: null };
     const html = Buffer.from(page.html, 'utf8');
     if (html.length > this.config.fetch.maxResponseBytes) return { ...tooBigFailure(r.url, this.config.fetch.maxResponseBytes), screenshot: null };
-    return { url: page.finalUrl, originalStatus: page.status, headers: page.headers, proxyStatus: 'success', error: null, body: html.toString('base64'), screenshot: page.screenshot ? page.screenshot.toString('base64') : null };
+    return { url: page.finalUrl, originalStatus: page.status, headers: page.headers, proxyStatus: 'success', error: null, body: html, screenshot: page.screenshot ? page.screenshot.toString('base64') : null };
   }
 }

@@ -1,8 +1,8 @@
 import { Agent, IncomingMessage, request } from 'node:http';
 import type { FetchCompleted, FetchRequested } from '@crawlhub/contracts';
 
-/** What a fetch produced, before it is put in a `fetch.completed` event. */
-export type FetchOutcome = Pick<FetchCompleted, 'url' | 'originalStatus' | 'headers' | 'proxyStatus' | 'error' | 'body'>;
+/** What a fetch produced, before it is put in a `fetch.completed` event (which carries the body in base64). */
+export type FetchOutcome = Pick<FetchCompleted, 'url' | 'originalStatus' | 'headers' | 'proxyStatus' | 'error'> & { body: Buffer };
 
 export interface ProxyFetcherOptions {
   /** The proxy, `http://host:port`. */
@@ -27,7 +27,7 @@ export function headersObject(raw: string[]): Record<string, string> {
 
 /** A fetch that did not deliver the website's response: `ban` or `fail` with the proxy error code; the body is the message. */
 export function failure(url: string, status: number, code: string, message: string, ban = false): FetchOutcome {
-  return { url, originalStatus: status, headers: {}, proxyStatus: ban ? 'ban' : 'fail', error: { code, message }, body: Buffer.from(message).toString('base64') };
+  return { url, originalStatus: status, headers: {}, proxyStatus: ban ? 'ban' : 'fail', error: { code, message }, body: Buffer.from(message) };
 }
 
 /**
@@ -85,6 +85,8 @@ export class ProxyFetcher {
     const remaining = r.deadline - Date.now();
     // The proxy clamps it to its own bounds; the wait for a throttling slot is not part of it.
     headers.push(['X-Proxy-Timeout', String(Math.max(1, remaining))]);
+    // A slot past the deadline is of no use: the proxy answers over-domain-limit (with Retry-After) at once instead.
+    headers.push(['X-Proxy-Max-Wait', String(Math.max(0, remaining))]);
     if (r.jobId !== null) headers.push(['X-Proxy-JobId', r.jobId]);
     if (r.region !== null) headers.push(['X-Proxy-Region', r.region]);
     if (r.device !== null) headers.push(['X-Proxy-Profile', r.device]);
@@ -112,7 +114,11 @@ export class ProxyFetcher {
     if (typeof code === 'string') {
       const text = await this.collect(res, 64 * 1024);
       const message = Buffer.isBuffer(text) ? text.toString('utf8').trim() : '';
-      return failure(url, status, code, message, code === 'banned');
+      const failed = failure(url, status, code, message, code === 'banned');
+      // Throttling says when the domain has a slot again (the extraction API's "Domain … is occupied").
+      const retryAfter = Number(res.headers['retry-after']);
+      if (failed.error && res.headers['retry-after'] !== undefined && Number.isFinite(retryAfter)) failed.error.retryAfterSeconds = retryAfter;
+      return failed;
     }
     const limit = this.options.maxResponseBytes;
     const tooBig = () => tooBigFailure(url, limit);
@@ -123,7 +129,7 @@ export class ProxyFetcher {
     const body = await this.collect(res, limit);
     if (body === null) return tooBig();
     if (body === 'cut') return failure(url, 502, 'econnreset', 'The response was cut before its end');
-    return { url, originalStatus: status, headers: headersObject(res.rawHeaders), proxyStatus: 'success', error: null, body: body.toString('base64') };
+    return { url, originalStatus: status, headers: headersObject(res.rawHeaders), proxyStatus: 'success', error: null, body };
   }
 
   /** The whole body, or null past `limit` bytes (the connection is then dropped), or 'cut'. */

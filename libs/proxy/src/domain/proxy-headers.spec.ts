@@ -25,11 +25,18 @@ describe('parseProxyHeaders', () => {
     expect(parseProxyHeaders({ 'x-proxy-max-retries': '9' }, bounds).maxRetries).toBe(5);
   });
 
+  it('reads crawlhub\'s Max-Wait (ms), under either prefix', () => {
+    expect(parseProxyHeaders({ 'x-proxy-max-wait': '2500' }, bounds).maxWaitMs).toBe(2500);
+    expect(parseProxyHeaders({ 'x-crawlera-max-wait': '0' }, bounds).maxWaitMs).toBe(0);
+    expect(parseProxyHeaders({ 'x-proxy-debug': 'ua' }, bounds).maxWaitMs).toBeNull();
+  });
+
   it.each([
     ['x-proxy-profile', 'tablet'],
     ['x-crawlera-ua', 'robot'],
     ['x-proxy-max-retries', '-1'],
     ['x-proxy-timeout', 'soon'],
+    ['x-proxy-max-wait', '1.5'],
     ['x-proxy-cookies', 'enable'],
     ['x-proxy-debug', 'request-time,everything'],
     ['x-proxy-jobid', 'job 1'],

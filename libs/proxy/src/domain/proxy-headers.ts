@@ -22,6 +22,8 @@ export interface ProxyOptions {
   jobId: string | null;
   /** null: not sent (default 5, or 0 inside a session). */
   maxRetries: number | null;
+  /** crawlhub's addition: the longest wait for a throttling slot the client accepts (longer: 503 over-domain-limit at once); null: up to the hard limit. */
+  maxWaitMs: number | null;
   timeoutMs: number;
   debugRequestTime: boolean;
   debugUa: boolean;
@@ -76,6 +78,7 @@ export function parseProxyHeaders(headers: Record<string, string | string[] | un
     return Number(v);
   };
   const retries = int('Max-Retries');
+  const maxWait = int('Max-Wait');
   const timeoutRaw = int('Timeout');
   const cookies = ours.get('cookies');
   if (cookies !== undefined && cookies.toLowerCase() !== 'disable') bad('Cookies', cookies);
@@ -104,6 +107,7 @@ export function parseProxyHeaders(headers: Record<string, string | string[] | un
     region,
     jobId: jobId ?? null,
     maxRetries: retries === null ? null : Math.min(retries, 5),
+    maxWaitMs: maxWait,
     timeoutMs: timeoutRaw === null ? timeout.minMs : Math.min(timeout.maxMs, Math.max(timeout.minMs, timeoutRaw)),
     debugRequestTime: debug.includes('request-time'),
     debugUa: debug.includes('ua'),
@@ -124,6 +128,7 @@ function defaultOptions(timeoutMs: number): ProxyOptions {
     region: null,
     jobId: null,
     maxRetries: null,
+    maxWaitMs: null,
     timeoutMs,
     debugRequestTime: false,
     debugUa: false,

@@ -89,6 +89,15 @@ describe('ExitPool', () => {
       pool.close();
     });
 
+    it('refuses at once a request whose wait would pass the longest the client accepts (X-Proxy-Max-Wait), taking no slot', () => {
+      const pool = make(throttle, ['127.0.0.2']);
+      expect(slot(pool.pick('a.test', new Set(), null, 5))).toEqual(['127.0.0.2', 0]);
+      expect(slot(pool.pick('a.test', new Set(), null, 5))).toEqual(['throttled', 10]);
+      expect(slot(pool.reserve(pool.exits[0], 'a.test', 9))).toEqual(['throttled', 10]);
+      expect(slot(pool.pick('a.test', new Set(), null, 10))).toEqual(['127.0.0.2', 10]);
+      pool.close();
+    });
+
     it('picks the exit whose next slot for the domain comes first', () => {
       const pool = make(throttle);
       expect([1, 2, 3, 4, 5, 6].map(() => slot(pool.pick('a.test')))).toEqual([

@@ -41,8 +41,12 @@ export class ExitPool {
     return this.exits.some((e) => e.config.region === region);
   }
 
-  /** A slot for `domain` on the best exit (of `region`, when given), never one of `tried` (the earlier attempts of this request). */
-  pick(domain: string, tried: ReadonlySet<Exit> = new Set(), region: string | null = null): Pick {
+  /**
+   * A slot for `domain` on the best exit (of `region`, when given), never one of `tried`
+   * (the earlier attempts of this request); `throttled` when its wait would pass the hard
+   * limit or the client's `maxWaitMs`.
+   */
+  pick(domain: string, tried: ReadonlySet<Exit> = new Set(), region: string | null = null, maxWaitMs: number | null = null): Pick {
     const now = this.now();
     const healthy = this.exits.filter((e) => e.unhealthyUntil <= now && (region === null || e.config.region === region));
     if (healthy.length === 0) return { none: 'noslaves' };
@@ -64,7 +68,7 @@ export class ExitPool {
       }
     }
     if (best) {
-      const slot = this.take(best, domain, bestFree, now);
+      const slot = this.take(best, domain, bestFree, now, maxWaitMs);
       if ('exit' in slot) this.stamp(best, now);
       return slot;
     }
@@ -86,9 +90,9 @@ export class ExitPool {
   }
 
   /** The next slot for `domain` on one given exit (a session's), whatever its health and bans. */
-  reserve(exit: Exit, domain: string): Pick {
+  reserve(exit: Exit, domain: string, maxWaitMs: number | null = null): Pick {
     const now = this.now();
-    return this.take(exit, domain, this.freeAt(exit, domain, now), now);
+    return this.take(exit, domain, this.freeAt(exit, domain, now), now, maxWaitMs);
   }
 
   /** A slot that was not used (the client went away while it waited): the next request may have it. */
@@ -135,11 +139,11 @@ export class ExitPool {
     return at === undefined || at <= now ? now : at;
   }
 
-  /** Takes the slot at `free` (pushing the domain's next slot on this exit by the spacing), unless it is past the hard limit. */
-  private take(exit: Exit, domain: string, free: number, now: number): Pick {
+  /** Takes the slot at `free` (pushing the domain's next slot on this exit by the spacing), unless it is past the hard limit or the client's. */
+  private take(exit: Exit, domain: string, free: number, now: number, maxWaitMs: number | null): Pick {
     const { spacingMs, hardLimitMs } = this.options.throttle;
     const waitMs = free - now;
-    if (waitMs >= hardLimitMs) return { none: 'throttled', retryAfterMs: waitMs };
+    if (waitMs >= hardLimitMs || (maxWaitMs !== null && waitMs > maxWaitMs)) return { none: 'throttled', retryAfterMs: waitMs };
     if (spacingMs > 0) {
       if (exit.nextSlot.size >= SLOTS_PER_EXIT) sweep(exit.nextSlot, now);
       exit.nextSlot.set(domain, free + spacingMs);

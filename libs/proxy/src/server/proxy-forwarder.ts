@@ -188,7 +188,7 @@ export class ProxyForwarder {
     f.res.once('close', () => (clientGone = true));
     let sessionSlot = session?.slot ?? null;
     for (;;) {
-      const picked = sessionSlot ?? (pinned ? this.pool.reserve(pinned, host) : this.pool.pick(host, tried, options.region));
+      const picked = sessionSlot ?? (pinned ? this.pool.reserve(pinned, host, options.maxWaitMs) : this.pool.pick(host, tried, options.region, options.maxWaitMs));
       sessionSlot = null;
       if ('none' in picked) return fail(refusal(picked), sessionHeaders);
       const exit = picked.exit;

@@ -51,8 +51,8 @@ export interface FetchCompleted {
   /** The website's response headers (names as received; repeated ones joined with ", "); `{}` on a failure. */
   headers: Record<string, string>;
   proxyStatus: 'success' | 'ban' | 'fail';
-  /** The proxy error code and message on ban and fail. */
-  error: { code: string; message: string } | null;
+  /** The proxy error code and message on ban and fail; with the proxy's Retry-After (seconds) when it gave one. */
+  error: { code: string; message: string; retryAfterSeconds?: number } | null;
   /** The response body, base64 (bounded by the fetch response limit, so the event is too). */
   body: string;
   /** A PNG, base64, when a screenshot was asked for and rendered. */

@@ -1,0 +1,41 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
+import { ExtractionProblem } from './extraction-problem';
+
+/** Seconds a refused client is told to wait: batches take seconds, and the client retries 429s forever. */
+const RETRY_AFTER_SECONDS = 5;
+
+/**
+ * The rate limits of one API process, counted in queries in flight (each query counts
+ * apart, as usage does): a batch that would pass a key's limit gets 429
+ * user-rate-limit-exceeded, one that would pass the process's limit 429 rate-limit-exceeded;
+ * both carry the delay as `retryAfter` (seconds) and Retry-After.
+ */
+@Injectable()
+export class QueriesInFlight {
+  private total = 0;
+  private readonly byUser = new Map<string, number>();
+
+  constructor(@Inject(CONFIG) private readonly config: CrawlhubConfig) {}
+
+  /** Takes `count` places for `user`, or throws the 429; call the returned function once they are done. */
+  take(user: string, count: number): () => void {
+    const limits = this.config.extraction;
+    const mine = this.byUser.get(user) ?? 0;
+    const refuse = (slug: string, title: string) =>
+      new ExtractionProblem(429, slug, title, { retryAfter: RETRY_AFTER_SECONDS }, { 'retry-after': String(RETRY_AFTER_SECONDS) });
+    if (mine + count > limits.userQueriesInFlight) throw refuse('user-rate-limit-exceeded', `User rate limit exceeded: ${mine} queries of this key are in flight (at most ${limits.userQueriesInFlight})`);
+    if (this.total + count > limits.queriesInFlight) throw refuse('rate-limit-exceeded', `System-wide rate limit exceeded: ${this.total} queries are in flight (at most ${limits.queriesInFlight})`);
+    this.total += count;
+    this.byUser.set(user, mine + count);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.total -= count;
+      const left = (this.byUser.get(user) ?? count) - count;
+      if (left > 0) this.byUser.set(user, left);
+      else this.byUser.delete(user);
+    };
+  }
+}

@@ -1,0 +1,100 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { hostname } from 'node:os';
+import { ProxyTokens } from '@crawlhub/access';
+import {
+  createEvent, EventEnvelope, EXTRACTION_COMPLETED, EXTRACTION_REQUESTED, EXTRACTION_REQUESTS_TOPIC, EXTRACTION_RESULTS_TOPIC, ExtractionCompleted, extractionEventProblem, ExtractionRequested, FetchRequested,
+} from '@crawlhub/contracts';
+import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
+import { consumeWorkQueue, Consumption, EVENT_LOG, EventLog, Limiter } from '@crawlhub/eventlog';
+import { extractArticle, extractProduct } from '@crawlhub/extraction';
+import { ProxyFetcher, WORKER_PROXY_URL } from '@crawlhub/fetch';
+import { JOB_TOKEN_SECRET } from '@crawlhub/platform';
+import { EventWriter } from '@crawlhub/views';
+import { downloadError, isBillable } from '../domain/query-errors';
+import { hasVisibleContent, pageText } from '../domain/page-text';
+
+export const EXTRACTION_WORKERS_GROUP = 'extraction-workers';
+
+/** What the worker asks websites for: a page, as a browser would. */
+const PAGE_HEADERS: [string, string][] = [['Accept', 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8']];
+
+/**
+ * A member of the extraction workers' group (WORKER_KINDS `extract`): takes queries from
+ * the log, downloads each page as the fetch fleet does (ProxyFetcher, through crawlhub's
+ * proxy with a proxy token for the user, so bans, retries, throttling and usage statistics
+ * apply), extracts it with the engine (libs/extraction) and appends one
+ * `extraction.completed` per query. Offsets are committed once a batch's queries are done,
+ * so the queries of a worker that dies are done by another (at least once).
+ */
+@Injectable()
+export class ExtractionWorker implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly log = new Logger('ExtractionWorker');
+  private readonly limiter: Limiter;
+  private readonly fetcher: ProxyFetcher;
+  private readonly tokens: ProxyTokens;
+  private consumption: Consumption | null = null;
+  readonly id = `${hostname()}:${process.pid}`;
+
+  constructor(
+    @Inject(CONFIG) config: CrawlhubConfig,
+    @Inject(EVENT_LOG) private readonly eventLog: EventLog,
+    private readonly writer: EventWriter,
+    @Inject(JOB_TOKEN_SECRET) secret: string,
+    @Inject(WORKER_PROXY_URL) proxyUrl: string,
+  ) {
+    this.limiter = new Limiter(config.worker.concurrency);
+    this.tokens = new ProxyTokens(secret);
+    this.fetcher = new ProxyFetcher({ proxyUrl, maxResponseBytes: config.fetch.maxResponseBytes, maxSockets: config.worker.concurrency });
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.eventLog.ensureTopics([EXTRACTION_REQUESTS_TOPIC, EXTRACTION_RESULTS_TOPIC]);
+    this.consumption = await consumeWorkQueue(this.eventLog, { groupId: EXTRACTION_WORKERS_GROUP, topic: EXTRACTION_REQUESTS_TOPIC, limiter: this.limiter, work: (e) => this.work(e) });
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.consumption?.stop();
+    this.fetcher.close();
+  }
+
+  private async work(event: EventEnvelope): Promise<void> {
+    const problem = extractionEventProblem(event);
+    if (problem !== null || event.type !== EXTRACTION_REQUESTED) {
+      this.log.warn(`skipped malformed extraction request ${event.id}: ${problem ?? `a ${event.type} event`}`);
+      return;
+    }
+    const q = event.data as ExtractionRequested;
+    if (Date.now() >= q.deadline) {
+      this.log.debug(`skipped query ${q.id}: its deadline passed (its batch has answered "query timed out")`);
+      return;
+    }
+    const done = await this.extract(q);
+    const completed: ExtractionCompleted = { id: q.id, batch: q.batch, user: q.user, worker: this.id, pageType: q.pageType, ...done, billable: isBillable(done.error) };
+    await this.writer.append(EXTRACTION_RESULTS_TOPIC, [
+      createEvent({ type: EXTRACTION_COMPLETED, key: q.id, data: completed, actor: { kind: 'system', id: `worker:${this.id}` }, correlationId: event.correlationId, causationId: event.id }),
+    ]);
+  }
+
+  private async extract(q: ExtractionRequested): Promise<Pick<ExtractionCompleted, 'result' | 'error' | 'downloadMs' | 'extractMs'>> {
+    const started = Date.now();
+    const request: FetchRequested = { id: q.id, user: q.user, url: q.url, method: 'GET', headers: PAGE_HEADERS, body: null, region: null, device: null, jobId: null, render: false, screenshot: false, deadline: q.deadline };
+    const fetched = await this.fetcher.fetch(request, this.tokens.for(q.user, q.deadline + 5_000));
+    const downloadMs = Date.now() - started;
+    const failed = (error: string) => ({ result: null, error, downloadMs, extractMs: 0 });
+    // A download cut by the query's own deadline is the query's timeout, not the website's.
+    const error = fetched.error?.code === 'timeout' && Date.now() >= q.deadline ? 'query timed out' : downloadError(fetched, new URL(q.url).hostname);
+    if (error !== null) return failed(error);
+    const contentType = Object.entries(fetched.headers).find(([name]) => name.toLowerCase() === 'content-type')?.[1];
+    const html = pageText(fetched.body, contentType);
+    if (html === null || !hasVisibleContent(html)) return failed('Downloader error: No visible elements');
+    const extracting = performance.now();
+    try {
+      // The page's own URL after the proxy (the same: redirects are not followed).
+      const result = q.pageType === 'article' ? extractArticle(html, fetched.url, { articleBodyRaw: q.articleBodyRaw }) : extractProduct(html, fetched.url);
+      return { result: result as unknown as Record<string, unknown>, error: null, downloadMs, extractMs: Math.round(performance.now() - extracting) };
+    } catch (e) {
+      this.log.error(`extraction of ${q.url} (query ${q.id}) failed: ${(e as Error).stack ?? e}`);
+      return { ...failed('Extraction error: internal_error'), extractMs: Math.round(performance.now() - extracting) };
+    }
+  }
+}

@@ -1,0 +1,45 @@
+import { Offer } from '../extraction.types';
+
+export type Availability = NonNullable<Offer['availability']>;
+
+/** schema.org ItemAvailability ("https://schema.org/InStock", "OutOfStock", "in_stock"…) as InStock/OutOfStock. */
+export function availabilityFromSchema(value: string | undefined): Availability | undefined {
+  if (!value) return undefined;
+  const term = value.toLowerCase().replace(/^.*[/#:]/, '').replace(/[\s_-]/g, '');
+  if (/^(outofstock|soldout|discontinued|outofstockonline|unavailable|false|0)$/.test(term)) return 'OutOfStock';
+  if (/^(instock|limitedavailability|instoreonly|onlineonly|preorder|presale|backorder|available|true|1)$/.test(term)) return 'InStock';
+  return undefined;
+}
+
+// Phrases of a stock notice, per language (en, de, fr, it, es, pt, nl, pl, ru); "out" first, as
+// several contain an "in" phrase ("nicht verfügbar" ⊃ "verfügbar").
+const OUT_OF_STOCK = new RegExp(
+  [
+    'out of stock', 'sold out', 'currently unavailable', 'unavailable', 'not available', 'no longer available', 'not in stock', 'temporarily out',
+    'ausverkauft', 'nicht verfügbar', 'nicht lieferbar', 'nicht auf lager', 'nicht vorrätig', 'vergriffen', 'derzeit nicht',
+    'rupture de stock', 'épuisé', 'epuise', 'indisponible', 'non disponible', "plus disponible", 'en rupture',
+    'esaurit', 'non disponibile', 'non più disponibile', 'attualmente non',
+    'agotado', 'sin stock', 'no disponible', 'sin existencias', 'esgotado', 'indisponível', 'sem estoque',
+    'uitverkocht', 'niet op voorraad', 'niet leverbaar', 'brak w magazynie', 'niedostępny', 'нет в наличии', 'нет на складе', 'распродан',
+  ].join('|'),
+  'i',
+);
+const IN_STOCK = new RegExp(
+  [
+    'in stock', 'available', 'ships? (?:in|within|today)', 'dispatched', 'left in stock',
+    'auf lager', 'lieferbar', 'verfügbar', 'vorrätig', 'en stock', 'disponible', 'disponibile', 'in magazzino',
+    'en existencia', 'disponível', 'em estoque', 'op voorraad', 'leverbaar', 'dostępny', 'в наличии', 'есть на складе',
+  ].join('|'),
+  'i',
+);
+
+/** A stock notice's meaning, e.g. "Only 3 left in stock", "Derzeit nicht verfügbar." */
+export function availabilityFromText(text: string): Availability | undefined {
+  if (!text || text.length > 200) return undefined;
+  if (OUT_OF_STOCK.test(text)) return 'OutOfStock';
+  if (IN_STOCK.test(text)) return 'InStock';
+  return undefined;
+}
+
+/** Buttons that put the product in a cart: the page sells it now. */
+export const ADD_TO_CART = /add to (?:your |the )?(?:cart|basket|bag|trolley)|buy now|in den (?:warenkorb|einkaufswagen)|jetzt kaufen|ajouter au panier|acheter|aggiungi al carrello|acquista|añadir al carrito|comprar|adicionar ao carrinho|in winkelwagen|do koszyka|в корзину|купить/i;

@@ -1,0 +1,39 @@
+import { classWords, DomElement, hasClassWord, shortTextOf } from '../dom';
+import { ADD_TO_CART, Availability, availabilityFromText } from './availability';
+import { OTHER_PRODUCTS } from './dom-price';
+
+const MAX_NOTICE_TEXT = 200;
+const STOCK_WORDS = new Set(['availability', 'available', 'stock', 'instock', 'outofstock', 'inventory', 'avail', 'lieferbarkeit', 'disponibilite', 'disponibilidad']);
+
+/**
+ * What the page's stock notice says: the first element whose class or id names availability
+ * or stock and whose short text reads as in or out of stock.
+ */
+export function domAvailability(stockElements: readonly DomElement[]): Availability | undefined {
+  for (const element of stockElements) {
+    if (!hasClassWord(element, STOCK_WORDS) || inOtherProducts(element)) continue;
+    const text = shortTextOf(element, MAX_NOTICE_TEXT);
+    const availability = text && availabilityFromText(text);
+    if (availability) return availability;
+  }
+  return undefined;
+}
+
+/** Enabled buttons (or submit inputs) that add a product to a cart, outside blocks of other products. */
+export function addToCartButtons(buttons: readonly DomElement[]): number {
+  let count = 0;
+  for (const element of buttons) {
+    const label = element.localName === 'input' ? element.getAttribute('value') : shortTextOf(element, 80);
+    if (label && label.length < 80 && ADD_TO_CART.test(label) && !isDisabled(element) && !inOtherProducts(element)) count++;
+  }
+  return count;
+}
+
+function inOtherProducts(element: DomElement): boolean {
+  for (let node = element.parentElement; node && node.localName !== 'body'; node = node.parentElement) if (hasClassWord(node, OTHER_PRODUCTS)) return true;
+  return false;
+}
+
+function isDisabled(element: DomElement): boolean {
+  return element.hasAttribute('disabled') || element.getAttribute('aria-disabled') === 'true' || classWords(element).includes('disabled');
+}

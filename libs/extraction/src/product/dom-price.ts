@@ -1,0 +1,83 @@
+import { DomElement, hasClassWord, isElement, shortTextOf } from '../dom';
+import { ParsedPrice, parsePrice, parsePrices } from './price';
+
+// Class/id words of prices that are not the one to pay now: old, list and unit prices, savings, shipping, instalments.
+const NOT_CURRENT_PRICE = new Set([
+  'old', 'was', 'before', 'strike', 'strikethrough', 'crossed', 'regular', 'rrp', 'uvp', 'msrp', 'original', 'compare', 'previous', 'reference',
+  'saving', 'savings', 'save', 'discount', 'percent', 'unit', 'per', 'shipping', 'delivery', 'installment', 'instalment', 'monthly', 'finance', 'credit',
+  'range', 'filter', 'min', 'max',
+]);
+// Containers of other products than the page's own.
+export const OTHER_PRODUCTS = new Set([
+  'related', 'recommend', 'recommended', 'recommendation', 'recommendations', 'similar', 'also', 'carousel', 'upsell', 'crosssell', 'cross', 'recent', 'recently',
+  'sponsored', 'sponsor', 'bundle', 'accessories', 'reco', 'suggestions', 'viewed',
+]);
+// "list price" is two words that are each harmless alone ("price-list", "list-unstyled").
+const LIST_PRICE = /list[-_]?price/i;
+const SKIPPED_CONTAINERS = new Set(['del', 's', 'strike', 'header', 'nav', 'footer', 'option', 'select']);
+const MAX_PRICE_TEXT = 40;
+
+/**
+ * The price a shopper sees first: the first element (in reading order) whose class, id or
+ * itemprop names a price, whose text is short and holds an amount, outside struck-out
+ * text, old-price or instalment markup and blocks of other products. One with a currency
+ * mark beats a bare number; a box showing two amounts defers to the price elements inside.
+ */
+export function domPrice(priceElements: readonly DomElement[]): ParsedPrice | undefined {
+  let bare: ParsedPrice | undefined;
+  for (const element of priceElements) {
+    const text = shortTextOf(element, MAX_PRICE_TEXT);
+    if (!text || !/\d/.test(text)) continue;
+    if (!isCurrentPrice(element)) continue;
+    // A box with an old and a new price: its inner price elements tell which is which,
+    // else the amount that is not struck out.
+    const severalAmounts = parsePrices(text).length > 1;
+    if (severalAmounts && priceElements.some((other) => other !== element && contains(element, other))) continue;
+    const price = parsePrice(severalAmounts ? currentText(element) : text);
+    if (!price || Number(price.amount) === 0) continue;
+    if (price.currency) return price;
+    bare ??= price;
+  }
+  return bare;
+}
+
+function contains(ancestor: DomElement, node: DomElement): boolean {
+  for (let parent = node.parentElement; parent; parent = parent.parentElement) if (parent === ancestor) return true;
+  return false;
+}
+
+/** The element's text without struck-out or old-price parts. */
+function currentText(element: DomElement): string {
+  return element.childNodes
+    .map((child) => (!isElement(child) ? child.textContent ?? '' : SKIPPED_CONTAINERS.has(child.localName) || hasClassWord(child, NOT_CURRENT_PRICE) ? ' ' : currentText(child)))
+    .join(' ');
+}
+
+function isCurrentPrice(element: DomElement): boolean {
+  let depth = 0;
+  for (let node: DomElement | null = element; node && node.localName !== 'body'; node = node.parentElement, depth++) {
+    if (SKIPPED_CONTAINERS.has(node.localName)) return false;
+    if (depth < 3 && (hasClassWord(node, NOT_CURRENT_PRICE) || LIST_PRICE.test(`${node.className} ${node.id}`))) return false;
+    if (hasClassWord(node, OTHER_PRODUCTS)) return false;
+  }
+  return true;
+}
+
+// Words that introduce the price in running text (en, de, fr, it, es, pt, nl, pl, ru, zh, ja, ko).
+// Words stand alone in alphabetic scripts; CJK writes labels without spaces ("一次付清特價").
+const PRICE_LABEL = /(?:(?:^|\s)(?:price|our price|now|preis|prix|prezzo|precio|preço|prijs|cena|цена)|價格|售價|特價|直購價|优惠价|价格|価格|가격|판매가)\s*[:：]?/i;
+
+// Labels of a price that is not the one to pay: suggested, list, former, original.
+const OLD_PRICE_LABEL = /建議|建议|原價|原价|定價|定价|参考|list|was|uvp|rrp|msrp|statt|regular|original|avant|prima|antes/i;
+
+/** The first amount with a currency mark on a line that a price label starts (pages without price markup). */
+export function labelledPrice(lines: readonly string[]): ParsedPrice | undefined {
+  for (const line of lines) {
+    if (line.length > 80) continue;
+    const label = PRICE_LABEL.exec(line);
+    if (!label || OLD_PRICE_LABEL.test(line.slice(0, label.index + label[0].length))) continue;
+    const price = parsePrices(line.slice(label.index + label[0].length)).find((p) => p.currency && Number(p.amount) > 0);
+    if (price) return price;
+  }
+  return undefined;
+}

@@ -1,0 +1,142 @@
+import { extractProduct } from './extract-product';
+
+const URL = 'https://shop.example/kettles/blue-kettle-42';
+const page = (head: string, body: string) => `<!DOCTYPE html><html><head>${head}</head><body>${body}</body></html>`;
+const jsonLd = (value: unknown) => `<script type="application/ld+json">${JSON.stringify(value)}</script>`;
+
+const PRODUCT_LD = {
+  '@context': 'https://schema.org',
+  '@type': 'Product',
+  name: 'Blue Kettle 1.7 l',
+  sku: 'BK-42',
+  mpn: 'KT1700B',
+  gtin13: '4006381333931',
+  brand: { '@type': 'Brand', name: 'Acme' },
+  image: ['/img/kettle-front.jpg', 'https://cdn.example/kettle-side.jpg'],
+  description: '<p>A <b>fast</b> kettle.</p>',
+  aggregateRating: { '@type': 'AggregateRating', ratingValue: '4,5', bestRating: '5', reviewCount: '1,204' },
+  additionalProperty: [{ '@type': 'PropertyValue', name: 'Capacity', value: '1.7 l' }],
+  offers: { '@type': 'Offer', price: '39.90', priceCurrency: 'EUR', availability: 'https://schema.org/InStock' },
+};
+
+describe('extractProduct from structured data', () => {
+  const product = extractProduct(page(jsonLd(PRODUCT_LD), '<h1>Blue Kettle 1.7 l</h1><span class="price">39,90 €</span><button>Add to cart</button>'), URL);
+
+  it('reads name, codes, brand and description (HTML stripped)', () => {
+    expect(product).toMatchObject({ name: 'Blue Kettle 1.7 l', sku: 'BK-42', mpn: 'KT1700B', brand: 'Acme', description: 'A fast kettle.' });
+    expect(product.gtin).toEqual([{ type: 'ean13', value: '4006381333931' }]);
+  });
+
+  it('gives the offer with a dot-decimal price, the currency as the page shows it and the availability', () => {
+    expect(product.offers).toEqual([{ price: '39.90', currency: '€', availability: 'InStock' }]);
+  });
+
+  it('resolves images against the page and takes the first as the main image', () => {
+    expect(product.mainImage).toBe('https://shop.example/img/kettle-front.jpg');
+    expect(product.images).toEqual(['https://shop.example/img/kettle-front.jpg', 'https://cdn.example/kettle-side.jpg']);
+  });
+
+  it('reads the rating as numbers and the additional properties', () => {
+    expect(product.aggregateRating).toEqual({ ratingValue: 4.5, bestRating: 5, reviewCount: 1204 });
+    expect(product.additionalProperty).toEqual([{ name: 'Capacity', value: '1.7 l' }]);
+  });
+
+  it('is sure the page is a product page', () => {
+    expect(product.probability).toBeGreaterThan(0.8);
+    expect(product.url).toBe(URL);
+  });
+});
+
+describe('extractProduct from the visible page', () => {
+  const body = `
+    <nav class="breadcrumbs"><ol><li><a href="/">Home</a></li><li><a href="/kettles">Kettles</a></li><li>Blue Kettle</li></ol></nav>
+    <h1>Blue Kettle</h1>
+    <div class="price-box"><s class="price-old">49,90 €</s> <span class="price">1.299,00 €</span></div>
+    <div class="price-monthly">from 12,00 € / month</div>
+    <p id="availability">Derzeit nicht verfügbar.</p>
+    <ul><li><b>Art.-Nr.:</b> 778899</li><li>Marke: Acme</li></ul>
+    <div class="product-specs"><table><tr><th>Power</th><td>2200 W</td></tr><tr><th>Colour:</th><td>Blue</td></tr></table></div>`;
+  const product = extractProduct(page('<meta property="og:image" content="/img/k.jpg">', body), URL);
+
+  it('takes the current price, not the struck-out one nor the instalment', () => {
+    expect(product.offers?.[0]).toMatchObject({ price: '1299.00', currency: '€' });
+  });
+
+  it('reads an out-of-stock notice in German', () => {
+    expect(product.offers?.[0].availability).toBe('OutOfStock');
+  });
+
+  it('reads the sku and brand under their labels', () => {
+    expect(product.sku).toBe('778899');
+    expect(product.brand).toBe('Acme');
+  });
+
+  it('reads the breadcrumb trail, the name from the heading and the og:image', () => {
+    expect(product.breadcrumbs).toEqual([
+      { name: 'Home', link: 'https://shop.example/' },
+      { name: 'Kettles', link: 'https://shop.example/kettles' },
+      { name: 'Blue Kettle' },
+    ]);
+    expect(product.name).toBe('Blue Kettle');
+    expect(product.mainImage).toBe('https://shop.example/img/k.jpg');
+  });
+
+  it('reads spec tables as additional properties', () => {
+    expect(product.additionalProperty).toEqual([
+      { name: 'Power', value: '2200 W' },
+      { name: 'Colour', value: 'Blue' },
+    ]);
+  });
+});
+
+describe('extractProduct availability', () => {
+  it('believes an enabled add-to-cart button over a stale OutOfStock record', () => {
+    const ld = jsonLd({ '@type': 'Product', name: 'P', offers: { '@type': 'Offer', price: '5', availability: 'OutOfStock' } });
+    expect(extractProduct(page(ld, '<button>Add to your basket</button>'), URL).offers?.[0].availability).toBe('InStock');
+    expect(extractProduct(page(ld, '<button disabled>Add to basket</button>'), URL).offers?.[0].availability).toBe('OutOfStock');
+  });
+
+  it.each([
+    ['Out of stock', 'OutOfStock'],
+    ['Rupture de stock', 'OutOfStock'],
+    ['Esaurito', 'OutOfStock'],
+    ['Nur noch 3 auf Lager', 'InStock'],
+    ['In stock.', 'InStock'],
+  ])('reads the stock notice "%s"', (notice, availability) => {
+    expect(extractProduct(page('', `<h1>P</h1><div class="stock-status">${notice}</div>`), URL).offers?.[0].availability).toBe(availability);
+  });
+});
+
+describe('extractProduct fields without a valid value', () => {
+  it('leaves them out instead of giving empty values', () => {
+    const product = extractProduct(page('', '<p>Nothing to sell here.</p>'), URL);
+    expect(Object.keys(product).sort()).toEqual(['probability', 'url']);
+  });
+
+  it('ignores a zero price and an all-zero gtin', () => {
+    const ld = jsonLd({ '@type': 'Product', name: 'P', gtin13: '0000000000000', offers: { '@type': 'Offer', price: '0' } });
+    const product = extractProduct(page(ld, ''), URL);
+    expect(product.offers).toBeUndefined();
+    expect(product.gtin).toBeUndefined();
+  });
+});
+
+describe('extractProduct probability', () => {
+  const tile = (i: number) => jsonLd({ '@type': 'Product', name: `P${i}`, offers: { '@type': 'Offer', price: `${i}.00` } });
+  const card = (i: number) => `<div class="card"><a href="/p/${i}">Product ${i}</a><span class="price">$${i}.00</span><button>Add to cart</button></div>`;
+
+  it('is low on a category listing of many products', () => {
+    const listing = extractProduct(page(Array.from({ length: 12 }, (_, i) => tile(i + 1)).join(''), Array.from({ length: 12 }, (_, i) => card(i + 1)).join('')), URL);
+    expect(listing.probability).toBeLessThan(0.3);
+  });
+
+  it('is low on a home page without a product', () => {
+    const home = extractProduct(page('<meta property="og:type" content="website">', '<h1>Welcome to our shop</h1><p>New arrivals every week.</p>'), 'https://shop.example/');
+    expect(home.probability).toBeLessThan(0.2);
+  });
+
+  it('is high on one product with a price, a code and a cart button even without structured data', () => {
+    const single = extractProduct(page('<meta property="og:type" content="product">', '<h1>Blue Kettle</h1><span class="price">$39.90</span><p>SKU: BK-42</p><button>Add to cart</button>'), URL);
+    expect(single.probability).toBeGreaterThan(0.7);
+  });
+});

@@ -1,0 +1,114 @@
+import { Offer, Product } from '../extraction.types';
+import { breadcrumbsIn, documentBaseUrl, layoutText, parseLightPage, textOf } from '../dom';
+import { metaValue, propertyText, readStructuredData, structuredBreadcrumbs, StructuredData, StructuredRecord } from '../structured-data';
+import { availabilityFromSchema } from './availability';
+import { addToCartButtons, domAvailability } from './dom-availability';
+import { domPrice, labelledPrice } from './dom-price';
+import { toGtin } from './gtin';
+import { labelledCode } from './labelled-codes';
+import { amountFromData, parsePrice } from './price';
+import { additionalProperties, aggregateRating, galleryImages, plainText, structuredImages, unique } from './product-fields';
+import { PageScan, scanPage } from './page-scan';
+import { productProbability } from './probability';
+import { offerCurrencyData, offerPriceData, productRecords } from './structured-product';
+
+const GTIN_PROPERTIES = ['gtin13', 'gtin12', 'gtin14', 'gtin8', 'gtin', 'isbn', 'ean', 'upc'];
+
+/** A product page's fields (spec "Product"), from structured data first, then from what the page shows. */
+export function extractProduct(html: string, url: string): Product {
+  const document = parseLightPage(html);
+  const baseUrl = documentBaseUrl(document, url);
+  const data = readStructuredData(document, url);
+  const { product, offers, productsWithOffers } = productRecords(data);
+  const lines = layoutText(document.body ?? document.documentElement).split('\n');
+  const scan = scanPage(document.documentElement);
+
+  const cartButtons = addToCartButtons(scan.buttons);
+  const offer = pageOffer(offers, data, scan, lines, cartButtons);
+  const sku = pageSku(product, offers, lines);
+  const gtin = pageGtin(product, lines);
+  const name = propertyText(product, 'name') ?? metaValue(data, 'og:title', 'twitter:title') ?? (textOf(document.querySelector('h1')) || undefined);
+  const images = unique([...structuredImages(product, baseUrl), ...[metaValue(data, 'og:image', 'twitter:image')].map((u) => u && new URL(u, baseUrl).href), ...galleryImages(scan.galleryImages, baseUrl)]);
+
+  const result: Product = {
+    ...(name && { name }),
+    ...(offer && { offers: [offer] }),
+    ...(sku && { sku }),
+    ...optional('mpn', propertyText(product, 'mpn') ?? labelledCode(lines, 'mpn')),
+    ...(gtin && { gtin: [gtin] }),
+    ...optional('brand', propertyText(product, 'brand') ?? metaValue(data, 'product:brand', 'og:brand') ?? labelledCode(lines, 'brand')),
+    ...optional('breadcrumbs', structuredBreadcrumbs(data, baseUrl) ?? (scan.breadcrumbTrail && breadcrumbsIn(scan.breadcrumbTrail, baseUrl))),
+    ...optional('mainImage', images[0]),
+    ...(images.length && { images }),
+    ...optional('description', plainText(propertyText(product, 'description') ?? metaValue(data, 'og:description', 'description'))),
+    ...optional('aggregateRating', aggregateRating(product)),
+    ...optional('additionalProperty', additionalProperties(product, scan.specLists)),
+    probability: productProbability({
+      hasProductRecord: product !== undefined,
+      productsWithOffers,
+      openGraphProduct: /product/i.test(metaValue(data, 'og:type') ?? ''),
+      hasPrice: offer?.price !== undefined,
+      hasName: name !== undefined,
+      hasIdentifier: sku !== undefined || gtin !== undefined,
+      hasAvailability: offer?.availability !== undefined,
+      addToCartButtons: cartButtons,
+      priceElements: scan.priceElements.length,
+    }),
+    url,
+  };
+  return result;
+}
+
+function optional<K extends keyof Product>(key: K, value: Product[K] | undefined): Partial<Product> {
+  return value === undefined || value === '' ? {} : ({ [key]: value } as Partial<Product>);
+}
+
+/** Price and currency from the offers, else product:price meta tags, else the page; availability likewise. */
+function pageOffer(offers: StructuredRecord[], data: StructuredData, scan: PageScan, lines: string[], cartButtons: number): Offer | undefined {
+  const shown = domPrice(scan.priceElements) ?? labelledPrice(lines);
+  const priced = offers.filter((o) => Number(amountFromData(offerPriceData(o))) > 0);
+  // Of several offers (variants, sellers), the one whose price the page shows.
+  const chosen = priced.find((o) => shown && Number(amountFromData(offerPriceData(o))) === Number(shown.amount)) ?? priced[0];
+  let price: string | undefined;
+  let currency: string | undefined;
+  if (chosen) {
+    price = amountFromData(offerPriceData(chosen));
+    currency = offerCurrencyData(chosen);
+  } else {
+    const metaAmount = [amountFromData(metaValue(data, 'product:price:amount', 'og:price:amount', 'product:price', 'og:price'))].find((a) => Number(a) > 0);
+    price = metaAmount ?? shown?.amount;
+    currency = metaAmount ? metaValue(data, 'product:price:currency', 'og:price:currency') ?? parsePrice(metaValue(data, 'og:price', 'product:price'))?.currency : shown?.currency;
+  }
+  // The currency as the page shows it (a symbol) when the shown price is the same amount.
+  if (price !== undefined && shown?.currency && Number(shown.amount) === Number(price)) currency = shown.currency;
+  const recorded = (chosen ? [chosen, ...offers] : offers).map((o) => availabilityFromSchema(propertyText(o, 'availability'))).find(Boolean);
+  const stated = recorded ?? domAvailability(scan.stockElements);
+  // Records go stale and notices can be about one variant or one store: an enabled add-to-cart button says the product sells.
+  const availability = stated === 'OutOfStock' && cartButtons > 0 ? 'InStock' : stated;
+  const offer: Offer = {
+    ...(price !== undefined && { price }),
+    ...(price !== undefined && currency && { currency }),
+    ...(availability && { availability }),
+  };
+  return Object.keys(offer).length ? offer : undefined;
+}
+
+/**
+ * The code the page prints under a strong sku label, else the record's sku when the page
+ * shows it, else a weakly labelled code, else the record's sku or product id. A sku is one
+ * token: a record's "sku" with spaces is a model name.
+ */
+function pageSku(product: StructuredRecord | undefined, offers: StructuredRecord[], lines: string[]): string | undefined {
+  const structured = [propertyText(product, 'sku'), ...offers.map((o) => propertyText(o, 'sku')), propertyText(product, 'productID'), propertyText(product, 'productId')].find(
+    (code): code is string => !!code && !/\s/.test(code),
+  );
+  return labelledCode(lines, 'sku') ?? structured;
+}
+
+function pageGtin(product: StructuredRecord | undefined, lines: string[]) {
+  for (const property of GTIN_PROPERTIES) {
+    const gtin = toGtin(propertyText(product, property));
+    if (gtin) return gtin;
+  }
+  return toGtin(labelledCode(lines, 'gtin'));
+}
