@@ -1,4 +1,4 @@
-import { documentBaseUrl, normalizeSpace, parsePage, resolveUrl } from '../dom';
+import { documentBaseUrl, normalizeSpace, parseLightPage, resolveUrl } from '../dom';
 import { Article, ExtractOptions } from '../extraction.types';
 import { StructuredData, StructuredRecord, firstRecord, metaValue, propertyText, readStructuredData, structuredBreadcrumbs } from '../structured-data';
 import { findArticleBody } from './body/extract-body';
@@ -17,7 +17,7 @@ const GENERATED_DESCRIPTION_CHARS = 300;
 
 /** An article's fields from its page; fields without a valid value are left out. */
 export function extractArticle(html: string, url: string, options: ExtractOptions = {}): Article {
-  const document = parsePage(leanHtml(html));
+  const document = parseLightPage(leanHtml(html));
   const baseUrl = documentBaseUrl(document, url);
   // Everything read from the page as a whole comes first: finding the body prunes the document.
   const data = readStructuredData(document, baseUrl);

@@ -139,7 +139,16 @@ function articleChunks(top: DomElement): DomElement[] {
   const topClass = top.getAttribute('class');
   const scope = top.parentElement?.parentElement;
   if (!topClass || !scope) return [];
-  return Array.from(scope.querySelectorAll(`${top.localName}[class="${topClass.replace(/["\\]/g, '\\$&')}"]`)).filter((chunk) => !chunk.parentElement?.closest(`[class="${topClass.replace(/["\\]/g, '\\$&')}"]`));
+  const chunks: DomElement[] = [];
+  const visit = (element: DomElement) => {
+    for (let child = element.firstChild; child; child = child.nextSibling) {
+      if (!isElement(child)) continue;
+      if (child.localName === top.localName && child.getAttribute('class') === topClass) chunks.push(child);
+      else visit(child);
+    }
+  };
+  visit(scope);
+  return chunks;
 }
 
 export function contains(ancestor: DomElement, element: DomElement): boolean {
