@@ -7,6 +7,7 @@ const articlePage = ({ head = '', article = '' } = {}) => `<!DOCTYPE html><html 
 <body>
   <header class="site-header"><nav><a href="/">Home</a> <a href="/world">World</a> <a href="/sport">Sport</a></nav></header>
   <main>
+    <ol class="breadcrumb"><li><a href="/">Home</a></li><li><a href="/world">World</a></li></ol>
     <article>
       <h1>Rivers rise after a week of rain</h1>
       <div class="byline">By Jane Doe and John Roe</div>
@@ -89,6 +90,7 @@ describe('extractArticle: metadata', () => {
       mainImage: 'https://news.example/img/river.jpg',
       images: ['https://news.example/img/river.jpg'],
       videoUrls: ['https://news.example/media/flood.mp4'],
+      breadcrumbs: [{ name: 'Home', link: 'https://news.example/' }, { name: 'World', link: 'https://news.example/world' }],
       description: PROSE('Rainfall'),
       url: 'https://news.example/world/rivers-rise',
     });
@@ -100,7 +102,7 @@ describe('extractArticle: metadata', () => {
       '@context': 'https://schema.org',
       '@graph': [
         { '@type': 'NewsArticle', headline: 'Structured headline', datePublished: '2019-11-20', author: [{ '@type': 'Person', name: 'Ann Lee' }, { '@type': 'Person', name: 'Bo Chan' }], inLanguage: 'pt-BR', image: { '@type': 'ImageObject', url: '/lead.jpg' }, description: 'Structured summary' },
-        { '@type': 'BreadcrumbList', itemListElement: [{ '@type': 'ListItem', position: 2, name: 'World', item: '/world' }, { '@type': 'ListItem', position: 1, name: 'Home', item: '/' }] },
+        { '@type': 'BreadcrumbList', itemListElement: [{ '@type': 'ListItem', position: 2, name: 'World news', item: '/world' }, { '@type': 'ListItem', position: 1, name: 'Front page', item: '/' }] },
       ],
     };
     const head = `<script type="application/ld+json">${JSON.stringify(jsonLd)}</script><meta property="og:title" content="OG title"><meta property="og:audio" content="https://cdn.example/a.mp3">`;
@@ -113,7 +115,7 @@ describe('extractArticle: metadata', () => {
       inLanguage: 'pt',
       mainImage: 'https://news.example/lead.jpg',
       description: 'Structured summary',
-      breadcrumbs: [{ name: 'Home', link: 'https://news.example/' }, { name: 'World', link: 'https://news.example/world' }],
+      breadcrumbs: [{ name: 'Front page', link: 'https://news.example/' }, { name: 'World news', link: 'https://news.example/world' }],
       audioUrls: ['https://cdn.example/a.mp3'],
     });
     expect(article.images).toEqual(['https://news.example/lead.jpg', 'https://news.example/img/river.jpg']);

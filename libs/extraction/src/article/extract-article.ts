@@ -1,4 +1,4 @@
-import { documentBaseUrl, normalizeSpace, parseLightPage, resolveUrl } from '../dom';
+import { documentBaseUrl, domBreadcrumbs, normalizeSpace, parseLightPage, resolveUrl } from '../dom';
 import { Article, ExtractOptions } from '../extraction.types';
 import { StructuredData, StructuredRecord, firstRecord, metaValue, propertyText, readStructuredData, structuredBreadcrumbs } from '../structured-data';
 import { findArticleBody } from './body/extract-body';
@@ -26,7 +26,7 @@ export function extractArticle(html: string, url: string, options: ExtractOption
   const date = publishedDate(record, data, document);
   const authors = articleAuthors(record, data, document);
   const inLanguage = articleLanguage(record, data, document);
-  const breadcrumbs = structuredBreadcrumbs(data, baseUrl);
+  const breadcrumbs = structuredBreadcrumbs(data, baseUrl) ?? domBreadcrumbs(document, baseUrl);
   const probabilityEvidence = { article: record, data, teasers: linkedHeadlines(document), url };
 
   const blocks = findArticleBody(document)?.blocks ?? [];

@@ -1,4 +1,4 @@
-import { DomElement } from '../../dom';
+import { DomElement, classWords } from '../../dom';
 
 /** Elements that never hold article prose. */
 const NON_CONTENT_TAGS = new Set([
@@ -28,31 +28,24 @@ const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
 const wordsOfNames = new Map<string, string[]>();
 const MAX_REMEMBERED_NAMES = 50_000;
 
-export function classWords(element: DomElement): string[] {
+/**
+ * The shared class words plus each compound name joined ("related-posts" → related, posts,
+ * relatedposts), so "sr-only" and "visually-hidden" match as one word.
+ */
+export function classAndCompoundWords(element: DomElement): string[] {
   const names = `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''}`;
   let words = wordsOfNames.get(names);
   if (!words) {
-    words = splitNames(names);
+    const compounds = names.split(/\s+/).filter((name) => /[^A-Za-z0-9]|[a-z][A-Z]/.test(name));
+    words = [...classWords(element), ...compounds.map((name) => name.toLowerCase().replace(/[^a-z0-9]+/g, ''))];
     if (wordsOfNames.size >= MAX_REMEMBERED_NAMES) wordsOfNames.clear();
     wordsOfNames.set(names, words);
   }
   return words;
 }
 
-/** "related-posts", "relatedPosts", "related_posts" → related, posts (and the joined form). */
-function splitNames(names: string): string[] {
-  const words: string[] = [];
-  for (const name of names.split(/\s+/)) {
-    if (!name) continue;
-    const parts = name.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
-    words.push(...parts);
-    if (parts.length > 1) words.push(parts.join(''));
-  }
-  return words;
-}
-
 export function looksLikeBoilerplate(element: DomElement): boolean {
-  const words = classWords(element);
+  const words = classAndCompoundWords(element);
   if (words.some((w) => CONTENT_WORDS.has(w))) return false;
   const role = element.getAttribute('role');
   if (role === 'navigation' || role === 'complementary' || role === 'contentinfo' || role === 'banner' || role === 'dialog') return true;

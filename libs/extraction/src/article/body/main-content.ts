@@ -1,5 +1,5 @@
 import { DomElement, TEXT_NODE, isElement } from '../../dom';
-import { classWords } from './boilerplate';
+import { classAndCompoundWords } from './boilerplate';
 import { COMMAS, StatsIndex, linkDensity } from './text-stats';
 
 /** Blocks whose own text is scored as prose (a div counts when it holds no other block). */
@@ -19,7 +19,7 @@ const MIN_PROSE_CHARS = 25;
 
 /** +25 for a class or id that says "content", −25 for one that says "furniture". */
 export function classWeight(element: DomElement): number {
-  const words = classWords(element);
+  const words = classAndCompoundWords(element);
   let weight = 0;
   if (words.some((w) => POSITIVE_WORDS.has(w))) weight += 25;
   if (words.some((w) => NEGATIVE_WORDS.has(w))) weight -= 25;

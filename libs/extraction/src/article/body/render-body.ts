@@ -1,5 +1,5 @@
 import { DomElement, DomNode, TEXT_NODE, isElement } from '../../dom';
-import { classWords } from './boilerplate';
+import { classAndCompoundWords } from './boilerplate';
 import { BLOCK_TAGS } from './main-content';
 
 /** Tags kept in articleBodyRaw; any other element is unwrapped to its children. */
@@ -22,7 +22,7 @@ const NOT_TEXT_WORDS = new Set(['photo', 'image', 'img']);
 const NOT_TEXT_STEMS = ['caption', 'credit', 'gallery', 'slideshow', 'carousel'];
 
 function isNotText(element: DomElement): boolean {
-  return NOT_TEXT_TAGS.has(element.localName) || classWords(element).some((w) => NOT_TEXT_WORDS.has(w) || NOT_TEXT_STEMS.some((stem) => w.includes(stem)));
+  return NOT_TEXT_TAGS.has(element.localName) || classAndCompoundWords(element).some((w) => NOT_TEXT_WORDS.has(w) || NOT_TEXT_STEMS.some((stem) => w.includes(stem)));
 }
 
 /** Dates as bylines write them: 19/11/2019, 2019-11-19, Nov. 19, 2019, 22 de janeiro de 2018, 5 October 2018. */
