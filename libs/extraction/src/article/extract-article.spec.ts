@@ -13,6 +13,7 @@ const articlePage = ({ head = '', article = '' } = {}) => `<!DOCTYPE html><html 
       <div class="byline">By Jane Doe and John Roe</div>
       <time datetime="2019-11-19T08:21:00+0000">Nov. 19, 2019</time>
       <div class="article-body">
+        <p class="share-text">Sharing is caring!</p>
         <div class="posted-on">Published Nov 18, 2019 at 4:07 PM | Updated 5:36 PM</div>
         <p>${PROSE('Rainfall')}</p>
         <ul><li><a href="/moon">Moon rush: lander plans</a></li><li><a href="/landers">Where the landers will land</a></li></ul>
@@ -23,6 +24,7 @@ const articlePage = ({ head = '', article = '' } = {}) => `<!DOCTYPE html><html 
         <p>${PROSE('Flood defence spending')}</p>
         <div class="share-tools"><a href="https://facebook.com/share">Share on Facebook</a> <a href="https://twitter.com/share">Tweet</a></div>
         <p>${PROSE('Insurance claims')}</p>
+        <div class="recipe-card has-image"><ul><li>Eight sandbags, filled and tied</li></ul></div>
         <video src="/media/flood.mp4"></video>
         ${article}
       </div>
@@ -45,11 +47,12 @@ describe('extractArticle: body', () => {
       'A new pump at the bridge',
       PROSE('Flood defence spending'),
       PROSE('Insurance claims'),
+      'Eight sandbags, filled and tied',
     ]);
   });
 
   it('leaves out navigation, sharing, related links, comments, footer, title and captions', () => {
-    for (const furniture of ['Home', 'Share on Facebook', 'Another story', 'Reader comment', 'Footer text', 'Rivers rise after', 'The river at noon', 'Moon rush', 'Published Nov']) {
+    for (const furniture of ['Home', 'Share on Facebook', 'Another story', 'Reader comment', 'Footer text', 'Rivers rise after', 'The river at noon', 'Moon rush', 'Published Nov', 'Sharing is caring']) {
       expect(article.articleBody).not.toContain(furniture);
     }
   });

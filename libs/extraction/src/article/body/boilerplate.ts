@@ -44,9 +44,12 @@ export function classAndCompoundWords(element: DomElement): string[] {
   return words;
 }
 
+/** Below this, a block named both ways ("share-text", "post-tags") is the furniture it names. */
+const CONTENT_NAMED_MIN_CHARS = 300;
+
 export function looksLikeBoilerplate(element: DomElement): boolean {
   const words = classAndCompoundWords(element);
-  if (words.some((w) => CONTENT_WORDS.has(w))) return false;
+  if (words.some((w) => CONTENT_WORDS.has(w)) && (element.textContent ?? '').length >= CONTENT_NAMED_MIN_CHARS) return false;
   const role = element.getAttribute('role');
   if (role === 'navigation' || role === 'complementary' || role === 'contentinfo' || role === 'banner' || role === 'dialog') return true;
   return words.some((w) => BOILERPLATE_WORDS.has(w));

@@ -22,7 +22,11 @@ const NOT_TEXT_WORDS = new Set(['photo', 'image', 'img']);
 const NOT_TEXT_STEMS = ['caption', 'credit', 'gallery', 'slideshow', 'carousel'];
 
 function isNotText(element: DomElement): boolean {
-  return NOT_TEXT_TAGS.has(element.localName) || classAndCompoundWords(element).some((w) => NOT_TEXT_WORDS.has(w) || NOT_TEXT_STEMS.some((stem) => w.includes(stem)));
+  if (NOT_TEXT_TAGS.has(element.localName)) return true;
+  const words = classAndCompoundWords(element);
+  if (words.some((w) => NOT_TEXT_STEMS.some((stem) => w.includes(stem)))) return true;
+  // "has-image" on a card of paragraphs or lists names its picture, not what it is
+  return words.some((w) => NOT_TEXT_WORDS.has(w)) && !element.querySelector('p, li');
 }
 
 /** Dates as bylines write them: 19/11/2019, 2019-11-19, Nov. 19, 2019, 22 de janeiro de 2018, 5 October 2018. */
