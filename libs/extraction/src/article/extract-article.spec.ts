@@ -24,6 +24,7 @@ const articlePage = ({ head = '', article = '' } = {}) => `<!DOCTYPE html><html 
         <p>${PROSE('Flood defence spending')}</p>
         <div class="share-tools"><a href="https://facebook.com/share">Share on Facebook</a> <a href="https://twitter.com/share">Tweet</a></div>
         <p>${PROSE('Insurance claims')}</p>
+        <p>Engineers studied deep <a class="textTag" href="/tags/space">space travel</a> for the report, they said on Monday.</p>
         <div class="recipe-card has-image"><ul><li>Eight sandbags, filled and tied</li></ul></div>
         <video src="/media/flood.mp4"></video>
         ${article}
@@ -47,6 +48,7 @@ describe('extractArticle: body', () => {
       'A new pump at the bridge',
       PROSE('Flood defence spending'),
       PROSE('Insurance claims'),
+      'Engineers studied deep space travel for the report, they said on Monday.',
       'Eight sandbags, filled and tied',
     ]);
   });

@@ -22,6 +22,9 @@ const BOILERPLATE_WORDS = new Set([
 /** Words that make a block a likely content container whatever else its class says. */
 const CONTENT_WORDS = new Set(['article', 'content', 'body', 'main', 'post', 'entry', 'story', 'text', 'prose']);
 
+/** Words inside a paragraph are the paragraph's, whatever their class ("textTag" links). */
+const PHRASING_TAGS = new Set(['a', 'abbr', 'b', 'cite', 'code', 'em', 'i', 'mark', 'q', 'small', 'span', 'strong', 'sub', 'sup', 'time', 'u']);
+
 const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
 
 /** Class strings repeat across a page and across pages (every "col-md-4"): split each once. */
@@ -70,7 +73,8 @@ export function removeBoilerplate(root: DomElement, keep: (element: DomElement) 
   const visit = (element: DomElement) => {
     for (const child of Array.from(element.children)) {
       const tag = child.localName;
-      if (NON_CONTENT_TAGS.has(tag) || isHidden(child) || ((tag !== 'body' && looksLikeBoilerplate(child)) && !keep(child))) doomed.push(child);
+      const namedFurniture = tag !== 'body' && !(element.localName === 'p' && PHRASING_TAGS.has(tag)) && looksLikeBoilerplate(child) && !keep(child);
+      if (NON_CONTENT_TAGS.has(tag) || isHidden(child) || namedFurniture) doomed.push(child);
       else visit(child);
     }
   };
