@@ -2,7 +2,7 @@ import { documentBaseUrl, domBreadcrumbs, normalizeSpace, parseLightPage, resolv
 import { Article, ExtractOptions } from '../extraction.types';
 import { StructuredData, StructuredRecord, firstRecord, metaValue, propertyText, readStructuredData, structuredBreadcrumbs } from '../structured-data';
 import { findArticleBody } from './body/extract-body';
-import { renderHtml, renderText } from './body/render-body';
+import { headingKey, renderHtml, renderText } from './body/render-body';
 import { articleAuthors } from './fields/authors';
 import { leanHtml } from './lean-html';
 import { articleHeadline } from './fields/headline';
@@ -23,6 +23,8 @@ export function extractArticle(html: string, url: string, options: ExtractOption
   const data = readStructuredData(document, baseUrl);
   const record = firstRecord(data, ARTICLE_TYPES);
   const headline = articleHeadline(record, data, document);
+  // The title repeated at the top of the body is not body text.
+  const titles = new Set([headline, document.querySelector('h1')?.textContent].map(headingKey).filter(Boolean));
   const date = publishedDate(record, data, document);
   const authors = articleAuthors(record, data, document);
   const inLanguage = articleLanguage(record, data, document);
@@ -30,7 +32,7 @@ export function extractArticle(html: string, url: string, options: ExtractOption
   const probabilityEvidence = { article: record, data, teasers: linkedHeadlines(document), url };
 
   const blocks = findArticleBody(document)?.blocks ?? [];
-  const articleBody = renderText(blocks);
+  const articleBody = renderText(blocks, titles);
   const images = bodyImages(blocks, baseUrl);
   const lead = mainImage(record, data, images, baseUrl);
   const article: Article = {

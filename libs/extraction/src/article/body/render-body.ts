@@ -13,10 +13,16 @@ const VOID_TAGS = new Set(['img', 'br', 'hr', 'source']);
 const HEADING_AS_PARAGRAPH = new Set(['h1']);
 
 /**
- * Not article text: the title and its header (byline, date), and image captions, credits and
- * galleries, which annotated article bodies leave out (the cleaned HTML keeps them).
+ * Not article text: the article's header (title, byline, date), and image captions, credits
+ * and galleries, which annotated article bodies leave out (the cleaned HTML keeps them).
  */
-const NOT_TEXT_TAGS = new Set(['h1', 'header', 'figure', 'figcaption']);
+const NOT_TEXT_TAGS = new Set(['header', 'figure', 'figcaption']);
+const HEADING = /^h[1-6]$/;
+
+/** Headings compared as words: case, punctuation and spacing aside. */
+export function headingKey(text: string | null | undefined): string {
+  return (text ?? '').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+}
 const NOT_TEXT_WORDS = new Set(['photo', 'image', 'img']);
 /** Matched inside compound class names too ("inlinegallery", "imagecaption"). */
 const NOT_TEXT_STEMS = ['caption', 'credit', 'gallery', 'slideshow', 'carousel'];
@@ -38,8 +44,8 @@ function isDateline(line: string): boolean {
   return line.length < DATELINE_CHARS && !/[.!?]["”’)]?$/.test(line) && DATE.test(line);
 }
 
-/** articleBody: one line per block (paragraph, sub-heading, list item), inline runs joined. */
-export function renderText(blocks: DomElement[]): string {
+/** articleBody: one line per block (paragraph, sub-heading, list item), inline runs joined; the title (`titles`, by headingKey) is left out. */
+export function renderText(blocks: DomElement[], titles: ReadonlySet<string> = new Set()): string {
   const lines: string[] = [];
   let line = '';
   const flush = () => {
@@ -55,7 +61,7 @@ export function renderText(blocks: DomElement[]): string {
     if (!isElement(node)) return;
     const tag = node.localName;
     if (tag === 'br') return flush();
-    if (isNotText(node)) return;
+    if (isNotText(node) || (HEADING.test(tag) && titles.has(headingKey(node.textContent)))) return;
     if (tag === 'pre') {
       flush();
       lines.push(...(node.textContent ?? '').split('\n').map((l) => l.trimEnd()).filter((l) => l.trim()));
