@@ -76,6 +76,11 @@ describe('extractArticle: body', () => {
     expect(extractArticle(page, 'https://x.example/p/2').articleBody).toBe(`${PROSE('Marked one')}\n${PROSE('Marked two')}`);
   });
 
+  it('drops the heading that repeats the title but keeps other headings, h1 included', () => {
+    const page = `<html><head><title>Main title | Site</title></head><body><article><h1>Main title</h1><p>${PROSE('Part one')}</p><h1>A second part</h1><p>${PROSE('Part two')}</p></article></body></html>`;
+    expect(extractArticle(page, 'https://x.example/p/3').articleBody).toBe(`${PROSE('Part one')}\nA second part\n${PROSE('Part two')}`);
+  });
+
   it('takes text written straight into a container and paragraphs split by line breaks', () => {
     const page = `<html><body><div class="menu"><a href="/">Home</a></div><div class="col">${PROSE('Loose text')}<br><br>${PROSE('After a break')}<div class="meta">x</div></div></body></html>`;
     expect(extractArticle(page, 'https://x.example/p/1').articleBody).toBe(`${PROSE('Loose text')}\n${PROSE('After a break')}`);
