@@ -1,5 +1,6 @@
 import { DomElement, DomNode, TEXT_NODE, isElement } from '../../dom';
 import { classWeight, isProse } from './main-content';
+import { COMMAS } from './text-stats';
 
 /** Containers judged as a whole inside the article: kept when they read like article matter. */
 const JUDGED_TAGS = 'div, section, header, ul, ol, table, form, fieldset, p';
@@ -28,7 +29,7 @@ function census(element: DomElement): Census {
       count.chars += text.length;
       if (inLink) count.linkChars += text.length;
       if (inList) count.listChars += text.length;
-      count.commas += text.match(/[,，、،]/g)?.length ?? 0;
+      count.commas += text.match(COMMAS)?.length ?? 0;
       return;
     }
     if (!isElement(node)) return;
