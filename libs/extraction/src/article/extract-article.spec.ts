@@ -81,6 +81,12 @@ describe('extractArticle: body', () => {
     expect(extractArticle(page, 'https://x.example/p/3').articleBody).toBe(`${PROSE('Part one')}\nA second part\n${PROSE('Part two')}`);
   });
 
+  it('keeps a container of paragraphs whose class only sounds like a caption or credit', () => {
+    const paragraphs = ['Rates', 'Fees', 'Rewards'].map((topic) => `<p>${PROSE(topic)}</p>`).join('');
+    const page = `<html><body><div class="credit-cards-guide">${paragraphs}<p class="photo-credit">Photo: Agency</p></div></body></html>`;
+    expect(extractArticle(page, 'https://x.example/p/4').articleBody).toBe(['Rates', 'Fees', 'Rewards'].map(PROSE).join('\n'));
+  });
+
   it('takes text written straight into a container and paragraphs split by line breaks', () => {
     const page = `<html><body><div class="menu"><a href="/">Home</a></div><div class="col">${PROSE('Loose text')}<br><br>${PROSE('After a break')}<div class="meta">x</div></div></body></html>`;
     expect(extractArticle(page, 'https://x.example/p/1').articleBody).toBe(`${PROSE('Loose text')}\n${PROSE('After a break')}`);

@@ -66,7 +66,7 @@ function isFurniture(element: DomElement): boolean {
   const linkDensity = count.chars ? count.linkChars / count.chars : 0;
   return (
     (!inFigure && count.images > 1 && count.paragraphs / count.images < 0.5) ||
-    (!isList && count.listItems > count.paragraphs + 0) ||
+    (!isList && count.listItems > count.paragraphs) ||
     count.inputs > Math.floor(count.paragraphs / 3) ||
     (!isList && !inFigure && count.chars < 25 && (count.images === 0 || count.images > 2) && linkDensity > 0) ||
     (!isList && weight < 25 && linkDensity > 0.2) ||

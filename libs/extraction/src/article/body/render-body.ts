@@ -26,13 +26,18 @@ export function headingKey(text: string | null | undefined): string {
 const NOT_TEXT_WORDS = new Set(['photo', 'image', 'img']);
 /** Matched inside compound class names too ("inlinegallery", "imagecaption"). */
 const NOT_TEXT_STEMS = ['caption', 'credit', 'gallery', 'slideshow', 'carousel'];
+const PROSE_CONTAINER_PARAGRAPHS = 3;
 
 function isNotText(element: DomElement): boolean {
   if (NOT_TEXT_TAGS.has(element.localName)) return true;
   const words = classAndCompoundWords(element);
-  if (words.some((w) => NOT_TEXT_STEMS.some((stem) => w.includes(stem)))) return true;
-  // "has-image" on a card of paragraphs or lists names its picture, not what it is
-  return words.some((w) => NOT_TEXT_WORDS.has(w)) && !element.querySelector('p, li');
+  const captionLike = words.some((w) => NOT_TEXT_STEMS.some((stem) => w.includes(stem)));
+  const pictureLike = words.some((w) => NOT_TEXT_WORDS.has(w));
+  if (!captionLike && !pictureLike) return false;
+  // a container of several paragraphs is prose whatever its name ("credit-cards-guide");
+  // "has-image" on a card of lists names its picture, not what it is
+  if (element.querySelectorAll('p').length >= PROSE_CONTAINER_PARAGRAPHS) return false;
+  return captionLike || !element.querySelector('li');
 }
 
 /** Dates as bylines write them: 19/11/2019, 2019-11-19, Nov. 19, 2019, 22 de janeiro de 2018, 5 October 2018. */
