@@ -87,6 +87,13 @@ describe('extractArticle: body', () => {
     expect(extractArticle(page, 'https://x.example/p/4').articleBody).toBe(['Rates', 'Fees', 'Rewards'].map(PROSE).join('\n'));
   });
 
+  it('drops elements hidden by attribute, style or a hiding class, but not an "overflow-hidden" wrapper', () => {
+    const page = `<html><body><div class="overflow-hidden"><p>${PROSE('Visible')}</p><p class="hidden">${PROSE('Class')}</p>
+      <p style="display: none">${PROSE('Style')}</p><p hidden>${PROSE('Attribute')}</p><p>${PROSE('Shown')}</p></div>
+      <div class="teasers">${['x', 'y', 'z'].map((t) => `<div><a href="/${t}">Teaser ${t}</a></div>`).join('')}</div></body></html>`;
+    expect(extractArticle(page, 'https://x.example/p/5').articleBody).toBe(`${PROSE('Visible')}\n${PROSE('Shown')}`);
+  });
+
   it('takes text written straight into a container and paragraphs split by line breaks', () => {
     const page = `<html><body><div class="menu"><a href="/">Home</a></div><div class="col">${PROSE('Loose text')}<br><br>${PROSE('After a break')}<div class="meta">x</div></div></body></html>`;
     expect(extractArticle(page, 'https://x.example/p/1').articleBody).toBe(`${PROSE('Loose text')}\n${PROSE('After a break')}`);

@@ -16,7 +16,7 @@ const BOILERPLATE_WORDS = new Set([
   'advert', 'advertisement', 'adsense', 'dfp', 'sponsor', 'sponsored', 'outbrain', 'taboola', 'sidebar', 'popup', 'modal',
   'cookie', 'cookies', 'gdpr', 'consent', 'breadcrumb', 'breadcrumbs', 'byline', 'author', 'authors', 'tags', 'tag', 'taglist',
   'footer', 'nav', 'navbar', 'navigation', 'menu', 'widget', 'toolbar', 'pagination', 'pager', 'print', 'rss', 'banner',
-  'masthead', 'skip', 'hidden', 'sronly', 'visuallyhidden', 'screenreadertext', 'offscreen', 'login', 'more',
+  'masthead', 'skip', 'sronly', 'visuallyhidden', 'screenreadertext', 'offscreen', 'login', 'more',
 ]);
 
 /** Words that make a block a likely content container whatever else its class says. */
@@ -58,8 +58,16 @@ export function looksLikeBoilerplate(element: DomElement): boolean {
   return words.some((w) => BOILERPLATE_WORDS.has(w));
 }
 
+/**
+ * Whole class names that hide an element. Not the word "hidden" anywhere: "overflow-hidden"
+ * wraps visible content, "hidden-xs" is hidden on phones only.
+ */
+const HIDING_CLASSES = new Set(['hidden', 'is-hidden', 'd-none', 'hide', 'invisible']);
+
 export function isHidden(element: DomElement): boolean {
   if (element.hasAttribute('hidden') || element.getAttribute('aria-hidden') === 'true') return true;
+  const names = element.getAttribute('class');
+  if (names && names.split(/\s+/).some((name) => HIDING_CLASSES.has(name))) return true;
   const style = element.getAttribute('style');
   return style !== null && HIDDEN_STYLE.test(style);
 }

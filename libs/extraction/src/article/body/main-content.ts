@@ -13,7 +13,7 @@ export const BLOCK_TAGS = new Set([
 const POSITIVE_WORDS = new Set(['article', 'body', 'content', 'entry', 'main', 'page', 'post', 'text', 'blog', 'story', 'prose']);
 const NEGATIVE_WORDS = new Set([
   'comment', 'comments', 'footer', 'footnote', 'masthead', 'media', 'meta', 'outbrain', 'promo', 'related', 'scroll', 'share',
-  'shoutbox', 'sidebar', 'skyscraper', 'sponsor', 'shopping', 'tags', 'tool', 'widget', 'hidden', 'nav', 'menu', 'teaser',
+  'shoutbox', 'sidebar', 'skyscraper', 'sponsor', 'shopping', 'tags', 'tool', 'widget', 'nav', 'menu', 'teaser',
 ]);
 const MIN_PROSE_CHARS = 25;
 
