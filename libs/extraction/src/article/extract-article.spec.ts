@@ -94,6 +94,15 @@ describe('extractArticle: body', () => {
     expect(extractArticle(page, 'https://x.example/p/5').articleBody).toBe(`${PROSE('Visible')}\n${PROSE('Shown')}`);
   });
 
+  it("falls back to JSON-LD articleBody when the page's markup holds much less of it (a script-built page)", () => {
+    const structuredBody = [PROSE('First'), PROSE('Second'), PROSE('Third')].join('\n\n');
+    const jsonLd = JSON.stringify({ '@type': 'NewsArticle', headline: 'Scripted', articleBody: structuredBody });
+    const page = `<html><head><script type="application/ld+json">${jsonLd}</script></head><body><div id="app"><p>Loading the story, please wait a moment.</p></div></body></html>`;
+    const article = extractArticle(page, 'https://x.example/p/6');
+    expect(article.articleBody).toBe([PROSE('First'), PROSE('Second'), PROSE('Third')].join('\n'));
+    expect(article.articleBodyRaw).toBe(`<article>\n<p>${PROSE('First')}</p>\n<p>${PROSE('Second')}</p>\n<p>${PROSE('Third')}</p>\n</article>`);
+  });
+
   it('takes text written straight into a container and paragraphs split by line breaks', () => {
     const page = `<html><body><div class="menu"><a href="/">Home</a></div><div class="col">${PROSE('Loose text')}<br><br>${PROSE('After a break')}<div class="meta">x</div></div></body></html>`;
     expect(extractArticle(page, 'https://x.example/p/1').articleBody).toBe(`${PROSE('Loose text')}\n${PROSE('After a break')}`);

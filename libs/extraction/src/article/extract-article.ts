@@ -2,7 +2,7 @@ import { documentBaseUrl, domBreadcrumbs, normalizeSpace, parseLightPage, resolv
 import { Article, ExtractOptions } from '../extraction.types';
 import { StructuredData, StructuredRecord, firstRecord, metaValue, propertyText, readStructuredData, structuredBreadcrumbs } from '../structured-data';
 import { findArticleBody } from './body/extract-body';
-import { headingKey, renderHtml, renderText } from './body/render-body';
+import { headingKey, linesHtml, renderHtml, renderText } from './body/render-body';
 import { articleAuthors } from './fields/authors';
 import { leanHtml } from './lean-html';
 import { articleHeadline } from './fields/headline';
@@ -32,7 +32,11 @@ export function extractArticle(html: string, url: string, options: ExtractOption
   const probabilityEvidence = { article: record, data, teasers: linkedHeadlines(document), url };
 
   const blocks = findArticleBody(document)?.blocks ?? [];
-  const articleBody = renderText(blocks, titles);
+  const domText = renderText(blocks, titles);
+  const structuredText = structuredBodyText(record, domText);
+  const articleBody = structuredText ?? domText;
+  const wantsRaw = articleBody !== '' && options.articleBodyRaw !== false;
+  const articleBodyRaw = !wantsRaw ? undefined : structuredText ? linesHtml(structuredText) : renderHtml(blocks, (link) => resolveUrl(link, baseUrl));
   const images = bodyImages(blocks, baseUrl);
   const lead = mainImage(record, data, images, baseUrl);
   const article: Article = {
@@ -47,13 +51,28 @@ export function extractArticle(html: string, url: string, options: ExtractOption
     images: lead && !images.includes(lead) ? [lead, ...images] : images,
     description: articleDescription(record, data, articleBody),
     articleBody,
-    articleBodyRaw: articleBody && options.articleBodyRaw !== false ? renderHtml(blocks, (link) => resolveUrl(link, baseUrl)) : undefined,
+    articleBodyRaw,
     videoUrls: mediaUrls('video', blocks, data, baseUrl),
     audioUrls: mediaUrls('audio', blocks, data, baseUrl),
     probability: articleProbability({ ...probabilityEvidence, bodyChars: articleBody.length }),
     url,
   };
   return withoutEmptyFields(article);
+}
+
+/** The page's own body text (JSON-LD articleBody) wins when the DOM gave much less of it. */
+const STRUCTURED_BODY_MIN_CHARS = 500;
+const STRUCTURED_BODY_SHARE = 0.5;
+
+function structuredBodyText(record: StructuredRecord | undefined, domText: string): string | undefined {
+  const structured = propertyText(record, 'articleBody');
+  if (!structured || structured.length < STRUCTURED_BODY_MIN_CHARS || domText.length >= structured.length * STRUCTURED_BODY_SHARE) return undefined;
+  return structured
+    .replace(/<[^>]+>/g, '\n')
+    .split(/\n+/)
+    .map((line) => normalizeSpace(line))
+    .filter(Boolean)
+    .join('\n');
 }
 
 /** The page's own summary, else the body's opening, cut at a word. */

@@ -86,6 +86,14 @@ export function renderText(blocks: DomElement[], titles: ReadonlySet<string> = n
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
 const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (c) => ESCAPES[c]);
 
+/** articleBodyRaw for text that has no markup of its own: a paragraph per line. */
+export function linesHtml(text: string): string {
+  return `<article>\n${text
+    .split('\n')
+    .map((line) => `<p>${escapeHtml(line)}</p>`)
+    .join('\n')}\n</article>`;
+}
+
 /** articleBodyRaw: the blocks' HTML with layout wrappers unwrapped and only content attributes kept. */
 export function renderHtml(blocks: DomElement[], resolveUrl: (url: string) => string | undefined): string {
   let html = '';
