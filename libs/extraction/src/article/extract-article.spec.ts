@@ -7,11 +7,13 @@ const articlePage = ({ head = '', article = '' } = {}) => `<!DOCTYPE html><html 
 <body>
   <header class="site-header"><nav><a href="/">Home</a> <a href="/world">World</a> <a href="/sport">Sport</a></nav></header>
   <main>
+    <ol class="breadcrumb"><li><a href="/">Home</a></li><li><a href="/world">World</a></li></ol>
     <article>
       <h1>Rivers rise after a week of rain</h1>
       <div class="byline">By Jane Doe and John Roe</div>
       <time datetime="2019-11-19T08:21:00+0000">Nov. 19, 2019</time>
       <div class="article-body">
+        <p class="share-text">Sharing is caring!</p>
         <div class="posted-on">Published Nov 18, 2019 at 4:07 PM | Updated 5:36 PM</div>
         <p>${PROSE('Rainfall')}</p>
         <ul><li><a href="/moon">Moon rush: lander plans</a></li><li><a href="/landers">Where the landers will land</a></li></ul>
@@ -22,6 +24,8 @@ const articlePage = ({ head = '', article = '' } = {}) => `<!DOCTYPE html><html 
         <p>${PROSE('Flood defence spending')}</p>
         <div class="share-tools"><a href="https://facebook.com/share">Share on Facebook</a> <a href="https://twitter.com/share">Tweet</a></div>
         <p>${PROSE('Insurance claims')}</p>
+        <p>Engineers studied deep <a class="textTag" href="/tags/space">space travel</a> for the report, they said on Monday.</p>
+        <div class="recipe-card has-image"><ul><li>Eight sandbags, filled and tied</li></ul></div>
         <video src="/media/flood.mp4"></video>
         ${article}
       </div>
@@ -44,11 +48,13 @@ describe('extractArticle: body', () => {
       'A new pump at the bridge',
       PROSE('Flood defence spending'),
       PROSE('Insurance claims'),
+      'Engineers studied deep space travel for the report, they said on Monday.',
+      'Eight sandbags, filled and tied',
     ]);
   });
 
   it('leaves out navigation, sharing, related links, comments, footer, title and captions', () => {
-    for (const furniture of ['Home', 'Share on Facebook', 'Another story', 'Reader comment', 'Footer text', 'Rivers rise after', 'The river at noon', 'Moon rush', 'Published Nov']) {
+    for (const furniture of ['Home', 'Share on Facebook', 'Another story', 'Reader comment', 'Footer text', 'Rivers rise after', 'The river at noon', 'Moon rush', 'Published Nov', 'Sharing is caring']) {
       expect(article.articleBody).not.toContain(furniture);
     }
   });
@@ -62,6 +68,39 @@ describe('extractArticle: body', () => {
 
   it('omits articleBodyRaw when asked to', () => {
     expect(extractArticle(articlePage(), 'https://news.example/a', { articleBodyRaw: false }).articleBodyRaw).toBeUndefined();
+  });
+
+  it("follows the page's own itemprop=articleBody mark over a longer unmarked block", () => {
+    const page = `<html><body><div class="box">${[1, 2, 3, 4, 5].map((i) => `<p>${PROSE(`Unmarked ${i}`)}</p>`).join('')}</div>
+      <div class="box" itemprop="articleBody"><p>${PROSE('Marked one')}</p><p>${PROSE('Marked two')}</p></div></body></html>`;
+    expect(extractArticle(page, 'https://x.example/p/2').articleBody).toBe(`${PROSE('Marked one')}\n${PROSE('Marked two')}`);
+  });
+
+  it('drops the heading that repeats the title but keeps other headings, h1 included', () => {
+    const page = `<html><head><title>Main title | Site</title></head><body><article><h1>Main title</h1><p>${PROSE('Part one')}</p><h1>A second part</h1><p>${PROSE('Part two')}</p></article></body></html>`;
+    expect(extractArticle(page, 'https://x.example/p/3').articleBody).toBe(`${PROSE('Part one')}\nA second part\n${PROSE('Part two')}`);
+  });
+
+  it('keeps a container of paragraphs whose class only sounds like a caption or credit', () => {
+    const paragraphs = ['Rates', 'Fees', 'Rewards'].map((topic) => `<p>${PROSE(topic)}</p>`).join('');
+    const page = `<html><body><div class="credit-cards-guide">${paragraphs}<p class="photo-credit">Photo: Agency</p></div></body></html>`;
+    expect(extractArticle(page, 'https://x.example/p/4').articleBody).toBe(['Rates', 'Fees', 'Rewards'].map(PROSE).join('\n'));
+  });
+
+  it('drops elements hidden by attribute, style or a hiding class, but not an "overflow-hidden" wrapper', () => {
+    const page = `<html><body><div class="overflow-hidden"><p>${PROSE('Visible')}</p><p class="hidden">${PROSE('Class')}</p>
+      <p style="display: none">${PROSE('Style')}</p><p hidden>${PROSE('Attribute')}</p><p>${PROSE('Shown')}</p></div>
+      <div class="teasers">${['x', 'y', 'z'].map((t) => `<div><a href="/${t}">Teaser ${t}</a></div>`).join('')}</div></body></html>`;
+    expect(extractArticle(page, 'https://x.example/p/5').articleBody).toBe(`${PROSE('Visible')}\n${PROSE('Shown')}`);
+  });
+
+  it("falls back to JSON-LD articleBody when the page's markup holds much less of it (a script-built page)", () => {
+    const structuredBody = [PROSE('First'), PROSE('Second'), PROSE('Third')].join('\n\n');
+    const jsonLd = JSON.stringify({ '@type': 'NewsArticle', headline: 'Scripted', articleBody: structuredBody });
+    const page = `<html><head><script type="application/ld+json">${jsonLd}</script></head><body><div id="app"><p>Loading the story, please wait a moment.</p></div></body></html>`;
+    const article = extractArticle(page, 'https://x.example/p/6');
+    expect(article.articleBody).toBe([PROSE('First'), PROSE('Second'), PROSE('Third')].join('\n'));
+    expect(article.articleBodyRaw).toBe(`<article>\n<p>${PROSE('First')}</p>\n<p>${PROSE('Second')}</p>\n<p>${PROSE('Third')}</p>\n</article>`);
   });
 
   it('takes text written straight into a container and paragraphs split by line breaks', () => {
@@ -83,6 +122,7 @@ describe('extractArticle: metadata', () => {
       mainImage: 'https://news.example/img/river.jpg',
       images: ['https://news.example/img/river.jpg'],
       videoUrls: ['https://news.example/media/flood.mp4'],
+      breadcrumbs: [{ name: 'Home', link: 'https://news.example/' }, { name: 'World', link: 'https://news.example/world' }],
       description: PROSE('Rainfall'),
       url: 'https://news.example/world/rivers-rise',
     });
@@ -94,7 +134,7 @@ describe('extractArticle: metadata', () => {
       '@context': 'https://schema.org',
       '@graph': [
         { '@type': 'NewsArticle', headline: 'Structured headline', datePublished: '2019-11-20', author: [{ '@type': 'Person', name: 'Ann Lee' }, { '@type': 'Person', name: 'Bo Chan' }], inLanguage: 'pt-BR', image: { '@type': 'ImageObject', url: '/lead.jpg' }, description: 'Structured summary' },
-        { '@type': 'BreadcrumbList', itemListElement: [{ '@type': 'ListItem', position: 2, name: 'World', item: '/world' }, { '@type': 'ListItem', position: 1, name: 'Home', item: '/' }] },
+        { '@type': 'BreadcrumbList', itemListElement: [{ '@type': 'ListItem', position: 2, name: 'World news', item: '/world' }, { '@type': 'ListItem', position: 1, name: 'Front page', item: '/' }] },
       ],
     };
     const head = `<script type="application/ld+json">${JSON.stringify(jsonLd)}</script><meta property="og:title" content="OG title"><meta property="og:audio" content="https://cdn.example/a.mp3">`;
@@ -107,7 +147,7 @@ describe('extractArticle: metadata', () => {
       inLanguage: 'pt',
       mainImage: 'https://news.example/lead.jpg',
       description: 'Structured summary',
-      breadcrumbs: [{ name: 'Home', link: 'https://news.example/' }, { name: 'World', link: 'https://news.example/world' }],
+      breadcrumbs: [{ name: 'Front page', link: 'https://news.example/' }, { name: 'World news', link: 'https://news.example/world' }],
       audioUrls: ['https://cdn.example/a.mp3'],
     });
     expect(article.images).toEqual(['https://news.example/lead.jpg', 'https://news.example/img/river.jpg']);

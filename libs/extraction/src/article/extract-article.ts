@@ -1,8 +1,8 @@
-import { documentBaseUrl, normalizeSpace, parsePage, resolveUrl } from '../dom';
+import { documentBaseUrl, domBreadcrumbs, normalizeSpace, parseLightPage, resolveUrl } from '../dom';
 import { Article, ExtractOptions } from '../extraction.types';
 import { StructuredData, StructuredRecord, firstRecord, metaValue, propertyText, readStructuredData, structuredBreadcrumbs } from '../structured-data';
 import { findArticleBody } from './body/extract-body';
-import { renderHtml, renderText } from './body/render-body';
+import { headingKey, linesHtml, renderHtml, renderText } from './body/render-body';
 import { articleAuthors } from './fields/authors';
 import { leanHtml } from './lean-html';
 import { articleHeadline } from './fields/headline';
@@ -17,20 +17,26 @@ const GENERATED_DESCRIPTION_CHARS = 300;
 
 /** An article's fields from its page; fields without a valid value are left out. */
 export function extractArticle(html: string, url: string, options: ExtractOptions = {}): Article {
-  const document = parsePage(leanHtml(html));
+  const document = parseLightPage(leanHtml(html));
   const baseUrl = documentBaseUrl(document, url);
   // Everything read from the page as a whole comes first: finding the body prunes the document.
   const data = readStructuredData(document, baseUrl);
   const record = firstRecord(data, ARTICLE_TYPES);
   const headline = articleHeadline(record, data, document);
+  // The title repeated at the top of the body is not body text.
+  const titles = new Set([headline, document.querySelector('h1')?.textContent].map(headingKey).filter(Boolean));
   const date = publishedDate(record, data, document);
   const authors = articleAuthors(record, data, document);
   const inLanguage = articleLanguage(record, data, document);
-  const breadcrumbs = structuredBreadcrumbs(data, baseUrl);
+  const breadcrumbs = structuredBreadcrumbs(data, baseUrl) ?? domBreadcrumbs(document, baseUrl);
   const probabilityEvidence = { article: record, data, teasers: linkedHeadlines(document), url };
 
   const blocks = findArticleBody(document)?.blocks ?? [];
-  const articleBody = renderText(blocks);
+  const domText = renderText(blocks, titles);
+  const structuredText = structuredBodyText(record, domText);
+  const articleBody = structuredText ?? domText;
+  const wantsRaw = articleBody !== '' && options.articleBodyRaw !== false;
+  const articleBodyRaw = !wantsRaw ? undefined : structuredText ? linesHtml(structuredText) : renderHtml(blocks, (link) => resolveUrl(link, baseUrl));
   const images = bodyImages(blocks, baseUrl);
   const lead = mainImage(record, data, images, baseUrl);
   const article: Article = {
@@ -45,13 +51,28 @@ export function extractArticle(html: string, url: string, options: ExtractOption
     images: lead && !images.includes(lead) ? [lead, ...images] : images,
     description: articleDescription(record, data, articleBody),
     articleBody,
-    articleBodyRaw: articleBody && options.articleBodyRaw !== false ? renderHtml(blocks, (link) => resolveUrl(link, baseUrl)) : undefined,
+    articleBodyRaw,
     videoUrls: mediaUrls('video', blocks, data, baseUrl),
     audioUrls: mediaUrls('audio', blocks, data, baseUrl),
     probability: articleProbability({ ...probabilityEvidence, bodyChars: articleBody.length }),
     url,
   };
   return withoutEmptyFields(article);
+}
+
+/** The page's own body text (JSON-LD articleBody) wins when the DOM gave much less of it. */
+const STRUCTURED_BODY_MIN_CHARS = 500;
+const STRUCTURED_BODY_SHARE = 0.5;
+
+function structuredBodyText(record: StructuredRecord | undefined, domText: string): string | undefined {
+  const structured = propertyText(record, 'articleBody');
+  if (!structured || structured.length < STRUCTURED_BODY_MIN_CHARS || domText.length >= structured.length * STRUCTURED_BODY_SHARE) return undefined;
+  return structured
+    .replace(/<[^>]+>/g, '\n')
+    .split(/\n+/)
+    .map((line) => normalizeSpace(line))
+    .filter(Boolean)
+    .join('\n');
 }
 
 /** The page's own summary, else the body's opening, cut at a word. */

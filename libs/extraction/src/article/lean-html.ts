@@ -11,7 +11,8 @@
  * - Noscript fallbacks go: pages are read as rendered with scripts on.
  */
 const BLOCK_TAG_AHEAD = />\s+(?=<\/?(?:address|article|aside|blockquote|body|dd|div|dl|dt|fieldset|figcaption|figure|footer|form|h[1-6]|head|header|hr|html|li|link|main|meta|nav|noscript|ol|option|p|section|select|table|tbody|td|tfoot|th|thead|title|tr|ul)\b)/gi;
-const FURNITURE = /<(nav|aside|footer|header|noscript)\b[^>]*>[\s\S]*?<\/\1\s*>|<link\b[^>]*>/gi;
+// The name must end the tag name: <header-nav> is a custom element, not a <header>.
+const FURNITURE = /<(nav|aside|footer|header|noscript)(?=[\s/>])[^>]*>[\s\S]*?<\/\1\s*>|<link(?=[\s/>])[^>]*>/gi;
 const STRUCTURED_MARKUP = /\b(?:itemprop|itemscope|typeof|property)=|breadcrumb/i;
 const ARTICLE_HEADER = /<h1\b|<time\b/i;
 

@@ -1,7 +1,7 @@
 /**
- * The part of the DOM the engine uses, as linkedom implements it. The project compiles
+ * The part of the DOM the engine uses (the light DOM implements it). The project compiles
  * without the "dom" lib (it is a Node code base), so the engine names what it needs here.
- * linkedom's node lists are arrays, hence the array types.
+ * Node lists are arrays, hence the array types.
  */
 export interface DomNode {
   readonly nodeType: number;

@@ -1,5 +1,5 @@
 export * from './dom.types';
-export * from './parse-page';
+export * from './pre-parse';
 export * from './url';
 export * from './text';
 export * from './class-words';

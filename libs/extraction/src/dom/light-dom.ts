@@ -1,7 +1,7 @@
 import { Parser } from 'htmlparser2';
 import { DomDocument, DomElement, DomNode, ELEMENT_NODE, TEXT_NODE } from './dom.types';
 import { decodeHtmlAttribute, decodeHtmlText } from './html-entities';
-import { withoutNonContentOrUnreadAttributes } from './parse-page';
+import { withoutNonContent } from './pre-parse';
 import { compileSelector } from './selector';
 
 /**
@@ -12,7 +12,7 @@ import { compileSelector } from './selector';
  */
 export function parseLightPage(html: string): DomDocument {
   const root = new LightElement('#document', Object.create(null));
-  buildInto(root, withoutNonContentOrUnreadAttributes(html));
+  buildInto(root, withoutNonContent(html));
   return new LightDocument(root);
 }
 

@@ -1,10 +1,10 @@
-import { parsePage } from '../dom';
+import { parseLightPage } from '../dom';
 import { firstRecord, findRecords, metaValue, propertyRecords, propertyText } from './query';
 import { readStructuredData } from './read-structured-data';
 import { structuredBreadcrumbs } from './breadcrumbs';
 
 const URL = 'https://shop.example/p/1';
-const read = (html: string) => readStructuredData(parsePage(html), URL);
+const read = (html: string) => readStructuredData(parseLightPage(html), URL);
 const ldPage = (...scripts: string[]) => `<html><head>${scripts.map((s) => `<script type="application/ld+json">${s}</script>`).join('')}</head><body></body></html>`;
 
 describe('JSON-LD', () => {

@@ -1,4 +1,4 @@
-import { DomElement } from '../../dom';
+import { DomElement, classWords } from '../../dom';
 
 /** Elements that never hold article prose. */
 const NON_CONTENT_TAGS = new Set([
@@ -16,11 +16,14 @@ const BOILERPLATE_WORDS = new Set([
   'advert', 'advertisement', 'adsense', 'dfp', 'sponsor', 'sponsored', 'outbrain', 'taboola', 'sidebar', 'popup', 'modal',
   'cookie', 'cookies', 'gdpr', 'consent', 'breadcrumb', 'breadcrumbs', 'byline', 'author', 'authors', 'tags', 'tag', 'taglist',
   'footer', 'nav', 'navbar', 'navigation', 'menu', 'widget', 'toolbar', 'pagination', 'pager', 'print', 'rss', 'banner',
-  'masthead', 'skip', 'hidden', 'sronly', 'visuallyhidden', 'screenreadertext', 'offscreen', 'login', 'more',
+  'masthead', 'skip', 'sronly', 'visuallyhidden', 'screenreadertext', 'offscreen', 'login', 'more',
 ]);
 
 /** Words that make a block a likely content container whatever else its class says. */
 const CONTENT_WORDS = new Set(['article', 'content', 'body', 'main', 'post', 'entry', 'story', 'text', 'prose']);
+
+/** Words inside a paragraph are the paragraph's, whatever their class ("textTag" links). */
+const PHRASING_TAGS = new Set(['a', 'abbr', 'b', 'cite', 'code', 'em', 'i', 'mark', 'q', 'small', 'span', 'strong', 'sub', 'sup', 'time', 'u']);
 
 const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
 
@@ -28,39 +31,43 @@ const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
 const wordsOfNames = new Map<string, string[]>();
 const MAX_REMEMBERED_NAMES = 50_000;
 
-export function classWords(element: DomElement): string[] {
+/**
+ * The shared class words plus each compound name joined ("related-posts" → related, posts,
+ * relatedposts), so "sr-only" and "visually-hidden" match as one word.
+ */
+export function classAndCompoundWords(element: DomElement): string[] {
   const names = `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''}`;
   let words = wordsOfNames.get(names);
   if (!words) {
-    words = splitNames(names);
+    const compounds = names.split(/\s+/).filter((name) => /[^A-Za-z0-9]|[a-z][A-Z]/.test(name));
+    words = [...classWords(element), ...compounds.map((name) => name.toLowerCase().replace(/[^a-z0-9]+/g, ''))];
     if (wordsOfNames.size >= MAX_REMEMBERED_NAMES) wordsOfNames.clear();
     wordsOfNames.set(names, words);
   }
   return words;
 }
 
-/** "related-posts", "relatedPosts", "related_posts" → related, posts (and the joined form). */
-function splitNames(names: string): string[] {
-  const words: string[] = [];
-  for (const name of names.split(/\s+/)) {
-    if (!name) continue;
-    const parts = name.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
-    words.push(...parts);
-    if (parts.length > 1) words.push(parts.join(''));
-  }
-  return words;
-}
+/** Below this, a block named both ways ("share-text", "post-tags") is the furniture it names. */
+const CONTENT_NAMED_MIN_CHARS = 300;
 
 export function looksLikeBoilerplate(element: DomElement): boolean {
-  const words = classWords(element);
-  if (words.some((w) => CONTENT_WORDS.has(w))) return false;
+  const words = classAndCompoundWords(element);
+  if (words.some((w) => CONTENT_WORDS.has(w)) && (element.textContent ?? '').length >= CONTENT_NAMED_MIN_CHARS) return false;
   const role = element.getAttribute('role');
   if (role === 'navigation' || role === 'complementary' || role === 'contentinfo' || role === 'banner' || role === 'dialog') return true;
   return words.some((w) => BOILERPLATE_WORDS.has(w));
 }
 
+/**
+ * Whole class names that hide an element. Not the word "hidden" anywhere: "overflow-hidden"
+ * wraps visible content, "hidden-xs" is hidden on phones only.
+ */
+const HIDING_CLASSES = new Set(['hidden', 'is-hidden', 'd-none', 'hide', 'invisible']);
+
 export function isHidden(element: DomElement): boolean {
   if (element.hasAttribute('hidden') || element.getAttribute('aria-hidden') === 'true') return true;
+  const names = element.getAttribute('class');
+  if (names && names.split(/\s+/).some((name) => HIDING_CLASSES.has(name))) return true;
   const style = element.getAttribute('style');
   return style !== null && HIDDEN_STYLE.test(style);
 }
@@ -74,7 +81,8 @@ export function removeBoilerplate(root: DomElement, keep: (element: DomElement) 
   const visit = (element: DomElement) => {
     for (const child of Array.from(element.children)) {
       const tag = child.localName;
-      if (NON_CONTENT_TAGS.has(tag) || isHidden(child) || ((tag !== 'body' && looksLikeBoilerplate(child)) && !keep(child))) doomed.push(child);
+      const namedFurniture = tag !== 'body' && !(element.localName === 'p' && PHRASING_TAGS.has(tag)) && looksLikeBoilerplate(child) && !keep(child);
+      if (NON_CONTENT_TAGS.has(tag) || isHidden(child) || namedFurniture) doomed.push(child);
       else visit(child);
     }
   };

@@ -1,9 +1,11 @@
 import { DomElement, DomNode, TEXT_NODE, isElement } from '../../dom';
 import { classWeight, isProse } from './main-content';
+import { COMMAS } from './text-stats';
 
 /** Containers judged as a whole inside the article: kept when they read like article matter. */
 const JUDGED_TAGS = 'div, section, header, ul, ol, table, form, fieldset, p';
 const SHORT_POINTER_CHARS = 200;
+const POINTERS_DENSITY = 0.6;
 const LINK_LIST_DENSITY = 0.7;
 const EMBED_TAGS = new Set(['iframe', 'object', 'embed']);
 
@@ -27,7 +29,7 @@ function census(element: DomElement): Census {
       count.chars += text.length;
       if (inLink) count.linkChars += text.length;
       if (inList) count.listChars += text.length;
-      count.commas += text.match(/[,，、،]/g)?.length ?? 0;
+      count.commas += text.match(COMMAS)?.length ?? 0;
       return;
     }
     if (!isElement(node)) return;
@@ -52,8 +54,11 @@ function isFurniture(element: DomElement): boolean {
   const weight = classWeight(element);
   if (weight < 0) return true;
   const count = census(element);
-  // A short paragraph that is mostly a link is a "Read more: …" pointer, not prose.
-  if (element.localName === 'p') return count.chars < SHORT_POINTER_CHARS && count.linkChars / (count.chars || 1) > 0.5;
+  // A paragraph that is mostly links is a "Read more: …" pointer or a list of them, not prose.
+  if (element.localName === 'p') {
+    const density = count.linkChars / (count.chars || 1);
+    return density > POINTERS_DENSITY || (count.chars < SHORT_POINTER_CHARS && density > 0.5);
+  }
   if (count.commas >= 10) return false;
   const tag = element.localName;
   const isList = tag === 'ul' || tag === 'ol' || (count.chars > 0 && count.listChars / count.chars > 0.9);
@@ -61,7 +66,7 @@ function isFurniture(element: DomElement): boolean {
   const linkDensity = count.chars ? count.linkChars / count.chars : 0;
   return (
     (!inFigure && count.images > 1 && count.paragraphs / count.images < 0.5) ||
-    (!isList && count.listItems > count.paragraphs + 0) ||
+    (!isList && count.listItems > count.paragraphs) ||
     count.inputs > Math.floor(count.paragraphs / 3) ||
     (!isList && !inFigure && count.chars < 25 && (count.images === 0 || count.images > 2) && linkDensity > 0) ||
     (!isList && weight < 25 && linkDensity > 0.2) ||

@@ -2,10 +2,10 @@ import { DomDocument, DomElement } from '../../dom';
 import { removeBoilerplate } from './boilerplate';
 import { cleanContent } from './clean-content';
 import { bestCandidate, climbToContainer, contains, contentBlocks, proseChars, scoreCandidates } from './main-content';
-import { collectTextStats } from './text-stats';
+import { StatsIndex, collectTextStats } from './text-stats';
 
 export interface ArticleBody {
-  /** The elements holding the body, in page order (detached from nothing: the document is pruned in place). */
+  /** The elements holding the body, in page order, furniture inside them removed. */
   blocks: DomElement[];
 }
 
@@ -15,7 +15,7 @@ const ESSENTIAL_SHARE = 0.5;
 /** The page's own schema.org mark of its body, when it holds prose. */
 const MARKED_BODY_MIN_CHARS = 200;
 
-function markedBody(root: DomElement, stats: ReturnType<typeof collectTextStats>): DomElement | undefined {
+function markedBody(root: DomElement, stats: StatsIndex): DomElement | undefined {
   const marked = root.querySelector('[itemprop="articleBody"]');
   return marked && (stats.get(marked)?.chars ?? 0) >= MARKED_BODY_MIN_CHARS ? marked : undefined;
 }

@@ -1,5 +1,5 @@
 import { DomElement, TEXT_NODE, isElement } from '../../dom';
-import { classWords } from './boilerplate';
+import { classAndCompoundWords } from './boilerplate';
 import { COMMAS, StatsIndex, linkDensity } from './text-stats';
 
 /** Blocks whose own text is scored as prose (a div counts when it holds no other block). */
@@ -13,13 +13,13 @@ export const BLOCK_TAGS = new Set([
 const POSITIVE_WORDS = new Set(['article', 'body', 'content', 'entry', 'main', 'page', 'post', 'text', 'blog', 'story', 'prose']);
 const NEGATIVE_WORDS = new Set([
   'comment', 'comments', 'footer', 'footnote', 'masthead', 'media', 'meta', 'outbrain', 'promo', 'related', 'scroll', 'share',
-  'shoutbox', 'sidebar', 'skyscraper', 'sponsor', 'shopping', 'tags', 'tool', 'widget', 'hidden', 'nav', 'menu', 'teaser',
+  'shoutbox', 'sidebar', 'skyscraper', 'sponsor', 'shopping', 'tags', 'tool', 'widget', 'nav', 'menu', 'teaser',
 ]);
 const MIN_PROSE_CHARS = 25;
 
 /** +25 for a class or id that says "content", −25 for one that says "furniture". */
 export function classWeight(element: DomElement): number {
-  const words = classWords(element);
+  const words = classAndCompoundWords(element);
   let weight = 0;
   if (words.some((w) => POSITIVE_WORDS.has(w))) weight += 25;
   if (words.some((w) => NEGATIVE_WORDS.has(w))) weight -= 25;
@@ -139,7 +139,16 @@ function articleChunks(top: DomElement): DomElement[] {
   const topClass = top.getAttribute('class');
   const scope = top.parentElement?.parentElement;
   if (!topClass || !scope) return [];
-  return Array.from(scope.querySelectorAll(`${top.localName}[class="${topClass.replace(/["\\]/g, '\\$&')}"]`)).filter((chunk) => !chunk.parentElement?.closest(`[class="${topClass.replace(/["\\]/g, '\\$&')}"]`));
+  const chunks: DomElement[] = [];
+  const visit = (element: DomElement) => {
+    for (let child = element.firstChild; child; child = child.nextSibling) {
+      if (!isElement(child)) continue;
+      if (child.localName === top.localName && child.getAttribute('class') === topClass) chunks.push(child);
+      else visit(child);
+    }
+  };
+  visit(scope);
+  return chunks;
 }
 
 export function contains(ancestor: DomElement, element: DomElement): boolean {

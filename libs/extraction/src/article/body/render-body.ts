@@ -1,5 +1,5 @@
 import { DomElement, DomNode, TEXT_NODE, isElement } from '../../dom';
-import { classWords } from './boilerplate';
+import { classAndCompoundWords } from './boilerplate';
 import { BLOCK_TAGS } from './main-content';
 
 /** Tags kept in articleBodyRaw; any other element is unwrapped to its children. */
@@ -13,16 +13,31 @@ const VOID_TAGS = new Set(['img', 'br', 'hr', 'source']);
 const HEADING_AS_PARAGRAPH = new Set(['h1']);
 
 /**
- * Not article text: the title and its header (byline, date), and image captions, credits and
- * galleries, which annotated article bodies leave out (the cleaned HTML keeps them).
+ * Not article text: the article's header (title, byline, date), and image captions, credits
+ * and galleries, which annotated article bodies leave out (the cleaned HTML keeps them).
  */
-const NOT_TEXT_TAGS = new Set(['h1', 'header', 'figure', 'figcaption']);
+const NOT_TEXT_TAGS = new Set(['header', 'figure', 'figcaption']);
+const HEADING = /^h[1-6]$/;
+
+/** Headings compared as words: case, punctuation and spacing aside. */
+export function headingKey(text: string | null | undefined): string {
+  return (text ?? '').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+}
 const NOT_TEXT_WORDS = new Set(['photo', 'image', 'img']);
 /** Matched inside compound class names too ("inlinegallery", "imagecaption"). */
 const NOT_TEXT_STEMS = ['caption', 'credit', 'gallery', 'slideshow', 'carousel'];
+const PROSE_CONTAINER_PARAGRAPHS = 3;
 
 function isNotText(element: DomElement): boolean {
-  return NOT_TEXT_TAGS.has(element.localName) || classWords(element).some((w) => NOT_TEXT_WORDS.has(w) || NOT_TEXT_STEMS.some((stem) => w.includes(stem)));
+  if (NOT_TEXT_TAGS.has(element.localName)) return true;
+  const words = classAndCompoundWords(element);
+  const captionLike = words.some((w) => NOT_TEXT_STEMS.some((stem) => w.includes(stem)));
+  const pictureLike = words.some((w) => NOT_TEXT_WORDS.has(w));
+  if (!captionLike && !pictureLike) return false;
+  // a container of several paragraphs is prose whatever its name ("credit-cards-guide");
+  // "has-image" on a card of lists names its picture, not what it is
+  if (element.querySelectorAll('p').length >= PROSE_CONTAINER_PARAGRAPHS) return false;
+  return captionLike || !element.querySelector('li');
 }
 
 /** Dates as bylines write them: 19/11/2019, 2019-11-19, Nov. 19, 2019, 22 de janeiro de 2018, 5 October 2018. */
@@ -34,8 +49,8 @@ function isDateline(line: string): boolean {
   return line.length < DATELINE_CHARS && !/[.!?]["”’)]?$/.test(line) && DATE.test(line);
 }
 
-/** articleBody: one line per block (paragraph, sub-heading, list item), inline runs joined. */
-export function renderText(blocks: DomElement[]): string {
+/** articleBody: one line per block (paragraph, sub-heading, list item), inline runs joined; the title (`titles`, by headingKey) is left out. */
+export function renderText(blocks: DomElement[], titles: ReadonlySet<string> = new Set()): string {
   const lines: string[] = [];
   let line = '';
   const flush = () => {
@@ -51,7 +66,7 @@ export function renderText(blocks: DomElement[]): string {
     if (!isElement(node)) return;
     const tag = node.localName;
     if (tag === 'br') return flush();
-    if (isNotText(node)) return;
+    if (isNotText(node) || (HEADING.test(tag) && titles.has(headingKey(node.textContent)))) return;
     if (tag === 'pre') {
       flush();
       lines.push(...(node.textContent ?? '').split('\n').map((l) => l.trimEnd()).filter((l) => l.trim()));
@@ -70,6 +85,14 @@ export function renderText(blocks: DomElement[]): string {
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
 const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (c) => ESCAPES[c]);
+
+/** articleBodyRaw for text that has no markup of its own: a paragraph per line. */
+export function linesHtml(text: string): string {
+  return `<article>\n${text
+    .split('\n')
+    .map((line) => `<p>${escapeHtml(line)}</p>`)
+    .join('\n')}\n</article>`;
+}
 
 /** articleBodyRaw: the blocks' HTML with layout wrappers unwrapped and only content attributes kept. */
 export function renderHtml(blocks: DomElement[], resolveUrl: (url: string) => string | undefined): string {

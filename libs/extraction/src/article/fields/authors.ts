@@ -25,7 +25,8 @@ export function splitNames(text: string): string[] {
   const cleaned = normalizeSpace(text).replace(/^(by|von|par|por|di|door)\s+/i, '').replace(/\s*\|.*$/, '');
   if (!cleaned || /^https?:/.test(cleaned)) return [];
   return cleaned
-    .split(/\s*(?:,|;|&|\band\b|\bund\b|\bet\b|\be\b|\by\b)\s*/i)
+    // conjunctions in lower case and between spaces: "Sarah E. Needleman" is one name
+    .split(/\s*[,;&]\s*|\s+(?:and|And|AND|und|et|e|y)\s+/)
     .map((name) => name.trim())
     .filter((name) => name.length > 1 && name.length <= MAX_NAME_CHARS && /\p{L}/u.test(name) && name.split(' ').length <= 5);
 }

@@ -9,8 +9,16 @@ describe('toIsoDate', () => {
   });
 
   it('reads dates written out in words, both orders', () => {
-    expect(toIsoDate('Updated Nov. 19, 2019 8:21 am ET')).toBe('2019-11-19T00:00:00');
+    expect(toIsoDate('Updated Nov. 19, 2019')).toBe('2019-11-19T00:00:00');
     expect(toIsoDate('5th October 2018')).toBe('2018-10-05T00:00:00');
+  });
+
+  it('takes the time of day of a written date, and its offset when numeric or GMT', () => {
+    expect(toIsoDate('November 19, 2019, 07:47 PM EST')).toBe('2019-11-19T19:47:00');
+    expect(toIsoDate('Mon, 18 Nov 2019 16:07:38 -0600')).toBe('2019-11-18T16:07:38-06:00');
+    expect(toIsoDate('19 Nov 2019 07:09 GMT')).toBe('2019-11-19T07:09:00Z');
+    expect(toIsoDate('01:38:07 PM IST Nov 20, 2019')).toBe('2019-11-20T13:38:07');
+    expect(toIsoDate('12:05 am, Jan 2, 2020')).toBe('2020-01-02T00:05:00');
   });
 
   it('refuses what is no date', () => {

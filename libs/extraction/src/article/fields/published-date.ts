@@ -27,7 +27,11 @@ export function publishedDate(article: StructuredRecord | undefined, data: Struc
   return undefined;
 }
 
-/** "2019-11-19 08:21:00+0000" → "2019-11-19T08:21:00+00:00"; "Nov. 19, 2019" / "19 November 2019" → "2019-11-19T00:00:00". */
+/**
+ * "2019-11-19 08:21:00+0000" → "2019-11-19T08:21:00+00:00"; "Nov. 19, 2019" / "19 November 2019"
+ * → "2019-11-19T00:00:00", with the time of day when the text gives one (zone names other
+ * than GMT/UTC are ambiguous and left out).
+ */
 export function toIsoDate(text: string): string | undefined {
   const iso = ISO_LIKE.exec(text);
   if (iso) {
@@ -40,9 +44,24 @@ export function toIsoDate(text: string): string | undefined {
   if (written) {
     const [monthName, day] = /^\d/.test(written[1]) ? [written[2], written[1]] : [written[1], written[2]];
     const month = MONTHS.indexOf(monthName.slice(0, 3).toLowerCase()) + 1;
-    if (month && validDate(+written[3], month, +day)) return `${written[3]}-${pad(month)}-${pad(+day)}T00:00:00`;
+    if (month && validDate(+written[3], month, +day)) return `${written[3]}-${pad(month)}-${pad(+day)}T${timeOfDay(text.replace(written[0], ' '))}`;
   }
   return undefined;
+}
+
+/** "07:47 PM EST" → "19:47:00"; "16:07:38 -0600" → "16:07:38-06:00"; "07:09 GMT" → "07:09:00Z"; none → midnight. */
+function timeOfDay(text: string): string {
+  const time = /\b(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([ap])?\.?m?\.?(?![\p{L}])/iu.exec(text);
+  if (!time) return '00:00:00';
+  let hours = +time[1];
+  const meridiem = time[4]?.toLowerCase();
+  if (meridiem === 'p' && hours < 12) hours += 12;
+  if (meridiem === 'a' && hours === 12) hours = 0;
+  if (hours > 23 || +time[2] > 59) return '00:00:00';
+  const rest = text.slice(time.index + time[0].length);
+  const offset = /^\s*([+-])(\d{2}):?(\d{2})\b/.exec(rest);
+  const zone = offset ? `${offset[1]}${offset[2]}:${offset[3]}` : /^\s*(GMT|UTC|Z)\b/i.test(rest) ? 'Z' : '';
+  return `${pad(hours)}:${time[2]}:${time[3] ?? '00'}${zone}`;
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
