@@ -173,3 +173,11 @@ describe('extractArticle: probability', () => {
     expect(front).toBeLessThan(0.2);
   });
 });
+
+describe('extractArticle on a page of 20,000 unclosed tags', () => {
+  it('still finds the text (the tree is capped at 512 levels, no stack overflow)', () => {
+    const prose = 'A sentence of the story, long enough to count as prose, with a comma or two. '.repeat(6);
+    const article = extractArticle(`<html><body>${'<div>'.repeat(20_000)}<p>${prose}</p><p>${prose}</p></body></html>`, 'https://news.example/2020/story');
+    expect(article.articleBody).toContain('A sentence of the story');
+  });
+});

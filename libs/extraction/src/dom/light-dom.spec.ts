@@ -65,3 +65,15 @@ describe('parseLightPage', () => {
     expect(page.querySelector('#a em')?.textContent).toBe('z');
   });
 });
+
+describe('parseLightPage on thousands of unclosed tags', () => {
+  it('nests at most 512 deep, as browsers do: deeper elements and their text stay, as children of the deepest', () => {
+    const document = parseLightPage(`<body>${'<div>'.repeat(20_000)}<p>deep text</p>${'</div>'.repeat(20_000)}<p id="after">after</p></body>`);
+    let depth = 0;
+    for (let e = document.querySelector('p'); e?.parentElement; e = e.parentElement) depth++;
+    expect(depth).toBeLessThanOrEqual(514); // the divs, body and html
+    expect(document.querySelectorAll('div')).toHaveLength(20_000);
+    expect(document.querySelector('p')?.textContent).toBe('deep text');
+    expect(document.querySelector('#after')?.parentElement?.localName).toBe('body');
+  });
+});

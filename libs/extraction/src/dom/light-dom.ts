@@ -211,17 +211,29 @@ function collectText(element: LightElement, parts: string[]): void {
   }
 }
 
+/**
+ * Past this depth a new element is attached beside the deepest allowed one instead of
+ * nesting further (its text and children still go to it), as in Blink's parser
+ * (kMaximumHTMLParserDOMTreeDepth, 512): pages with thousands of unclosed tags exist, and
+ * the extractors' walks recurse.
+ */
+const MAX_TREE_DEPTH = 512;
+
 function buildInto(parent: LightElement, html: string): void {
+  // The open elements as the tokenizer sees them; open[0] is `parent`.
+  const open: LightElement[] = [parent];
   let current = parent;
   const parser = new Parser(
     {
       onopentag(name, attributes) {
         const element = new LightElement(name, attributes);
-        current.append(element);
+        open[Math.min(open.length, MAX_TREE_DEPTH) - 1].append(element);
+        open.push(element);
         current = element;
       },
       onclosetag() {
-        if (current !== parent && current.parentElement) current = current.parentElement;
+        if (open.length > 1) open.pop();
+        current = open[open.length - 1];
       },
       ontext(raw) {
         const text = UNDECODED_TEXT_ELEMENTS.has(current.localName) ? raw : decodeHtmlText(raw);

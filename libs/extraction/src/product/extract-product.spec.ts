@@ -164,3 +164,11 @@ describe('extractProduct currency', () => {
     expect(extractProduct(page(ld, '<h1>P</h1>'), URL).offers?.[0]).toMatchObject({ price: '249', currency: 'RUB' });
   });
 });
+
+describe('extractProduct on a page of 20,000 unclosed tags', () => {
+  it('still reads the product (the tree is capped at 512 levels, no stack overflow)', () => {
+    const product = extractProduct(`<html><body>${'<span>'.repeat(20_000)}<h1>Steel kettle</h1><div class="price">€ 49,90</div></body></html>`, 'https://shop.example/kettle');
+    expect(product.name).toBe('Steel kettle');
+    expect(product.offers?.[0]?.price).toBe('49.90');
+  });
+});
