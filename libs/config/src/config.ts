@@ -57,6 +57,8 @@ export interface ExtractionConfig {
   queriesInFlight: number;
   /** Threads of an extraction worker that run the engine (0: its main thread). */
   threads: number;
+  /** A page's extraction running longer fails and its thread is replaced. */
+  pageTimeoutMs: number;
 }
 
 export const WORKER_KINDS = ['plain', 'render', 'extract'] as const;
@@ -280,6 +282,7 @@ export const CONFIG_DOCS: [string, string, string][] = [
   ['EXTRACT_USER_QUERIES_IN_FLIGHT', '1000', 'queries of one key in flight in one extraction API process beyond which a batch gets 429 user-rate-limit-exceeded'],
   ['EXTRACT_QUERIES_IN_FLIGHT', '5000', 'queries of all keys in flight in one extraction API process beyond which a batch gets 429 rate-limit-exceeded'],
   ['EXTRACT_THREADS', '1', 'worker threads of an extraction worker that run the engine beside its main thread (0: on the main thread)'],
+  ['EXTRACT_PAGE_TIMEOUT_MS', '30000', 'a page whose extraction runs longer fails with `Extraction error: page too complex` and its thread is replaced (needs EXTRACT_THREADS ≥ 1)'],
   ['WORKER_KINDS', 'plain,render,extract', 'which requests a worker process takes: `plain` (fetches), `render` (browser renders), `extract` (extraction queries); any of them'],
   ['WORKER_CONCURRENCY', '64', 'fetch requests (and, separately, extraction queries) one worker process works on at once'],
   ['WORKER_PROXY_URL', 'http://127.0.0.1:PROXY_PORT', 'the proxy the workers fetch through (the platform\'s own)'],
@@ -414,6 +417,7 @@ export function loadConfig(env: Env = process.env): CrawlhubConfig {
       userQueriesInFlight: int('EXTRACT_USER_QUERIES_IN_FLIGHT', 1000, 1, 1_000_000),
       queriesInFlight: int('EXTRACT_QUERIES_IN_FLIGHT', 5000, 1, 10_000_000),
       threads: int('EXTRACT_THREADS', 1, 0, 64),
+      pageTimeoutMs: int('EXTRACT_PAGE_TIMEOUT_MS', 30_000, 100, 3_600_000),
     },
     worker: {
       kinds: workerKindsOf(str('WORKER_KINDS', WORKER_KINDS.join(',')), problems),

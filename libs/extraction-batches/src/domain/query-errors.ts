@@ -3,6 +3,11 @@ import type { FetchCompleted } from '@crawlhub/contracts';
 /** The original's errors that are not billed (ae-client `is_billable_error_msg`). */
 const NOT_BILLABLE = [/malformed url/i, /URL cannot be longer than/i, /non-HTTP schemas are not allowed/i, /Extraction not permitted for this URL/i, /domain .+ is occupied, please retry in .+ seconds/i];
 
+/** Our own query errors for the engine's failures (the original's list names none), in its style. */
+export const EXTRACTION_FAILED = 'Extraction error: internal_error';
+/** The page's extraction outran EXTRACT_PAGE_TIMEOUT_MS. */
+export const EXTRACTION_TOO_LONG = 'Extraction error: page too complex';
+
 export function isBillable(error: string | null): boolean {
   return error === null || !NOT_BILLABLE.some((re) => re.test(error));
 }

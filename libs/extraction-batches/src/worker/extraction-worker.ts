@@ -9,8 +9,8 @@ import { consumeWorkQueue, Consumption, EVENT_LOG, EventLog, Limiter } from '@cr
 import { ProxyFetcher, WORKER_PROXY_URL } from '@crawlhub/fetch';
 import { JOB_TOKEN_SECRET } from '@crawlhub/platform';
 import { EventWriter } from '@crawlhub/views';
-import { downloadError, isBillable } from '../domain/query-errors';
-import { PageExtractor } from './page-extractor';
+import { downloadError, EXTRACTION_FAILED, EXTRACTION_TOO_LONG, isBillable } from '../domain/query-errors';
+import { PageExtractionTimeout, PageExtractor } from './page-extractor';
 
 export const EXTRACTION_WORKERS_GROUP = 'extraction-workers';
 
@@ -44,7 +44,7 @@ export class ExtractionWorker implements OnApplicationBootstrap, OnApplicationSh
   ) {
     this.limiter = new Limiter(config.worker.concurrency);
     this.tokens = new ProxyTokens(secret);
-    this.extractor = new PageExtractor(config.extraction.threads);
+    this.extractor = new PageExtractor({ threads: config.extraction.threads, pageTimeoutMs: config.extraction.pageTimeoutMs });
     this.fetcher = new ProxyFetcher({ proxyUrl, maxResponseBytes: config.fetch.maxResponseBytes, maxSockets: config.worker.concurrency });
   }
 
@@ -93,8 +93,12 @@ export class ExtractionWorker implements OnApplicationBootstrap, OnApplicationSh
       if (result === null) return failed('Downloader error: No visible elements');
       return { result, error: null, downloadMs, extractMs: Math.round(ms) };
     } catch (e) {
+      if (e instanceof PageExtractionTimeout) {
+        this.log.warn(`extraction of ${q.url} (query ${q.id}) stopped after ${e.timeoutMs} ms`);
+        return failed(EXTRACTION_TOO_LONG);
+      }
       this.log.error(`extraction of ${q.url} (query ${q.id}) failed: ${(e as Error).message}`);
-      return failed('Extraction error: internal_error');
+      return failed(EXTRACTION_FAILED);
     }
   }
 }

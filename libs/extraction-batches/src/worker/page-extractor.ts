@@ -7,33 +7,66 @@ import { extractPage, PageJob } from './page-extraction';
 /** The compiled thread body; absent when running from TypeScript sources (the unit and in-process tests). */
 const THREAD_SCRIPT = join(__dirname, 'extraction-thread.js');
 
-interface Pending {
-  resolve(r: { result: Record<string, unknown> | null; ms: number }): void;
+export interface PageExtractorOptions {
+  /** Worker threads running the engine (EXTRACT_THREADS); 0: the main thread. */
+  threads: number;
+  /** A page still being extracted after this long fails, and its thread is replaced (EXTRACT_PAGE_TIMEOUT_MS). */
+  pageTimeoutMs: number;
+  /** The compiled thread body (default: beside this file once built). */
+  threadScript?: string;
+}
+
+export interface PageExtraction {
+  /** The article or product; null: nothing visible. */
+  result: Record<string, unknown> | null;
+  /** Time the engine took, ms. */
+  ms: number;
+}
+
+/** A page whose extraction outran `pageTimeoutMs`: its thread was stopped. */
+export class PageExtractionTimeout extends Error {
+  constructor(readonly timeoutMs: number) {
+    super(`the page's extraction took longer than ${timeoutMs} ms`);
+  }
+}
+
+interface QueuedPage {
+  job: PageJob;
+  resolve(r: PageExtraction): void;
   reject(e: Error): void;
 }
 
 interface Thread {
   worker: Worker;
-  pending: Map<number, Pending>;
+  /** The page it is extracting; a thread takes one page at a time. */
+  running: QueuedPage | null;
+  deadline: NodeJS.Timeout | null;
+  /** Stopped or dead: whatever it still says is ignored. */
+  retired: boolean;
 }
 
 /**
- * Runs the extraction engine beside the worker's main thread, on `threads` worker threads
+ * Runs the extraction engine beside the worker's main thread, on worker threads
  * (EXTRACT_THREADS): the engine is CPU-bound, so in one process (`npm start`) the
  * downloads, the API and the log keep the main thread while pages are extracted on
- * another core. Each job goes to the thread with the fewest pending. 0 threads, or no
- * compiled thread body (running from sources): on the main thread. A thread that dies is
- * replaced; its pending jobs fail.
+ * another core. Pages wait here and each idle thread takes the next, one at a time, so a
+ * page that runs too long (the parser is quadratic on tens of thousands of unclosed tags)
+ * is stopped by terminating its thread without losing the pages queued behind it. A
+ * thread that dies or is stopped is replaced; only its own page fails. With 0 threads, or
+ * no compiled thread body (running from sources), pages are extracted on the main thread,
+ * with no time limit.
  */
 export class PageExtractor {
   private readonly log = new Logger('PageExtractor');
   private readonly threads: Thread[] = [];
-  private nextId = 0;
+  private readonly queue: QueuedPage[] = [];
+  private readonly threadScript: string;
   private closed = false;
 
-  constructor(threads: number) {
-    if (threads > 0 && !existsSync(THREAD_SCRIPT)) this.log.log(`extracting on the main thread: no compiled ${THREAD_SCRIPT} (running from sources)`);
-    else for (let i = 0; i < threads; i++) this.threads.push(this.spawn());
+  constructor(private readonly options: PageExtractorOptions) {
+    this.threadScript = options.threadScript ?? THREAD_SCRIPT;
+    if (options.threads > 0 && !existsSync(this.threadScript)) this.log.log(`extracting on the main thread: no compiled ${this.threadScript} (running from sources)`);
+    else for (let i = 0; i < options.threads; i++) this.threads.push(this.spawn());
   }
 
   get threadCount(): number {
@@ -41,43 +74,82 @@ export class PageExtractor {
   }
 
   /**
-   * The page's article or product (null: nothing visible), and the time it took (ms);
-   * rejects with the engine's error. The job's body moves to the thread: do not use it after.
+   * The page's article or product, and the time it took; rejects with the engine's error
+   * or a PageExtractionTimeout. The job's body moves to a thread: do not use it after.
    */
-  async extract(job: PageJob): Promise<{ result: Record<string, unknown> | null; ms: number }> {
+  extract(job: PageJob): Promise<PageExtraction> {
+    if (this.closed) return Promise.reject(new Error('the page extractor is closed'));
     if (this.threads.length === 0) {
       const started = performance.now();
-      return { result: extractPage(job), ms: performance.now() - started };
+      return Promise.resolve().then(() => ({ result: extractPage(job), ms: performance.now() - started }));
     }
-    const thread = this.threads.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
-    const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      thread.pending.set(id, { resolve, reject });
-      // The body's bytes are handed over, not copied (a copy when they share a pooled buffer).
-      const body = job.body.byteOffset === 0 && job.body.byteLength === job.body.buffer.byteLength ? job.body : job.body.slice();
-      thread.worker.postMessage({ id, job: { ...job, body } }, [body.buffer as ArrayBuffer]);
+      this.queue.push({ job, resolve, reject });
+      this.dispatch();
     });
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    await Promise.all(this.threads.splice(0).map((t) => t.worker.terminate()));
+    for (const page of this.queue.splice(0)) page.reject(new Error('the page extractor is closed'));
+    const threads = this.threads.splice(0);
+    for (const thread of threads) this.retire(thread)?.reject(new Error('the page extractor is closed'));
+    await Promise.all(threads.map((t) => t.worker.terminate()));
+  }
+
+  private dispatch(): void {
+    for (const thread of this.threads) {
+      if (this.queue.length === 0) return;
+      if (thread.running !== null) continue;
+      const page = this.queue.shift()!;
+      thread.running = page;
+      thread.deadline = setTimeout(() => this.stopOverrun(thread), this.options.pageTimeoutMs);
+      const { job } = page;
+      // The body's bytes are handed over, not copied (a copy when they share a pooled buffer).
+      const body = job.body.byteOffset === 0 && job.body.byteLength === job.body.buffer.byteLength ? job.body : job.body.slice();
+      thread.worker.postMessage({ job: { ...job, body } }, [body.buffer as ArrayBuffer]);
+    }
+  }
+
+  /** Takes the thread out of service; returns the page it was running. */
+  private retire(thread: Thread): QueuedPage | null {
+    const page = thread.running;
+    thread.retired = true;
+    thread.running = null;
+    if (thread.deadline !== null) clearTimeout(thread.deadline);
+    return page;
+  }
+
+  private replace(thread: Thread): void {
+    const at = this.threads.indexOf(thread);
+    if (at >= 0 && !this.closed) this.threads[at] = this.spawn();
+    this.dispatch();
+  }
+
+  private stopOverrun(thread: Thread): void {
+    const page = this.retire(thread);
+    this.log.warn(`stopped an extraction thread: a page ran past EXTRACT_PAGE_TIMEOUT_MS (${this.options.pageTimeoutMs} ms)`);
+    page?.reject(new PageExtractionTimeout(this.options.pageTimeoutMs));
+    void thread.worker.terminate();
+    this.replace(thread);
   }
 
   private spawn(): Thread {
-    const thread: Thread = { worker: new Worker(THREAD_SCRIPT), pending: new Map() };
-    thread.worker.on('message', (m: { id: number; result?: Record<string, unknown> | null; error?: string; ms: number }) => {
-      const p = thread.pending.get(m.id);
-      thread.pending.delete(m.id);
-      if (m.error !== undefined) p?.reject(new Error(m.error));
-      else p?.resolve({ result: m.result ?? null, ms: m.ms });
+    const thread: Thread = { worker: new Worker(this.threadScript), running: null, deadline: null, retired: false };
+    thread.worker.on('message', (m: { result?: Record<string, unknown> | null; error?: string; ms: number }) => {
+      if (thread.retired) return;
+      const page = thread.running;
+      thread.running = null;
+      if (thread.deadline !== null) clearTimeout(thread.deadline);
+      if (m.error !== undefined) page?.reject(new Error(m.error));
+      else page?.resolve({ result: m.result ?? null, ms: m.ms });
+      this.dispatch();
     });
     thread.worker.on('error', (e) => this.log.error(`an extraction thread failed: ${e.stack ?? e.message}`));
     thread.worker.on('exit', (code) => {
-      for (const p of thread.pending.values()) p.reject(new Error(`the extraction thread exited (code ${code})`));
-      thread.pending.clear();
-      const at = this.threads.indexOf(thread);
-      if (at >= 0 && !this.closed) this.threads[at] = this.spawn();
+      if (thread.retired) return;
+      this.retire(thread)?.reject(new Error(`the extraction thread exited (code ${code})`));
+      this.replace(thread);
     });
     // A thread waiting for work must not keep the process alive.
     thread.worker.unref();
