@@ -4,10 +4,10 @@ import { AddressInfo } from 'node:net';
 import { EXTRACTION_COMPLETED, EXTRACTION_RESULTS_TOPIC, ExtractionCompleted } from '@crawlhub/contracts';
 import type { QueryResult } from '@crawlhub/extraction-batches';
 import { startExtractApp } from '../../apps/extract/extract.app';
-import { startProxyApp, StartedProxy } from '../../apps/proxy/proxy.app';
 import { ExtractionSite, SITE_ARTICLE, startExtractionSite } from '../../bench/extraction-site';
 import { basic, startTestPlatform, TestPlatform } from '../support/platform';
-import { SpawnedPlatform, spawnPlatform } from '../support/spawn-platform';
+import { SpawnedPlatform } from '../support/spawn-platform';
+import { FLEET_EXITS as EXITS, loggedEvents, startWorkerFleet, WorkerFleet } from '../support/worker-fleet';
 
 /**
  * The extraction fleet: two extraction worker processes (the built platform, APP_ROLE=worker,
@@ -18,12 +18,11 @@ import { SpawnedPlatform, spawnPlatform } from '../support/spawn-platform';
 describe('extraction API: the worker fleet', () => {
   let platform: TestPlatform;
   let site: ExtractionSite;
-  const proxies: StartedProxy[] = [];
-  const EXITS = ['127.0.0.2', '127.0.0.3'];
   let app: INestApplication;
   let apiUrl: string;
   let key: string;
-  const workers: SpawnedPlatform[] = [];
+  let fleet: WorkerFleet;
+  let workers: SpawnedPlatform[];
 
   async function extract(urls: string[]): Promise<QueryResult[]> {
     const res = await fetch(`${apiUrl}/v1/extract`, {
@@ -36,13 +35,7 @@ describe('extraction API: the worker fleet', () => {
   }
   const fetchedBy = (exit: string, path: string) => site.arrivals.filter((a) => a.remote === exit && a.path === path);
 
-  /** Every extraction.completed in the log so far. */
-  async function completed(): Promise<ExtractionCompleted[]> {
-    const log = platform.core.eventLog;
-    const ends = await log.endOffsets(EXTRACTION_RESULTS_TOPIC);
-    const all = await Promise.all(ends.map((end, p) => log.read(EXTRACTION_RESULTS_TOPIC, p, 0, end)));
-    return all.flat().filter((e) => e.event.type === EXTRACTION_COMPLETED).map((e) => e.event.data as ExtractionCompleted);
-  }
+  const completed = () => loggedEvents<ExtractionCompleted>(platform.core.eventLog, EXTRACTION_RESULTS_TOPIC, EXTRACTION_COMPLETED);
 
   beforeAll(async () => {
     site = await startExtractionSite();
@@ -55,30 +48,15 @@ describe('extraction API: the worker fleet', () => {
       EXTRACT_QUERY_TIMEOUT_MS: '45000',
     });
     key = await platform.createKey([1], ['extraction']);
-    for (const exit of EXITS) {
-      const config = { ...platform.core.config, proxy: { ...platform.core.config.proxy, exits: [{ kind: 'local' as const, localAddress: exit }] } };
-      proxies.push(await startProxyApp({ ...platform.core, config }, ['error']));
-    }
     app = await startExtractApp(platform.core, ['error']);
     apiUrl = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
-    const config = platform.core.config;
-    const env = {
-      DATA_DIR: config.dataDir,
-      EVENT_LOG_NAMESPACE: config.eventLog.namespace,
-      MONGODB_DATABASE: config.viewStore.kind === 'mongodb' ? config.viewStore.database : '',
-      CRAWLHUB_ADMIN_KEY: '',
-      WORKER_KINDS: 'extract',
-      WORKER_CONCURRENCY: '16',
-      EXTRACT_THREADS: '1',
-      LOG_LEVEL: 'error',
-    };
-    for (const [i, name] of ['extractor-a', 'extractor-b'].entries()) workers.push(await spawnPlatform({ env: { ...env, WORKER_PROXY_URL: `http://127.0.0.1:${proxies[i].port}/` }, roles: 'worker', name }));
+    fleet = await startWorkerFleet(platform, ['extractor-a', 'extractor-b'], { WORKER_KINDS: 'extract', WORKER_CONCURRENCY: '16', EXTRACT_THREADS: '1' });
+    workers = fleet.workers;
   }, 120_000);
 
   afterAll(async () => {
-    for (const w of workers) await w.stop('SIGTERM', 10_000);
+    await fleet?.stop();
     await app?.close();
-    for (const p of proxies) await p.close();
     await platform?.stop();
     await site?.close();
     globalAgent.destroy();

@@ -2,14 +2,14 @@ import { INestApplication } from '@nestjs/common';
 import { existsSync, readFileSync } from 'node:fs';
 import { globalAgent } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { FETCH_RESULTS_TOPIC, FetchCompleted } from '@crawlhub/contracts';
+import { FETCH_COMPLETED, FETCH_RESULTS_TOPIC, FetchCompleted } from '@crawlhub/contracts';
 import { loadConfig } from '@crawlhub/config';
 import { descendantsOf } from '@crawlhub/render';
 import { startFetchApp } from '../../apps/fetch/fetch.app';
-import { startProxyApp, StartedProxy } from '../../apps/proxy/proxy.app';
 import { basic, startTestPlatform, TestPlatform } from '../support/platform';
 import { ProxyOrigin, startProxyOrigin } from '../support/proxy-origin';
-import { SpawnedPlatform, spawnPlatform } from '../support/spawn-platform';
+import { SpawnedPlatform } from '../support/spawn-platform';
+import { FLEET_EXITS as EXITS, loggedEvents, startWorkerFleet, WorkerFleet } from '../support/worker-fleet';
 
 const HAS_CHROMIUM = existsSync(loadConfig({}).render.chromiumPath);
 
@@ -17,7 +17,7 @@ const HAS_CHROMIUM = existsSync(loadConfig({}).render.chromiumPath);
  * Each kind of worker, with as many requests in flight as its two processes hold at once
  * (renderers: one kept browser per render slot, started on demand).
  */
-const KINDS = [
+const KINDS: { kind: string; render: boolean; n: number; env: Record<string, string> }[] = [
   { kind: 'plain', render: false, n: 16, env: {} },
   { kind: 'render', render: true, n: 6, env: { RENDER_CONCURRENCY: '6' } },
 ];
@@ -36,13 +36,11 @@ describe.each(KINDS)('fetch API: the worker fleet of $kind workers', ({ kind, re
   }
   let platform: TestPlatform;
   let origin: ProxyOrigin;
-  const proxies: StartedProxy[] = [];
-  /** Worker i's exit (the source address the origin sees for its fetches). */
-  const EXITS = ['127.0.0.2', '127.0.0.3'];
   let fetchApp: INestApplication;
   let fetchUrl: string;
   let key: string;
-  const workers: SpawnedPlatform[] = [];
+  let fleet: WorkerFleet;
+  let workers: SpawnedPlatform[];
 
   async function fetchApi(url: string): Promise<Record<string, unknown>> {
     const res = await fetch(fetchUrl, { method: 'POST', headers: { 'content-type': 'application/json', authorization: basic(key) }, body: JSON.stringify({ url, render }) });
@@ -50,20 +48,7 @@ describe.each(KINDS)('fetch API: the worker fleet of $kind workers', ({ kind, re
     return (await res.json()) as Record<string, unknown>;
   }
 
-  /** Every fetch.completed in the log so far. */
-  async function results(): Promise<FetchCompleted[]> {
-    const log = platform.core.eventLog;
-    const out: FetchCompleted[] = [];
-    for (let p = 0; p < log.partitionCount(FETCH_RESULTS_TOPIC); p++) {
-      for (let from = 0; ; ) {
-        const events = await log.read(FETCH_RESULTS_TOPIC, p, from, 1000);
-        if (events.length === 0) break;
-        out.push(...events.map((e) => e.event.data as FetchCompleted));
-        from = events[events.length - 1].offset + 1;
-      }
-    }
-    return out;
-  }
+  const results = () => loggedEvents<FetchCompleted>(platform.core.eventLog, FETCH_RESULTS_TOPIC, FETCH_COMPLETED);
 
   const workerId = (w: SpawnedPlatform) => `:${w.child.pid}`;
 
@@ -78,32 +63,16 @@ describe.each(KINDS)('fetch API: the worker fleet of $kind workers', ({ kind, re
       FETCH_DEADLINE_MS: '45000',
     });
     key = await platform.createKey([1], ['browser']);
-    for (const exit of EXITS) {
-      const config = { ...platform.core.config, proxy: { ...platform.core.config.proxy, exits: [{ kind: 'local' as const, localAddress: exit }] } };
-      proxies.push(await startProxyApp({ ...platform.core, config }, ['error']));
-    }
     fetchApp = await startFetchApp(platform.core, ['error']);
     fetchUrl = `http://127.0.0.1:${(fetchApp.getHttpServer().address() as AddressInfo).port}/fetch/v2`;
-    const config = platform.core.config;
-    const env = {
-      DATA_DIR: config.dataDir,
-      EVENT_LOG_NAMESPACE: config.eventLog.namespace,
-      MONGODB_DATABASE: config.viewStore.kind === 'mongodb' ? config.viewStore.database : '',
-      CRAWLHUB_ADMIN_KEY: '',
-      // The renderers' browsers check targets themselves before the proxy does.
-      ALLOW_PRIVATE_TARGETS: 'true',
-      WORKER_KINDS: kind,
-      WORKER_CONCURRENCY: '16',
-      LOG_LEVEL: 'error',
-      ...kindEnv,
-    };
-    for (const [i, name] of ['worker-a', 'worker-b'].entries()) workers.push(await spawnPlatform({ env: { ...env, WORKER_PROXY_URL: `http://127.0.0.1:${proxies[i].port}/` }, roles: 'worker', name }));
+    // The renderers' browsers check targets themselves before the proxy does.
+    fleet = await startWorkerFleet(platform, ['worker-a', 'worker-b'], { ALLOW_PRIVATE_TARGETS: 'true', WORKER_KINDS: kind, WORKER_CONCURRENCY: '16', ...kindEnv });
+    workers = fleet.workers;
   }, 120_000);
 
   afterAll(async () => {
-    for (const w of workers) await w.stop('SIGTERM', 10_000);
+    await fleet?.stop();
     await fetchApp?.close();
-    for (const p of proxies) await p.close();
     await platform?.stop();
     await origin?.close();
     globalAgent.destroy();
