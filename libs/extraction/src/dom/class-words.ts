@@ -6,7 +6,11 @@ import { DomElement } from './dom.types';
  * substrings, so "wrapper" never reads as "per" nor "canvas" as "was".
  */
 export function classWords(element: DomElement): string[] {
-  const names = `${element.className ?? ''} ${element.id ?? ''}`;
+  return wordsOf(`${element.className ?? ''} ${element.id ?? ''}`);
+}
+
+/** The words of class or id names (see classWords). */
+export function wordsOf(names: string): string[] {
   if (!names.trim()) return [];
   return names
     .replace(/([a-z])([A-Z])/g, '$1 $2')

@@ -29,6 +29,17 @@ export function addToCartButtons(buttons: readonly DomElement[]): number {
   return count;
 }
 
+/**
+ * Whether the page's own buttons say it is sold out ("Sold out", "Ausverkauft" where the
+ * cart button would be; shop themes print that when a product has no stock markup).
+ */
+export function soldOutButton(buttons: readonly DomElement[]): boolean {
+  return buttons.some((element) => {
+    const label = element.localName === 'input' ? element.getAttribute('value') : shortTextOf(element, 80);
+    return !!label && availabilityFromText(label) === 'OutOfStock' && !inOtherProducts(element);
+  });
+}
+
 function inOtherProducts(element: DomElement): boolean {
   for (let node = element.parentElement; node && node.localName !== 'body'; node = node.parentElement) if (hasClassWord(node, OTHER_PRODUCTS)) return true;
   return false;

@@ -1,4 +1,4 @@
-import { DomElement, hasClassWord, isElement, shortTextOf } from '../dom';
+import { DomElement, hasClassWord, isElement, shortTextOf, wordsOf } from '../dom';
 import { ParsedPrice, parsePrice, parsePrices } from './price';
 
 // Class/id words of prices that are not the one to pay now: old, list and unit prices, savings, shipping, instalments.
@@ -53,11 +53,19 @@ function currentText(element: DomElement): string {
     .join(' ');
 }
 
+// A class that states what a box shows ("has-discount", "is-reduced", "with-savings") marks the reduced price, not an old one.
+const STATE_CLASS = /^(?:has|is|with)(?:[-_]|[A-Z])/;
+
+/** The class and id words that say what the element is, without state classes. */
+function roleWords(node: DomElement): string[] {
+  return wordsOf(`${node.className ?? ''} ${node.id ?? ''}`.split(/\s+/).filter((name) => !STATE_CLASS.test(name)).join(' '));
+}
+
 function isCurrentPrice(element: DomElement): boolean {
   let depth = 0;
   for (let node: DomElement | null = element; node && node.localName !== 'body'; node = node.parentElement, depth++) {
     if (SKIPPED_CONTAINERS.has(node.localName)) return false;
-    if (depth < 3 && (hasClassWord(node, NOT_CURRENT_PRICE) || LIST_PRICE.test(`${node.className} ${node.id}`))) return false;
+    if (depth < 3 && (roleWords(node).some((word) => NOT_CURRENT_PRICE.has(word)) || LIST_PRICE.test(`${node.className} ${node.id}`))) return false;
     if (hasClassWord(node, OTHER_PRODUCTS)) return false;
   }
   return true;

@@ -2,7 +2,7 @@ import { Offer, Product } from '../extraction.types';
 import { breadcrumbsIn, documentBaseUrl, layoutText, parseLightPage, textOf } from '../dom';
 import { metaValue, propertyText, readStructuredData, structuredBreadcrumbs, StructuredData, StructuredRecord } from '../structured-data';
 import { availabilityFromSchema } from './availability';
-import { addToCartButtons, domAvailability } from './dom-availability';
+import { addToCartButtons, domAvailability, soldOutButton } from './dom-availability';
 import { domPrice, labelledPrice, shownCurrencyFor } from './dom-price';
 import { toGtin } from './gtin';
 import { labelledCode } from './labelled-codes';
@@ -85,7 +85,7 @@ function pageOffer(offers: StructuredRecord[], data: StructuredData, scan: PageS
   if (price !== undefined && shown?.currency && Number(shown.amount) === Number(price)) currency = shown.currency;
   else if (price !== undefined) currency = shownCurrencyFor(price, lines) ?? currency;
   const recorded = (chosen ? [chosen, ...offers] : offers).map((o) => availabilityFromSchema(propertyText(o, 'availability'))).find(Boolean);
-  const stated = recorded ?? domAvailability(scan.stockElements);
+  const stated = recorded ?? domAvailability(scan.stockElements) ?? (cartButtons === 0 && soldOutButton(scan.buttons) ? 'OutOfStock' : undefined);
   // Records go stale and notices can be about one variant or one store: an enabled add-to-cart button says the product sells.
   const availability = stated === 'OutOfStock' && cartButtons > 0 ? 'InStock' : stated;
   const offer: Offer = {

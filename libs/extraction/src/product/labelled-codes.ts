@@ -20,7 +20,7 @@ const LABELS: Record<CodeKind, Labels> = {
       'kod\\s*produktu', 'код\\s*товара', 'артикул', '商品編號', '商品番号', '商品编号', '品番', 'קוד מוצר', 'מק"ט', '(?:상품|딜)\\s*번호', 'šifra',
       'numero\\s*(?:dell[\'’]\\s*)?(?:oggetto|articolo)', 'numéro\\s*(?:de\\s*l[\'’]\\s*)?(?:objet|article)', 'número\\s*(?:de(?:l)?\\s*)?(?:artículo|produto|producto)',
     ],
-    weak: ['référence', 'réf\\.?', 'ref\\.?', 'codice', 'código', 'cod\\.', 'код'],
+    weak: ['r[ée]f[ée]rence', 'réf\\.?', 'ref\\.?', 'codice', 'código', 'cod\\.', 'код'],
   },
   mpn: {
     strong: ['mpn', 'manufacturer\\s*part\\s*(?:number|no\\.?)', '(?:item\\s*)?model\\s*(?:number|no\\.?|#)', 'herstellernummer', 'hersteller-?\\s*artikelnummer', 'modellnummer', 'référence\\s*fabricant', 'numero\\s*(?:di\\s*)?modello'],
@@ -66,6 +66,13 @@ const VALUE_ALONE: Record<CodeKind, RegExp> = Object.fromEntries(
   (Object.keys(VALUE) as CodeKind[]).map((kind) => [kind, new RegExp(`^${VALUE[kind]}$`)]),
 ) as Record<CodeKind, RegExp>;
 
+// A code holds a digit ("Model: Wi-Fi" is no code); a sku may also be words joined by - or _ ("woo-hoodie-logo").
+const JOINED_WORDS = /^[A-Za-z]+(?:[-_][A-Za-z]+)+$/;
+
+function isCodeOf(kind: CodeKind, value: string): boolean {
+  return kind === 'brand' || /\d/.test(value) || (kind === 'sku' && JOINED_WORDS.test(value));
+}
+
 /** The first code of the kind in the lines (strong labels before weak ones), or undefined. */
 export function labelledCode(lines: readonly string[], kind: CodeKind): string | undefined {
   for (const tier of PATTERNS[kind]) {
@@ -74,7 +81,7 @@ export function labelledCode(lines: readonly string[], kind: CodeKind): string |
       if (line.length > 200) continue;
       const inline = tier.inline.exec(line)?.[1];
       const below = tier.alone.test(line) ? VALUE_ALONE[kind].exec(lines[i + 1] ?? '')?.[1] : undefined;
-      const code = [inline, below].map((value) => value?.trim().replace(/[.,;:]+$/, '')).find((value) => value && (kind === 'brand' || /\d/.test(value)));
+      const code = [inline, below].map((value) => value?.trim().replace(/[.,;:]+$/, '')).find((value) => value && isCodeOf(kind, value));
       if (code) return code;
     }
   }
