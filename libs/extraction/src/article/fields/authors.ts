@@ -1,7 +1,8 @@
 import { DomDocument, normalizeSpace } from '../../dom';
 import { StructuredData, StructuredRecord, metaValue, propertyValues } from '../../structured-data';
 
-const BYLINE_SELECTORS = '[rel="author"], [itemprop="author"], .byline, .author, .author-name, [class*="byline"]';
+// Bylines as themes mark them; a link to an author archive (WordPress, Ghost: /author/<name>) is one too.
+const BYLINE_SELECTORS = '[rel="author"], [itemprop="author"], .byline, .author, .author-name, .post-author, [class*="byline"], a[href*="/author/"]';
 const MAX_NAME_CHARS = 80;
 
 /** The article's authors' names: structured data, then meta tags, then the byline on the page. */
