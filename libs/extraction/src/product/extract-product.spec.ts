@@ -172,3 +172,12 @@ describe('extractProduct on a page of 20,000 unclosed tags', () => {
     expect(product.offers?.[0]?.price).toBe('49.90');
   });
 });
+
+describe('extractProduct mpn', () => {
+  it('is no mpn when it repeats the shop\u2019s own sku', () => {
+    const html = `<html><head><script type="application/ld+json">${JSON.stringify({ '@type': 'Product', name: 'Desktop', sku: '144432', mpn: '144432', offers: { price: '1679', priceCurrency: 'ILS' } })}</script></head><body><h1>Desktop</h1></body></html>`;
+    const product = extractProduct(html, 'https://shop.example/Prod/144432/');
+    expect(product.sku).toBe('144432');
+    expect(product.mpn).toBeUndefined();
+  });
+});

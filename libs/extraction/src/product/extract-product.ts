@@ -35,7 +35,7 @@ export function extractProduct(html: string, url: string): Product {
     ...(name && { name }),
     ...(offer && { offers: [offer] }),
     ...(sku && { sku }),
-    ...optional('mpn', propertyText(product, 'mpn') ?? labelledCode(lines, 'mpn')),
+    ...optional('mpn', manufacturerCode(propertyText(product, 'mpn') ?? labelledCode(lines, 'mpn'), sku)),
     ...(gtin && { gtin: [gtin] }),
     ...optional('brand', cleanBrand(propertyText(product, 'brand') ?? metaValue(data, 'product:brand', 'og:brand') ?? labelledCode(lines, 'brand'))),
     ...optional('breadcrumbs', structuredBreadcrumbs(data, baseUrl) ?? (scan.breadcrumbTrail && breadcrumbsIn(scan.breadcrumbTrail, baseUrl))),
@@ -106,6 +106,11 @@ function pageSku(product: StructuredRecord | undefined, offers: StructuredRecord
     (code): code is string => !!code && !/\s/.test(code),
   );
   return labelledCode(lines, 'sku') ?? structured;
+}
+
+/** A "manufacturer part number" equal to the shop's own sku is the shop's code, not the maker's. */
+function manufacturerCode(mpn: string | undefined, sku: string | undefined): string | undefined {
+  return mpn !== undefined && mpn === sku ? undefined : mpn;
 }
 
 function pageGtin(product: StructuredRecord | undefined, lines: string[]) {
