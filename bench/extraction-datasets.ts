@@ -9,6 +9,9 @@ import { gunzipSync } from 'node:zlib';
  */
 export type DatasetName = 'article-extraction-dev' | 'product-extraction-dev';
 
+/** Environment variables that point a dataset elsewhere (e.g. a benchmark's held-back half, same layout). */
+const DATASET_OVERRIDES: Record<DatasetName, string> = { 'article-extraction-dev': 'ARTICLE_DATASET', 'product-extraction-dev': 'PRODUCT_DATASET' };
+
 export interface DatasetPage<T> {
   id: string;
   /** The page's original address (from the ground truth). */
@@ -24,9 +27,14 @@ export function datasetsDir(): string {
   return found;
 }
 
+/** The folder of a dataset (`ground-truth.json` and `html/<id>.html.gz`): ARTICLE_DATASET / PRODUCT_DATASET, else under datasetsDir(). */
+export function datasetDir(name: DatasetName): string {
+  return process.env[DATASET_OVERRIDES[name]] || join(datasetsDir(), name);
+}
+
 /** Every page of a dataset with its ground truth, sorted by id (the same order every run). */
 export function loadDataset<T extends { url: string }>(name: DatasetName): DatasetPage<T>[] {
-  const dir = join(datasetsDir(), name);
+  const dir = datasetDir(name);
   const truth = JSON.parse(readFileSync(join(dir, 'ground-truth.json'), 'utf8')) as Record<string, T>;
   return Object.keys(truth)
     .sort()

@@ -1,7 +1,7 @@
 import { extractProduct, Product } from '@crawlhub/extraction';
 import { parseDocument } from 'htmlparser2';
 import { report } from './bench-support';
-import { loadDataset } from './extraction-datasets';
+import { datasetDir, loadDataset } from './extraction-datasets';
 import { AttributeCounts, availabilityPrediction, countPage, emptyCounts, score, ValueComparison } from './extraction/product-score';
 
 /**
@@ -70,7 +70,7 @@ export async function productExtractionBench(): Promise<void> {
     }
   });
 
-  console.log(`\nproduct extraction on ${pages.length} pages (product-extraction-dev, README metric)`);
+  console.log(`\nproduct extraction on ${pages.length} pages (${datasetDir('product-extraction-dev')}, README metric)`);
   console.log(`${'attribute'.padEnd(14)}${'precision'.padStart(10)}${'recall'.padStart(9)}${'F1'.padStart(8)}${'target'.padStart(9)}${'leader'.padStart(9)}   tp/fp/fn`);
   for (const attribute of ATTRIBUTES) {
     const s = score(counts.get(attribute.name)!);

@@ -2,7 +2,7 @@ import { Readability } from '@mozilla/readability';
 import { extractArticle } from '@crawlhub/extraction';
 import { parseHTML } from 'linkedom';
 import { CorpusScore, PageScore, scoreCorpus, scorePage } from './extraction/article-body-score';
-import { DatasetPage, datasetsDir, loadDataset } from './extraction-datasets';
+import { DatasetPage, datasetDir, loadDataset } from './extraction-datasets';
 
 const ARTICLE_TARGETS: CorpusScore = { f1: 0.97, precision: 0.97, recall: 0.97, accuracy: 0 };
 const PAGES_PER_SECOND_TARGET = 100;
@@ -45,7 +45,7 @@ export async function articleExtractionBench(options: { perPage?: boolean } = {}
   const perPage: Record<string, PageScore[]> = {};
   for (const [name, extract] of Object.entries(ENGINES)) perPage[name] = pages.map((page) => scorePage(page.truth.articleBody, extract(page)));
 
-  console.log(`article body, ${pages.length} pages (${datasetsDir()}/article-extraction-dev)`);
+  console.log(`article body, ${pages.length} pages (${datasetDir('article-extraction-dev')})`);
   console.log(`  ${pad('engine', 16)}${pad('F1', 8)}${pad('precision', 11)}${pad('recall', 8)}accuracy`);
   for (const [name, scores] of Object.entries(perPage)) {
     const corpus = scoreCorpus(scores);
