@@ -1,4 +1,4 @@
-import { DomElement, hasClassWord, isElement, shortTextOf, wordsOf } from '../dom';
+import { DomElement, hasClassWord, isElement, normalizeSpace, shortTextOf, wordsOf } from '../dom';
 import { ParsedPrice, parsePrice, parsePrices } from './price';
 
 // Class/id words of prices that are not the one to pay now: old, list and unit prices, savings, shipping, instalments.
@@ -26,14 +26,14 @@ const MAX_PRICE_TEXT = 40;
 export function domPrice(priceElements: readonly DomElement[]): ParsedPrice | undefined {
   let bare: ParsedPrice | undefined;
   for (const element of priceElements) {
-    const text = shortTextOf(element, MAX_PRICE_TEXT);
-    if (!text || !/\d/.test(text)) continue;
+    if (!shortTextOf(element, MAX_PRICE_TEXT)?.match(/\d/)) continue;
     if (!isCurrentPrice(element)) continue;
+    const text = normalizeSpace(priceText(element, false));
     // A box with an old and a new price: its inner price elements tell which is which,
     // else the amount that is not struck out.
     const severalAmounts = parsePrices(text).length > 1;
     if (severalAmounts && priceElements.some((other) => other !== element && contains(element, other))) continue;
-    const price = parsePrice(severalAmounts ? currentText(element) : text);
+    const price = parsePrice(severalAmounts ? priceText(element, true) : text);
     if (!price || Number(price.amount) === 0) continue;
     if (price.currency) return price;
     bare ??= price;
@@ -46,11 +46,39 @@ function contains(ancestor: DomElement, node: DomElement): boolean {
   return false;
 }
 
-/** The element's text without struck-out or old-price parts. */
-function currentText(element: DomElement): string {
-  return element.childNodes
-    .map((child) => (!isElement(child) ? child.textContent ?? '' : SKIPPED_CONTAINERS.has(child.localName) || hasClassWord(child, NOT_CURRENT_PRICE) ? ' ' : currentText(child)))
-    .join(' ');
+// Where a page sets the cents apart ("$12<sup>99</sup>", a "cents" span): two digits right after the units.
+const CENTS_WORDS = new Set(['cents', 'cent', 'fraction', 'fractional', 'decimal', 'decimals', 'pennies']);
+
+function isCentsPart(element: DomElement): boolean {
+  return element.localName === 'sup' || hasClassWord(element, CENTS_WORDS);
+}
+
+/**
+ * The element's text with a set-apart cents part joined by a point ("$12<sup>99</sup>" →
+ * "$12.99") and without footnote marks; with `currentOnly`, without struck-out or
+ * old-price parts.
+ */
+function priceText(element: DomElement, currentOnly: boolean): string {
+  let text = '';
+  const visit = (node: DomElement) => {
+    for (const child of node.childNodes) {
+      if (!isElement(child)) {
+        text += child.textContent ?? '';
+        continue;
+      }
+      if (currentOnly && (SKIPPED_CONTAINERS.has(child.localName) || hasClassWord(child, NOT_CURRENT_PRICE))) {
+        text += ' ';
+        continue;
+      }
+      const part = isCentsPart(child) ? normalizeSpace(child.textContent) : '';
+      if (/^\d{2}$/.test(part) && /\d\s*$/.test(text)) text = `${text.trimEnd()}.${part}`;
+      // Any other number in superscript is a footnote mark ("$12.99<sup>1</sup>").
+      else if (child.localName === 'sup' && /\d/.test(part) && !/^[.,]\d{2}$/.test(part)) text += ' ';
+      else visit(child);
+    }
+  };
+  visit(element);
+  return text;
 }
 
 // A class that states what a box shows ("has-discount", "is-reduced", "with-savings") marks the reduced price, not an old one.

@@ -181,3 +181,20 @@ describe('extractProduct mpn', () => {
     expect(product.mpn).toBeUndefined();
   });
 });
+
+describe('extractProduct prices whose cents are set apart', () => {
+  const priceOf = (body: string) => extractProduct(`<html><body><h1>Lamp</h1>${body}</body></html>`, 'https://shop.example/p/1').offers?.[0]?.price;
+
+  it('joins superscript cents to the units ("$12<sup>99</sup>" is 12.99, not 1299)', () => {
+    expect(priceOf('<span class="price">$12<sup>99</sup></span>')).toBe('12.99');
+    expect(priceOf('<span class="price">$12<sup>.99</sup></span>')).toBe('12.99');
+  });
+
+  it('joins a "cents" part to a units part with thousands', () => {
+    expect(priceOf('<span class="price">$<span class="dollars">1,299</span><span class="cents">99</span></span>')).toBe('1299.99');
+  });
+
+  it('leaves a superscript that is no cents alone', () => {
+    expect(priceOf('<span class="price">$12.99<sup>1</sup></span>')).toBe('12.99');
+  });
+});
