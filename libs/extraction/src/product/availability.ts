@@ -11,7 +11,7 @@ export function availabilityFromSchema(value: string | undefined): Availability 
   return undefined;
 }
 
-// Phrases of a stock notice, per language (en, de, fr, it, es, pt, nl, pl, ru); "out" first, as
+// Phrases of a stock notice, per language (en, de, fr, it, es, pt, nl, pl, ru, ja, zh, ko); "out" first, as
 // several contain an "in" phrase ("nicht verfügbar" ⊃ "verfügbar").
 const OUT_OF_STOCK = new RegExp(
   [
@@ -21,6 +21,9 @@ const OUT_OF_STOCK = new RegExp(
     'esaurit', 'non disponibile', 'non più disponibile', 'attualmente non',
     'agotado', 'sin stock', 'no disponible', 'sin existencias', 'esgotado', 'indisponível', 'sem estoque',
     'uitverkocht', 'niet op voorraad', 'niet leverbaar', 'brak w magazynie', 'niedostępny', 'нет в наличии', 'нет на складе', 'распродан',
+    '在庫切れ', '品切れ', '売り切れ', '缺貨', '缺货', '售完', '無貨', '无货', '품절',
+    // A back-in-stock alert stands where the cart button would be.
+    'notify me when', 'email me when', 'benachrichtigen', "m[’']avertir", 'avvisami', 'avísame',
   ].join('|'),
   'i',
 );
@@ -29,6 +32,7 @@ const IN_STOCK = new RegExp(
     'in stock', 'available', 'ships? (?:in|within|today)', 'dispatched', 'left in stock',
     'auf lager', 'lieferbar', 'verfügbar', 'vorrätig', 'en stock', 'disponible', 'disponibile', 'in magazzino',
     'en existencia', 'disponível', 'em estoque', 'op voorraad', 'leverbaar', 'dostępny', 'в наличии', 'есть на складе',
+    '在庫あり', '有貨', '有货', '現貨', '现货', '재고 있음',
   ].join('|'),
   'i',
 );

@@ -18,10 +18,10 @@ export interface PageScan {
 
 const GALLERY_PATTERN = /gallery|zoom|product-?image|main-?image/i;
 const SPEC_PATTERN = /spec|detail|attribute|feature|characteristic|technical|propert|datasheet|merkmal|caracter|kenmerk|eigenschaft/i;
+const STOCK = /avail|stock|inventory|disponib|lieferbar|voorraad/i;
 // Any word the scan cares about: most elements match none and are passed by one test.
-const ANY_PATTERN = new RegExp(`price|avail|stock|breadcrumb|button|btn|${SPEC_PATTERN.source}|${GALLERY_PATTERN.source}`, 'i');
+const ANY_PATTERN = new RegExp(`price|${STOCK.source}|breadcrumb|button|btn|${SPEC_PATTERN.source}|${GALLERY_PATTERN.source}`, 'i');
 const PRICE = /price/i;
-const STOCK = /avail|stock/i;
 const BUTTON = /button|btn/i;
 const BREADCRUMB = /breadcrumb/i;
 // How far above a table or list its spec section may start.

@@ -1,0 +1,50 @@
+import { availabilityFromSchema, availabilityFromText } from './availability';
+import { extractProduct } from './extract-product';
+
+describe('availabilityFromText', () => {
+  it.each([
+    ['Only 3 left in stock', 'InStock'],
+    ['In stock online', 'InStock'],
+    ['Usually dispatched within 2 to 3 days', 'InStock'],
+    ['Auf Lager', 'InStock'],
+    ['在庫あり', 'InStock'],
+    ['Temporarily out of stock.', 'OutOfStock'],
+    ['Derzeit nicht verfügbar.', 'OutOfStock'],
+    ['Agotado', 'OutOfStock'],
+    ['Niet op voorraad', 'OutOfStock'],
+    ['Нет в наличии', 'OutOfStock'],
+    ['在庫切れ', 'OutOfStock'],
+    ['缺貨', 'OutOfStock'],
+    ['품절', 'OutOfStock'],
+    ['Notify me when available', 'OutOfStock'],
+  ])('reads "%s" as %s', (text, expected) => {
+    expect(availabilityFromText(text)).toBe(expected);
+  });
+
+  it('reads nothing into text that is no stock notice', () => {
+    expect(availabilityFromText('Free returns within 30 days')).toBeUndefined();
+  });
+});
+
+describe('availabilityFromSchema', () => {
+  it('maps schema.org terms in any spelling', () => {
+    expect(availabilityFromSchema('https://schema.org/OutOfStock')).toBe('OutOfStock');
+    expect(availabilityFromSchema('http://schema.org/LimitedAvailability')).toBe('InStock');
+    expect(availabilityFromSchema('in_stock')).toBe('InStock');
+    expect(availabilityFromSchema('SoldOut')).toBe('OutOfStock');
+  });
+});
+
+describe('extractProduct availability from the page', () => {
+  const availabilityOf = (body: string) => extractProduct(`<html><body><h1>Thing</h1><span class="price">€ 10,00</span>${body}</body></html>`, 'https://shop.example/p/1').offers?.[0]?.availability;
+
+  it('reads a notice in an element named in Spanish, Italian or Dutch', () => {
+    expect(availabilityOf('<div class="disponibilidad">Agotado</div>')).toBe('OutOfStock');
+    expect(availabilityOf('<div class="disponibilita">Disponibile</div>')).toBe('InStock');
+    expect(availabilityOf('<div class="voorraad">Niet op voorraad</div>')).toBe('OutOfStock');
+  });
+
+  it('reads a back-in-stock alert where the cart button would be as out of stock', () => {
+    expect(availabilityOf('<button class="notify-me">Notify me when available</button>')).toBe('OutOfStock');
+  });
+});
