@@ -9,6 +9,17 @@ describe('labelledCode', () => {
     expect(labelledCode(['EAN 4006381333931'], 'gtin')).toBe('4006381333931');
   });
 
+  it('knows the labels retailers print beside a sku', () => {
+    expect(labelledCode(['Cat. No. 466/7999'], 'sku')).toBe('466/7999');
+    expect(labelledCode(['Catalogue number: 4667999'], 'sku')).toBe('4667999');
+    expect(labelledCode(['Order number: AB-1234'], 'sku')).toBe('AB-1234');
+    expect(labelledCode(['Stock code: 98765'], 'sku')).toBe('98765');
+    expect(labelledCode(['Web ID: 4356789'], 'sku')).toBe('4356789');
+    expect(labelledCode(['Internet #311545677'], 'sku')).toBe('311545677');
+    expect(labelledCode(['Reference demo_1'], 'sku')).toBe('demo_1');
+    expect(labelledCode(['SKU: woo-hoodie-logo'], 'sku')).toBe('woo-hoodie-logo');
+  });
+
   it('takes the value from the next line when the label stands alone (with a qualifier)', () => {
     expect(labelledCode(['Numero oggetto eBay:', '133588510845'], 'sku')).toBe('133588510845');
   });

@@ -14,7 +14,7 @@ interface Labels {
 const LABELS: Record<CodeKind, Labels> = {
   sku: {
     strong: [
-      'sku', 'asin', 'item\\s*(?:number|no\\.?|#|code|id)', 'product\\s*(?:code|number|no\\.?|id|#)', 'article\\s*(?:number|no\\.?)', 'style\\s*(?:number|no\\.?|#)',
+      'sku', 'asin', 'item\\s*(?:number|no\\.?|#|code|id)', 'product\\s*(?:code|number|no\\.?|id|#)', 'article\\s*(?:number|no\\.?)', 'style\\s*(?:number|no\\.?|#)', 'cat(?:alog(?:ue)?)?\\.?\\s*(?:number|no\\.?|#)', 'order\\s*(?:number|no\\.?|code)', 'stock\\s*(?:code|number|no\\.?)', 'web\\s*id', 'internet\\s*#',
       'art(?:ikel)?\\.?\\s*-?\\s*(?:nr|nummer)\\.?', 'artikelnummer', 'bestell\\s*-?\\s*(?:nr|nummer)\\.?', 'code\\s*(?:article|produit)', 'n°\\s*(?:d.)?article',
       'cod(?:ice|\\.)?\\s*(?:articolo|prodotto)', 'código\\s*(?:del?\\s*)?(?:producto|artículo|produto)', 'id\\s*(?:produto|producto|prodotto|produit)',
       'kod\\s*produktu', 'код\\s*товара', 'артикул', '商品編號', '商品番号', '商品编号', '品番', 'קוד מוצר', 'מק"ט', '(?:상품|딜)\\s*번호', 'šifra',
