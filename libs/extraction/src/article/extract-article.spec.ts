@@ -181,3 +181,15 @@ describe('extractArticle on a page of 20,000 unclosed tags', () => {
     expect(article.articleBody).toContain('A sentence of the story');
   });
 });
+
+describe('extractArticle mainImage without structured data or og:image', () => {
+  it('is the lead figure above the body inside the <article>', () => {
+    const prose = '<p>A sentence of the story, long enough to count as prose, with a comma or two, and then some more words.</p>'.repeat(4);
+    const article = extractArticle(
+      `<html><body><article><h1>Story</h1><figure class="lead"><img src="/img/lead.jpg"><figcaption>The lead photo.</figcaption></figure><div class="article-body">${prose}</div></article></body></html>`,
+      'https://news.example/2024/story',
+    );
+    expect(article.mainImage).toBe('https://news.example/img/lead.jpg');
+    expect(article.images?.[0]).toBe('https://news.example/img/lead.jpg');
+  });
+});

@@ -7,7 +7,7 @@ import { articleAuthors } from './fields/authors';
 import { leanHtml } from './lean-html';
 import { articleHeadline } from './fields/headline';
 import { articleLanguage } from './fields/language';
-import { bodyImages, mainImage, mediaUrls } from './fields/media';
+import { bodyImages, leadFigureImage, mainImage, mediaUrls } from './fields/media';
 import { articleProbability, linkedHeadlines } from './fields/probability';
 import { publishedDate } from './fields/published-date';
 
@@ -30,6 +30,7 @@ export function extractArticle(html: string, url: string, options: ExtractOption
   const inLanguage = articleLanguage(record, data, document);
   const breadcrumbs = structuredBreadcrumbs(data, baseUrl) ?? domBreadcrumbs(document, baseUrl);
   const probabilityEvidence = { article: record, data, teasers: linkedHeadlines(document), url };
+  const leadFigure = leadFigureImage(document, baseUrl);
 
   const blocks = findArticleBody(document)?.blocks ?? [];
   const domText = renderText(blocks, titles);
@@ -38,7 +39,7 @@ export function extractArticle(html: string, url: string, options: ExtractOption
   const wantsRaw = articleBody !== '' && options.articleBodyRaw !== false;
   const articleBodyRaw = !wantsRaw ? undefined : structuredText ? linesHtml(structuredText) : renderHtml(blocks, (link) => resolveUrl(link, baseUrl));
   const images = bodyImages(blocks, baseUrl);
-  const lead = mainImage(record, data, images, baseUrl);
+  const lead = mainImage(record, data, leadFigure, images, baseUrl);
   const article: Article = {
     headline,
     datePublished: date?.iso,
