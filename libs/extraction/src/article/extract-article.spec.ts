@@ -193,3 +193,15 @@ describe('extractArticle mainImage without structured data or og:image', () => {
     expect(article.images?.[0]).toBe('https://news.example/img/lead.jpg');
   });
 });
+
+describe('extractArticle datePublished without structured data, meta tags or <time>', () => {
+  it('reads the first element named as a date', () => {
+    const prose = '<p>A sentence of the story, long enough to count as prose, with a comma or two, and then some more words.</p>'.repeat(4);
+    const article = extractArticle(
+      `<html><body><article><h1>Story</h1><div class="reading-time">5 min read</div><div class="publish-date">Published 7:07 PM EST Nov 19, 2019</div><div class="body">${prose}</div></article></body></html>`,
+      'https://news.example/2019/story',
+    );
+    expect(article.datePublished).toBe('2019-11-19T19:07:00');
+    expect(article.datePublishedRaw).toBe('Published 7:07 PM EST Nov 19, 2019');
+  });
+});
