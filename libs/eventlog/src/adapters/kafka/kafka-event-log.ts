@@ -11,6 +11,7 @@ import { decodeEvent, encodeEvent, EventEnvelope } from '@crawlhub/contracts';
 import { ConsumeOptions, Consumption, EventLog, LoggedEvent, LogPosition } from '../../event-log.port';
 import { partitionForKey } from '../../partitioner';
 import { KafkaConsumption } from './kafka-consumption';
+import { kafkaLogLines } from './kafka-log-lines';
 
 export type KafkaEventLogLevel = 'nothing' | 'error' | 'warn' | 'info' | 'debug';
 
@@ -143,6 +144,7 @@ export class KafkaEventLog implements EventLog {
       clientId: options.clientId,
       brokers: options.brokers,
       logLevel: LOG_LEVELS[options.logLevel ?? 'error'],
+      logCreator: kafkaLogLines(),
       retry: options.retry,
       connectionTimeout: options.connectionTimeoutMs ?? 3_000,
       requestTimeout: options.requestTimeoutMs ?? 30_000,
