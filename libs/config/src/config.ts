@@ -236,7 +236,7 @@ export const CONFIG_DOCS: [string, string, string][] = [
   ['SCHEDULER_INTERVAL_MS', '10000', 'how often periodic jobs are checked (a run starts at most this late)'],
   ['MAX_RECORD_BYTES', '1048576', 'largest item, log line, request or collection record (413 above)'],
   ['EVENT_CHUNK_BYTES', '1048576', 'request bodies are cut into log events of about this size'],
-  ['LOG_LEVEL', 'info', 'debug, info, warn or error'],
+  ['LOG_LEVEL', 'info', 'debug, info, warn or error (debug also turns on kafkajs\' own debug lines on `EVENT_LOG=kafka`)'],
   ['COLLECTION_EXPIRY_SECONDS', '2592000', 'records of cached collections (cs, vcs) expire this long after they were written (30 days)'],
   ['COLLECTION_VERSIONS', '3', 'versions kept of each record of versioned collections (vs, vcs), the newest included'],
   ['COLLECTION_SCAN_BATCH', '100000', 'records one collection count or delete-by-filter call examines before answering with `nextstart`'],

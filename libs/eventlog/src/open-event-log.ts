@@ -10,7 +10,9 @@ import { NamespacedEventLog } from './namespaced-event-log';
 export function openEventLog(config: CrawlhubConfig, clientId = 'crawlhub'): EventLog {
   let log: EventLog;
   if (config.eventLog.kind === 'kafka') {
-    log = new KafkaEventLog({ brokers: config.eventLog.brokers, clientId, partitions: config.eventLog.partitions });
+    // kafkajs speaks only of failures, unless the platform logs at debug: then of every request.
+    const logLevel = config.logLevel === 'debug' ? 'debug' : 'error';
+    log = new KafkaEventLog({ brokers: config.eventLog.brokers, clientId, partitions: config.eventLog.partitions, logLevel });
   } else {
     mkdirSync(config.dataDir, { recursive: true });
     log = new SqliteEventLog({ file: join(config.dataDir, 'eventlog.db'), partitions: config.eventLog.partitions });
