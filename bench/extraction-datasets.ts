@@ -20,7 +20,7 @@ export interface DatasetPage<T> {
   truth: T;
 }
 
-export function datasetsDir(): string {
+function datasetsDir(): string {
   const candidates = [process.env.EXTRACTION_DATASETS, join(__dirname, '../../../shared/datasets'), join(__dirname, '../../shared/datasets'), '/work/shared/datasets'];
   const found = candidates.find((d): d is string => d !== undefined && existsSync(d));
   if (!found) throw new Error(`the extraction datasets are not found (set EXTRACTION_DATASETS; looked in ${candidates.filter(Boolean).join(', ')})`);

@@ -222,20 +222,18 @@ const MAX_TREE_DEPTH = 512;
 function buildInto(parent: LightElement, html: string): void {
   // The open elements as the tokenizer sees them; open[0] is `parent`.
   const open: LightElement[] = [parent];
-  let current = parent;
   const parser = new Parser(
     {
       onopentag(name, attributes) {
         const element = new LightElement(name, attributes);
         open[Math.min(open.length, MAX_TREE_DEPTH) - 1].append(element);
         open.push(element);
-        current = element;
       },
       onclosetag() {
         if (open.length > 1) open.pop();
-        current = open[open.length - 1];
       },
       ontext(raw) {
+        const current = open[open.length - 1];
         const text = UNDECODED_TEXT_ELEMENTS.has(current.localName) ? raw : decodeHtmlText(raw);
         const last = current.nodes[current.nodes.length - 1];
         if (last instanceof LightText) last.data += text;

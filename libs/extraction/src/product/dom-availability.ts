@@ -23,8 +23,8 @@ export function domAvailability(stockElements: readonly DomElement[]): Availabil
 export function addToCartButtons(buttons: readonly DomElement[]): number {
   let count = 0;
   for (const element of buttons) {
-    const label = element.localName === 'input' ? element.getAttribute('value') : shortTextOf(element, 80);
-    if (label && label.length < 80 && ADD_TO_CART.test(label) && !isDisabled(element) && !inOtherProducts(element)) count++;
+    const label = buttonLabel(element);
+    if (label && ADD_TO_CART.test(label) && !isDisabled(element) && !inOtherProducts(element)) count++;
   }
   return count;
 }
@@ -35,9 +35,17 @@ export function addToCartButtons(buttons: readonly DomElement[]): number {
  */
 export function soldOutButton(buttons: readonly DomElement[]): boolean {
   return buttons.some((element) => {
-    const label = element.localName === 'input' ? element.getAttribute('value') : shortTextOf(element, 80);
+    const label = buttonLabel(element);
     return !!label && availabilityFromText(label) === 'OutOfStock' && !inOtherProducts(element);
   });
+}
+
+const MAX_BUTTON_LABEL = 80;
+
+/** What a button says: an input's value, else its text; nothing when that is long (not a button's label). */
+function buttonLabel(element: DomElement): string | undefined {
+  const label = element.localName === 'input' ? element.getAttribute('value') ?? undefined : shortTextOf(element, MAX_BUTTON_LABEL);
+  return label !== undefined && label.length < MAX_BUTTON_LABEL ? label : undefined;
 }
 
 function inOtherProducts(element: DomElement): boolean {
