@@ -156,6 +156,35 @@ export function eventLogContract(name: string, harness: () => EventLogHarness): 
       expect(answers.flat()).toHaveLength(400);
     });
 
+    it('an event that cannot be encoded fails its own append only, never the appends sent with it', async () => {
+      const log = await open();
+      const topic = topicName();
+      await log.ensureTopics([topic]);
+      // JSON.stringify runs out of stack on a value nested this deep, and refuses a BigInt.
+      let deep: unknown = 0;
+      for (let i = 0; i < 1_000_000; i++) deep = [deep];
+      const unencodable = [
+        createEvent({ type: 'test.deep', key: 'k1', data: { deep }, actor }),
+        createEvent({ type: 'test.bigint', key: 'k2', data: { n: BigInt(1) }, actor }),
+      ];
+      // Neighbours issued in the same tick, before and after each bad append, on the same keys and others.
+      const calls: EventEnvelope[][] = [];
+      for (let i = 0; i < 10; i++) calls.push([ev(`k${i % 4}`, i)]);
+      calls.push([ev('k1', 10), unencodable[0]]);
+      for (let i = 11; i < 20; i++) calls.push([ev(`k${i % 4}`, i)]);
+      calls.push([unencodable[1]]);
+      for (let i = 21; i < 30; i++) calls.push([ev(`k${i % 4}`, i)]);
+      const answers = await Promise.allSettled(calls.map((events) => log.append(topic, events)));
+
+      const refused = answers.flatMap((a, i) => (a.status === 'rejected' ? [i] : []));
+      expect(refused).toEqual([10, 20]);
+      const stored: LoggedEvent[] = [];
+      for (let p = 0; p < log.partitionCount(topic); p++) stored.push(...(await log.read(topic, p, 0, 1000)));
+      const storedNumbers = stored.map((e) => (e.event.data as { n: number }).n).sort((x, y) => x - y);
+      // Every neighbour is stored; nothing of a refused append is (not even its encodable event 10).
+      expect(storedNumbers).toEqual(Array.from({ length: 30 }, (_, i) => i).filter((i) => i !== 10 && i !== 20));
+    });
+
     it('keeps appended events and committed offsets across a restart', async () => {
       const topic = topicName();
       const groupId = `g-${randomUUID()}`;

@@ -206,14 +206,22 @@ export class KafkaEventLog implements EventLog {
    * producer's sequence numbers need it); appends that queue up meanwhile leave together
    * in the next request (one `sendBatch`, across topics), so concurrent small appends cost
    * one round trip, not one each. An append larger than a request goes alone, in chunks.
+   * Its events are encoded (and sized) before it joins the queue, so an event that cannot
+   * be encoded fails its own append, never the others of its request.
    */
   append(topic: string, events: EventEnvelope[]): Promise<LogPosition[]> {
     if (this.closed) return Promise.reject(new Error('event log closed'));
     if (events.length === 0) return Promise.resolve([]);
+    let encoded: EncodedEvent[];
+    try {
+      encoded = events.map(encodedEvent);
+    } catch (e) {
+      return Promise.reject(e);
+    }
     return new Promise<LogPosition[]>((resolve, reject) => {
       const queued: QueuedAppend = { topic, messages: null, resolve, reject, ready: Promise.resolve() };
       // The entry takes its place in the queue now; its messages may need the topic's partition count first.
-      queued.ready = this.messagesOf(topic, events).then(
+      queued.ready = this.messagesOf(topic, encoded).then(
         (messages) => void (queued.messages = messages),
         (e: unknown) => {
           queued.failed = true;
@@ -234,14 +242,9 @@ export class KafkaEventLog implements EventLog {
     });
   }
 
-  private async messagesOf(topic: string, events: EventEnvelope[]): Promise<OutgoingMessage[]> {
+  private async messagesOf(topic: string, events: EncodedEvent[]): Promise<OutgoingMessage[]> {
     const partitions = await this.knownPartitionCount(topic);
-    return events.map((event) => {
-      const value = encodeEvent(event);
-      const size = value.length + Buffer.byteLength(event.key) + RECORD_OVERHEAD;
-      if (size > MAX_MESSAGE_BYTES) throw new Error(`event ${event.id} (${event.type}) is too large for the log: ${value.length} bytes`);
-      return { key: event.key, value, partition: partitionForKey(event.key, partitions), timestamp: String(event.occurredAt), size };
-    });
+    return events.map((e) => ({ ...e, partition: partitionForKey(e.key, partitions) }));
   }
 
   private async drainAppends(): Promise<void> {
@@ -495,6 +498,16 @@ interface OutgoingMessage {
   partition: number;
   timestamp: string;
   size: number;
+}
+
+type EncodedEvent = Omit<OutgoingMessage, 'partition'>;
+
+/** An event's record: its wire form and size, refused when the topic could not take it. */
+function encodedEvent(event: EventEnvelope): EncodedEvent {
+  const value = encodeEvent(event);
+  const size = value.length + Buffer.byteLength(event.key) + RECORD_OVERHEAD;
+  if (size > MAX_MESSAGE_BYTES) throw new Error(`event ${event.id} (${event.type}) is too large for the log: ${value.length} bytes`);
+  return { key: event.key, value, timestamp: String(event.occurredAt), size };
 }
 
 interface QueuedAppend {

@@ -23,7 +23,8 @@ export interface SqliteEventLogOptions {
 
 interface PendingAppend {
   topic: string;
-  events: EventEnvelope[];
+  /** Each event's key and wire form, encoded before it joined the queue. */
+  events: { key: string; value: Buffer }[];
   resolve: (positions: LogPosition[]) => void;
   reject: (err: unknown) => void;
 }
@@ -34,7 +35,8 @@ const TOPIC_NAME = /^[a-z][a-z0-9-]{0,100}$/;
 /**
  * The embedded event log: one SQLite file (WAL, synchronous=FULL, so an append is on
  * disk before it is acknowledged), one table per topic, partitioned like Kafka.
- * Appends queued in the same tick share one transaction (group commit). Consumer
+ * Appends queued in the same tick share one transaction (group commit); each is encoded
+ * before it joins them, so an event that cannot be encoded fails its own append only. Consumer
  * groups keep their offsets and members in the same file, so several processes can
  * share one log.
  */
@@ -140,9 +142,15 @@ export class SqliteEventLog implements EventLog {
 
   append(topic: string, events: EventEnvelope[]): Promise<LogPosition[]> {
     if (this.closed) return Promise.reject(new Error('event log closed'));
-    this.partitionCount(topic);
+    let encoded: PendingAppend['events'];
+    try {
+      this.partitionCount(topic);
+      encoded = events.map((event) => ({ key: event.key, value: encodeEvent(event) }));
+    } catch (e) {
+      return Promise.reject(e);
+    }
     return new Promise((resolve, reject) => {
-      this.pending.push({ topic, events, resolve, reject });
+      this.pending.push({ topic, events: encoded, resolve, reject });
       if (!this.flushScheduled) {
         this.flushScheduled = true;
         setImmediate(() => this.flush());
@@ -173,7 +181,7 @@ export class SqliteEventLog implements EventLog {
               const row = last.get(partition) as { o: number | null };
               offset = row.o === null ? 0 : row.o + 1;
             }
-            insert.run(partition, offset, event.key, encodeEvent(event));
+            insert.run(partition, offset, event.key, event.value);
             next.set(slot, offset + 1);
             positions.push({ topic: request.topic, partition, offset });
           }
