@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { parseJson } from './json-input';
 import { StorageHttpError } from './storage-http-error';
 
 const MAX_FORM_BYTES = 1024 * 1024;
@@ -16,9 +17,9 @@ export async function formParams(req: FastifyRequest): Promise<URLSearchParams> 
   if (type.includes('application/json')) {
     let parsed: unknown;
     try {
-      parsed = JSON.parse(body);
-    } catch {
-      throw StorageHttpError.badRequest('malformed JSON body');
+      parsed = parseJson(body);
+    } catch (e) {
+      throw StorageHttpError.badRequest(`malformed JSON body (${(e as Error).message})`);
     }
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw StorageHttpError.badRequest('the JSON body must be an object');
     for (const [k, v] of Object.entries(parsed)) {

@@ -8,3 +8,4 @@ export * from './http-support.module';
 export * from './form-body';
 export * from './query-params';
 export * from './json-lines';
+export * from './json-input';

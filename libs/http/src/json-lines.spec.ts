@@ -18,6 +18,16 @@ describe('readLines', () => {
     expect(err).toMatchObject({ status: 413, message: 'Error parsing data, line 2: Serialized value too large - max 100 bytes' });
   });
 
+  it('refuses a line nested deeper than MAX_JSON_DEPTH with 400 naming it, before the line parser sees it', async () => {
+    const seen: string[] = [];
+    const lines = ['[1]\n', '['.repeat(101) + ']'.repeat(101) + '\n'];
+    const read = async () => {
+      for await (const c of readLines(lines, (text) => seen.push(text), { maxRecordBytes: 1 << 20, chunkBytes: 1 << 20 })) void c;
+    };
+    await expect(read()).rejects.toMatchObject({ status: 400, message: 'Error parsing data, line 2: nested deeper than 100 levels of arrays and objects (the limit)' });
+    expect(seen).toEqual(['[1]']);
+  });
+
   it('refuses a body over maxBodyBytes with 413', async () => {
     const options = { maxRecordBytes: 100, chunkBytes: 1 << 20, maxBodyBytes: 20, bodyTooLarge: (max: number) => `over ${max}` };
     expect(await collect(['a\n'.repeat(10)], options)).toHaveLength(1);

@@ -1,3 +1,5 @@
+import { nestsDeeperThan, TOO_DEEP } from './json-input';
+
 /**
  * Reading a JSON-lines request body as it streams in: the convention every storage-style
  * API shares (items, collections, the frontier). `storageErrorFilter` answers an
@@ -43,9 +45,11 @@ export function jsonOfLine(text: string, lineNo: number): unknown {
 /**
  * Splits a body into lines as it arrives (blank lines are skipped), refuses a line over
  * `maxRecordBytes` with 413 before holding it whole (and the body as soon as it grows past
- * `maxBodyBytes`, if given), hands every other line to `parse` (which throws to refuse it,
- * e.g. an IngestError) and yields the results in chunks of about `chunkBytes`, so no body
- * is ever held whole.
+ * `maxBodyBytes`, if given), and a line nesting deeper than MAX_JSON_DEPTH with 400 (every
+ * JSON-lines body of every API passes here, so none can store a value that a read cannot
+ * serve), hands every other line to `parse` (which throws to refuse it, e.g. an
+ * IngestError) and yields the results in chunks of about `chunkBytes`, so no body is ever
+ * held whole.
  */
 export async function* readLines<T>(
   body: AsyncIterable<Buffer | string> | Iterable<Buffer | string>,
@@ -66,6 +70,7 @@ export async function* readLines<T>(
     if (length > options.maxRecordBytes) throw new IngestError(413, tooLarge(lineNo, options.maxRecordBytes));
     const text = buf.toString('utf8', start, end);
     if (text.trim() === '') return;
+    if (nestsDeeperThan(text)) throw new IngestError(400, `Error parsing data, line ${lineNo}: ${TOO_DEEP}`);
     records.push(parse(text, lineNo));
     bytes += length;
   };

@@ -1,4 +1,5 @@
 import { isCompactJson } from '@crawlhub/storage';
+import { JsonTooDeepError, parseJson } from '@crawlhub/http';
 
 /** A POST body that cannot be stored: 400 (malformed, not an object) or 413 (too large). */
 export class ActivityInputError extends Error {
@@ -34,8 +35,9 @@ export function parseActivityMessages(text: string, maxMessageBytes: number): st
     // Several lines: one object spread over them, or JSON lines.
     let whole: unknown;
     try {
-      whole = JSON.parse(text);
-    } catch {
+      whole = parseJson(text);
+    } catch (e) {
+      if (e instanceof JsonTooDeepError) throw new ActivityInputError(400, `Error parsing data, line ${firstLine(lines)}: ${e.message}`);
       whole = undefined;
     }
     if (whole !== undefined) return [message(whole, text.trim(), firstLine(lines), maxMessageBytes)];
@@ -47,7 +49,7 @@ export function parseActivityMessages(text: string, maxMessageBytes: number): st
     if (Buffer.byteLength(line, 'utf8') > maxMessageBytes) throw tooLarge(i + 1, maxMessageBytes);
     let value: unknown;
     try {
-      value = JSON.parse(line);
+      value = parseJson(line);
     } catch (e) {
       throw new ActivityInputError(400, `Error parsing data, line ${i + 1}: invalid JSON (${(e as Error).message})`);
     }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { ExtractionPageType } from '@crawlhub/contracts';
+import { parseJson } from '@crawlhub/http';
 
 /** The spec's limits (extraction-api.md "Limits"). */
 export const MAX_QUERIES = 100;
@@ -72,7 +73,7 @@ export function acceptQueries(body: Buffer, now: number = Date.now()): AcceptedQ
   if (text.trim() === '') throw new ExtractionRequestError(400, 'empty-request', 'Empty request body - should be JSON document');
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    parsed = parseJson(text);
   } catch (e) {
     throw new ExtractionRequestError(400, 'malformed-json', `Could not parse request JSON: ${(e as Error).message}`);
   }

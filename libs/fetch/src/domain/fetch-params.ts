@@ -1,4 +1,5 @@
 import type { FetchRequested } from '@crawlhub/contracts';
+import { parseJson as parseBoundedJson } from '@crawlhub/http';
 /**
  * The parameters of POST /fetch/v2, from a form-encoded or a JSON body (the original's
  * fetch middleware sends JSON: compat-notes §4), checked before anything is queued.
@@ -44,7 +45,7 @@ export function parseForm(text: string): Record<string, unknown> {
 export function parseJson(text: string): Record<string, unknown> {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    parsed = parseBoundedJson(text);
   } catch (e) {
     throw new FetchInputError('bad_json', `malformed JSON body: ${(e as Error).message}`);
   }
@@ -69,10 +70,10 @@ function optionalText(name: string, v: unknown): string | null {
 /** `headers`: an object (name -> value or values), in a form as its JSON text. */
 function headersOf(v: unknown): [string, string][] {
   if (v === undefined || v === null || v === '') return [];
-  let o = v;
+  let o: unknown = v;
   if (typeof v === 'string') {
     try {
-      o = JSON.parse(v);
+      o = parseBoundedJson(v);
     } catch {
       throw new FetchInputError('bad_parameter', 'headers must be a JSON object of header names to values');
     }

@@ -1,3 +1,5 @@
+import { parseJson } from '@crawlhub/http';
+
 /**
  * The line protocol a job writes to SHUB_FIFO_PATH (sh_scrapy `writer.py`, compat-notes
  * §1.5): one line per message, a three-letter command, a space, a JSON payload.
@@ -29,7 +31,7 @@ export function parseFifoLine(line: string): FifoMessage | null {
   const payload = text.slice(4).trim();
   let value: unknown;
   try {
-    value = JSON.parse(payload);
+    value = parseJson(payload);
   } catch (e) {
     return { type: 'invalid', reason: `${command} payload is not valid JSON (${(e as Error).message})` };
   }

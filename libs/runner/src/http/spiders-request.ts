@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import { Principal } from '@crawlhub/access';
 import { Actor } from '@crawlhub/contracts';
-import { ApiError } from '@crawlhub/http';
+import { ApiError, parseJson } from '@crawlhub/http';
 import { ProjectionLagError } from '@crawlhub/views';
 import { SpiderCommandError } from '../domain/spider-command';
 
@@ -19,9 +19,9 @@ export function jsonParam(params: URLSearchParams, name: string): unknown {
   const text = params.get(name);
   if (text === null || text === '') return undefined;
   try {
-    return JSON.parse(text);
-  } catch {
-    throw new ApiError(400, `${name} must be JSON (malformed JSON)`);
+    return parseJson(text);
+  } catch (e) {
+    throw new ApiError(400, `${name} must be JSON (malformed JSON: ${(e as Error).message})`);
   }
 }
 

@@ -1,7 +1,7 @@
 import { Controller, Delete, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { actorOf, ApiError, readBody, RequestPrincipal } from '@crawlhub/http';
+import { actorOf, ApiError, parseJson, readBody, RequestPrincipal } from '@crawlhub/http';
 import { projectId, sendJobqJson } from '../../http/jobs-request';
 import { JOBS_VIEW, JobsView } from '../../ports/jobs.view';
 import { RequestJobsChangeCommand } from '../request-jobs-change/request-jobs-change.command';
@@ -55,9 +55,9 @@ export class ProjectSettingsController {
 
 async function jsonBody(req: FastifyRequest): Promise<unknown> {
   try {
-    return JSON.parse((await readBody(req, 1024 * 1024)).toString('utf8'));
+    return parseJson((await readBody(req, 1024 * 1024)).toString('utf8'));
   } catch (e) {
     if (e instanceof ApiError) throw e;
-    throw new ApiError(400, 'malformed JSON body');
+    throw new ApiError(400, `malformed JSON body (${(e as Error).message})`);
   }
 }

@@ -1,11 +1,12 @@
 import { Controller, Delete, Get, Param, Post, Req, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { actorOf, pythonJson, readBody, RequestPrincipal, StorageHttpError } from '@crawlhub/http';
+import { actorOf, parseJson, pythonJson, readBody, RequestPrincipal, StorageHttpError } from '@crawlhub/http';
 import { formatJobKey, JobKey } from '../../domain/job-key';
 import { idOf } from '../../http/storage-request';
 import { ReadJobMetadataQuery } from '../../queries/read-job-metadata/read-job-metadata.query';
-import { PLATFORM_FIELDS, UpdateJobMetadataCommand } from './update-job-metadata.command';
+import { PLATFORM_FIELDS, platformFieldProblem } from '../../domain/job-metadata-fields';
+import { UpdateJobMetadataCommand } from './update-job-metadata.command';
 
 const MAX_METADATA_BYTES = 1024 * 1024;
 
@@ -83,7 +84,8 @@ export class JobMetadataController {
 }
 
 function refusePlatformField(field: string): void {
-  if (PLATFORM_FIELDS.has(field)) throw StorageHttpError.badRequest(`Field "${field}" is set by the platform and cannot be written`);
+  const problem = platformFieldProblem([field]);
+  if (problem) throw StorageHttpError.badRequest(problem);
 }
 
 function done(reply: FastifyReply) {
@@ -93,7 +95,7 @@ function done(reply: FastifyReply) {
 async function readJsonBody(req: FastifyRequest): Promise<unknown> {
   const text = (await readBody(req, MAX_METADATA_BYTES)).toString('utf8');
   try {
-    return JSON.parse(text);
+    return parseJson(text);
   } catch (e) {
     throw StorageHttpError.badRequest(`Error parsing data: invalid JSON (${(e as Error).message})`);
   }

@@ -1,0 +1,50 @@
+import { JsonTooDeepError, MAX_JSON_DEPTH, nestsDeeperThan, parseJson } from './json-input';
+
+const nested = (depth: number, open = '[', close = ']', inner = '1') => open.repeat(depth) + inner + close.repeat(depth);
+
+describe('nestsDeeperThan', () => {
+  it('counts arrays and objects together, up to the limit included', () => {
+    expect(nestsDeeperThan(nested(MAX_JSON_DEPTH))).toBe(false);
+    expect(nestsDeeperThan(nested(MAX_JSON_DEPTH + 1))).toBe(true);
+    const mixed = '{"a":['.repeat(50) + '1' + ']}'.repeat(50);
+    expect(nestsDeeperThan(mixed)).toBe(false);
+    expect(nestsDeeperThan(mixed, 99)).toBe(true);
+  });
+
+  it('measures depth, not the number of brackets: siblings do not add up', () => {
+    expect(nestsDeeperThan(`[${Array.from({ length: 1000 }, () => '[[1]]').join(',')}]`)).toBe(false);
+  });
+
+  it('ignores brackets inside strings, escaped quotes included', () => {
+    expect(nestsDeeperThan(JSON.stringify({ s: '['.repeat(500) }))).toBe(false);
+    expect(nestsDeeperThan(JSON.stringify(['\\"' + '{'.repeat(500), '\\', 'x"y']))).toBe(false);
+    // A string ending in an escaped backslash closes: the brackets after it count.
+    expect(nestsDeeperThan(`["a\\\\",${nested(MAX_JSON_DEPTH)}]`)).toBe(true);
+  });
+
+  it('leaves malformed text to the parser', () => {
+    expect(nestsDeeperThan('"unterminated ' + '['.repeat(500))).toBe(false);
+    expect(nestsDeeperThan(']'.repeat(500))).toBe(false);
+  });
+});
+
+describe('parseJson', () => {
+  it('parses what JSON.parse parses, within the limit', () => {
+    expect(parseJson('{"a":[1,{"b":null}]}')).toEqual({ a: [1, { b: null }] });
+    expect(parseJson(nested(MAX_JSON_DEPTH, '{"k":', '}'))).toBeDefined();
+  });
+
+  it('refuses a value nested deeper with a SyntaxError that says why', () => {
+    const err = (() => {
+      try {
+        parseJson(nested(10_000));
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(err).toBeInstanceOf(JsonTooDeepError);
+    expect(err).toBeInstanceOf(SyntaxError);
+    expect((err as Error).message).toBe('nested deeper than 100 levels of arrays and objects (the limit)');
+    expect(() => parseJson('{nope')).toThrow(SyntaxError);
+  });
+});
