@@ -9,3 +9,4 @@ export * from './form-body';
 export * from './query-params';
 export * from './json-lines';
 export * from './json-input';
+export * from './integers';

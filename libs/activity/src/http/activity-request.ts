@@ -1,4 +1,4 @@
-import { Query, single, StorageHttpError } from '@crawlhub/http';
+import { parseUnsignedInteger, Query, single, StorageHttpError } from '@crawlhub/http';
 import { parseId } from '@crawlhub/storage';
 
 /** A project id: anything but a non-negative integer is a 400. */
@@ -8,10 +8,13 @@ export function projectOf(segment: string | undefined): number {
   return id;
 }
 
+const MAX_COUNT = 999_999_999;
+
 /** An optional non-negative count parameter (`count`, `pcount`). */
 export function countOf(q: Query, name: string): number | undefined {
   const v = single(q, name);
   if (v === undefined) return undefined;
-  if (!/^\d{1,9}$/.test(v)) throw StorageHttpError.badRequest(`Invalid ${name}: ${JSON.stringify(v)}`);
-  return Number(v);
+  const n = parseUnsignedInteger(v, MAX_COUNT);
+  if (n === null) throw StorageHttpError.badRequest(`Invalid ${name}: ${JSON.stringify(v)}`);
+  return n;
 }

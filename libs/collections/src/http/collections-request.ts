@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createGunzip } from 'node:zlib';
 import { Principal } from '@crawlhub/access';
 import { CollectionRef } from '@crawlhub/contracts';
-import { flag, many, Query, queryOf, RequestPrincipal, single, StorageHttpError } from '@crawlhub/http';
+import { flag, many, MAX_ID, parseUnsignedInteger, Query, queryOf, RequestPrincipal, single, StorageHttpError } from '@crawlhub/http';
 import { parseId } from '@crawlhub/storage';
 import { collectionNameProblem, collectionTypeOf } from '../domain/collection-record';
 import { ScanSelection } from '../domain/scan-plan';
@@ -60,8 +60,9 @@ export function sendNotFound(reply: FastifyReply) {
 function nonNegative(q: Query, name: string): number | undefined {
   const v = single(q, name);
   if (v === undefined) return undefined;
-  if (!/^\d{1,15}$/.test(v)) throw StorageHttpError.badRequest(`Invalid ${name}: ${JSON.stringify(v)}`);
-  return Number(v);
+  const n = parseUnsignedInteger(v, MAX_ID);
+  if (n === null) throw StorageHttpError.badRequest(`Invalid ${name}: ${JSON.stringify(v)}`);
+  return n;
 }
 
 /** Key selection, time bounds, filters and page size of a scan, count or delete (query parameters). */

@@ -2,7 +2,7 @@ import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { canAccessProject, Principal } from '@crawlhub/access';
 import { Actor } from '@crawlhub/contracts';
-import { ApiError, formParams, RequestPrincipal } from '@crawlhub/http';
+import { ApiError, formParams, MAX_ID, parseUnsignedInteger, RequestPrincipal } from '@crawlhub/http';
 import { CommentTarget, commentTextProblem, StoredComment } from '../domain/comment';
 import { FindCommentQuery } from '../queries/find-comment/find-comment.query';
 
@@ -22,12 +22,11 @@ export function actorOf(p: Principal): Actor {
   return { kind: 'key', id: p.id };
 }
 
-const ID = /^[0-9]{1,15}$/;
-
 /** A path id: anything but a non-negative integer is a 400 naming the part. */
 export function idOf(segment: string | undefined, what: string): number {
-  if (segment === undefined || !ID.test(segment)) throw new ApiError(400, `Invalid ${what}: ${JSON.stringify(segment ?? '')}`);
-  return Number(segment);
+  const id = parseUnsignedInteger(segment, MAX_ID);
+  if (id === null) throw new ApiError(400, `Invalid ${what}: ${JSON.stringify(segment ?? '')}`);
+  return id;
 }
 
 function jobIds(p: Record<string, string>): { project: number; spider: number; job: number } {

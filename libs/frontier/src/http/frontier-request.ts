@@ -1,16 +1,16 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Principal } from '@crawlhub/access';
-import { RequestPrincipal, StorageHttpError } from '@crawlhub/http';
+import { MAX_ID, parseUnsignedInteger, RequestPrincipal, StorageHttpError } from '@crawlhub/http';
 import { SlotRef } from '../ports/frontier.view';
 
 /** Longest frontier or slot name, in UTF-8 bytes. */
 export const MAX_NAME_BYTES = 255;
-const ID = /^[0-9]{1,15}$/;
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 export function projectOf(segment: string | undefined): number {
-  if (segment === undefined || !ID.test(segment)) throw StorageHttpError.badRequest(`Invalid project id: ${JSON.stringify(segment ?? '')}`);
-  return Number(segment);
+  const id = parseUnsignedInteger(segment, MAX_ID);
+  if (id === null) throw StorageHttpError.badRequest(`Invalid project id: ${JSON.stringify(segment ?? '')}`);
+  return id;
 }
 
 /** A frontier or slot name: non-empty, at most 255 bytes, no '/' and no control characters. */
@@ -48,6 +48,7 @@ export function sendEmpty(reply: FastifyReply): FastifyReply {
 /** An optional non-negative integer parameter (400 when malformed). */
 export function intParam(value: string | undefined, name: string, max: number): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d{1,15}$/.test(value) || Number(value) > max) throw StorageHttpError.badRequest(`Invalid ${name}: ${JSON.stringify(value)} (an integer from 0 to ${max})`);
-  return Number(value);
+  const n = parseUnsignedInteger(value, max);
+  if (n === null) throw StorageHttpError.badRequest(`Invalid ${name}: ${JSON.stringify(value)} (an integer from 0 to ${max})`);
+  return n;
 }

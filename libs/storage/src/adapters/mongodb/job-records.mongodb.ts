@@ -31,9 +31,31 @@ function encBound(n: number): string {
   return enc(Math.max(0, Math.ceil(n)));
 }
 
+/**
+ * Record positions go up to 2^53 - 1 (MAX_POSITION), past the 10 digits of `enc`: a larger
+ * one is written `{` and 11 digits. `{` sorts after every digit and before HIGH, so ids
+ * keep their order and every id written before keeps its spelling.
+ */
+const LONG_POSITION = '{';
+const LONG_PAD = '0'.repeat(WIDTH + 1);
+
+function encPosition(n: number): string {
+  if (n <= MAX) return enc(n);
+  if (!Number.isSafeInteger(n)) throw new RangeError(`record position out of range: ${n}`);
+  const s = n.toString(36);
+  return LONG_POSITION + LONG_PAD.slice(s.length) + s;
+}
+
+function encPositionBound(n: number): string {
+  if (n > Number.MAX_SAFE_INTEGER) return HIGH;
+  return encPosition(Math.max(0, Math.ceil(n)));
+}
+
+const isPosition = (n: number) => Number.isSafeInteger(n) && n >= 0;
+
 const kindId = (k: RecordKind) => RECORD_KINDS.indexOf(k);
 const prefixOf = (kind: RecordKind, project: number) => `${kindId(kind)}${enc(project)}`;
-const recordId = (kind: RecordKind, job: JobKey, pos: number) => `${prefixOf(kind, job.project)}${enc(job.spider)}${enc(job.job)}${enc(pos)}`;
+const recordId = (kind: RecordKind, job: JobKey, pos: number) => `${prefixOf(kind, job.project)}${enc(job.spider)}${enc(job.job)}${encPosition(pos)}`;
 const statsId = (kind: RecordKind, job: JobKey) => `${kind}/${job.project}/${job.spider}/${job.job}`;
 const stagingId = (upload: string, seq: number) => `${upload}:${enc(seq)}`;
 const stagingRange = (upload: string) => ({ $gte: `${upload}:`, $lt: `${upload};` });
@@ -218,12 +240,12 @@ export class JobRecordsMongo implements JobRecordsView {
     }
     let low = prefix;
     if (q.from) {
-      const from = `${prefixOf(q.kind, q.project)}${encBound(q.from.spider)}${encBound(q.from.job)}${encBound(q.from.pos)}`;
+      const from = `${prefixOf(q.kind, q.project)}${encBound(q.from.spider)}${encBound(q.from.job)}${encPositionBound(q.from.pos)}`;
       if (from > low) low = from;
     }
     if (q.positions && q.spider !== undefined && q.job !== undefined) {
       const job = { project: q.project, spider: q.spider, job: q.job };
-      const ids = [...new Set(q.positions.filter(inRange).map((p) => recordId(q.kind, job, p)))].filter((id) => id >= low);
+      const ids = [...new Set(q.positions.filter(isPosition).map((p) => recordId(q.kind, job, p)))].filter((id) => id >= low);
       if (ids.length === 0) return [];
       filter._id = { $in: ids };
     } else {

@@ -3,7 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createGunzip } from 'node:zlib';
 import { actorOf, queryOf, RequestPrincipal, single, StorageHttpError } from '@crawlhub/http';
-import { formatJobKey } from '../../domain/job-key';
+import { formatJobKey, MAX_POSITION, parsePosition } from '../../domain/job-key';
 import { idOf, kindOf } from '../../http/storage-request';
 import { WriteJobRecordsCommand } from './write-job-records.command';
 
@@ -29,15 +29,19 @@ export class WriteJobRecordsController {
   }
 }
 
+/** The first position of a write: `?start=N`, else `Content-Range: items N-/*`, else null (after the last record). */
 function startOf(start: string | undefined, range: string | undefined): number | null {
-  if (start !== undefined) {
-    if (!/^\d{1,15}$/.test(start)) throw StorageHttpError.badRequest(`Invalid start: ${JSON.stringify(start)} (expected a record position)`);
-    return Number(start);
-  }
+  if (start !== undefined) return positionOf(start, `Invalid start: ${JSON.stringify(start)}`);
   if (range !== undefined) {
     const m = CONTENT_RANGE.exec(range.trim());
     if (!m) throw StorageHttpError.badRequest(`Invalid Content-Range: ${JSON.stringify(range)} (expected "items N-/*")`);
-    return Number(m[1]);
+    return positionOf(m[1], `Invalid Content-Range: ${JSON.stringify(range)}`);
   }
   return null;
+}
+
+function positionOf(text: string, invalid: string): number {
+  const n = parsePosition(text);
+  if (n === null) throw StorageHttpError.badRequest(`${invalid} (expected a record position, an integer from 0 to ${MAX_POSITION})`);
+  return n;
 }

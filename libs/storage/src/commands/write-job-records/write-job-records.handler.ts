@@ -36,7 +36,7 @@ export class WriteJobRecordsHandler implements ICommandHandler<WriteJobRecordsCo
     });
     const lines = (c: RecordChunk) => c.records.map((r) => r.json);
 
-    const body = new CountedLines(readJsonLines(cmd.body, cmd.kind, { maxRecordBytes: this.config.maxRecordBytes, chunkBytes: this.config.eventChunkBytes }));
+    const body = new CountedLines(readJsonLines(cmd.body, cmd.kind, { maxRecordBytes: this.config.maxRecordBytes, chunkBytes: this.config.eventChunkBytes, start: cmd.start }));
     const positions = await appendStaged(this.writer, JOB_DATA_TOPIC, body, {
       single: (c) => event<JobDataWritten>(JOB_DATA_WRITTEN, { ...base, start: cmd.start, ...chunkData(c) }, lines(c)),
       staged: (c, upload, seq) => event<JobDataChunkStaged>(JOB_DATA_CHUNK_STAGED, { ...base, upload, seq, ...chunkData(c) }, lines(c)),

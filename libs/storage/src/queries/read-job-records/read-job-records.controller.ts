@@ -1,14 +1,15 @@
 import { Controller, Get, Param, Req, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { flag, many, queryOf, RequestPrincipal, sendRecords, single, StorageHttpError } from '@crawlhub/http';
-import { parseId } from '../../domain/job-key';
+import { flag, many, parseUnsignedInteger, queryOf, RequestPrincipal, sendRecords, single, StorageHttpError } from '@crawlhub/http';
+import { MAX_POSITION, parseId, parsePosition } from '../../domain/job-key';
 import { idOf, kindOf } from '../../http/storage-request';
 import { RecordPosition } from '../../ports/job-records.view';
 import { RecordTexts } from './read-job-records.handler';
 import { ReadJobRecordsQuery } from './read-job-records.query';
 
 const META = ['_key', '_ts'];
+const MAX_COUNT = 999_999_999;
 
 @Controller()
 export class ReadJobRecordsController {
@@ -46,7 +47,7 @@ export class ReadJobRecordsController {
     let position: number | undefined;
     let field = p.field;
     if (p.record !== undefined) {
-      const n = parseId(p.record);
+      const n = parsePosition(p.record);
       if (n === null) {
         if (p.field !== undefined) throw StorageHttpError.notFound();
         field = p.record;
@@ -55,16 +56,17 @@ export class ReadJobRecordsController {
     const meta = many(q, 'meta');
     for (const m of meta) if (!META.includes(m)) throw StorageHttpError.badRequest(`Invalid meta field: ${JSON.stringify(m)} (known: ${META.join(', ')})`);
     const count = single(q, 'count');
-    if (count !== undefined && !/^\d{1,9}$/.test(count)) throw StorageHttpError.badRequest(`Invalid count: ${JSON.stringify(count)}`);
+    const pageSize = count === undefined ? undefined : parseUnsignedInteger(count, MAX_COUNT);
+    if (pageSize === null) throw StorageHttpError.badRequest(`Invalid count: ${JSON.stringify(count)}`);
     const positions = many(q, 'index').map((i) => {
-      const n = parseId(i);
-      if (n === null) throw StorageHttpError.badRequest(`Invalid index: ${JSON.stringify(i)}`);
+      const n = parsePosition(i);
+      if (n === null) throw StorageHttpError.badRequest(`Invalid index: ${JSON.stringify(i)} (a record position, an integer from 0 to ${MAX_POSITION})`);
       return n;
     });
     const page = {
       from: keyParam(single(q, 'start'), 'start', project),
       after: keyParam(single(q, 'startafter'), 'startafter', project),
-      count: count === undefined ? undefined : Number(count),
+      count: pageSize,
       positions: positions.length ? positions : undefined,
     };
     const query = new ReadJobRecordsQuery(kind, project, spider, job, position, field, page, meta, flag(q, 'nodata'), many(q, 'filter'));
@@ -82,12 +84,13 @@ export class ReadJobRecordsController {
 /** `start` / `startafter` take a full key `<project>/<spider>/<job>/<n>` (missing parts count as 0). */
 function keyParam(value: string | undefined, name: string, project: number): RecordPosition | undefined {
   if (value === undefined) return undefined;
-  const parts = value.split('/');
-  if (parts.length < 2 || parts.length > 4 || parts.some((x) => parseId(x) === null) || Number(parts[0]) !== project) {
-    throw StorageHttpError.badRequest(`Invalid ${name}: ${JSON.stringify(value)} (expected a key like ${project}/1/2/3)`);
+  const [p, spider, job = '0', pos = '0', ...rest] = value.split('/');
+  const ids = [p, spider, job].map(parseId);
+  const position = parsePosition(pos);
+  if (spider === undefined || rest.length > 0 || ids.includes(null) || position === null || ids[0] !== project) {
+    throw StorageHttpError.badRequest(`Invalid ${name}: ${JSON.stringify(value)} (expected a key like ${project}/1/2/3, positions up to ${MAX_POSITION})`);
   }
-  const [, spider, job = '0', pos = '0'] = parts;
-  return { spider: Number(spider), job: Number(job), pos: Number(pos) };
+  return { spider: ids[1]!, job: ids[2]!, pos: position };
 }
 
 /** Reads the first page ahead, to tell "nothing" (404) from a record before answering. */
