@@ -10,3 +10,4 @@ export * from './query-params';
 export * from './json-lines';
 export * from './json-input';
 export * from './integers';
+export * from './content-disposition';

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { attachmentDisposition } from './content-disposition';
 import { createEncoder, encodeRecords, negotiateFormat, RecordOrPage } from './formats';
 
 /** Gzip when the client asks for it. */
@@ -19,7 +20,7 @@ export function sendRecords(req: FastifyRequest, reply: FastifyReply, texts: Asy
   const encoder = createEncoder(format, csv);
   reply.header('content-type', encoder.contentType).header('access-control-allow-origin', '*');
   const saveas = query['saveas'];
-  if (typeof saveas === 'string' && saveas !== '') reply.header('content-disposition', `Attachment; filename=${saveas.replace(/[\r\n"]/g, '')}`);
+  if (typeof saveas === 'string' && saveas !== '') reply.header('content-disposition', attachmentDisposition(saveas));
   const body = Readable.from(encodeRecords(texts, encoder));
   if (wantsGzip(req)) {
     reply.header('content-encoding', 'gzip');
