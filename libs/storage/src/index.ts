@@ -1,6 +1,7 @@
 export * from './storage.module';
 export * from './domain/job-key';
 export * from './domain/record-kinds';
+export * from './domain/job-metadata-fields';
 export * from './ports/job-records.view';
 export * from './ports/job-metadata.view';
 export * from './domain/record-filter';

@@ -1,5 +1,5 @@
 import {
-  CollectionInputError, collectionNameProblem, collectionTypeOf, compareKeys, hasNonFiniteLiteral, isValidKey, keyAfter, numberOutOfRange,
+  CollectionInputError, collectionNameProblem, collectionTypeOf, compareKeys, hasNonFiniteLiteral, isValidKey, keyAfter, numberLiteralOutOfRange, numberOutOfRange,
   packCollectionLine, parseCollectionLine, prefixEnd, unpackCollectionLine, withMeta,
 } from './collection-record';
 
@@ -53,6 +53,12 @@ describe('collection records', () => {
     expect(refused('{"_key":"a","v":1e400}').status).toBe(400);
     expect(parseCollectionLine('{"_key":"a","v":18446744073709551615,"w":-1.8e19}', 1).key).toBe('a');
     expect(numberOutOfRange({ a: [1, { b: 2 ** 64 + 4096 }] })).toBe(2 ** 64 + 4096);
+    // 2^64 - 1 and 2^64 are the same double: the limit holds on the number as written.
+    expect(parseCollectionLine('{"_key":"a","v":[-18446744073709551615]}', 1).key).toBe('a');
+    expect(refused('{"_key":"a","v":18446744073709551616}', 3).message).toBe('Error parsing data, line 3: number 18446744073709551616 out of range (the largest magnitude allowed is 2^64 - 1)');
+    expect(refused('{"_key":"a","v":-18446744073709552000}').message).toMatch(/number -18446744073709552000 out of range/);
+    expect(refused('{"_key":"a","s":"18446744073709551616","v":[18446744073709551615,1.8446744073709552e19]}').message).toMatch(/number 1.8446744073709552e19 out of range/);
+    expect(numberLiteralOutOfRange('{"a":"1e999","b":[1,2e3]}')).toBeNull();
     expect(numberOutOfRange({ a: [1, 'x', null] })).toBeUndefined();
   });
 

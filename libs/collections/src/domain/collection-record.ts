@@ -20,8 +20,13 @@ export interface CollectionRecordInput {
   json: string;
 }
 
-/** Largest magnitude of a number in a record (compat: "floating-point numbers at most 2^64 - 1"). */
-export const MAX_NUMBER = 18446744073709551615;
+/**
+ * Numbers in a record are at most 2^64 - 1 in magnitude (compat: "floating-point numbers at
+ * most 2^64 - 1"). As a double, 2^64 - 1 is 2^64, as are its neighbours up to 2^64 + 2047:
+ * a parsed value of exactly 2^64 is decided on the number as written.
+ */
+const TWO_TO_THE_64 = 2 ** 64;
+const MAX_NUMBER_LITERAL = BigInt('18446744073709551615');
 export const MAX_NAME_LENGTH = 200;
 
 export function collectionTypeOf(segment: string): CollectionType | null {
@@ -67,9 +72,12 @@ export function isWellFormed(s: string): boolean {
   return !LONE_SURROGATE.test(s);
 }
 
-/** The first number of a parsed JSON value whose magnitude exceeds 2^64 - 1 (Infinity included), or undefined. */
+/**
+ * The first number of a parsed JSON value that may exceed 2^64 - 1 (magnitude 2^64 or more,
+ * Infinity included), or undefined. Exactly 2^64 may be 2^64 - 1 as written: see numberLiteralOutOfRange.
+ */
 export function numberOutOfRange(value: unknown): number | undefined {
-  if (typeof value === 'number') return Math.abs(value) > MAX_NUMBER || Number.isNaN(value) ? value : undefined;
+  if (typeof value === 'number') return Math.abs(value) >= TWO_TO_THE_64 || Number.isNaN(value) ? value : undefined;
   if (value === null || typeof value !== 'object') return undefined;
   if (Array.isArray(value)) {
     for (const v of value) {
@@ -85,9 +93,26 @@ export function numberOutOfRange(value: unknown): number | undefined {
   return undefined;
 }
 
+const NUMBER_LITERAL = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
+
+/** The first number of a JSON text whose magnitude, as written, exceeds 2^64 - 1, or null. */
+export function numberLiteralOutOfRange(text: string): string | null {
+  for (const [literal] of withoutStrings(text).matchAll(NUMBER_LITERAL)) {
+    const magnitude = Math.abs(Number(literal));
+    if (magnitude < TWO_TO_THE_64) continue;
+    if (magnitude > TWO_TO_THE_64 || !/^-?\d+$/.test(literal) || BigInt(literal.replace('-', '')) > MAX_NUMBER_LITERAL) return literal;
+  }
+  return null;
+}
+
+/** The text with every string literal emptied (so what is left is structure, numbers and literals). */
+function withoutStrings(text: string): string {
+  return text.replace(/"(?:[^"\\]|\\.)*"/g, '""');
+}
+
 /** Whether a text that JSON.parse refused spells Infinity, -Infinity or NaN outside its strings (Python's json does). */
 export function hasNonFiniteLiteral(text: string): boolean {
-  return /(^|[^A-Za-z0-9_])(-?Infinity|NaN)([^A-Za-z0-9_]|$)/.test(text.replace(/"(?:[^"\\]|\\.)*"/g, '""'));
+  return /(^|[^A-Za-z0-9_])(-?Infinity|NaN)([^A-Za-z0-9_]|$)/.test(withoutStrings(text));
 }
 
 /** True when a valid JSON text has no whitespace outside its strings. */
@@ -134,8 +159,10 @@ export function recordOf(value: unknown, lineNo: number, text?: string): Collect
   if (key === undefined || key === null) throw new CollectionInputError(400, 'Error parsing data, missing value for _key field');
   if (!isValidKey(key)) throw new CollectionInputError(400, `${line(lineNo)}: _key must be a non-empty string`);
   const bad = numberOutOfRange(value);
-  if (bad !== undefined) {
-    throw new CollectionInputError(400, `${line(lineNo)}: number ${bad} out of range (the largest magnitude allowed is 2^64 - 1)`);
+  // Rare: only a record holding a number of magnitude 2^64 or more has its text looked at again.
+  const shown = bad === undefined ? null : Math.abs(bad) === TWO_TO_THE_64 && text !== undefined ? numberLiteralOutOfRange(text) : String(bad);
+  if (shown !== null) {
+    throw new CollectionInputError(400, `${line(lineNo)}: number ${shown} out of range (the largest magnitude allowed is 2^64 - 1)`);
   }
   const asWritten = text === undefined ? null : withoutKeyAsWritten(text, key);
   if (asWritten !== null) return { key, json: asWritten };

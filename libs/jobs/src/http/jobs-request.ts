@@ -1,20 +1,44 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { JOB_STATES, JobState } from '@crawlhub/contracts';
-import { ApiError, pythonJson } from '@crawlhub/http';
+import { JOB_STATES, JobState, spiderNameProblem } from '@crawlhub/contracts';
+import { ApiError, JsonTooDeepError, MAX_ID, parseJson, parseUnsignedInteger, pythonJson } from '@crawlhub/http';
+import { platformFieldProblem } from '@crawlhub/storage';
 import { JobDoc } from '../domain/job';
 import { JobFilter, JobsView } from '../ports/jobs.view';
 
 export function projectId(value: string | null | undefined): number {
-  if (value === null || value === undefined || !/^\d{1,15}$/.test(value)) throw new ApiError(400, `Invalid project id: ${JSON.stringify(value ?? '')}`);
-  return Number(value);
+  const id = parseUnsignedInteger(value, MAX_ID);
+  if (id === null) throw new ApiError(400, `Invalid project id: ${JSON.stringify(value ?? '')}`);
+  return id;
 }
 
+/** A form or query integer (digits only: `1e0`, `2.5` and ` 1` are refused alike), from min to max. */
 export function integer(params: URLSearchParams, name: string, fallback: number, min: number, max: number): number {
   const v = params.get(name);
   if (v === null || v === '') return fallback;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < min || n > max) throw new ApiError(400, `Invalid ${name}: ${JSON.stringify(v)} (an integer from ${min} to ${max})`);
+  const n = parseUnsignedInteger(v, max);
+  if (n === null || n < min) throw new ApiError(400, `Invalid ${name}: ${JSON.stringify(v)} (an integer from ${min} to ${max})`);
   return n;
+}
+
+/** A JSON body integer (a JSON number without fraction; `1.0` is the number 1), from min to max. */
+export function jsonInteger(body: Record<string, unknown>, name: string, fallback: number, min: number, max: number): number {
+  const v = body[name] ?? fallback;
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < min || v > max) throw new ApiError(400, `Invalid ${name}: ${JSON.stringify(v)} (an integer from ${min} to ${max})`);
+  return v;
+}
+
+/** A spider name to create or schedule (the rule of every path: spiderNameProblem). */
+export function spiderName(value: unknown): string {
+  const problem = spiderNameProblem(value);
+  if (problem) throw new ApiError(400, problem);
+  return value as string;
+}
+
+/** Metadata fields a client sends (its control parameters taken out): refused if one is the platform's. */
+export function clientMetadata<T extends Record<string, unknown>>(fields: T): T {
+  const problem = platformFieldProblem(Object.keys(fields));
+  if (problem) throw new ApiError(400, problem);
+  return fields;
 }
 
 export function states(values: string[]): JobState[] {
@@ -85,15 +109,16 @@ export function jsonRecords(text: string): Record<string, unknown>[] {
   if (trimmed === '') return [];
   const out: unknown[] = [];
   try {
-    const whole = JSON.parse(trimmed);
+    const whole = parseJson(trimmed);
     out.push(...(Array.isArray(whole) ? whole : [whole]));
-  } catch {
+  } catch (e) {
+    if (e instanceof JsonTooDeepError) throw new ApiError(400, `malformed JSON: ${e.message}`);
     trimmed.split('\n').forEach((line, i) => {
       if (line.trim() === '') return;
       try {
-        out.push(JSON.parse(line));
-      } catch {
-        throw new ApiError(400, `malformed JSON on line ${i + 1}`);
+        out.push(parseJson(line));
+      } catch (e) {
+        throw new ApiError(400, `malformed JSON on line ${i + 1} (${(e as Error).message})`);
       }
     });
   }

@@ -9,7 +9,9 @@ describe('spider commands', () => {
   });
 
   it.each([
-    [{ spider: '', command: ['x'] }, 'spider must be a non-empty name'],
+    [{ spider: '', command: ['x'] }, 'a spider name is required'],
+    [{ spider: 'a/b', command: ['x'] }, 'Invalid spider name "a/b"'],
+    [{ spider: 'x'.repeat(257), command: ['x'] }, 'Invalid spider name'],
     [{ spider: 's', command: 'node a.js' }, 'command must be a JSON array'],
     [{ spider: 's', command: [] }, 'command must be a JSON array'],
     [{ spider: 's', command: ['node', 1] }, 'every element of command must be a string'],

@@ -1,4 +1,4 @@
-import { SpiderCommandSpec } from '@crawlhub/contracts';
+import { SpiderCommandSpec, spiderNameProblem } from '@crawlhub/contracts';
 
 /** A registration the runner can use, as the spider-commands view keeps it. */
 export interface RegisteredSpider extends SpiderCommandSpec {
@@ -12,7 +12,6 @@ export interface RegisteredSpider extends SpiderCommandSpec {
 export class SpiderCommandError extends Error {}
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const MAX_SPIDER = 256;
 const MAX_ARG = 8192;
 const MAX_ARGS = 256;
 const MAX_ENV = 256;
@@ -28,8 +27,8 @@ function isAbsolute(path: string): boolean {
  */
 export function checkSpiderCommand(input: { spider: unknown; command: unknown; cwd?: unknown; env?: unknown }): SpiderCommandSpec {
   const { spider, command } = input;
-  if (typeof spider !== 'string' || spider.trim() === '') throw new SpiderCommandError('spider must be a non-empty name');
-  if (spider.length > MAX_SPIDER || /[\u0000-\u001f]/.test(spider)) throw new SpiderCommandError(`spider name must be at most ${MAX_SPIDER} printable characters`);
+  const nameProblem = spiderNameProblem(spider);
+  if (nameProblem) throw new SpiderCommandError(nameProblem);
   const where = `spider ${JSON.stringify(spider)}`;
   if (!Array.isArray(command) || command.length === 0 || command.length > MAX_ARGS) {
     throw new SpiderCommandError(`${where}: command must be a JSON array of 1 to ${MAX_ARGS} strings (argv, no shell)`);
@@ -59,7 +58,7 @@ export function checkSpiderCommand(input: { spider: unknown; command: unknown; c
       env[name] = value;
     }
   }
-  return { spider, command: [...command] as string[], cwd, env };
+  return { spider: spider as string, command: [...command] as string[], cwd, env };
 }
 
 /**

@@ -5,7 +5,7 @@ import { JobPushRequest } from '@crawlhub/contracts';
 import { actorOf, ApiError, readBody, RequestPrincipal } from '@crawlhub/http';
 import { JobsOutcome } from '../../domain/decide-jobs';
 import { JobTokens } from '../../http/jobs-principal';
-import { jsonRecords, projectId, sendJobqLines, states } from '../../http/jobs-request';
+import { clientMetadata, jsonInteger, jsonRecords, projectId, sendJobqLines, spiderName, states } from '../../http/jobs-request';
 import { RequestJobsChangeCommand } from '../request-jobs-change/request-jobs-change.command';
 
 const RESERVED = new Set(['spider', 'priority', 'units', 'unique', 'state', 'tags', 'add_tag', 'spider_args', 'job_settings']);
@@ -30,12 +30,8 @@ export class PushJobController {
 }
 
 export function pushRequestOf(body: Record<string, unknown>, by: string): JobPushRequest {
-  if (typeof body.spider !== 'string' || body.spider.trim() === '') throw new ApiError(400, 'push needs a "spider" name');
-  const int = (name: string, fallback: number, min: number, max: number) => {
-    const v = body[name] ?? fallback;
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) throw new ApiError(400, `"${name}" must be an integer from ${min} to ${max}`);
-    return v;
-  };
+  if (body.spider === undefined) throw new ApiError(400, 'push needs a "spider" name');
+  const spider = spiderName(body.spider);
   // Any state, deleted included: the official client's own tests push jobs straight into it.
   const state = body.state === undefined ? 'pending' : states([String(body.state)])[0];
   const tags = body.tags ?? body.add_tag ?? [];
@@ -43,13 +39,14 @@ export function pushRequestOf(body: Record<string, unknown>, by: string): JobPus
   if (!tagList.every((t) => typeof t === 'string')) throw new ApiError(400, '"tags" must be strings');
   const meta: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(body)) if (!RESERVED.has(k)) meta[k] = v;
+  clientMetadata(meta);
   const args = body.spider_args ?? {};
   if (typeof args !== 'object' || args === null || Array.isArray(args)) throw new ApiError(400, '"spider_args" must be an object');
   return {
     op: 'push',
-    spider: body.spider,
-    priority: int('priority', 2, 0, 4),
-    units: int('units', 1, 1, 6),
+    spider,
+    priority: jsonInteger(body, 'priority', 2, 0, 4),
+    units: jsonInteger(body, 'units', 1, 1, 6),
     tags: tagList as string[],
     spiderArgs: Object.fromEntries(Object.entries(args).map(([k, v]) => [k, String(v)])),
     jobSettings: (body.job_settings as Record<string, unknown>) ?? null,

@@ -2,9 +2,9 @@ import { Controller, Post, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { JobPushRequest, JobState } from '@crawlhub/contracts';
-import { actorOf, ApiError, formParams, RequestPrincipal } from '@crawlhub/http';
+import { actorOf, ApiError, formParams, parseJson, RequestPrincipal } from '@crawlhub/http';
 import { JobsOutcome } from '../../domain/decide-jobs';
-import { integer, projectId, sendDash, states } from '../../http/jobs-request';
+import { clientMetadata, integer, projectId, sendDash, spiderName, states } from '../../http/jobs-request';
 import { RequestJobsChangeCommand } from '../request-jobs-change/request-jobs-change.command';
 
 const CONTROL = new Set(['project', 'spider', 'add_tag', 'priority', 'units', 'job_settings', 'meta', 'cmd_args', 'environment', 'apikey']);
@@ -23,14 +23,16 @@ export class RunJobController {
     const params = await formParams(req);
     const project = projectId(params.get('project'));
     const principal = await this.principals.authorize(req, project);
-    const spider = params.get('spider');
-    if (!spider) throw new ApiError(400, 'spider is required');
+    if (!params.get('spider')) throw new ApiError(400, 'spider is required');
+    const spider = spiderName(params.get('spider'));
     const meta = jsonObject(params.get('meta'), 'meta');
     const jobSettings = params.get('job_settings') === null ? null : jsonObject(params.get('job_settings'), 'job_settings');
     const environment = params.get('environment') === null ? null : jsonObject(params.get('environment'), 'environment');
     const spiderArgs: Record<string, string> = {};
     for (const [k, v] of params) if (!CONTROL.has(k)) spiderArgs[k] = v;
+    // `state` is run.json's control (compat-notes: meta may create the job in a state); the other fields follow the metadata rule.
     const { state: metaState, ...metaFields } = meta;
+    clientMetadata(metaFields);
     const state: JobState = metaState === undefined ? 'pending' : states([String(metaState)])[0];
     if (state === 'deleted') throw new ApiError(400, 'a job cannot be scheduled as deleted');
     const request: JobPushRequest = {
@@ -59,9 +61,9 @@ function jsonObject(text: string | null, name: string): Record<string, unknown> 
   if (text === null || text === '') return {};
   let v: unknown;
   try {
-    v = JSON.parse(text);
-  } catch {
-    throw new ApiError(400, `${name} must be a JSON object (malformed JSON)`);
+    v = parseJson(text);
+  } catch (e) {
+    throw new ApiError(400, `${name} must be a JSON object (malformed JSON: ${(e as Error).message})`);
   }
   if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new ApiError(400, `${name} must be a JSON object`);
   return v as Record<string, unknown>;

@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { actorOf, ApiError, formParams, RequestPrincipal } from '@crawlhub/http';
 import { CronError, nextFire, parseCron } from '../../domain/cron';
-import { integer, projectId, sendDash } from '../../http/jobs-request';
+import { integer, projectId, sendDash, spiderName } from '../../http/jobs-request';
 import { SCHEDULES_VIEW, SchedulesView } from '../../ports/schedules.view';
 import { SetScheduleCommand } from './set-schedule.command';
 
@@ -28,9 +28,9 @@ export class SchedulesController {
     const params = await formParams(req);
     const project = projectId(params.get('project'));
     const principal = await this.principals.authorize(req, project);
-    const spider = params.get('spider');
+    if (!params.get('spider')) throw new ApiError(400, 'spider is required');
+    const spider = spiderName(params.get('spider'));
     const cron = params.get('cron');
-    if (!spider) throw new ApiError(400, 'spider is required');
     if (!cron) throw new ApiError(400, 'cron is required (five fields, UTC: minute hour day month weekday)');
     try {
       nextFire(parseCron(cron), Date.now());

@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { actorOf, ApiError, readBody, RequestPrincipal } from '@crawlhub/http';
 import { JobsOutcome } from '../../domain/decide-jobs';
 import { JobTokens } from '../../http/jobs-principal';
-import { jsonRecords, projectId, sendJobqLines } from '../../http/jobs-request';
+import { clientMetadata, jsonRecords, projectId, sendJobqLines } from '../../http/jobs-request';
 import { JOBS_VIEW, JobsView } from '../../ports/jobs.view';
 import { RequestJobsChangeCommand } from '../request-jobs-change/request-jobs-change.command';
 
@@ -32,6 +32,7 @@ export class StartJobController {
     const spiderList = spiders === undefined ? [] : Array.isArray(spiders) ? spiders.map(String) : [String(spiders)];
     const by = typeof fields.started_by === 'string' ? fields.started_by : 'jobrunner';
     delete fields.started_by;
+    clientMetadata(fields);
     const outcome = (await this.commands.execute(
       new RequestJobsChangeCommand(project, { op: 'start', maxUnits: (maxUnits as number | undefined) ?? null, spiders: spiderList, fields, by }, actorOf(principal)),
     )) as Extract<JobsOutcome, { op: 'start' }>;

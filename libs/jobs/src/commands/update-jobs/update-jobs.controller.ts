@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { JobState, JobUpdate } from '@crawlhub/contracts';
 import { actorOf, ApiError, readBody, RequestPrincipal } from '@crawlhub/http';
 import { JobsOutcome } from '../../domain/decide-jobs';
-import { jobKey, jsonRecords, projectId, sendJobqJson, sendJobqLines, states } from '../../http/jobs-request';
+import { clientMetadata, jobKey, jsonRecords, projectId, sendJobqJson, sendJobqLines, states } from '../../http/jobs-request';
 import { RequestJobsChangeCommand } from '../request-jobs-change/request-jobs-change.command';
 
 const SPIDER_KEY = /^\d{1,15}\/\d{1,15}$/;
@@ -22,7 +22,7 @@ export class UpdateJobsController {
       if (typeof key !== 'string' || !(SPIDER_KEY.test(key) ? Number(key.split('/')[0]) === project : jobKey(key, project))) {
         throw new ApiError(400, `Invalid key: ${JSON.stringify(key)}`);
       }
-      return { key, state: state === undefined ? null : (states([String(state)])[0] as JobState), fields };
+      return { key, state: state === undefined ? null : (states([String(state)])[0] as JobState), fields: clientMetadata(fields) };
     });
     const by = principal.id;
     const outcome = (await this.commands.execute(new RequestJobsChangeCommand(project, { op: 'update', updates, by }, actorOf(principal)))) as Extract<

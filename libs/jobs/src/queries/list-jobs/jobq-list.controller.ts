@@ -5,9 +5,9 @@ import { JobsOutcome } from '../../domain/decide-jobs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { canAccessProject } from '@crawlhub/access';
 import { JOB_STATES, JobState } from '@crawlhub/contracts';
-import { actorOf, ApiError, formParams, RequestPrincipal } from '@crawlhub/http';
+import { actorOf, ApiError, formParams, MAX_ID, parseUnsignedInteger, RequestPrincipal } from '@crawlhub/http';
 import { JobDoc } from '../../domain/job';
-import { integer, jobFilter, jobKey, jobqEntry, projectId, sendJobqJson, sendJobqLines, states } from '../../http/jobs-request';
+import { integer, jobFilter, jobKey, jobqEntry, projectId, sendJobqJson, sendJobqLines, spiderName, states } from '../../http/jobs-request';
 import { JOBS_VIEW, JobsView } from '../../ports/jobs.view';
 import { CountJobsQuery, ListJobsQuery } from './list-jobs.query';
 
@@ -155,15 +155,16 @@ export class JobqListController {
     const known = await this.view.spiderByName(project, p.name);
     if (known || !['1', 'true'].includes((await formParams(req)).get('create') ?? '')) return sendJobqJson(reply, known?.id ?? null);
     const outcome = (await this.commands.execute(
-      new RequestJobsChangeCommand(project, { op: 'spider', name: p.name, id: null, create: true, add: [], remove: [], by: principal.id }, actorOf(principal)),
+      new RequestJobsChangeCommand(project, { op: 'spider', name: spiderName(p.name), id: null, create: true, add: [], remove: [], by: principal.id }, actorOf(principal)),
     )) as Extract<JobsOutcome, { op: 'spider' }>;
     return sendJobqJson(reply, outcome.spider?.id ?? null);
   }
 }
 
 function spiderIdOf(value: string): number {
-  if (!/^\d{1,15}$/.test(value)) throw new ApiError(400, `Invalid spider id: ${JSON.stringify(value)}`);
-  return Number(value);
+  const id = parseUnsignedInteger(value, MAX_ID);
+  if (id === null) throw new ApiError(400, `Invalid spider id: ${JSON.stringify(value)}`);
+  return id;
 }
 
 function summaryOf(project: number, counts: Record<JobState, number>) {
