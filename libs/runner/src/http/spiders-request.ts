@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import { Principal } from '@crawlhub/access';
 import { Actor } from '@crawlhub/contracts';
-import { ApiError, parseJson } from '@crawlhub/http';
+import { ApiError, JsonTooDeepError, parseJson } from '@crawlhub/http';
 import { ProjectionLagError } from '@crawlhub/views';
 import { SpiderCommandError } from '../domain/spider-command';
 
@@ -21,7 +21,7 @@ export function jsonParam(params: URLSearchParams, name: string): unknown {
   try {
     return parseJson(text);
   } catch (e) {
-    throw new ApiError(400, `${name} must be JSON (malformed JSON: ${(e as Error).message})`);
+    throw new ApiError(400, `${name} must be JSON (malformed JSON${e instanceof JsonTooDeepError ? `: ${e.message}` : ''})`);
   }
 }
 

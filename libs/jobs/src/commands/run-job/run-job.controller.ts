@@ -2,7 +2,7 @@ import { Controller, Post, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { JobPushRequest, JobState } from '@crawlhub/contracts';
-import { actorOf, ApiError, formParams, parseJson, RequestPrincipal } from '@crawlhub/http';
+import { actorOf, ApiError, formParams, JsonTooDeepError, parseJson, RequestPrincipal } from '@crawlhub/http';
 import { JobsOutcome } from '../../domain/decide-jobs';
 import { clientMetadata, integer, projectId, sendDash, spiderName, states } from '../../http/jobs-request';
 import { RequestJobsChangeCommand } from '../request-jobs-change/request-jobs-change.command';
@@ -63,7 +63,7 @@ function jsonObject(text: string | null, name: string): Record<string, unknown> 
   try {
     v = parseJson(text);
   } catch (e) {
-    throw new ApiError(400, `${name} must be a JSON object (malformed JSON: ${(e as Error).message})`);
+    throw new ApiError(400, `${name} must be a JSON object (malformed JSON${e instanceof JsonTooDeepError ? `: ${e.message}` : ''})`);
   }
   if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new ApiError(400, `${name} must be a JSON object`);
   return v as Record<string, unknown>;
