@@ -21,6 +21,11 @@ describe('the FIFO line protocol', () => {
     expect(parseFifoLine('ITM{"a":1}')).toMatchObject({ type: 'invalid' });
     expect(parseFifoLine('ITM {bad')).toMatchObject({ type: 'invalid', reason: expect.stringContaining('not valid JSON') });
     expect(parseFifoLine('ITM [1,2]')).toMatchObject({ type: 'invalid', reason: 'ITM payload must be a JSON object' });
+    // An item nested past the limit would be stored but unreadable in msgpack/xml/csv: the job's log says why it was dropped.
+    expect(parseFifoLine(`ITM {"a":${'['.repeat(100)}${']'.repeat(100)}}`)).toMatchObject({
+      type: 'invalid',
+      reason: 'ITM payload is not valid JSON (nested deeper than 100 levels of arrays and objects (the limit))',
+    });
     expect(parseFifoLine('STA {"time":1}')).toMatchObject({ type: 'invalid', reason: 'STA payload needs a "stats" object' });
     expect(parseFifoLine('FIN {}')).toMatchObject({ type: 'invalid', reason: 'FIN payload needs an "outcome"' });
   });
