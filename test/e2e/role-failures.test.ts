@@ -15,6 +15,7 @@ import { ExtractionWorkerModule } from '@crawlhub/extraction-batches';
 import { partitionForKey } from '@crawlhub/eventlog';
 import { FetchWorkerModule, PAGE_RENDERER, PageRenderer } from '@crawlhub/fetch';
 import { Core, CoreModule } from '@crawlhub/platform';
+import { systemUsageClock, UsageClock } from '@crawlhub/proxy-stats';
 import type { RenderRequest, RenderResult } from '@crawlhub/render';
 import { EventWriter, ProjectionFailedError } from '@crawlhub/views';
 import { startExtractApp } from '../../apps/extract/extract.app';
@@ -22,6 +23,7 @@ import { startFetchApp } from '../../apps/fetch/fetch.app';
 import { startProxyApp, StartedProxy } from '../../apps/proxy/proxy.app';
 import { ExtractionSite, startExtractionSite } from '../../bench/extraction-site';
 import { basic, expectReplayKeepsReads, startTestPlatform, TestPlatform } from '../support/platform';
+import { viaProxy } from '../support/proxy-client';
 import { client, FIFO_PRELUDE, nodeScript } from '../support/runner-helpers';
 import { freePort, MAIN, spawnPlatform, SpawnedPlatform } from '../support/spawn-platform';
 
@@ -225,6 +227,27 @@ describe('a failure inside one role: it is answered, and everything else goes on
     const job = await c.run(2, 'writes-one');
     expect(await c.waitFor(job)).toMatchObject({ state: 'finished', close_reason: 'finished' });
     expect(await c.lines(`/items/${job}`)).toEqual([{ n: 1 }]);
+    await othersAnswer();
+  });
+
+  it('proxy: its usage accounting failing neither fails a request nor ends the process', async () => {
+    let broken = true;
+    const clock: UsageClock = {
+      now: () => {
+        if (broken) throw new Error('the usage clock failed');
+        return Date.now();
+      },
+      every: (ms, fn) => systemUsageClock.every(Math.min(ms, 50), fn),
+    };
+    const accountingDown = await startProxyApp(platform.core, ['error'], { clock });
+    try {
+      await sleep(200); // the sampling timer ran on the broken clock
+      expect(await viaProxy(accountingDown.port, `${site.url}/status/200`, { key })).toMatchObject({ status: 200 });
+      broken = false;
+      expect(await viaProxy(accountingDown.port, `${site.url}/status/200`, { key })).toMatchObject({ status: 200 });
+    } finally {
+      await accountingDown.close();
+    }
     await othersAnswer();
   });
 
