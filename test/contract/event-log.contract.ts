@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createEvent, EventEnvelope } from '@crawlhub/contracts';
-import { ConsumedBatch, EventLog, LoggedEvent, partitionForKey } from '@crawlhub/eventlog';
+import { ConsumedBatch, ConsumeOptions, EventLog, LoggedEvent, partitionForKey, poisonMessagesSettled } from '@crawlhub/eventlog';
 
 /**
  * The behaviour every EventLog adapter must have. `open` returns a new instance on the
@@ -239,6 +239,113 @@ export function eventLogContract(name: string, harness: () => EventLogHarness): 
       await consumer.stop();
       expect(failures).toBe(2);
       expect(applied).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    });
+
+    describe('a poison message (one whose handling keeps failing on its own)', () => {
+      const n = (e: LoggedEvent) => (e.event.data as { n: number }).n;
+      /** A group handling ten events of one key (one partition: in order), of which `poison` always throws. */
+      async function consumeWithPoison(log: EventLog, topic: string, groupId: string, poison: number, policy: ConsumeOptions['poison']) {
+        const applied: number[] = [];
+        let poisonTries = 0;
+        const consumer = await log.consume({
+          groupId,
+          topics: [topic],
+          poison: policy,
+          handler: async (batch) => {
+            for (const e of batch.events) {
+              if (n(e) === poison) {
+                poisonTries++;
+                throw new Error(`cannot handle event ${poison}`);
+              }
+              if (!applied.includes(n(e))) applied.push(n(e));
+            }
+          },
+        });
+        return { applied, tries: () => poisonTries, consumer };
+      }
+
+      it('is settled once and committed; the others of its batch, and later events, go on', async () => {
+        const log = await open();
+        const topic = topicName();
+        const groupId = `g-${randomUUID()}`;
+        await log.ensureTopics([topic]);
+        await log.append(topic, Array.from({ length: 10 }, (_, i) => ev('poison-key', i)));
+        const settled: { n: number; error: string }[] = [];
+        const c = await consumeWithPoison(log, topic, groupId, 3, { attempts: 3, settle: async (m, error) => void settled.push({ n: n(m), error: (error as Error).message }) });
+        await until(() => c.applied.length === 9, h.settleMs + 20_000, 'the events around the poison one');
+        await log.append(topic, [ev('poison-key', 10)]);
+        await until(() => c.applied.includes(10), h.settleMs + 20_000, 'an event appended after it');
+        await c.consumer.stop();
+        expect(c.applied).toEqual([0, 1, 2, 4, 5, 6, 7, 8, 9, 10]);
+        expect(settled).toEqual([{ n: 3, error: 'cannot handle event 3' }]);
+        // Its batch once, then `attempts` times on its own: never again.
+        expect(c.tries()).toBe(4);
+        const again: number[] = [];
+        const next = await (await open()).consume({ groupId, topics: [topic], handler: async (b) => void again.push(...b.events.map(n)) });
+        await new Promise((r) => setTimeout(r, h.settleMs + 500));
+        await next.stop();
+        expect(again).toEqual([]);
+      });
+
+      it('without a policy, is logged, counted and passed', async () => {
+        const log = await open();
+        const topic = topicName();
+        const groupId = `g-${randomUUID()}`;
+        await log.ensureTopics([topic]);
+        await log.append(topic, Array.from({ length: 10 }, (_, i) => ev('poison-key', i)));
+        const c = await consumeWithPoison(log, topic, groupId, 0, undefined);
+        await until(() => c.applied.length === 9, h.settleMs + 20_000, 'the events after the poison one');
+        await c.consumer.stop();
+        expect(c.applied).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+        expect(poisonMessagesSettled(groupId)).toBe(1);
+      });
+
+      it('that cannot be settled stays uncommitted, holds the events behind it, and comes back', async () => {
+        const log = await open();
+        const topic = topicName();
+        await log.ensureTopics([topic]);
+        await log.append(topic, Array.from({ length: 10 }, (_, i) => ev('poison-key', i)));
+        let settleCalls = 0;
+        let appliedWhenSettled: number[] = [];
+        const c = await consumeWithPoison(log, topic, `g-${randomUUID()}`, 5, {
+          attempts: 2,
+          settle: async () => {
+            if (++settleCalls < 3) throw new Error('the error result cannot be written');
+            appliedWhenSettled = [...c.applied];
+          },
+        });
+        await until(() => c.applied.length === 9, h.settleMs + 30_000, 'the events after the poison one');
+        await c.consumer.stop();
+        expect(settleCalls).toBe(3);
+        // Nothing behind the poison message was handled before it was settled.
+        expect(appliedWhenSettled).toEqual([0, 1, 2, 3, 4]);
+        expect(c.applied).toEqual([0, 1, 2, 3, 4, 6, 7, 8, 9]);
+      });
+
+      it('is never made of a failure the policy calls transient: that is retried until it passes', async () => {
+        const log = await open();
+        const topic = topicName();
+        await log.ensureTopics([topic]);
+        await log.append(topic, Array.from({ length: 4 }, (_, i) => ev('poison-key', i)));
+        const settled: number[] = [];
+        let storeDown = 5;
+        const applied: number[] = [];
+        const consumer = await log.consume({
+          groupId: `g-${randomUUID()}`,
+          topics: [topic],
+          poison: { attempts: 2, isTransient: (e) => (e as Error).message === 'store unavailable', settle: async (m) => void settled.push(n(m)) },
+          handler: async (batch) => {
+            for (const e of batch.events) {
+              if (n(e) === 2 && storeDown-- > 0) throw new Error('store unavailable');
+              if (!applied.includes(n(e))) applied.push(n(e));
+            }
+          },
+        });
+        await until(() => applied.length === 4, h.settleMs + 60_000, 'every event, once the store is back');
+        await consumer.stop();
+        expect(settled).toEqual([]);
+        expect(applied).toEqual([0, 1, 2, 3]);
+      });
     });
 
     it('redelivers to a new member what a crashed member had not committed', async () => {

@@ -1,4 +1,6 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { globalAgent } from 'node:http';
 import { loadConfig } from '@crawlhub/config';
 import { RenderError, RenderFailure, RenderPool, RenderPoolOptions } from '@crawlhub/render';
@@ -133,6 +135,18 @@ describeWithChromium('render pool', () => {
     }
     expect(site.hits.length).toBe(before);
     expect((await failureOf(pool.render({ url: 'file:///etc/passwd' }))).failure).toBe('bad_url');
+  }, 30_000);
+
+  it('fails a render with the cause when the browser cannot start, and starts one at a later render once it can', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'crawlhub-no-browser-'));
+    const chromiumPath = join(dir, 'chromium');
+    const pool = await startPool({ concurrency: 1, chromiumPath });
+    const failed = await failureOf(pool.render({ url: `${site.url}/page` }));
+    expect(failed).toMatchObject({ failure: 'browser_error', message: expect.stringContaining(`the browser could not start (${chromiumPath})`) });
+    expect((await failureOf(pool.render({ url: `${site.url}/page` }))).failure).toBe('browser_error');
+    symlinkSync(CHROMIUM, chromiumPath);
+    expect((await pool.render({ url: `${site.url}/page` })).html).toContain(SCRIPT_TEXT);
+    rmSync(dir, { recursive: true, force: true });
   }, 30_000);
 
   it('replaces a browser after RENDER_RECYCLE_PAGES pages and keeps rendering across it', async () => {

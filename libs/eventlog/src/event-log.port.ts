@@ -1,4 +1,5 @@
 import { EventEnvelope } from '@crawlhub/contracts';
+import type { PoisonPolicy } from './poison-messages';
 
 export const EVENT_LOG = Symbol('EVENT_LOG');
 
@@ -24,10 +25,15 @@ export interface ConsumeOptions {
   topics: string[];
   /**
    * Called with events of one partition, in offset order. The batch's offsets are
-   * committed only after the returned promise resolves; if it rejects, the same
-   * events are delivered again (at-least-once).
+   * committed only after the returned promise resolves; if it rejects, its events are
+   * given again one by one, and one that keeps failing on its own is settled by `poison`
+   * and passed, so it never holds up its partition (poison-messages.ts). Failures of
+   * the platform (`poison.isTransient`, or a message that cannot be settled) leave the
+   * batch uncommitted: it is delivered again after a backoff (at-least-once).
    */
   handler: (batch: ConsumedBatch) => Promise<void>;
+  /** How a message that keeps failing is settled (default: logged, counted and passed). */
+  poison?: PoisonPolicy;
   /** Where a group with no committed offset starts: the beginning (default) or the end. */
   fromBeginning?: boolean;
   /**

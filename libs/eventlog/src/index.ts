@@ -5,5 +5,6 @@ export * from './adapters/kafka/kafka-event-log';
 export * from './open-event-log';
 export * from './thread-signal';
 export * from './namespaced-event-log';
+export * from './poison-messages';
 export * from './work-queue';
 export * from './awaited-results';

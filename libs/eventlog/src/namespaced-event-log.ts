@@ -39,6 +39,7 @@ export class NamespacedEventLog implements EventLog {
       groupId: this.prefix + options.groupId,
       topics: options.topics.map((t) => this.physical(t)),
       handler: (batch) => options.handler({ topic: batch.topic.slice(this.prefix.length), partition: batch.partition, events: batch.events.map((e) => this.logical(e)) }),
+      poison: options.poison && { ...options.poison, settle: options.poison.settle && ((m, error) => options.poison!.settle!(this.logical(m), error)) },
     });
     return {
       assignment: () => Object.fromEntries(Object.entries(inner.assignment()).map(([t, p]) => [t.slice(this.prefix.length), p])),

@@ -1,5 +1,6 @@
 import type { EventEnvelope } from '@crawlhub/contracts';
 import type { Consumption, EventLog } from './event-log.port';
+import { handleAlone, PoisonPolicy } from './poison-messages';
 
 /** Lets at most `limit` tasks run at once; the others wait their turn in order. */
 export class Limiter {
@@ -26,6 +27,11 @@ export interface WorkQueueOptions {
   limiter: Limiter;
   /** Does one event's work; the batch's offsets are committed when all of its events are done. */
   work: (event: EventEnvelope) => Promise<void>;
+  /**
+   * Answers the caller of an item whose work kept failing (a poison message) with an error
+   * result, before the item is committed; if it throws, the item comes back later.
+   */
+  failed: (event: EventEnvelope, error: unknown) => Promise<void>;
 }
 
 /**
@@ -33,14 +39,22 @@ export interface WorkQueueOptions {
  * partitions, works on every partition at once (a slow item holds up only its own
  * partition's commit), and commits a batch only when all of its items are done, so the
  * items of a member that dies are done again by another after the rebalance (at least once).
+ * Items are independent: each is tried on its own (handleAlone), so an item whose work
+ * keeps failing is answered as failed and committed with the others of its batch, which
+ * are done once, not again.
  */
 export function consumeWorkQueue(eventLog: EventLog, o: WorkQueueOptions): Promise<Consumption> {
+  const poison: PoisonPolicy = { settle: (m, error) => o.failed(m.event, error) };
   return eventLog.consume({
     groupId: o.groupId,
     topics: [o.topic],
     partitionsConcurrently: eventLog.partitionCount(o.topic),
+    poison,
     handler: async (batch) => {
-      await Promise.all(batch.events.map((e) => o.limiter.run(() => o.work(e.event))));
+      const done = await Promise.allSettled(batch.events.map((e) => o.limiter.run(() => handleAlone(o.groupId, e, () => o.work(e.event), poison))));
+      // Only an item that could not be settled fails the batch, once every item has finished.
+      const unsettled = done.find((d) => d.status === 'rejected');
+      if (unsettled) throw unsettled.reason;
     },
   });
 }

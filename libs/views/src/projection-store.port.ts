@@ -2,6 +2,13 @@ import { LoggedEvent, LogPosition } from '@crawlhub/eventlog';
 
 export const PROJECTION_STORE = Symbol('PROJECTION_STORE');
 
+/** A write's event is in the log but the views could not apply it (a poison event, skipped): the write fails. */
+export class ProjectionFailedError extends Error {
+  constructor(readonly failed: LogPosition[]) {
+    super(`the write is in the event log but the views could not apply it (${failed.map((p) => `${p.topic}/${p.partition}@${p.offset}`).join(', ')}; see the projector's log)`);
+  }
+}
+
 /**
  * Where projections keep their checkpoints, and how a batch is applied exactly once in
  * effect: events at or below a partition's checkpoint are skipped, and the view changes
@@ -11,8 +18,19 @@ export interface ProjectionStore {
   applyBatch(topic: string, partition: number, events: LoggedEvent[], apply: (e: LoggedEvent) => Promise<void>): Promise<void>;
   /** The next offset this store expects in the partition (0 when nothing was applied). */
   nextOffset(topic: string, partition: number): Promise<number>;
-  /** Resolves true once every position is applied, false when the bound passes first. */
+  /**
+   * Resolves true once every position is applied, false when the bound passes first;
+   * rejects with ProjectionFailedError when one of them was skipped as a poison event.
+   */
   waitFor(positions: LogPosition[], timeoutMs: number): Promise<boolean>;
+  /**
+   * Records an event that the projections could not apply however often they tried (a
+   * poison event) and moves its partition's checkpoint past it, so the events behind it
+   * apply. Replay meets it again and records it again (docs/DESIGN.md).
+   */
+  skipFailed(e: LoggedEvent, error: string): Promise<void>;
+  /** Whether a failure is the store's own (unreachable, busy, full): never a reason to skip an event. */
+  isStoreFailure(error: unknown): boolean;
   /** Drops every view and checkpoint: the first step of a replay. */
   reset(): Promise<void>;
   close(): Promise<void>;

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
-import { EVENT_LOG, EventLog, Consumption, LoggedEvent } from '@crawlhub/eventlog';
+import { ConsumedBatch, ConsumeOptions, Consumption, EVENT_LOG, EventLog, isolatePoisonMessages, LoggedEvent, PoisonPolicy } from '@crawlhub/eventlog';
 import { Projection, PROJECTION_STORE, ProjectionStore } from './projection-store.port';
 import { PROJECTION_METADATA } from './projection.decorator';
 
@@ -43,6 +43,31 @@ export class Projector implements OnModuleDestroy {
   }
 
   /**
+   * An event no projection can apply (after its retries, each in its own transaction) is
+   * recorded in the store's `projection_failures` with its error, logged once and skipped,
+   * so the other keys of its partition progress; the write that made it fails instead of
+   * answering "stored" (ProjectionFailedError). A failure of the store itself never
+   * skips an event: the batch waits and comes back. Why, in docs/DESIGN.md.
+   */
+  private readonly poison: PoisonPolicy = {
+    attempts: 5,
+    isTransient: (e) => this.store.isStoreFailure(e),
+    settle: (m, error) => this.store.skipFailed(m, error instanceof Error ? error.message : String(error)),
+  };
+
+  private applyBatch(batch: ConsumedBatch): Promise<void> {
+    return this.store.applyBatch(batch.topic, batch.partition, batch.events, (e) => this.dispatch(e)).catch((err) => {
+      if (this.store.isStoreFailure(err)) this.logger.warn(`applying ${batch.topic}/${batch.partition} from offset ${batch.events[0]?.offset} failed, retrying: ${err}`);
+      throw err;
+    });
+  }
+
+  /** The projector's consumption: catch-up applies batches through the same poison isolation as the group. */
+  private consumeOptions(topics: string[]): ConsumeOptions {
+    return { groupId: PROJECTOR_GROUP, topics, handler: (batch) => this.applyBatch(batch), poison: this.poison };
+  }
+
+  /**
    * Catches up and joins the group. A log that is not ready yet (a Kafka broker still
    * electing leaders, say) is retried with backoff for about a minute before giving up.
    */
@@ -59,20 +84,14 @@ export class Projector implements OnModuleDestroy {
         await new Promise((r) => setTimeout(r, Math.min(10_000, 250 * 2 ** attempt)));
       }
     }
-    this.consumption = await this.log.consume({
-      groupId: PROJECTOR_GROUP,
-      topics,
-      handler: (batch) => this.store.applyBatch(batch.topic, batch.partition, batch.events, (e) => this.dispatch(e)).catch((err) => {
-        this.logger.error(`applying ${batch.topic}/${batch.partition} from offset ${batch.events[0]?.offset} failed: ${err}`);
-        throw err;
-      }),
-    });
+    this.consumption = await this.log.consume(this.consumeOptions(topics));
     this.logger.log(`projecting ${this.projections.length} views from topics ${topics.join(', ')}`);
   }
 
   /** Applies every partition from its checkpoint to the end of the log; progress is per topic. */
   async catchUp(topics: string[], progress: (topic: string, applied: number, total: number) => void): Promise<number> {
     let applied = 0;
+    const apply = isolatePoisonMessages(this.consumeOptions(topics));
     for (const topic of topics) {
       const ends = await this.log.endOffsets(topic);
       const total = ends.reduce((a, b) => a + b, 0);
@@ -82,7 +101,7 @@ export class Projector implements OnModuleDestroy {
         while (from < ends[partition]) {
           const events = await this.log.read(topic, partition, from, PAGE);
           if (events.length === 0) break;
-          await this.store.applyBatch(topic, partition, events, (e) => this.dispatch(e));
+          await apply({ topic, partition, events });
           applied += events.length;
           appliedInTopic += events.length;
           from = events[events.length - 1].offset + 1;

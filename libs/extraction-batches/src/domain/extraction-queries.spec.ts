@@ -1,4 +1,4 @@
-import { acceptQueries, ExtractionRequestError, MAX_BODY_BYTES, urlError } from './extraction-queries';
+import { acceptQueries, checkQueryUrl, ExtractionRequestError, MAX_BODY_BYTES } from './extraction-queries';
 
 const body = (v: unknown) => Buffer.from(typeof v === 'string' ? v : JSON.stringify(v));
 function refusal(v: unknown): { status: number; slug: string; title: string } {
@@ -18,7 +18,7 @@ describe('acceptQueries', () => {
       { url: 'http://shop.test:8080/p/1', pageType: 'product', articleBodyRaw: false },
     ];
     const [a, p] = acceptQueries(body(sent), 1_564_747_029_122);
-    expect(a).toMatchObject({ domain: 'example.com', userQuery: sent[0], url: sent[0].url, pageType: 'article', articleBodyRaw: true, error: null });
+    expect(a).toMatchObject({ domain: 'example.com', userQuery: sent[0], url: 'https://example.com/a?x=1', pageType: 'article', articleBodyRaw: true, error: null });
     expect(a.id).toMatch(/^1564747029122-[0-9a-f]{16}$/);
     expect(p).toMatchObject({ domain: 'shop.test', pageType: 'product', articleBodyRaw: false, error: null });
     expect(p.id).not.toBe(a.id);
@@ -63,9 +63,14 @@ describe('acceptQueries', () => {
   });
 });
 
-describe('urlError', () => {
+describe('checkQueryUrl', () => {
   it('refuses URLs longer than 4096 UTF-16 characters', () => {
-    expect(urlError(`https://a.test/${'x'.repeat(4096 - 15)}`)).toBeNull();
-    expect(urlError(`https://a.test/${'x'.repeat(4097 - 15)}`)).toBe('URL cannot be longer than 4096 UTF-16 characters');
+    expect(checkQueryUrl(`https://a.test/${'x'.repeat(4096 - 15)}`).error).toBeNull();
+    expect(checkQueryUrl(`https://a.test/${'x'.repeat(4097 - 15)}`).error).toBe('URL cannot be longer than 4096 UTF-16 characters');
+  });
+
+  it('normalises a URL as a browser does: IDNA host, path and query percent-encoded in UTF-8', () => {
+    expect(checkQueryUrl('http://example.invalid/日本')).toEqual({ url: 'http://example.invalid/%E6%97%A5%E6%9C%AC', domain: 'example.invalid', error: null });
+    expect(checkQueryUrl('http://日本.test/ä?q=ü ß')).toEqual({ url: 'http://xn--wgv71a.test/%C3%A4?q=%C3%BC%20%C3%9F', domain: 'xn--wgv71a.test', error: null });
   });
 });

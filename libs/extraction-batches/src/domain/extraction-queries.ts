@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ExtractionPageType } from '@crawlhub/contracts';
 import { parseJson } from '@crawlhub/http';
+import { checkWebUrl } from '@crawlhub/net';
 
 /** The spec's limits (extraction-api.md "Limits"). */
 export const MAX_QUERIES = 100;
@@ -23,6 +24,7 @@ export interface AcceptedQuery {
   domain: string;
   /** The query exactly as sent (meta and fields we do not use included). */
   userQuery: Record<string, unknown>;
+  /** The URL the workers fetch: normalised as a browser does (IDNA host, percent-encoded path and query). */
   url: string;
   pageType: ExtractionPageType;
   articleBodyRaw: boolean;
@@ -36,18 +38,15 @@ export function newQueryId(now: number = Date.now()): string {
 
 const PAGE_TYPES: readonly string[] = ['article', 'product'];
 
-/** The query-level error of a URL the API refuses without fetching (non-billable, as the original's), or null. */
-export function urlError(url: string): string | null {
-  if (url.length > MAX_URL_UTF16) return `URL cannot be longer than ${MAX_URL_UTF16} UTF-16 characters`;
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return 'malformed url';
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return 'non-HTTP schemas are not allowed';
-  if (parsed.hostname === '') return 'malformed url';
-  return null;
+/**
+ * The URL as the workers fetch it (normalised as a browser does: checkWebUrl), or the
+ * query-level error of a URL the API refuses without fetching (non-billable, as the original's).
+ */
+export function checkQueryUrl(url: string): { url: string; domain: string; error: null } | { error: string } {
+  if (url.length > MAX_URL_UTF16) return { error: `URL cannot be longer than ${MAX_URL_UTF16} UTF-16 characters` };
+  const checked = checkWebUrl(url);
+  if (!checked.ok) return { error: checked.problem === 'not_http' ? 'non-HTTP schemas are not allowed' : 'malformed url' };
+  return { url: checked.url.href, domain: checked.url.hostname, error: null };
 }
 
 function queryProblem(q: unknown, i: number): string | null {
@@ -83,16 +82,15 @@ export function acceptQueries(body: Buffer, now: number = Date.now()): AcceptedQ
   const problem = parsed.map(queryProblem).find((p) => p !== null);
   if (problem) throw new ExtractionRequestError(400, 'malformed-request', `Unparseable request: ${problem}`);
   return (parsed as Record<string, unknown>[]).map((q) => {
-    const url = q.url as string;
-    const error = urlError(url);
+    const checked = checkQueryUrl(q.url as string);
     return {
       id: newQueryId(now),
-      domain: error === null ? new URL(url).hostname : '',
+      domain: checked.error === null ? checked.domain : '',
       userQuery: q,
-      url,
+      url: checked.error === null ? checked.url : (q.url as string),
       pageType: q.pageType as ExtractionPageType,
       articleBodyRaw: q.articleBodyRaw !== false,
-      error,
+      error: checked.error,
     };
   });
 }

@@ -50,7 +50,13 @@ export class ExtractionWorker implements OnApplicationBootstrap, OnApplicationSh
 
   async onApplicationBootstrap(): Promise<void> {
     await this.eventLog.ensureTopics([EXTRACTION_REQUESTS_TOPIC, EXTRACTION_RESULTS_TOPIC]);
-    this.consumption = await consumeWorkQueue(this.eventLog, { groupId: EXTRACTION_WORKERS_GROUP, topic: EXTRACTION_REQUESTS_TOPIC, limiter: this.limiter, work: (e) => this.work(e) });
+    this.consumption = await consumeWorkQueue(this.eventLog, {
+      groupId: EXTRACTION_WORKERS_GROUP,
+      topic: EXTRACTION_REQUESTS_TOPIC,
+      limiter: this.limiter,
+      work: (e) => this.work(e),
+      failed: (e) => this.answerFailed(e),
+    });
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -71,7 +77,18 @@ export class ExtractionWorker implements OnApplicationBootstrap, OnApplicationSh
       return;
     }
     const done = await this.extract(q);
-    const completed: ExtractionCompleted = { id: q.id, batch: q.batch, user: q.user, worker: this.id, pageType: q.pageType, ...done, billable: isBillable(done.error) };
+    await this.answer(event, { ...done, billable: isBillable(done.error) });
+  }
+
+  /** A query whose work kept failing (a poison message): answered with the engine's internal error, not billed (the fault is ours). */
+  private async answerFailed(event: EventEnvelope): Promise<void> {
+    if (extractionEventProblem(event) !== null || event.type !== EXTRACTION_REQUESTED) return;
+    await this.answer(event, { result: null, error: EXTRACTION_FAILED, downloadMs: 0, extractMs: 0, billable: false });
+  }
+
+  private async answer(event: EventEnvelope, done: Pick<ExtractionCompleted, 'result' | 'error' | 'downloadMs' | 'extractMs' | 'billable'>): Promise<void> {
+    const q = event.data as ExtractionRequested;
+    const completed: ExtractionCompleted = { id: q.id, batch: q.batch, user: q.user, worker: this.id, pageType: q.pageType, ...done };
     await this.writer.append(EXTRACTION_RESULTS_TOPIC, [
       createEvent({ type: EXTRACTION_COMPLETED, key: q.id, data: completed, actor: { kind: 'system', id: `worker:${this.id}` }, correlationId: event.correlationId, causationId: event.id }),
     ]);

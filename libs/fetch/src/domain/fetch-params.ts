@@ -1,5 +1,6 @@
 import type { FetchRequested } from '@crawlhub/contracts';
 import { parseJson as parseBoundedJson } from '@crawlhub/http';
+import { checkWebUrl } from '@crawlhub/net';
 /**
  * The parameters of POST /fetch/v2, from a form-encoded or a JSON body (the original's
  * fetch middleware sends JSON: compat-notes §4), checked before anything is queued.
@@ -96,14 +97,13 @@ export function fetchParamsOf(input: Record<string, unknown>): FetchParams {
   const rawUrl = input.url;
   if (rawUrl === undefined || rawUrl === null || rawUrl === '') throw new FetchInputError('missing_url', 'url is required');
   if (typeof rawUrl !== 'string') throw new FetchInputError('bad_url', 'url must be a string');
-  let url: URL;
-  try {
-    url = new URL(rawUrl);
-  } catch {
+  const checked = checkWebUrl(rawUrl);
+  if (!checked.ok) {
+    if (checked.problem === 'not_http') throw new FetchInputError('bad_url', `only http and https URLs can be fetched, not ${checked.protocol}`);
+    if (checked.problem === 'no_host') throw new FetchInputError('bad_url', 'url has no host');
     throw new FetchInputError('bad_url', `url is not a URL: ${JSON.stringify(rawUrl.slice(0, 200))}`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new FetchInputError('bad_url', `only http and https URLs can be fetched, not ${url.protocol.slice(0, -1)}`);
-  if (!url.hostname) throw new FetchInputError('bad_url', 'url has no host');
+  const url = checked.url;
   const method = (optionalText('method', input.method) ?? 'GET').toUpperCase();
   if (!/^[A-Z]{1,20}$/.test(method) || method === 'CONNECT') throw new FetchInputError('bad_parameter', `bad method ${JSON.stringify(method)}`);
   const device = optionalText('device', input.device);

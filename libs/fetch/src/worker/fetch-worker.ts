@@ -55,7 +55,9 @@ export class FetchWorker implements OnApplicationBootstrap, OnApplicationShutdow
     const groups = this.config.worker.kinds.flatMap((k) => FETCH_WORKER_GROUPS[k] ?? []);
     await this.eventLog.ensureTopics([...groups.map((g) => g.topic), FETCH_RESULTS_TOPIC]);
     for (const { group, topic } of groups) {
-      this.consumptions.push(await consumeWorkQueue(this.eventLog, { groupId: group, topic, limiter: this.limiter, work: (e) => this.work(e) }));
+      this.consumptions.push(
+        await consumeWorkQueue(this.eventLog, { groupId: group, topic, limiter: this.limiter, work: (e) => this.work(e), failed: (e, error) => this.answerFailed(e, error) }),
+      );
     }
   }
 
@@ -78,7 +80,19 @@ export class FetchWorker implements OnApplicationBootstrap, OnApplicationShutdow
     // The user's own credentials never reach the log: a token valid a little past the deadline.
     const token = this.tokens.for(r.user, r.deadline + 5_000);
     const outcome = r.render ? await this.render(r, token) : await this.fetcher.fetch(r, token);
-    const completed: FetchCompleted = { id: r.id, worker: this.id, screenshot: null, ...outcome, body: outcome.body.toString('base64') };
+    await this.answer(event, { screenshot: null, ...outcome });
+  }
+
+  /** A request whose work kept failing (a poison message): its caller gets a failure naming the cause. */
+  private async answerFailed(event: EventEnvelope, error: unknown): Promise<void> {
+    if (fetchEventProblem(event) !== null) return;
+    const url = (event.data as FetchRequested).url;
+    await this.answer(event, { ...failure(url, 500, 'unexpected', `The worker failed on this request: ${error instanceof Error ? error.message : String(error)}`), screenshot: null });
+  }
+
+  private async answer(event: EventEnvelope, outcome: FetchOutcome & { screenshot: string | null }): Promise<void> {
+    const r = event.data as FetchRequested;
+    const completed: FetchCompleted = { id: r.id, worker: this.id, ...outcome, body: outcome.body.toString('base64') };
     await this.writer.append(FETCH_RESULTS_TOPIC, [
       createEvent({ type: FETCH_COMPLETED, key: r.id, data: completed, actor: { kind: 'system', id: `worker:${this.id}` }, correlationId: event.correlationId, causationId: event.id }),
     ]);

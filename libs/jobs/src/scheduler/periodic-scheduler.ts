@@ -20,6 +20,8 @@ export class PeriodicScheduler implements OnModuleDestroy {
   private readonly logger = new Logger('Scheduler');
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<unknown> = Promise.resolve();
+  /** Schedules whose last try failed (`project/id`): their failure is logged once, not at every tick. */
+  private readonly failing = new Set<string>();
 
   constructor(
     private readonly commands: CommandBus,
@@ -38,21 +40,37 @@ export class PeriodicScheduler implements OnModuleDestroy {
     this.timer = setTimeout(loop, 0);
   }
 
-  /** Pushes every run that is due at `now`; answers the keys of the jobs created. */
+  /**
+   * Pushes every run that is due at `now`; answers the keys of the jobs created. A
+   * schedule that fails (a cron stored before the rules changed, a refused push) is logged
+   * once with its id and passed: the others fire all the same, and it is tried at the next tick.
+   */
   async tick(now: number): Promise<string[]> {
     const created: string[] = [];
     for (const s of await this.schedules.list()) {
       if (!s.enabled) continue;
-      const since = (await this.jobs.lastFire(s.project, s.id)) ?? s.createdAt;
-      const due = lastFireBetween(parseCron(s.cron), since, now);
-      if (due === null) continue;
-      const outcome = await this.commands.execute(new RequestJobsChangeCommand(s.project, runOf(s, due), { kind: 'system', id: 'scheduler' }));
-      if ('key' in outcome && outcome.key && !('error' in outcome && outcome.error)) {
-        created.push(outcome.key);
-        this.logger.log(`schedule ${s.id} (${s.cron}) fired ${outcome.key} for ${new Date(due).toISOString()}`);
+      const name = `${s.project}/${s.id}`;
+      try {
+        const key = await this.fire(s, now);
+        if (key !== null) created.push(key);
+        this.failing.delete(name);
+      } catch (e) {
+        if (!this.failing.has(name)) this.logger.error(`schedule ${s.id} of project ${s.project} (${JSON.stringify(s.cron)}) could not fire, tried again at every tick: ${(e as Error).message ?? e}`);
+        this.failing.add(name);
       }
     }
     return created;
+  }
+
+  /** The schedule's run due at `now`, if any: the key of the job it created, or null. */
+  private async fire(s: Schedule, now: number): Promise<string | null> {
+    const since = (await this.jobs.lastFire(s.project, s.id)) ?? s.createdAt;
+    const due = lastFireBetween(parseCron(s.cron), since, now);
+    if (due === null) return null;
+    const outcome = await this.commands.execute(new RequestJobsChangeCommand(s.project, runOf(s, due), { kind: 'system', id: 'scheduler' }));
+    if (!('key' in outcome && outcome.key) || ('error' in outcome && outcome.error)) return null;
+    this.logger.log(`schedule ${s.id} (${s.cron}) fired ${outcome.key} for ${new Date(due).toISOString()}`);
+    return outcome.key;
   }
 
   async onModuleDestroy(): Promise<void> {

@@ -33,6 +33,7 @@ export class UsageRecorder implements OnModuleInit, OnModuleDestroy {
   private readonly inFlight = new ConcurrencyTracker();
   private stopTimers: (() => void)[] = [];
   private flushing: Promise<LogPosition[]> = Promise.resolve([]);
+  private failing = false;
 
   constructor(
     private readonly writer: EventWriter,
@@ -41,18 +42,37 @@ export class UsageRecorder implements OnModuleInit, OnModuleDestroy {
   ) {}
 
   started(user: string): void {
-    this.inFlight.started(user);
+    this.account('a request started', () => this.inFlight.started(user));
   }
 
   finished(o: FinishedRequest): void {
-    this.inFlight.finished(o.user);
-    this.aggregates.request(o.user, o.outcome, o.bytes, o.timeMs, this.clock.now());
+    this.account('a request finished', () => {
+      this.inFlight.finished(o.user);
+      this.aggregates.request(o.user, o.outcome, o.bytes, o.timeMs, this.clock.now());
+    });
   }
 
   /** Takes one concurrency sample of every active user (the sampling timer calls it). */
   sample(): void {
-    const now = this.clock.now();
-    for (const [user, peak] of this.inFlight.tick()) this.aggregates.concurrency(user, peak, now);
+    this.account('a concurrency sample', () => {
+      const now = this.clock.now();
+      for (const [user, peak] of this.inFlight.tick()) this.aggregates.concurrency(user, peak, now);
+    });
+  }
+
+  /**
+   * The proxy calls these from its request handlers and event listeners, the timers from
+   * theirs: a throw there would fail the request or end the process. Accounting that
+   * fails is logged once (until it works again) and the proxy goes on unaccounted.
+   */
+  private account(what: string, update: () => void): void {
+    try {
+      update();
+      this.failing = false;
+    } catch (e) {
+      if (!this.failing) this.logger.error(`usage accounting failed (${what}); requests go on unaccounted until it works again: ${e instanceof Error ? e.stack : e}`);
+      this.failing = true;
+    }
   }
 
   /**

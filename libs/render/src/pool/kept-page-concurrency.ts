@@ -1,5 +1,8 @@
+import { Logger } from '@nestjs/common';
+import { EventEmitter } from 'node:events';
 import type { Browser, CDPSession, HTTPRequest, LaunchOptions, Page } from 'puppeteer-core';
 import ConcurrencyImplementation, { JobInstance, WorkerInstance } from 'puppeteer-cluster/dist/concurrency/ConcurrencyImplementation';
+import { RenderError } from '../domain/render-error';
 import { mayRequest } from '../domain/target-filter';
 import { processTreeMemoryBytes } from './process-tree';
 
@@ -92,7 +95,11 @@ export class KeptBrowser {
     await this.useProxyKey(options.proxyKey ?? this.defaultProxyKey, page);
   }
 
-  /** After a render: back to a clean page, or a new browser when this one is due. */
+  /**
+   * After a render: back to a clean page, or a new browser when this one is due. Never
+   * throws (the cluster would end the process): a browser that cannot start again is
+   * left closed, and the next render tries to start one.
+   */
   async afterRender(): Promise<void> {
     // The cluster adds an 'error' listener to the page for every job: on a kept page they would pile up.
     this.page?.removeAllListeners('error');
@@ -100,10 +107,15 @@ export class KeptBrowser {
     try {
       await this.reset();
     } catch {
-      return this.restart();
+      return this.restartOrLeaveClosed();
     }
     const due = this.pagesServed >= this.settings.recyclePages || (this.pagesServed % MEMORY_CHECK_PAGES === 0 && this.memoryBytes() > this.settings.recycleMemoryBytes);
-    if (due) await this.restart();
+    if (due) await this.restartOrLeaveClosed();
+  }
+
+  /** A new browser now; if it cannot start, none (livePage tries again, and reports why to its render). */
+  async restartOrLeaveClosed(): Promise<void> {
+    await this.restart().catch(() => this.close());
   }
 
   /** Memory of the browser's process tree (browser, zygote, renderers, utilities). */
@@ -164,6 +176,34 @@ async function closeBrowser(browser: Browser): Promise<void> {
 export class KeptBrowsers {
   readonly all: KeptBrowser[] = [];
   private readonly byPage = new WeakMap<Page, KeptBrowser>();
+  /** Stand-ins for the page of a browser that could not start, with the render's failure. */
+  private readonly unstarted = new WeakMap<object, RenderError>();
+  private readonly logger = new Logger('RenderPool');
+  /** Whether the last start of a browser failed (its failure is logged once, not per render). */
+  private failing = false;
+
+  /**
+   * A browser could not start (no executable at CHROMIUM_PATH, a crash at launch): a
+   * stand-in for its page, which the render task answers with `error`. Logged once until
+   * a browser starts again.
+   */
+  standIn(error: RenderError): Page {
+    if (!this.failing) this.logger.error(`${error.message}; renders fail with render_error until a browser starts (every render tries again)`);
+    this.failing = true;
+    const page = new EventEmitter();
+    this.unstarted.set(page, error);
+    return page as unknown as Page;
+  }
+
+  started(): void {
+    if (this.failing) this.logger.log('a browser started again: rendering works');
+    this.failing = false;
+  }
+
+  /** Why the page's browser could not start, or null for a real page. */
+  startFailure(page: Page): RenderError | null {
+    return this.unstarted.get(page) ?? null;
+  }
 
   register(browser: KeptBrowser, page: Page): void {
     this.byPage.set(page, browser);
@@ -180,6 +220,13 @@ export class KeptBrowsers {
  * puppeteer-cluster's concurrency model for kept pages: each cluster worker owns a
  * KeptBrowser, and a job gets that browser's one page (the stock models open a page,
  * context or browser per job and cap near 18 renders/s here).
+ *
+ * None of its methods may throw: puppeteer-cluster calls them from timers, so a throw
+ * (a browser that cannot start: "Unable to launch browser for worker") becomes an
+ * unhandled rejection that ends the whole process, and the render request, delivered
+ * again after the restart, ends it again. The browser starts with the worker's first
+ * job instead; when it cannot, the job gets a stand-in page and its render fails with
+ * the cause (KeptBrowsers.standIn), and the next job tries to start a browser again.
  */
 export function keptPageConcurrency(settings: KeptPageSettings, browsers: KeptBrowsers, defaultProxyKey: string | undefined) {
   return class KeptPageConcurrency extends ConcurrencyImplementation {
@@ -192,16 +239,22 @@ export function keptPageConcurrency(settings: KeptPageSettings, browsers: KeptBr
     async workerInstance(): Promise<WorkerInstance> {
       const options = this.options as LaunchOptions;
       const kept = new KeptBrowser(() => this.puppeteer.launch(options), settings, defaultProxyKey);
-      await kept.start();
       browsers.all.push(kept);
       return {
         jobInstance: async (): Promise<JobInstance> => {
-          const page = await kept.livePage();
+          let page: Page;
+          try {
+            page = await kept.livePage();
+          } catch (e) {
+            const cause = new RenderError('browser_error', `the browser could not start (${options.executablePath}): ${e instanceof Error ? e.message : String(e)}`);
+            return { resources: { page: browsers.standIn(cause) }, close: async () => undefined };
+          }
+          browsers.started();
           browsers.register(kept, page);
           return { resources: { page }, close: () => kept.afterRender() };
         },
         close: () => kept.close(),
-        repair: () => kept.restart(),
+        repair: () => kept.restartOrLeaveClosed(),
       };
     }
   };

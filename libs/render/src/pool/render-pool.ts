@@ -156,6 +156,8 @@ export class RenderPool implements Renderer, OnModuleDestroy {
 
   /** One render on a kept page; its time runs from here, not from when it was queued. */
   private async renderOn(page: Page, request: RenderRequest): Promise<RenderOutcome> {
+    const unstarted = this.browsers.startFailure(page);
+    if (unstarted) return { ok: false, error: unstarted };
     const timeoutMs = Math.min(request.timeoutMs ?? this.options.timeoutMs, MAX_TIMEOUT_MS);
     let timer: NodeJS.Timeout | undefined;
     const expired = new Promise<never>((_, reject) => {

@@ -10,6 +10,7 @@ import {
 import { decodeEvent, encodeEvent, EventEnvelope } from '@crawlhub/contracts';
 import { ConsumeOptions, Consumption, EventLog, LoggedEvent, LogPosition } from '../../event-log.port';
 import { partitionForKey } from '../../partitioner';
+import { isolatePoisonMessages } from '../../poison-messages';
 import { KafkaConsumption } from './kafka-consumption';
 import { kafkaLogLines } from './kafka-log-lines';
 
@@ -330,7 +331,7 @@ export class KafkaEventLog implements EventLog {
       allowAutoTopicCreation: false,
       readUncommitted: false,
     });
-    const consumption = new KafkaConsumption(consumer, options, this.logger, {
+    const consumption = new KafkaConsumption(consumer, { ...options, handler: isolatePoisonMessages(options) }, this.logger, {
       maxBatchEvents: this.options.maxBatchEvents ?? 1000,
       heartbeatIntervalMs: heartbeatInterval,
       stopGraceMs: this.options.stopGraceMs ?? 5_000,

@@ -4,6 +4,7 @@ import { hostname } from 'node:os';
 import { decodeEvent, encodeEvent, EventEnvelope } from '@crawlhub/contracts';
 import { ConsumeOptions, Consumption, EventLog, LoggedEvent, LogPosition } from '../../event-log.port';
 import { partitionForKey } from '../../partitioner';
+import { isolatePoisonMessages } from '../../poison-messages';
 import { ThreadSignal } from '../../thread-signal';
 
 export interface SqliteEventLogOptions {
@@ -199,7 +200,7 @@ export class SqliteEventLog implements EventLog {
 
   async consume(options: ConsumeOptions): Promise<Consumption> {
     for (const topic of options.topics) this.partitionCount(topic);
-    const consumer = new SqliteConsumer(this, this.db, options);
+    const consumer = new SqliteConsumer(this, this.db, { ...options, handler: isolatePoisonMessages(options) });
     this.consumers.add(consumer);
     consumer.start();
     return {

@@ -1,12 +1,29 @@
+import { MongoError, MongoErrorLabel, MongoNetworkError, MongoNotConnectedError, MongoServerSelectionError, MongoTopologyClosedError } from 'mongodb';
 import { LoggedEvent, LogPosition } from '@crawlhub/eventlog';
 import { applyFrom, SerialQueue } from '../../apply-in-order';
-import { ProjectionStore } from '../../projection-store.port';
+import { ProjectionFailedError, ProjectionStore } from '../../projection-store.port';
 import { MongoViewDatabase } from './mongo-view-database';
 
 interface CheckpointDoc {
   _id: string;
   next: number;
 }
+
+/** An event skipped as poison: `_id` is `topic:partition:offset`. */
+interface FailureDoc {
+  _id: string;
+  topic: string;
+  partition: number;
+  offset: number;
+  eventId: string;
+  type: string;
+  key: string;
+  error: string;
+  failedAt: Date;
+}
+
+/** Server errors that say the server cannot take writes now (not primary, shutting down, out of disk). */
+const UNAVAILABLE_CODES = new Set([6, 7, 89, 91, 189, 262, 9001, 10107, 11600, 11602, 13435, 13436, 14031]);
 
 /**
  * Without transactions, "exactly once in effect" comes from the views themselves: every
@@ -34,6 +51,26 @@ export class MongoProjectionStore implements ProjectionStore {
     });
   }
 
+  private get failures() {
+    return this.views.db.collection<FailureDoc>('projection_failures');
+  }
+
+  skipFailed(e: LoggedEvent, error: string): Promise<void> {
+    return this.queue.run(async () => {
+      if (e.offset < (await this.nextOffset(e.topic, e.partition))) return;
+      const doc: FailureDoc = { _id: `${e.topic}:${e.partition}:${e.offset}`, topic: e.topic, partition: e.partition, offset: e.offset, eventId: e.event.id, type: e.event.type, key: e.event.key, error, failedAt: new Date() };
+      await this.failures.replaceOne({ _id: doc._id }, doc, { upsert: true });
+      await this.checkpoints.updateOne({ _id: `${e.topic}:${e.partition}` }, { $max: { next: e.offset + 1 } }, { upsert: true });
+    });
+  }
+
+  /** The server is out of reach or cannot take writes now: the store's trouble, not the event's. */
+  isStoreFailure(error: unknown): boolean {
+    if (error instanceof MongoNetworkError || error instanceof MongoServerSelectionError || error instanceof MongoNotConnectedError || error instanceof MongoTopologyClosedError) return true;
+    if (!(error instanceof MongoError)) return false;
+    return error.hasErrorLabel(MongoErrorLabel.RetryableWriteError) || error.hasErrorLabel(MongoErrorLabel.ResetPool) || UNAVAILABLE_CODES.has(Number(error.code));
+  }
+
   async nextOffset(topic: string, partition: number): Promise<number> {
     const doc = await this.checkpoints.findOne({ _id: `${topic}:${partition}` });
     return doc?.next ?? 0;
@@ -45,7 +82,11 @@ export class MongoProjectionStore implements ProjectionStore {
       const ids = [...new Set(positions.map((p) => `${p.topic}:${p.partition}`))];
       const docs = await this.checkpoints.find({ _id: { $in: ids } }).toArray();
       const next = new Map(docs.map((d) => [d._id, d.next]));
-      if (positions.every((p) => (next.get(`${p.topic}:${p.partition}`) ?? 0) > p.offset)) return true;
+      if (positions.every((p) => (next.get(`${p.topic}:${p.partition}`) ?? 0) > p.offset)) {
+        const failed = await this.failures.find({ _id: { $in: positions.map((p) => `${p.topic}:${p.partition}:${p.offset}`) } }).toArray();
+        if (failed.length) throw new ProjectionFailedError(failed.map((f) => ({ topic: f.topic, partition: f.partition, offset: f.offset })));
+        return true;
+      }
       if (Date.now() >= deadline) return false;
       await new Promise((r) => setTimeout(r, this.pollMs));
     }
