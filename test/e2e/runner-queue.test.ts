@@ -1,4 +1,4 @@
-import { startTestPlatform, TestPlatform } from '../support/platform';
+import { basic, startTestPlatform, TestPlatform } from '../support/platform';
 import { client, FIFO_PRELUDE, nodeScript } from '../support/runner-helpers';
 
 jest.setTimeout(90_000);
@@ -90,6 +90,28 @@ describe('runner: the queue', () => {
       const mine = done.filter((s) => s.runner === runner).sort((x, y) => x.from - y.from);
       for (const s of mine) expect(mine.filter((o) => o.from <= s.from && o.to > s.from).length).toBeLessThanOrEqual(2);
     }
+  });
+
+  it('runs a project\'s jobs one at a time when its botgroup\'s max_running is 1, whatever its free units', async () => {
+    const auth = { authorization: basic(p.adminKey) };
+    expect((await fetch(`${p.storageUrl}/botgroups/one-at-a-time/max_running`, { method: 'POST', body: '1', headers: auth })).status).toBe(200);
+    const settings = await fetch(`${p.storageUrl}/projects/24/settings`, { method: 'POST', body: JSON.stringify({ botgroups: ['one-at-a-time'] }), headers: auth });
+    expect(settings.status).toBe(200);
+    await c.register(24, 'sleeper', sleeper(300));
+    const keys: string[] = [];
+    for (let i = 0; i < 3; i++) keys.push(await c.run(24, 'sleeper', { n: String(i) }));
+    // Another project, without a botgroup, is not held back by it.
+    await c.register(25, 'sleeper', sleeper(300));
+    const free = [await c.run(25, 'sleeper', { n: '0' }), await c.run(25, 'sleeper', { n: '1' })];
+    // Units to spare (it also takes the 4-unit job an earlier test left pending).
+    const runner = await p.startRunner({ id: 'capped', units: 12 });
+    const done = await spans(keys);
+    const unlimited = await spans(free);
+    await p.stopRunner(runner);
+    const sorted = [...done].sort((a, b) => a.from - b.from);
+    expect(sorted.map((s) => s.key)).toEqual(keys);
+    for (let i = 1; i < sorted.length; i++) expect(sorted[i].from).toBeGreaterThanOrEqual(sorted[i - 1].to);
+    expect(unlimited[1].from).toBeLessThan(unlimited[0].to);
   });
 
   it('finishes the jobs it runs as shutdown when it is stopped, and records the activity', async () => {

@@ -30,15 +30,22 @@ export class LostRunnerWatch implements OnModuleDestroy {
     @Inject(JOB_RECORDS_VIEW) private readonly records: JobRecordsView,
   ) {}
 
+  /**
+   * Rounds start every RUNNER_HEARTBEAT_MS at a fixed rate (a slow round delays the next
+   * one, never the ones after), so checks are at most that far apart and a lost runner's
+   * job ends at most RUNNER_LOST_MS + 2 × RUNNER_HEARTBEAT_MS after its last heartbeat.
+   */
   start(): void {
+    const every = this.config.runner.heartbeatMs;
     const loop = () => {
+      const due = Date.now() + every;
       this.running = this.check()
         .catch((e) => this.logger.error(`runner check failed: ${(e as Error).stack ?? e}`))
         .finally(() => {
-          if (this.timer) this.timer = setTimeout(loop, this.config.runner.heartbeatMs);
+          if (this.timer) this.timer = setTimeout(loop, Math.max(0, due - Date.now()));
         });
     };
-    this.timer = setTimeout(loop, this.config.runner.heartbeatMs);
+    this.timer = setTimeout(loop, every);
   }
 
   /** One round of checks; answers the jobs it found lost. */
