@@ -1,3 +1,4 @@
+import { JOBS_TOPIC, RUNNER_HEARTBEAT, RunnerHeartbeat } from '@crawlhub/contracts';
 import { basic, startTestPlatform, TestPlatform } from '../support/platform';
 import { client, FIFO_PRELUDE, nodeScript } from '../support/runner-helpers';
 
@@ -112,6 +113,34 @@ describe('runner: the queue', () => {
     expect(sorted.map((s) => s.key)).toEqual(keys);
     for (let i = 1; i < sorted.length; i++) expect(sorted[i].from).toBeGreaterThanOrEqual(sorted[i - 1].to);
     expect(unlimited[1].from).toBeLessThan(unlimited[0].to);
+  });
+
+  it('heartbeats while it runs jobs, and appends nothing while idle', async () => {
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    const log = p.core.eventLog;
+    const appended = async () => (await log.endOffsets(JOBS_TOPIC)).reduce((a, b) => a + b, 0);
+    const heartbeats = async () => {
+      const ends = await log.endOffsets(JOBS_TOPIC);
+      const events = (await Promise.all(ends.map((end, partition) => log.read(JOBS_TOPIC, partition, 0, end)))).flat();
+      return events.filter((e) => e.event.type === RUNNER_HEARTBEAT && (e.event.data as RunnerHeartbeat).runner === 'beating').map((e) => e.event.data as RunnerHeartbeat);
+    };
+    const runner = await p.startRunner({ id: 'beating', units: 1, heartbeatMs: 50 });
+    await sleep(300); // its first polls (a claim that finds nothing is not asked again)
+    const idle = await appended();
+    await sleep(600);
+    expect(await appended()).toBe(idle);
+    expect(await heartbeats()).toEqual([]);
+
+    await c.register(26, 'sleeper', sleeper(1000));
+    await c.waitFor(await c.run(26, 'sleeper'));
+    const beats = await heartbeats();
+    expect(beats.length).toBeGreaterThanOrEqual(5); // a job of about a second, a heartbeat every 50 ms
+    expect(new Set(beats.map((b) => b.project))).toEqual(new Set([26]));
+    await sleep(300);
+    const after = await appended();
+    await sleep(600);
+    expect(await appended()).toBe(after);
+    await p.stopRunner(runner);
   });
 
   it('finishes the jobs it runs as shutdown when it is stopped, and records the activity', async () => {

@@ -6,10 +6,8 @@ import { JobKey, JobRecordsView, RECORD_KINDS, RecordKind, UpdateJobMetadataComm
 import { ProjectionLagError } from '@crawlhub/views';
 import { RecordSink } from './record-sink';
 
-const BATCH_RECORDS = 1000;
-
-/** Records a job's sink writes per batch; the runner pauses a job's output at 4 batches waiting. */
-export const SINK_BATCH_RECORDS = BATCH_RECORDS;
+/** Records a job's sink writes per batch (the original uploads 1000 at a time); the runner pauses a job's output at 4 batches waiting. */
+export const SINK_BATCH_RECORDS = 1000;
 
 export interface JobSinkDeps {
   commands: CommandBus;
@@ -35,7 +33,7 @@ export async function openJobSink({ commands, records, config, logger }: JobSink
       lost: (what, e) => logger.error(`job ${key}: gave up writing ${what}: ${(e as Error).message ?? e}`),
     },
     starts,
-    { batchRecords: BATCH_RECORDS, batchBytes: config.eventChunkBytes, maxRecordBytes: config.maxRecordBytes, retries: 8, retryDelayMs: 250 },
+    { batchRecords: SINK_BATCH_RECORDS, batchBytes: config.eventChunkBytes, maxRecordBytes: config.maxRecordBytes, retries: 8, retryDelayMs: 250 },
   );
 }
 
