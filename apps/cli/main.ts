@@ -7,7 +7,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { ACCESS_KEYS_VIEW, AccessKeysView, CreateAccessKeyCommand, SetKeyCapabilitiesCommand, UnknownKeyError } from '@crawlhub/access';
 import { ConfigError, loadConfig } from '@crawlhub/config';
 import {
-  EXTRACTION_COMPLETED, EXTRACTION_RESULTS_TOPIC, ExtractionCompleted, extractionEventProblem, JOB_DATA_TOPIC, JOB_METADATA_TOPIC, JOBS_TOPIC, JobsRequested, KEY_CAPABILITIES, KeyCapability,
+  EXTRACTION_COMPLETED, EXTRACTION_RESULTS_TOPIC, ExtractionCompleted, extractionEventProblem, JOB_DATA_TOPIC, JOB_METADATA_TOPIC, JOBS_REQUESTED_TYPES, JOBS_TOPIC, JobsRequested, KEY_CAPABILITIES, KeyCapability,
 } from '@crawlhub/contracts';
 import { ExtractionUsage } from '@crawlhub/extraction-batches';
 import { LoggedEvent, partitionForKey } from '@crawlhub/eventlog';
@@ -169,7 +169,8 @@ async function audit(core: Core, jobKey: string | undefined): Promise<void> {
     const jobs = context.get<JobsView>(JOBS_VIEW);
     const project = jobKey.split('/')[0];
     for await (const e of partitionEvents(core, JOBS_TOPIC, project)) {
-      if (e.event.key !== project) continue;
+      // Requests only: runner heartbeats share the project's stream and decide nothing.
+      if (e.event.key !== project || !JOBS_REQUESTED_TYPES.includes(e.event.type)) continue;
       const d = e.event.data as JobsRequested;
       const decision = await jobs.outcome(d.requestId);
       const touched = decision?.effects.jobs.find((j) => j.key === jobKey);

@@ -1,9 +1,10 @@
 import {
-  createEvent, JOBS_TOPIC, JobCancelRequest, JobPushRequest, JobsRequest, JobsRequested, jobsRequestedType, JobStartRequest, JobState,
-  JobTagsRequest, JobUpdate, SpiderRequest } from '@crawlhub/contracts';
+  createEvent, JOBS_TOPIC, JOB_STATES, JobCancelRequest, JobPushRequest, JobsRequest, JobsRequested, jobsRequestedType, JobStartRequest, JobState,
+  JobTagsRequest, JobUpdate, RUNNER_HEARTBEAT, RunnerHeartbeat, SpiderRequest } from '@crawlhub/contracts';
 import { LoggedEvent } from '@crawlhub/eventlog';
-import { decideJobs, JobsOutcome } from '../../libs/jobs/src/domain/decide-jobs';
-import { argsKeyOf, JobDoc } from '../../libs/jobs/src/domain/job';
+import { decideJobs, JobsOutcome, LostJob } from '../../libs/jobs/src/domain/decide-jobs';
+import { argsKeyOf, JobDoc, STATE_CHANGES } from '../../libs/jobs/src/domain/job';
+import { recordsOutcome } from '../../libs/jobs/src/events/jobs.projection';
 import { JobFilter, JobsView } from '../../libs/jobs/src/ports/jobs.view';
 import { eachViewFixture, ViewFixture, ViewHarness } from './view-fixture';
 
@@ -38,6 +39,14 @@ class JobsLog {
     await this.f.store.applyBatch(JOBS_TOPIC, this.partition, events, (e) => this.apply(e, crash));
   }
 
+  /** A runner's heartbeat for the project, as the next event of the partition. */
+  heartbeat(project: number, runner: string, at?: number): LoggedEvent {
+    this.clock = at ?? this.clock + 1000;
+    const data: RunnerHeartbeat = { project, runner };
+    const event = createEvent({ type: RUNNER_HEARTBEAT, key: String(project), data, actor: { kind: 'system', id: `runner:${runner}` } }, this.clock);
+    return { topic: JOBS_TOPIC, partition: this.partition, offset: this.next++, event };
+  }
+
   /** Delivers applied events again: through the checkpoint, and straight to a self-guarded adapter. */
   async replay(events: LoggedEvent[]): Promise<void> {
     await this.deliver(events);
@@ -61,21 +70,28 @@ class JobsLog {
     return this.clock;
   }
 
+  /** As JobsProjection applies it, with the crash points. */
   private async apply(e: LoggedEvent, crash?: Crash): Promise<void> {
     const view = this.f.view;
+    if (e.event.type === RUNNER_HEARTBEAT) {
+      const h = e.event.data as RunnerHeartbeat;
+      await view.putRunners(e, h.project, { put: [{ project: h.project, runner: h.runner, silentSince: null }], drop: [] });
+      return;
+    }
     const d = e.event.data as JobsRequested;
     const stop = (step: Step) => {
       if (crash && crash.offset === e.offset && crash.after === step) throw new Error('simulated crash');
     };
     const decision =
       (await view.outcome(d.requestId)) ?? (await decideJobs(view, { project: d.project, at: e.event.occurredAt, order: e.offset }, d.request));
-    await view.saveOutcome(e, d.requestId, decision);
+    if (recordsOutcome(decision)) await view.saveOutcome(e, d.requestId, decision);
     stop('saveOutcome');
     await view.putSpiders(e, decision.effects.spiders);
     stop('putSpiders');
     await view.putJobs(e, decision.effects.jobs);
     stop('putJobs');
     if (decision.effects.settings) await view.putSettings(e, d.project, decision.effects.settings);
+    if (decision.effects.runners) await view.putRunners(e, d.project, decision.effects.runners);
   }
 }
 
@@ -96,7 +112,8 @@ const push = (spider: string, o: Partial<JobPushRequest> = {}): JobPushRequest =
   fire: null,
   ...o,
 });
-const start = (o: Partial<JobStartRequest> = {}): JobStartRequest => ({ op: 'start', maxUnits: null, spiders: [], fields: {}, by: 'runner', ...o });
+const start = (o: Partial<JobStartRequest> = {}): JobStartRequest => ({ op: 'start', maxUnits: null, maxRunning: null, spiders: [], fields: {}, by: 'runner', ...o });
+const check = (lostMs: number): JobsRequest => ({ op: 'check-runners', lostMs, by: 'jobrunner' });
 const update = (updates: (Partial<JobUpdate> & { key: string })[], by = 'bob'): JobsRequest => ({
   op: 'update',
   updates: updates.map((u) => ({ state: null, fields: {}, ...u })),
@@ -109,6 +126,10 @@ type PushOutcome = Extract<JobsOutcome, { op: 'push' }>;
 type StartOutcome = Extract<JobsOutcome, { op: 'start' }>;
 type UpdateOutcome = Extract<JobsOutcome, { op: 'update' }>;
 type CountOutcome = Extract<JobsOutcome, { op: 'cancel' | 'tags' }>;
+type CheckOutcome = Extract<JobsOutcome, { op: 'check-runners' }>;
+
+/** The state changes JobQ allows (docs/dash-api.md, "State changes"); a job may always be set to its own state. */
+const ALLOWED_CHANGES = ['pending>running', 'pending>finished', 'running>finished', 'finished>deleted'];
 
 const keysOf = (jobs: JobDoc[]) => jobs.map((j) => j.key);
 const zero = (): Record<JobState, number> => ({ pending: 0, running: 0, finished: 0, deleted: 0 });
@@ -332,11 +353,15 @@ export function jobsViewContract(name: string, harness: ViewHarness<JobsView>): 
         state: 'finished', ts: 5000, meta: { state: 'finished', finished_time: 5000, completed_by: 'bob', close_reason: 'finished', items: 3, running_time: 4000 },
       });
 
-      // Only finished jobs can be deleted.
+      // Only finished jobs can be deleted, and a request with a refused line changes nothing.
+      const k1Finished = await job(k1);
       out = await req<UpdateOutcome>(1, update([{ key: k2, state: 'deleted' }, { key: k1, state: 'deleted' }]), 6000);
-      expect(out).toEqual({ op: 'update', lines: [{ prevstate: 'finished', key: k1 }], errors: [`job ${k2} is pending: only finished jobs can be deleted`] });
-      expect(await job(k1)).toMatchObject({ state: 'deleted', ts: 6000, meta: { deleted_time: 6000, deleted_by: 'bob' } });
+      expect(out).toEqual({ op: 'update', lines: [], errors: [`job ${k2} is pending: only finished jobs can be deleted`] });
+      expect(await job(k1)).toEqual(k1Finished);
       expect((await job(k2)).state).toBe('pending');
+      out = await req<UpdateOutcome>(1, update([{ key: k1, state: 'deleted' }]), 6000);
+      expect(out).toEqual({ op: 'update', lines: [{ prevstate: 'finished', key: k1 }], errors: [] });
+      expect(await job(k1)).toMatchObject({ state: 'deleted', ts: 6000, meta: { deleted_time: 6000, deleted_by: 'bob' } });
 
       // Two updates of one job in one request: the second sees the first.
       out = await req<UpdateOutcome>(1, update([{ key: k3, state: 'running' }, { key: k3, state: 'finished' }]), 7000);
@@ -387,6 +412,132 @@ export function jobsViewContract(name: string, harness: ViewHarness<JobsView>): 
       expect(await job(done)).toEqual(doneBefore);
       expect((await job(other)).state).toBe('pending');
       expect(await req(1, cancel([p]))).toEqual({ op: 'cancel', count: 0 });
+    });
+
+    it('allows only the state changes of the table: a refused one changes nothing, a job keeps its own state', async () => {
+      /** A new job, moved to `state` through allowed changes. */
+      const jobIn = async (state: JobState) => {
+        const key = await pushed(1, 'books');
+        const path: Record<JobState, JobState[]> = { pending: [], running: ['running'], finished: ['running', 'finished'], deleted: ['finished', 'deleted'] };
+        for (const next of path[state]) expect((await req<UpdateOutcome>(1, update([{ key, state: next }]))).errors).toEqual([]);
+        return key;
+      };
+      expect(Object.entries(STATE_CHANGES).flatMap(([from, tos]) => tos.map((to) => `${from}>${to}`))).toEqual(ALLOWED_CHANGES);
+      for (const from of JOB_STATES) {
+        for (const to of JOB_STATES) {
+          const key = await jobIn(from);
+          const before = await job(key);
+          const other = await pushed(1, 'books');
+          // With a second, valid line: a refusal refuses the whole request.
+          const out = await req<UpdateOutcome>(1, update([{ key: other, fields: { note: 'x' } }, { key, state: to, fields: { note: `${from}>${to}` } }]));
+          const after = await job(key);
+          if (from === to) {
+            // Fields only: the state's time, the run and the activity stay as they were.
+            expect(out).toEqual({ op: 'update', lines: [{ prevstate: 'pending', key: other }, { prevstate: from, key }], errors: [] });
+            expect(after).toEqual({ ...before, meta: { ...before.meta, note: `${from}>${to}` }, metaTimes: after.metaTimes });
+          } else if (ALLOWED_CHANGES.includes(`${from}>${to}`)) {
+            expect(out.errors).toEqual([]);
+            expect(after).toMatchObject({ state: to, meta: { state: to, note: `${from}>${to}` } });
+          } else {
+            const why = to === 'deleted' ? 'only finished jobs can be deleted' : `it cannot become ${to}`;
+            expect(out).toEqual({ op: 'update', lines: [], errors: [`job ${key} is ${from}: ${why}`] });
+            expect(after).toEqual(before);
+            expect((await job(other)).meta).not.toHaveProperty('note');
+          }
+        }
+      }
+    });
+
+    it('gives a job one run: the place in the stream of the request that made it running, kept while it runs', async () => {
+      const key = await pushed(1, 'books');
+      expect((await job(key)).run).toBeUndefined();
+      const claim = log.event(1, start({ fields: { _runner: 'r1' } }));
+      await log.deliver([claim]);
+      expect(await job(key)).toMatchObject({ state: 'running', run: claim.offset });
+      await req(1, update([{ key, state: 'running', fields: { progress: 1 } }]));
+      expect((await job(key)).run).toBe(claim.offset);
+      // Finished, it cannot be made running again: its run is over for good.
+      await req(1, update([{ key, state: 'finished' }]));
+      expect((await req<UpdateOutcome>(1, update([{ key, state: 'running' }]))).errors).toEqual([`job ${key} is finished: it cannot become running`]);
+      expect(await job(key)).toMatchObject({ state: 'finished', run: claim.offset });
+      // Pushed straight into running: a run of its own.
+      const direct = log.event(1, push('books', { state: 'running' }));
+      await log.deliver([direct]);
+      expect((await job('1/1/2')).run).toBe(direct.offset);
+    });
+
+    it('finishes as failed the running jobs of a runner silent for lostMs, by the checks\' times only', async () => {
+      const LOST = 60_000;
+      const checked = async (at: number): Promise<LostJob[]> => {
+        const e = log.event(1, check(LOST), at);
+        await log.deliver([e]);
+        // A check that failed nothing records no outcome.
+        const decision = await view.outcome((e.event.data as JobsRequested).requestId);
+        return decision ? (decision.outcome as CheckOutcome).failed : [];
+      };
+      const [a, b, c, manual] = [await pushed(1, 'books'), await pushed(1, 'books'), await pushed(1, 'books'), await pushed(1, 'books')];
+      await req(1, start({ fields: { _runner: 'r1' } }), 10_000);
+      await req(1, start({ fields: { _runner: 'r2' } }), 10_000);
+      await req(1, start({ fields: { _runner: 'r1' } }), 10_000);
+      await req(1, update([{ key: manual, state: 'running' }]), 10_000); // no runner: not the checks' business
+      expect(await view.runnersOf(1)).toEqual([{ project: 1, runner: 'r1', silentSince: null }, { project: 1, runner: 'r2', silentSince: null }]);
+      expect(await view.projectsWithRunnerJobs()).toEqual([1]);
+
+      // r2 heartbeats between the checks (its clock far behind: heartbeat times are not compared); r1 is silent from 10 s on.
+      expect(await checked(20_000)).toEqual([]);
+      expect(await view.runnersOf(1)).toEqual([{ project: 1, runner: 'r1', silentSince: 20_000 }, { project: 1, runner: 'r2', silentSince: 20_000 }]);
+      for (let at = 30_000; at <= 70_000; at += 10_000) {
+        await log.deliver([log.heartbeat(1, 'r2', 1)]);
+        expect(await checked(at)).toEqual([]);
+      }
+      await log.deliver([log.heartbeat(1, 'r2', 1)]);
+      expect(await checked(79_999)).toEqual([]);
+      expect(await checked(80_000)).toEqual([
+        { key: a, runner: 'r1', silentMs: 60_000, lostMs: LOST },
+        { key: c, runner: 'r1', silentMs: 60_000, lostMs: LOST },
+      ]);
+      for (const key of [a, c]) {
+        expect(await job(key)).toMatchObject({ state: 'finished', ts: 80_000, meta: { close_reason: 'failed', completed_by: 'jobrunner', finished_time: 80_000, _runner: 'r1' } });
+      }
+      expect((await job(b)).state).toBe('running');
+      expect((await job(manual)).state).toBe('running');
+      expect(await view.runnersOf(1)).toEqual([{ project: 1, runner: 'r2', silentSince: 79_999 }]);
+
+      // r1 comes back: its jobs stay finished, and the next check forgets it (nothing of it runs here).
+      await log.deliver([log.heartbeat(1, 'r1', 81_000)]);
+      expect(await checked(90_000)).toEqual([]);
+      expect((await job(a)).state).toBe('finished');
+      expect(await view.runnersOf(1)).toEqual([{ project: 1, runner: 'r2', silentSince: 79_999 }]);
+      // Once no runner's job runs, the project needs no checks.
+      await req(1, update([{ key: b, state: 'finished' }]));
+      expect(await view.projectsWithRunnerJobs()).toEqual([]);
+    });
+
+    it('claims nothing while the project runs max_running jobs', async () => {
+      const [a, b, c] = [await pushed(1, 'books'), await pushed(1, 'books'), await pushed(1, 'books')];
+      expect((await req<StartOutcome>(1, start({ maxRunning: 1 }))).key).toBe(a);
+      expect((await req<StartOutcome>(1, start({ maxRunning: 1 }))).key).toBeNull();
+      expect((await req<StartOutcome>(1, start({ maxRunning: 2 }))).key).toBe(b);
+      expect((await req<StartOutcome>(1, start({ maxRunning: 2 }))).key).toBeNull();
+      await req(1, update([{ key: a, state: 'finished' }]));
+      expect((await req<StartOutcome>(1, start({ maxRunning: 2 }))).key).toBe(c);
+      expect(await view.count({ project: 1, states: ['running'] })).toBe(2);
+    });
+
+    it('keeps botgroups and their max_running', async () => {
+      const [w1, w2, w3] = [log.event(9, check(1)), log.event(9, check(1)), log.event(9, check(1))];
+      await f.store.applyBatch(JOBS_TOPIC, 0, [w1, w2, w3], async (e) => {
+        if (e.offset === w1.offset) await view.putBotgroup(e, 'fast', 3);
+        if (e.offset === w2.offset) await view.putBotgroup(e, 'slow', null);
+        if (e.offset === w3.offset) await view.putBotgroup(e, 'gone', 1);
+      });
+      expect(await view.botgroups(['slow', 'fast', 'gone', 'none'])).toEqual([
+        { name: 'fast', maxRunning: 3 }, { name: 'gone', maxRunning: 1 }, { name: 'slow', maxRunning: null },
+      ]);
+      const w4 = log.event(9, check(1));
+      await f.store.applyBatch(JOBS_TOPIC, 0, [w4], (e) => view.putBotgroup(e, 'gone', undefined));
+      expect(await view.botgroups(['gone', 'fast'])).toEqual([{ name: 'fast', maxRunning: 3 }]);
+      expect(await view.botgroups([])).toEqual([]);
     });
 
     it('adds and removes tags by job or for every job of a spider, and the tag filters follow', async () => {
@@ -517,7 +668,8 @@ export function jobsViewContract(name: string, harness: ViewHarness<JobsView>): 
       jobs: await Promise.all([1, 2].map((p) => list({ project: p }))),
       spiders: await Promise.all([1, 2].map((p) => view.spiders(p))),
       counts: await view.stateCounts(),
-      outcomes: await Promise.all(events.map((e) => view.outcome((e.event.data as JobsRequested).requestId))),
+      runners: await Promise.all([1, 2].map((p) => view.runnersOf(p))),
+      outcomes: await Promise.all(events.filter((e) => e.event.type !== RUNNER_HEARTBEAT).map((e) => view.outcome((e.event.data as JobsRequested).requestId))),
     });
 
     const history = () => [
@@ -535,6 +687,12 @@ export function jobsViewContract(name: string, harness: ViewHarness<JobsView>): 
       log.event(1, update([{ key: '1/1', fields: { x: 1 } }])),
       log.event(2, start()),
       log.event(1, push('quotes')),
+      // A runner claims 1/2/2, heartbeats once, then falls silent: the third check finds it lost.
+      log.event(1, start({ fields: { _runner: 'r9' } })),
+      log.heartbeat(1, 'r9'),
+      log.event(1, check(1500)),
+      log.event(1, check(1500)),
+      log.event(1, check(1500)),
     ];
 
     it('applying events again changes nothing', async () => {
@@ -542,8 +700,10 @@ export function jobsViewContract(name: string, harness: ViewHarness<JobsView>): 
       await log.deliver(events);
       const before = await snapshot(events);
       expect(before.jobs[0].map((j) => [j.key, j.state])).toEqual([
-        ['1/2/2', 'pending'], ['1/2/1', 'deleted'], ['1/1/3', 'finished'], ['1/1/1', 'running'],
+        ['1/2/2', 'finished'], ['1/2/1', 'deleted'], ['1/1/3', 'finished'], ['1/1/1', 'running'],
       ]);
+      expect(before.jobs[0][0].meta).toMatchObject({ close_reason: 'failed', _runner: 'r9' });
+      expect(before.runners).toEqual([[], []]);
       expect(before.jobs[0].find((j) => j.key === '1/1/1')!.meta).toMatchObject({ stop_requested: true, x: 1 });
       expect(before.jobs[0].find((j) => j.key === '1/1/1')!.tags).toEqual(['b']);
       for (let i = 0; i < events.length; i++) {
@@ -560,7 +720,7 @@ export function jobsViewContract(name: string, harness: ViewHarness<JobsView>): 
       await log.deliver(reference);
       const expected = await snapshot(reference);
       for (const after of ['saveOutcome', 'putSpiders', 'putJobs'] as Step[]) {
-        for (const crashAt of [0, 4, 9, 13]) {
+        for (const crashAt of [0, 4, 9, 13, 16, 18]) {
           await f.close();
           f = await harness();
           view = f.view;

@@ -1,3 +1,4 @@
+import { jobToken } from '@crawlhub/jobs';
 import { basic, expectReplayKeepsReads, startTestPlatform, TestPlatform } from '../support/platform';
 
 jest.setTimeout(60_000);
@@ -44,7 +45,8 @@ describe('jobs: JobQ and job control', () => {
     expect(order.map((j) => j.key)).toEqual(['11/1/2', '11/1/3', '11/1/1']);
     expect(order[0].state).toBe('running');
     expect(order[0].auth.split('.')).toHaveLength(3);
-    expect(JSON.parse(Buffer.from(order[0].auth.split('.')[1], 'base64url').toString())).toEqual({ aud: 'job:11/1/2' });
+    // The original's payload names the job; crawlhub's also names the run (see the next tests).
+    expect(JSON.parse(Buffer.from(order[0].auth.split('.')[1], 'base64url').toString())).toEqual({ aud: 'job:11/1/2', run: expect.any(Number) });
     expect(await (await storage('/jobq/11/startjob', { method: 'POST' })).text()).toBe('');
   });
 
@@ -73,6 +75,91 @@ describe('jobs: JobQ and job control', () => {
     await storage('/jobq/16/update', { method: 'POST', body: JSON.stringify({ key: job.key, state: 'finished' }) });
     expect((await write(`/items/${job.key}`, '{"late":true}\n')).status).toBe(401);
     expect((await (await storage(`/items/${job.key}`)).text()).trim()).toBe('{"by":"job"}');
+  });
+
+  it('refuses to bring a finished job back to running, so its token stays dead', async () => {
+    await push(25, { spider: 'zombie' });
+    const job = (await jl(await storage('/jobq/25/startjob', { method: 'POST' })))[0];
+    const asJob = { authorization: `Basic ${Buffer.from(`${job.key}:${job.auth}`).toString('base64')}` };
+    const write = (body: string) => fetch(`${p.storageUrl}/items/${job.key}`, { method: 'POST', body, headers: asJob });
+    const update = (body: Record<string, unknown>) => storage('/jobq/25/update', { method: 'POST', body: JSON.stringify(body) });
+    expect((await write('{"n":1}\n')).status).toBe(200);
+    expect((await update({ key: job.key, state: 'finished', close_reason: 'finished' })).status).toBe(200);
+    expect((await write('{"n":2}\n')).status).toBe(401);
+
+    // finished → running, and finished → pending, are refused in the storage API's style; nothing changes.
+    for (const state of ['running', 'pending']) {
+      const res = await update({ key: job.key, state, note: 'revived' });
+      expect(res.status).toBe(400);
+      expect(res.headers.get('content-type')).toBe('text/plain; charset=UTF-8');
+      expect(await res.text()).toBe(`job ${job.key} is finished: it cannot become ${state}\n`);
+    }
+    const meta = JSON.parse(await (await storage(`/jobs/${job.key}`)).text());
+    expect(meta).toMatchObject({ state: 'finished', close_reason: 'finished' });
+    expect(meta).not.toHaveProperty('note');
+    expect((await write('{"n":3}\n')).status).toBe(401);
+    expect((await (await storage(`/items/${job.key}`)).text()).trim()).toBe('{"n":1}');
+  });
+
+  it('honours a token only for the run it was issued for', async () => {
+    await push(26, { spider: 'runs' });
+    const job = (await jl(await storage('/jobq/26/startjob', { method: 'POST' })))[0];
+    const payload = JSON.parse(Buffer.from(job.auth.split('.')[1], 'base64url').toString());
+    expect(payload).toEqual({ aud: `job:${job.key}`, run: expect.any(Number) });
+    // A token of another run of the same job (signed with the platform's secret, as a replayed or older token would be).
+    const otherRun = jobToken({ key: job.key, run: payload.run + 1 }, p.core.jobTokenSecret);
+    const asJob = (token: string) => ({ authorization: `Basic ${Buffer.from(`${job.key}:${token}`).toString('base64')}` });
+    expect((await fetch(`${p.storageUrl}/items/${job.key}`, { method: 'POST', body: '{}\n', headers: asJob(otherRun) })).status).toBe(401);
+    expect((await fetch(`${p.storageUrl}/items/${job.key}`, { method: 'POST', body: '{}\n', headers: asJob(job.auth) })).status).toBe(200);
+    // Setting it to running again changes no run: the token still works.
+    expect(await jl(await storage('/jobq/26/update', { method: 'POST', body: JSON.stringify({ key: job.key, state: 'running', progress: 1 }) }))).toEqual([
+      { prevstate: 'running', key: job.key },
+    ]);
+    expect((await fetch(`${p.storageUrl}/items/${job.key}`, { method: 'POST', body: '{}\n', headers: asJob(job.auth) })).status).toBe(200);
+  });
+
+  it('refuses the state changes the original does not allow, all or nothing, in each API style', async () => {
+    await push(27, { spider: 'moves' });
+    await push(27, { spider: 'moves' });
+    await storage('/jobq/27/startjob', { method: 'POST' });
+    // running → pending is refused; the valid line beside it is not applied either.
+    const res = await storage('/jobq/27/update', { method: 'POST', body: '{"key": "27/1/2", "state": "finished"}\n{"key": "27/1/1", "state": "pending"}' });
+    expect(res.status).toBe(400);
+    expect(await res.text()).toBe('job 27/1/1 is running: it cannot become pending\n');
+    expect(JSON.parse(await (await storage('/jobs/27/1/2')).text()).state).toBe('pending');
+    expect(JSON.parse(await (await storage('/jobs/27/1/1')).text()).state).toBe('running');
+    // The dash API: deleting a finished and a pending job deletes neither.
+    await storage('/jobq/27/update', { method: 'POST', body: '{"key": "27/1/1", "state": "finished"}' });
+    const del = await dash('/jobs/delete.json', { project: '27', job: ['27/1/1', '27/1/2'] });
+    expect(del.status).toBe(400);
+    expect(await del.json()).toEqual({ status: 'error', message: 'job 27/1/2 is pending: only finished jobs can be deleted' });
+    expect(JSON.parse(await (await storage('/jobs/27/1/1')).text()).state).toBe('finished');
+  });
+
+  it('limits a project\'s running jobs to its botgroups\' max_running, set by the admin key only', async () => {
+    const botgroup = (name: string, init: RequestInit = {}, key = auth) => fetch(`${p.storageUrl}/botgroups/${name}${init.method === 'DELETE' ? '' : '/max_running'}`, { ...init, headers: { authorization: key } });
+    expect(await (await botgroup('solo')).text()).toBe('null');
+    expect((await botgroup('solo', { method: 'POST', body: '1' })).status).toBe(200);
+    expect(await (await botgroup('solo')).text()).toBe('1');
+    const projectKey = basic(await p.createKey([28]));
+    expect((await botgroup('solo', { method: 'POST', body: '5' }, projectKey)).status).toBe(403);
+    for (const bad of ['0', '1.5', '"2"', '{bad']) expect((await botgroup('solo', { method: 'POST', body: bad })).status).toBe(400);
+    expect((await botgroup('bad%20name', { method: 'POST', body: '1' })).status).toBe(400);
+
+    await storage('/projects/28/settings', { method: 'POST', body: JSON.stringify({ botgroups: ['solo', 'unknown'] }) });
+    await push(28, { spider: 'capped' });
+    await push(28, { spider: 'capped' });
+    const first = await jl(await storage('/jobq/28/startjob', { method: 'POST' }));
+    expect(first.map((j) => j.key)).toEqual(['28/1/1']);
+    expect(await (await storage('/jobq/28/startjob', { method: 'POST' })).text()).toBe('');
+    await storage('/jobq/28/update', { method: 'POST', body: '{"key": "28/1/1", "state": "finished"}' });
+    expect((await jl(await storage('/jobq/28/startjob', { method: 'POST' }))).map((j) => j.key)).toEqual(['28/1/2']);
+    // No limit (null), or no botgroup: claims are not limited.
+    await push(28, { spider: 'capped' });
+    expect((await botgroup('solo', { method: 'POST', body: 'null' })).status).toBe(200);
+    expect((await jl(await storage('/jobq/28/startjob', { method: 'POST' }))).map((j) => j.key)).toEqual(['28/1/3']);
+    expect((await botgroup('solo', { method: 'DELETE' })).status).toBe(200);
+    expect(await (await botgroup('solo')).text()).toBe('null');
   });
 
   it('shows one metadata document: per field, the later of a client write and a platform change wins', async () => {

@@ -1,4 +1,5 @@
-import { startTestPlatform, TestPlatform } from '../support/platform';
+import { JOBS_TOPIC, RUNNER_HEARTBEAT, RunnerHeartbeat } from '@crawlhub/contracts';
+import { basic, startTestPlatform, TestPlatform } from '../support/platform';
 import { client, FIFO_PRELUDE, nodeScript } from '../support/runner-helpers';
 
 jest.setTimeout(90_000);
@@ -90,6 +91,56 @@ describe('runner: the queue', () => {
       const mine = done.filter((s) => s.runner === runner).sort((x, y) => x.from - y.from);
       for (const s of mine) expect(mine.filter((o) => o.from <= s.from && o.to > s.from).length).toBeLessThanOrEqual(2);
     }
+  });
+
+  it('runs a project\'s jobs one at a time when its botgroup\'s max_running is 1, whatever its free units', async () => {
+    const auth = { authorization: basic(p.adminKey) };
+    expect((await fetch(`${p.storageUrl}/botgroups/one-at-a-time/max_running`, { method: 'POST', body: '1', headers: auth })).status).toBe(200);
+    const settings = await fetch(`${p.storageUrl}/projects/24/settings`, { method: 'POST', body: JSON.stringify({ botgroups: ['one-at-a-time'] }), headers: auth });
+    expect(settings.status).toBe(200);
+    await c.register(24, 'sleeper', sleeper(300));
+    const keys: string[] = [];
+    for (let i = 0; i < 3; i++) keys.push(await c.run(24, 'sleeper', { n: String(i) }));
+    // Another project, without a botgroup, is not held back by it.
+    await c.register(25, 'sleeper', sleeper(300));
+    const free = [await c.run(25, 'sleeper', { n: '0' }), await c.run(25, 'sleeper', { n: '1' })];
+    // Units to spare (it also takes the 4-unit job an earlier test left pending).
+    const runner = await p.startRunner({ id: 'capped', units: 12 });
+    const done = await spans(keys);
+    const unlimited = await spans(free);
+    await p.stopRunner(runner);
+    const sorted = [...done].sort((a, b) => a.from - b.from);
+    expect(sorted.map((s) => s.key)).toEqual(keys);
+    for (let i = 1; i < sorted.length; i++) expect(sorted[i].from).toBeGreaterThanOrEqual(sorted[i - 1].to);
+    expect(unlimited[1].from).toBeLessThan(unlimited[0].to);
+  });
+
+  it('heartbeats while it runs jobs, and appends nothing while idle', async () => {
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    const log = p.core.eventLog;
+    const appended = async () => (await log.endOffsets(JOBS_TOPIC)).reduce((a, b) => a + b, 0);
+    const heartbeats = async () => {
+      const ends = await log.endOffsets(JOBS_TOPIC);
+      const events = (await Promise.all(ends.map((end, partition) => log.read(JOBS_TOPIC, partition, 0, end)))).flat();
+      return events.filter((e) => e.event.type === RUNNER_HEARTBEAT && (e.event.data as RunnerHeartbeat).runner === 'beating').map((e) => e.event.data as RunnerHeartbeat);
+    };
+    const runner = await p.startRunner({ id: 'beating', units: 1, heartbeatMs: 50 });
+    await sleep(300); // its first polls (a claim that finds nothing is not asked again)
+    const idle = await appended();
+    await sleep(600);
+    expect(await appended()).toBe(idle);
+    expect(await heartbeats()).toEqual([]);
+
+    await c.register(26, 'sleeper', sleeper(1000));
+    await c.waitFor(await c.run(26, 'sleeper'));
+    const beats = await heartbeats();
+    expect(beats.length).toBeGreaterThanOrEqual(5); // a job of about a second, a heartbeat every 50 ms
+    expect(new Set(beats.map((b) => b.project))).toEqual(new Set([26]));
+    await sleep(300);
+    const after = await appended();
+    await sleep(600);
+    expect(await appended()).toBe(after);
+    await p.stopRunner(runner);
   });
 
   it('finishes the jobs it runs as shutdown when it is stopped, and records the activity', async () => {

@@ -9,3 +9,4 @@ export * from './commands/set-key-capabilities/set-key-capabilities.command';
 export * from './commands/set-key-capabilities/set-key-capabilities.handler';
 export * from './access.service';
 export * from './access.module';
+export * from './domain/jwt';

@@ -197,6 +197,10 @@ export interface RunnerConfig {
   id: string | null;
   /** How often it looks for pending jobs and for stop requests of its running jobs. */
   pollMs: number;
+  /** How often a runner with jobs heartbeats, and how often the dash role checks the runners of running jobs. */
+  heartbeatMs: number;
+  /** A runner silent for this long (checker's clock) is lost: its running jobs finish as failed. */
+  lostMs: number;
   /** After SIGTERM, how long a stopped job has before SIGKILL. */
   stopGraceMs: number;
   /** SHUB_STORAGE given to jobs; null: http://HOST:STORAGE_PORT/. */
@@ -251,6 +255,8 @@ export const CONFIG_DOCS: [string, string, string][] = [
   ['RUNNER_ID', 'created on first start, kept in DATA_DIR/runner-id', 'names the runner in the jobs it claims; a restarted runner finishes its own orphaned jobs as failed (give each runner its own id)'],
   ['RUNNER_POLL_MS', '1000', 'how often a runner looks for pending jobs and for stop requests'],
   ['RUNNER_STOP_GRACE_MS', '10000', 'after SIGTERM, how long a stopped job has before SIGKILL'],
+  ['RUNNER_HEARTBEAT_MS', '10000', 'how often a runner that runs jobs appends a heartbeat per project of its jobs (an idle runner appends nothing), and how often the dash role checks the runners of running jobs'],
+  ['RUNNER_LOST_MS', '60000', 'a runner not heard from for this long is lost: its running jobs finish as `failed` (at least 3 × RUNNER_HEARTBEAT_MS; a job ends at most RUNNER_LOST_MS + 2 × RUNNER_HEARTBEAT_MS after its runner\'s last heartbeat)'],
   ['RUNNER_STORAGE_URL', 'http://HOST:STORAGE_PORT/', 'SHUB_STORAGE given to jobs (the storage API as jobs reach it)'],
   ['RUNNER_API_URL', 'http://HOST:DASH_PORT/api/', 'SHUB_APIURL given to jobs (the dash API as jobs reach it)'],
   ['PROXY_CA_DIR', 'DATA_DIR/proxy-ca', 'where the proxy keeps its CA (created on first start, served at GET /ca.crt on the proxy port) and its leaf certificates'],
@@ -366,6 +372,11 @@ export function loadConfig(env: Env = process.env): CrawlhubConfig {
     return raw.endsWith('/') ? raw : `${raw}/`;
   };
 
+  const runnerHeartbeatMs = int('RUNNER_HEARTBEAT_MS', 10_000, 10, 600_000);
+  const runnerLostMs = int('RUNNER_LOST_MS', 60_000, 30, 86_400_000);
+  // A healthy runner's heartbeats must never look like silence.
+  if (runnerLostMs < 3 * runnerHeartbeatMs) problems.push(`RUNNER_LOST_MS (${runnerLostMs}) must be at least 3 × RUNNER_HEARTBEAT_MS (${runnerHeartbeatMs})`);
+
   const dataDir = resolve(str('DATA_DIR', './data'));
   const proxyPort = int('PROXY_PORT', 8010, 0, 65535);
   const config: CrawlhubConfig = {
@@ -428,6 +439,8 @@ export function loadConfig(env: Env = process.env): CrawlhubConfig {
       units: int('RUNNER_UNITS', 4, 1, 100_000),
       id: runnerId,
       pollMs: int('RUNNER_POLL_MS', 1000, 10, 600_000),
+      heartbeatMs: runnerHeartbeatMs,
+      lostMs: runnerLostMs,
       stopGraceMs: int('RUNNER_STOP_GRACE_MS', 10_000, 0, 3_600_000),
       storageUrl: url('RUNNER_STORAGE_URL'),
       apiUrl: url('RUNNER_API_URL'),

@@ -6,3 +6,5 @@ export * from './domain/job-token';
 export * from './domain/decide-jobs';
 export * from './commands/request-jobs-change/request-jobs-change.command';
 export * from './scheduler/periodic-scheduler';
+export * from './domain/botgroups';
+export * from './commands/runner-heartbeat/runner-heartbeat.command';

@@ -7,6 +7,9 @@ import { SpidersV2Controller } from './commands/change-spider/spiders-v2.control
 import { PushJobController } from './commands/push-job/push-job.controller';
 import { RequestJobsChangeHandler } from './commands/request-jobs-change/request-jobs-change.handler';
 import { RunJobController } from './commands/run-job/run-job.controller';
+import { RunnerHeartbeatHandler } from './commands/runner-heartbeat/runner-heartbeat.handler';
+import { BotgroupsController } from './commands/set-botgroup/botgroups.controller';
+import { SetBotgroupHandler } from './commands/set-botgroup/set-botgroup.handler';
 import { SchedulesController } from './commands/set-schedule/schedules.controller';
 import { SetScheduleHandler } from './commands/set-schedule/set-schedule.handler';
 import { PeriodicScheduler } from './scheduler/periodic-scheduler';
@@ -21,10 +24,10 @@ import { CountJobsHandler, ListJobsHandler } from './queries/list-jobs/list-jobs
 
 const shared = [RequestJobsChangeHandler, ListJobsHandler, CountJobsHandler, JobTokens];
 
-/** The job-change command without HTTP (the runner claims and finishes jobs through it). */
+/** The job-change command and runner heartbeats without HTTP (the runner claims, finishes and heartbeats through them). */
 @Module({
   imports: [CqrsModule, JobsViewsModule],
-  providers: [RequestJobsChangeHandler],
+  providers: [RequestJobsChangeHandler, RunnerHeartbeatHandler],
   exports: [JobsViewsModule],
 })
 export class JobsCommandsModule {}
@@ -32,8 +35,8 @@ export class JobsCommandsModule {}
 /** JobQ on the storage port (:8002). */
 @Module({
   imports: [CqrsModule, HttpSupportModule, JobsViewsModule, JobsForStorageModule],
-  controllers: [PushJobController, StartJobController, UpdateJobsController, JobqListController, ProjectSettingsController],
-  providers: shared,
+  controllers: [PushJobController, StartJobController, UpdateJobsController, JobqListController, ProjectSettingsController, BotgroupsController],
+  providers: [...shared, SetBotgroupHandler],
 })
 export class JobqApiModule {}
 

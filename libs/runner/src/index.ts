@@ -7,3 +7,4 @@ export * from './commands/register-spiders/register-spiders.command';
 export * from './commands/unregister-spiders/unregister-spiders.command';
 export * from './queries/read-spider-commands/read-spider-commands.query';
 export * from './running/runner.service';
+export * from './watch/lost-runner-watch';

@@ -14,6 +14,7 @@ import { SPIDER_COMMANDS_VIEW } from './ports/spider-commands.view';
 import { ReadSpiderCommandsController } from './queries/read-spider-commands/read-spider-commands.controller';
 import { ReadSpiderCommandsHandler } from './queries/read-spider-commands/read-spider-commands.handler';
 import { Runner, RUNNER_OPTIONS, RunnerOptions } from './running/runner.service';
+import { LostRunnerWatch } from './watch/lost-runner-watch';
 
 /** The spider-commands view and its projection: needed by the projector, the dash API and the runner. */
 @Module({
@@ -36,6 +37,14 @@ export class SpiderRegistryModule {}
   controllers: [RegisterSpidersController, ReadSpiderCommandsController],
 })
 export class SpiderRegistryApiModule {}
+
+/** The runner checks of the dash role: the jobs of runners that never came back finish as failed. */
+@Module({
+  imports: [CqrsModule, JobsCommandsModule, StorageCommandsModule],
+  providers: [LostRunnerWatch],
+  exports: [LostRunnerWatch],
+})
+export class RunnerWatchModule {}
 
 /** The runner role: claims pending jobs and runs them as processes. */
 @Module({})

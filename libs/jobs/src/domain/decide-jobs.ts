@@ -1,7 +1,21 @@
 import {
-  JobCancelRequest, JobPushRequest, JobsRequest, JobStartRequest, JobState, JobTagsRequest, JobUpdateRequest, SettingsRequest, SpiderRequest,
+  JobCancelRequest, JobPushRequest, JobsRequest, JobStartRequest, JobState, JobTagsRequest, JobUpdateRequest, RunnersCheckRequest, SettingsRequest, SpiderRequest,
 } from '@crawlhub/contracts';
-import { activityOfState, ACTIVE_STATES, argsKeyOf, fireKeyOf, JobActivity, JobDoc, jobKeyOf, SpiderDoc, withMeta, withState } from './job';
+import {
+  activityOfState, ACTIVE_STATES, argsKeyOf, fireKeyOf, JobActivity, JobDoc, jobKeyOf, refusedStateChange, runnerOf, SpiderDoc, withMeta, withState,
+} from './job';
+
+/**
+ * What the project's stream says of a runner that runs its jobs: `silentSince` is the time
+ * of the first runner check after the runner's last heartbeat (or claim), null when it
+ * has been heard since the last check. Only checks' times are compared with each other,
+ * so clocks of runners and checker need not agree.
+ */
+export interface RunnerLiveness {
+  project: number;
+  runner: string;
+  silentSince: number | null;
+}
 
 /** What the decider may read: the jobs view as it is before the request. */
 export interface JobsState {
@@ -16,6 +30,9 @@ export interface JobsState {
   hasFired(project: number, fire: string): Promise<boolean>;
   spiderById(project: number, id: number): Promise<SpiderDoc | null>;
   settings(project: number): Promise<Record<string, unknown>>;
+  /** The project's running jobs. */
+  runningJobs(project: number): Promise<JobDoc[]>;
+  runnersOf(project: number): Promise<RunnerLiveness[]>;
 }
 
 export type JobsOutcome =
@@ -25,7 +42,22 @@ export type JobsOutcome =
   | { op: 'cancel'; count: number }
   | { op: 'tags'; count: number }
   | { op: 'spider'; spider: SpiderDoc | null }
-  | { op: 'settings'; settings: Record<string, unknown> };
+  | { op: 'settings'; settings: Record<string, unknown> }
+  | { op: 'check-runners'; failed: LostJob[] };
+
+/** A running job whose runner fell silent: finished as failed by a runner check. */
+export interface LostJob {
+  key: string;
+  runner: string;
+  /** How long the runner had been silent at the check, at least (checker's clock). */
+  silentMs: number;
+  lostMs: number;
+}
+
+/** Why a lost job failed: in its activity entry, and the last line of its log. */
+export function lostJobMessage(lost: LostJob): string {
+  return `runner ${lost.runner} sent no heartbeat for ${lost.silentMs} ms (RUNNER_LOST_MS is ${lost.lostMs}): the job's process is presumed lost, the job finishes as failed`;
+}
 
 /** Whole documents to write: applying them again changes nothing. */
 export interface JobsEffects {
@@ -34,7 +66,11 @@ export interface JobsEffects {
   activity: JobActivity[];
   /** A project's settings, whole, when they changed. */
   settings?: Record<string, unknown>;
+  /** Runners of the project whose liveness changed (whole rows), and runners to forget. */
+  runners?: { put: RunnerLiveness[]; drop: string[] };
 }
+
+const nothing = (): JobsEffects => ({ spiders: [], jobs: [], activity: [] });
 
 export interface JobsDecision {
   outcome: JobsOutcome;
@@ -64,6 +100,8 @@ export async function decideJobs(state: JobsState, ctx: RequestContext, request:
       return decideSpider(state, ctx, request);
     case 'settings':
       return decideSettings(state, ctx, request);
+    case 'check-runners':
+      return decideRunnersCheck(state, ctx, request);
   }
 }
 
@@ -105,7 +143,7 @@ async function decidePush(state: JobsState, ctx: RequestContext, r: JobPushReque
   };
   effects.activity.push(activityOfState('pending', key, r.by)!);
   if (r.state !== 'pending') {
-    job = withState(job, r.state, ctx.at, r.by);
+    job = withState(job, r.state, ctx, r.by);
     effects.activity.push(activityOfState(r.state, key, r.by)!);
   }
   effects.jobs.push(job);
@@ -121,12 +159,24 @@ async function decideStart(state: JobsState, ctx: RequestContext, r: JobStartReq
       if (s) spiderIds.push(s.id);
     }
   }
+  const none: JobsDecision = { outcome: { op: 'start', key: null }, effects: nothing() };
+  // Requests logged before max_running existed carry no limit.
+  if (r.maxRunning != null && (await state.runningJobs(ctx.project)).length >= r.maxRunning) return none;
   const next = await state.nextPending(ctx.project, r.maxUnits, spiderIds);
-  if (!next) return { outcome: { op: 'start', key: null }, effects: { spiders: [], jobs: [], activity: [] } };
-  const started = withState(next, 'running', ctx.at, r.by);
-  return { outcome: { op: 'start', key: next.key }, effects: { spiders: [], jobs: [withMeta(started, r.fields, ctx.at)], activity: [activityOfState('running', next.key, r.by)!] } };
+  if (!next) return none;
+  const started = withMeta(withState(next, 'running', ctx, r.by), r.fields, ctx.at);
+  const effects: JobsEffects = { spiders: [], jobs: [started], activity: [activityOfState('running', next.key, r.by)!] };
+  // A claim is a sign of life of its runner, as a heartbeat is.
+  const runner = runnerOf(started);
+  if (runner !== null) effects.runners = { put: [{ project: ctx.project, runner, silentSince: null }], drop: [] };
+  return { outcome: { op: 'start', key: next.key }, effects };
 }
 
+/**
+ * JobQ update: every line applies, or none does. A state change the table in job.ts
+ * refuses (finished → running, running → pending, deleting an active job) refuses the
+ * whole request, naming each job it could not change.
+ */
 async function decideUpdate(state: JobsState, ctx: RequestContext, r: JobUpdateRequest): Promise<JobsDecision> {
   const effects: JobsEffects = { spiders: [], jobs: [], activity: [] };
   const lines: { prevstate: JobState; key: string }[] = [];
@@ -136,13 +186,15 @@ async function decideUpdate(state: JobsState, ctx: RequestContext, r: JobUpdateR
     const targets = await targetsOf(state, ctx.project, u.key, changed);
     for (const job of targets) {
       if (u.key.split('/').length === 2 && job.state === 'deleted') continue;
-      if (u.state === 'deleted' && job.state !== 'finished' && job.state !== 'deleted') {
-        errors.push(`job ${job.key} is ${job.state}: only finished jobs can be deleted`);
+      const refused = u.state ? refusedStateChange(job.key, job.state, u.state) : null;
+      if (refused !== null) {
+        errors.push(refused);
         continue;
       }
-      let next = u.state ? withState(job, u.state, ctx.at, r.by) : { ...job };
+      const moves = u.state !== null && u.state !== job.state;
+      let next = moves ? withState(job, u.state!, ctx, r.by) : { ...job };
       next = withMeta(next, u.fields, ctx.at);
-      if (u.state && u.state !== job.state) {
+      if (moves && u.state) {
         // A cancellation is recorded once: when it was asked (cancel/stop), else when a job finishes as cancelled.
         const cancelled = u.state === 'finished' && u.fields.close_reason === 'cancelled' && job.meta.cancelled_by === undefined;
         const a = activityOfState(u.state, job.key, r.by, cancelled);
@@ -152,6 +204,7 @@ async function decideUpdate(state: JobsState, ctx: RequestContext, r: JobUpdateR
       lines.push({ prevstate: job.state, key: job.key });
     }
   }
+  if (errors.length) return { outcome: { op: 'update', lines: [], errors }, effects: nothing() };
   effects.jobs = [...changed.values()];
   return { outcome: { op: 'update', lines, errors }, effects };
 }
@@ -163,7 +216,7 @@ async function decideCancel(state: JobsState, ctx: RequestContext, r: JobCancelR
     if (!job || job.project !== ctx.project || !ACTIVE_STATES.includes(job.state)) continue;
     if (job.state === 'pending') {
       // A pending job finishes at once.
-      const done = withState(job, 'finished', ctx.at, r.by);
+      const done = withState(job, 'finished', ctx, r.by);
       effects.jobs.push(withMeta(done, { close_reason: 'cancelled', cancelled_by: r.by }, ctx.at));
     } else {
       // A running job gets a stop request; its runner finishes it as cancelled.
@@ -197,8 +250,6 @@ async function newSpider(state: JobsState, project: number, name: string): Promi
   return { project, id: (await state.maxSpiderId(project)) + 1, name, seq: 0, tags: [] };
 }
 
-const nothing = (): JobsEffects => ({ spiders: [], jobs: [], activity: [] });
-
 async function decideSpider(state: JobsState, ctx: RequestContext, r: SpiderRequest): Promise<JobsDecision> {
   let spider = r.id !== null ? await state.spiderById(ctx.project, r.id) : await state.spiderByName(ctx.project, r.name ?? '');
   if (!spider && r.create && r.name) spider = await newSpider(state, ctx.project, r.name);
@@ -213,6 +264,41 @@ async function decideSettings(state: JobsState, ctx: RequestContext, r: Settings
   const settings = { ...(await state.settings(ctx.project)), ...r.set };
   if (r.remove !== null) delete settings[r.remove];
   return { outcome: { op: 'settings', settings }, effects: { ...nothing(), settings } };
+}
+
+/**
+ * A runner check: each runner of the project's running jobs that was heard since the last
+ * check starts a silence at this check's time; one silent for `lostMs` or more has its
+ * jobs finished as failed (activity `job:completed` with the reason); runners without
+ * running jobs here are forgotten.
+ */
+async function decideRunnersCheck(state: JobsState, ctx: RequestContext, r: RunnersCheckRequest): Promise<JobsDecision> {
+  const jobsByRunner = new Map<string, JobDoc[]>();
+  for (const job of await state.runningJobs(ctx.project)) {
+    const runner = runnerOf(job);
+    if (runner !== null) jobsByRunner.set(runner, [...(jobsByRunner.get(runner) ?? []), job]);
+  }
+  const known = new Map((await state.runnersOf(ctx.project)).map((l) => [l.runner, l]));
+  const runners = { put: [] as RunnerLiveness[], drop: [...known.keys()].filter((runner) => !jobsByRunner.has(runner)) };
+  const effects: JobsEffects = { ...nothing(), runners };
+  const failed: LostJob[] = [];
+  for (const [runner, jobs] of jobsByRunner) {
+    const silentSince = known.get(runner)?.silentSince ?? null;
+    if (silentSince === null) {
+      runners.put.push({ project: ctx.project, runner, silentSince: ctx.at });
+      continue;
+    }
+    const silentMs = ctx.at - silentSince;
+    if (silentMs < r.lostMs) continue;
+    for (const job of jobs) {
+      const lost: LostJob = { key: job.key, runner, silentMs, lostMs: r.lostMs };
+      effects.jobs.push(withMeta(withState(job, 'finished', ctx, r.by), { close_reason: 'failed' }, ctx.at));
+      effects.activity.push({ event: 'job:completed', job: job.key, user: r.by, close_reason: 'failed', message: lostJobMessage(lost) });
+      failed.push(lost);
+    }
+    runners.drop.push(runner);
+  }
+  return { outcome: { op: 'check-runners', failed }, effects };
 }
 
 async function targetsOf(state: JobsState, project: number, key: string, changed: Map<string, JobDoc>): Promise<JobDoc[]> {

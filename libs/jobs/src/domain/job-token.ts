@@ -1,32 +1,31 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { signJwt, verifiedJwtPayload } from '@crawlhub/access';
 
 /**
- * Job tokens as the original issues them: a JWT (HS256) whose payload is
- * `{"aud": "job:<key>"}`. It is a pure function of the key and the secret, so replays
- * and several API processes agree; it is honoured only while the job runs.
+ * Job tokens: a JWT (HS256, JOB_TOKEN_SECRET) whose payload is `{"aud": "job:<key>",
+ * "run": <n>}`. The original's payload is `{"aud": "job:<key>"}` (compat-notes §1.4); `run`
+ * names the job's run (JobDoc.run: where the request that made the job `running` sits in the
+ * project's stream), so a token is honoured only while that very run goes on and dies with
+ * it. A pure function of the job and the secret: replays and several API processes agree.
  */
-const HEADER = b64(JSON.stringify({ typ: 'JWT', alg: 'HS256' }));
-
-function b64(text: string | Buffer): string {
-  return Buffer.from(text).toString('base64url');
+export interface JobRun {
+  key: string;
+  run: number;
 }
 
-export function jobToken(jobKey: string, secret: string): string {
-  const body = `${HEADER}.${b64(JSON.stringify({ aud: `job:${jobKey}` }))}`;
-  return `${body}.${createHmac('sha256', secret).update(body).digest('base64url')}`;
+export function jobToken(job: JobRun, secret: string): string {
+  return signJwt({ aud: `job:${job.key}`, run: job.run }, secret);
 }
 
-/** The job key a token was issued for, or null when it is not one of ours. */
-export function jobOfToken(token: string, secret: string): string | null {
-  const parts = token.split('.');
-  if (parts.length !== 3) return null;
-  const expected = createHmac('sha256', secret).update(`${parts[0]}.${parts[1]}`).digest();
-  const given = Buffer.from(parts[2], 'base64url');
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
-  try {
-    const aud = (JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8')) as { aud?: unknown }).aud;
-    return typeof aud === 'string' && aud.startsWith('job:') ? aud.slice(4) : null;
-  } catch {
-    return null;
-  }
+/** The job run a token was issued for, or null when it is not one of ours. */
+export function jobRunOfToken(token: string, secret: string): JobRun | null {
+  const payload = verifiedJwtPayload(token, secret);
+  if (payload === null) return null;
+  const { aud, run } = payload;
+  if (typeof aud !== 'string' || !aud.startsWith('job:') || !Number.isSafeInteger(run)) return null;
+  return { key: aud.slice(4), run: run as number };
+}
+
+/** The token of a running job's current run; null when the job is not running (or ran before runs had ids). */
+export function tokenOfRun(job: { key: string; state: string; run?: number }, secret: string): string | null {
+  return job.state === 'running' && job.run !== undefined ? jobToken({ key: job.key, run: job.run }, secret) : null;
 }

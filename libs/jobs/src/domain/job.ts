@@ -27,6 +27,11 @@ export interface JobDoc {
   meta: Record<string, unknown>;
   /** field -> when the platform last changed it (ms): a client's later write of the field wins on read. */
   metaTimes: Record<string, number>;
+  /**
+   * The job's run: the position, in the project's stream, of the request that made it
+   * `running` (absent until then). Its token names it, so a token dies with its run.
+   */
+  run?: number;
 }
 
 export interface SpiderDoc {
@@ -40,6 +45,28 @@ export interface SpiderDoc {
 
 export const ACTIVE_STATES: readonly JobState[] = ['pending', 'running'];
 
+/**
+ * The state changes JobQ allows (compat-notes §1.6-1.7): a job moves forward only.
+ * pending → running (startjob, or update state=running), pending → finished (a cancel, or
+ * an update), running → finished, finished → deleted; deleted is final (the original's
+ * "restore" is not documented). Setting a job's own state again changes only the fields
+ * sent with it: no new `<state>_time`, no activity, the same run. Everything else
+ * (finished → running, running → pending, deleting an active job...) is refused: a run
+ * that ended never starts again, so neither does its token.
+ */
+export const STATE_CHANGES: Readonly<Record<JobState, readonly JobState[]>> = {
+  pending: ['running', 'finished'],
+  running: ['finished'],
+  finished: ['deleted'],
+  deleted: [],
+};
+
+/** Why `from` → `to` is refused, or null when JobQ allows it. */
+export function refusedStateChange(key: string, from: JobState, to: JobState): string | null {
+  if (from === to || STATE_CHANGES[from].includes(to)) return null;
+  if (to === 'deleted') return `job ${key} is ${from}: only finished jobs can be deleted`;
+  return `job ${key} is ${from}: it cannot become ${to}`;
+}
 /** `<state>_time` and `<state>_by` metadata fields of a state. */
 export const STATE_FIELDS: Record<JobState, { time: string; by: string }> = {
   pending: { time: 'pending_time', by: 'scheduled_by' },
@@ -47,6 +74,11 @@ export const STATE_FIELDS: Record<JobState, { time: string; by: string }> = {
   finished: { time: 'finished_time', by: 'completed_by' },
   deleted: { time: 'deleted_time', by: 'deleted_by' },
 };
+
+/** The runner that claimed a job (`_runner`, set by crawlhub's runners), or null. */
+export function runnerOf(job: JobDoc): string | null {
+  return typeof job.meta._runner === 'string' ? job.meta._runner : null;
+}
 
 export function argsKeyOf(args: Record<string, string>): string {
   const sorted = Object.keys(args).sort().map((k) => [k, args[k]]);
@@ -72,10 +104,15 @@ export function withMeta(job: JobDoc, fields: Record<string, unknown>, at: numbe
   return { ...job, meta, metaTimes };
 }
 
-/** Moves a job to a state, stamping `<state>_time` and `<state>_by` as the original does. */
-export function withState(job: JobDoc, state: JobState, at: number, by: string): JobDoc {
+/**
+ * Moves a job to a state, stamping `<state>_time` and `<state>_by` as the original does; a
+ * job that becomes `running` gets its run (`order`: the request's place in the project's stream).
+ */
+export function withState(job: JobDoc, state: JobState, ctx: { at: number; order: number }, by: string): JobDoc {
   const f = STATE_FIELDS[state];
-  return { ...withMeta(job, { state, [f.time]: at, [f.by]: by }, at), state, ts: at };
+  const moved: JobDoc = { ...withMeta(job, { state, [f.time]: ctx.at, [f.by]: by }, ctx.at), state, ts: ctx.at };
+  if (state === 'running') moved.run = ctx.order;
+  return moved;
 }
 
 /** The activity message crawlhub records for a job event. */
@@ -83,6 +120,9 @@ export interface JobActivity {
   event: 'job:scheduled' | 'job:started' | 'job:completed' | 'job:cancelled' | 'job:deleted';
   job: string;
   user: string;
+  /** Why the platform itself finished the job (a lost runner), with its close reason. */
+  close_reason?: string;
+  message?: string;
 }
 
 export function activityOfState(state: JobState, job: string, user: string, cancelled = false): JobActivity | null {

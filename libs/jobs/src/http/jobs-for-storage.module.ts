@@ -3,7 +3,7 @@ import { Principal } from '@crawlhub/access';
 import { JOB_TOKEN_VERIFIER, JobTokenVerifier } from '@crawlhub/http';
 import { JOB_TOKEN_SECRET } from '@crawlhub/platform';
 import { JOB_PLATFORM_METADATA, JobKey, JobPlatformMetadata } from '@crawlhub/storage';
-import { jobOfToken } from '../domain/job-token';
+import { jobRunOfToken } from '../domain/job-token';
 import { JobsViewsModule } from '../jobs.views.module';
 import { JOBS_VIEW, JobsView } from '../ports/jobs.view';
 
@@ -18,15 +18,16 @@ class JobsPlatformMetadata implements JobPlatformMetadata {
   }
 }
 
-/** A job token is honoured while its job runs, and only for that job. */
+/** A job token is honoured while the run it was issued for goes on, and only for that job. */
 @Injectable()
 class RunningJobTokens implements JobTokenVerifier {
   constructor(@Inject(JOBS_VIEW) private readonly view: JobsView, @Inject(JOB_TOKEN_SECRET) private readonly secret: string) {}
 
   async verify(jobKey: string, token: string): Promise<Principal | null> {
-    if (jobOfToken(token, this.secret) !== jobKey) return null;
+    const run = jobRunOfToken(token, this.secret);
+    if (run === null || run.key !== jobKey) return null;
     const job = await this.view.job(jobKey);
-    return job?.state === 'running' ? { id: `job:${jobKey}`, admin: false, projects: [], job: jobKey } : null;
+    return job?.state === 'running' && job.run === run.run ? { id: `job:${jobKey}`, admin: false, projects: [], job: jobKey } : null;
   }
 }
 

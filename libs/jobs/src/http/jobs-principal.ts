@@ -1,13 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { JOB_TOKEN_SECRET } from '@crawlhub/platform';
-import { jobToken } from '../domain/job-token';
+import { JobDoc } from '../domain/job';
+import { tokenOfRun } from '../domain/job-token';
 
-/** Issues the token of a running job (see job-token.ts). */
+/** Issues the token of a running job's run (see job-token.ts); null for a job that is not running. */
 @Injectable()
 export class JobTokens {
   constructor(@Inject(JOB_TOKEN_SECRET) private readonly secret: string) {}
 
-  issue(jobKey: string): string {
-    return jobToken(jobKey, this.secret);
+  issue(job: JobDoc): string | null {
+    return tokenOfRun(job, this.secret);
   }
 }

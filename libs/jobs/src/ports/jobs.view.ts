@@ -1,6 +1,6 @@
 import { JobState } from '@crawlhub/contracts';
 import { LogPosition } from '@crawlhub/eventlog';
-import { JobsDecision, JobsState } from '../domain/decide-jobs';
+import { JobsDecision, JobsState, RunnerLiveness } from '../domain/decide-jobs';
 import { JobDoc, SpiderDoc } from '../domain/job';
 
 export const JOBS_VIEW = Symbol('JOBS_VIEW');
@@ -31,6 +31,14 @@ export interface JobsView extends JobsState {
   putSpiders(at: LogPosition, spiders: SpiderDoc[]): Promise<void>;
   putJobs(at: LogPosition, jobs: JobDoc[]): Promise<void>;
   putSettings(at: LogPosition, project: number, settings: Record<string, unknown>): Promise<void>;
+  /** Writes liveness rows (whole) and forgets runners of a project. */
+  putRunners(at: LogPosition, project: number, runners: { put: RunnerLiveness[]; drop: string[] }): Promise<void>;
+  /** A botgroup's `max_running` (null: no limit); `undefined` deletes the botgroup. */
+  putBotgroup(at: LogPosition, name: string, maxRunning: number | null | undefined): Promise<void>;
+  /** The botgroups among `names` that exist, with their `max_running`. */
+  botgroups(names: string[]): Promise<{ name: string; maxRunning: number | null }[]>;
+  /** Projects with running jobs claimed by a runner (`_runner`): the ones runner checks are for. */
+  projectsWithRunnerJobs(): Promise<number[]>;
 
   /** Newest first: by `ts`, then by push order. */
   list(filter: JobFilter, page: { offset: number; limit: number }): Promise<JobDoc[]>;

@@ -5,13 +5,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
 import { Actor, JobsRequest } from '@crawlhub/contracts';
-import { JOBS_VIEW, JobDoc, JobsOutcome, JobsView, jobToken, RequestJobsChangeCommand } from '@crawlhub/jobs';
+import { JOBS_VIEW, JobDoc, JobsOutcome, JobsView, maxRunningOf, RequestJobsChangeCommand, RunnerHeartbeatCommand, tokenOfRun } from '@crawlhub/jobs';
 import { JOB_TOKEN_SECRET } from '@crawlhub/platform';
-import { JOB_RECORDS_VIEW, JobKey, JobRecordsView, parseJobKey, RECORD_KINDS, RecordKind, UpdateJobMetadataCommand, WriteJobRecordsCommand } from '@crawlhub/storage';
+import { JOB_RECORDS_VIEW, JobKey, JobRecordsView, parseJobKey } from '@crawlhub/storage';
 import { ProjectionLagError } from '@crawlhub/views';
 import { jobLaunch, launchJobOf } from '../domain/job-launch';
 import { RegisteredSpider } from '../domain/spider-command';
 import { SPIDER_COMMANDS_VIEW, SpiderCommandsView } from '../ports/spider-commands.view';
+import { durable, openJobSink, SINK_BATCH_RECORDS } from './job-sink';
 import { JobRun } from './job-run';
 import { LOG_ERROR, RecordSink } from './record-sink';
 import { persistentRunnerId } from './runner-id';
@@ -23,6 +24,7 @@ export interface RunnerOptions {
   id?: string;
   units?: number;
   pollMs?: number;
+  heartbeatMs?: number;
   stopGraceMs?: number;
   storageUrl?: string;
   apiUrl?: string;
@@ -37,7 +39,6 @@ interface Active {
   gone: boolean;
 }
 
-const BATCH_RECORDS = 1000;
 const FLUSH_MS = 1000;
 const DRAIN_MS = 5000;
 /** How often running jobs claimed under this runner's id are checked against the ones it runs. */
@@ -52,7 +53,9 @@ const ORPHAN_CONCURRENCY = 16;
  * through the jobs decider, which hands each job to one runner only, and runs each as a
  * child process (JobRun). When a process ends, its data is written and the job finishes
  * with its close reason. At start it finishes, as failed, the jobs a previous run of the
- * same runner id left running.
+ * same runner id left running. While it runs jobs it heartbeats (one small event per
+ * project of its jobs every RUNNER_HEARTBEAT_MS; nothing when idle), so that the jobs of a
+ * runner that never comes back are finished as failed by the runner checks (LostRunnerWatch).
  */
 @Injectable()
 export class Runner implements OnApplicationShutdown {
@@ -60,6 +63,7 @@ export class Runner implements OnApplicationShutdown {
   readonly id: string;
   readonly units: number;
   private readonly pollMs: number;
+  private readonly heartbeatMs: number;
   private readonly stopGraceMs: number;
   readonly storageUrl: string;
   readonly apiUrl: string;
@@ -71,6 +75,7 @@ export class Runner implements OnApplicationShutdown {
   /** Per project: the (pending, free units) for which a claim found nothing, until something changes. */
   private readonly emptyClaims = new Map<number, { signature: string; until: number }>();
   private timer: NodeJS.Timeout | null = null;
+  private heartbeatTimer: NodeJS.Timeout | null = null;
   private ticking: Promise<void> | null = null;
   private running = false;
   private startedAt = 0;
@@ -93,6 +98,7 @@ export class Runner implements OnApplicationShutdown {
     this.id = options.id ?? r.id ?? persistentRunnerId(join(config.dataDir, 'runner-id'));
     this.units = options.units ?? r.units;
     this.pollMs = options.pollMs ?? r.pollMs;
+    this.heartbeatMs = options.heartbeatMs ?? r.heartbeatMs;
     this.stopGraceMs = options.stopGraceMs ?? r.stopGraceMs;
     const host = ['0.0.0.0', '::', ''].includes(config.host) ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;
     this.storageUrl = options.storageUrl ?? r.storageUrl ?? `http://${host}:${config.ports.storage}/`;
@@ -123,6 +129,22 @@ export class Runner implements OnApplicationShutdown {
     await this.finishOrphans();
     this.lastReconcile = Date.now();
     this.schedule(0);
+    this.heartbeatTimer = setInterval(() => void this.heartbeat(), this.heartbeatMs);
+  }
+
+  /**
+   * Tells each project whose jobs it runs (or has yet to finish) that it is alive. A
+   * failed heartbeat is only logged: the next one comes soon, and RUNNER_LOST_MS leaves room for several.
+   */
+  private async heartbeat(): Promise<void> {
+    const projects = new Set<number>([...this.active.values()].map((a) => a.project));
+    for (const key of this.unfinished.keys()) projects.add(parseJobKey(key).project);
+    if (projects.size === 0) return;
+    try {
+      await this.commands.execute(new RunnerHeartbeatCommand(this.id, [...projects], this.actor));
+    } catch (e) {
+      this.logger.warn(`heartbeat failed: ${(e as Error).message}`);
+    }
   }
 
   /** Polls now instead of at the next interval (after a job ended, say). */
@@ -182,13 +204,17 @@ export class Runner implements OnApplicationShutdown {
       const registered = await this.spiders.list(project);
       const byName = new Map(registered.map((s) => [s.spider, s]));
       const spiderIds = (await this.jobs.spiders(project)).filter((s) => byName.has(s.name)).map((s) => s.id);
+      const maxRunning = spiderIds.length ? await maxRunningOf(this.jobs, project) : null;
       while (free > 0 && this.running && spiderIds.length) {
         const pending = await this.jobs.count({ project, states: ['pending'], spiderIds });
         if (pending === 0) break;
-        const signature = `${pending}:${free}:${spiderIds.join(',')}`;
+        // The project runs as many jobs as its botgroups allow: no claim (and no event) until one ends.
+        const running = maxRunning === null ? 0 : await this.jobs.count({ project, states: ['running'] });
+        if (maxRunning !== null && running >= maxRunning) break;
+        const signature = `${pending}:${running}:${free}:${spiderIds.join(',')}`;
         const empty = this.emptyClaims.get(project);
         if (empty && empty.signature === signature && empty.until > Date.now()) break;
-        const job = await this.claimOne(project, free, [...byName.keys()]);
+        const job = await this.claimOne(project, free, maxRunning, [...byName.keys()]);
         if (!job) {
           this.emptyClaims.set(project, { signature, until: Date.now() + 30_000 });
           break;
@@ -202,10 +228,10 @@ export class Runner implements OnApplicationShutdown {
   }
 
   /** One `start` request: the decider gives this runner the next job that fits, or none. */
-  private async claimOne(project: number, maxUnits: number, spiders: string[]): Promise<JobDoc | null> {
+  private async claimOne(project: number, maxUnits: number, maxRunning: number | null, spiders: string[]): Promise<JobDoc | null> {
     let outcome: Extract<JobsOutcome, { op: 'start' }>;
     try {
-      outcome = (await this.change(project, { op: 'start', maxUnits, spiders, fields: { _runner: this.id }, by: 'jobrunner' })) as typeof outcome;
+      outcome = (await this.change(project, { op: 'start', maxUnits, maxRunning, spiders, fields: { _runner: this.id }, by: 'jobrunner' })) as typeof outcome;
     } catch (e) {
       // The claim is in the log but its outcome is not readable yet: the next reconcile finds the job.
       if (e instanceof ProjectionLagError) this.lostClaim = true;
@@ -231,7 +257,8 @@ export class Runner implements OnApplicationShutdown {
     const jobKey = parseJobKey(key);
     const sink = await this.sinkFor(jobKey);
     const launchJob = launchJobOf(key, job.meta);
-    const token = jobToken(key, this.secret);
+    // A job claimed before runs had ids has no token to give: its process gets an empty one.
+    const token = tokenOfRun(job, this.secret) ?? '';
     const run = new JobRun(
       key,
       (fifoPath) =>
@@ -244,7 +271,7 @@ export class Runner implements OnApplicationShutdown {
         }),
       spider?.cwd ?? null,
       sink,
-      { workRoot: this.workRoot, stopGraceMs: this.stopGraceMs, maxRecordBytes: this.config.maxRecordBytes, flushMs: FLUSH_MS, drainMs: DRAIN_MS, highWater: 4 * BATCH_RECORDS },
+      { workRoot: this.workRoot, stopGraceMs: this.stopGraceMs, maxRecordBytes: this.config.maxRecordBytes, flushMs: FLUSH_MS, drainMs: DRAIN_MS, highWater: 4 * SINK_BATCH_RECORDS },
       `[crawlhub runner] runner ${this.id} starts job ${key}`,
     );
     if (!spider) {
@@ -271,28 +298,8 @@ export class Runner implements OnApplicationShutdown {
   }
 
   /** Records go where the job's data ends now (0 for a new job), each kind on its own. */
-  private async sinkFor(job: JobKey): Promise<RecordSink> {
-    const starts = {} as Record<RecordKind, number>;
-    for (const kind of RECORD_KINDS) starts[kind] = (await this.records.stats(kind, job))?.inputValues ?? 0;
-    const actor: Actor = { kind: 'job', id: `${job.project}/${job.spider}/${job.job}` };
-    return new RecordSink(
-      {
-        writeRecords: (kind, start, lines) => this.durable(this.commands.execute(new WriteJobRecordsCommand(kind, job, start, once(Buffer.from(`${lines.join('\n')}\n`)), actor))),
-        writeStats: (stats) => this.durable(this.commands.execute(new UpdateJobMetadataCommand(job, { merge: { scrapystats: stats } }, actor))),
-        lost: (what, e) => this.logger.error(`job ${job.project}/${job.spider}/${job.job}: gave up writing ${what}: ${(e as Error).message ?? e}`),
-      },
-      starts,
-      { batchRecords: BATCH_RECORDS, batchBytes: this.config.eventChunkBytes, maxRecordBytes: this.config.maxRecordBytes, retries: 8, retryDelayMs: 250 },
-    );
-  }
-
-  /** A write whose events are in the log is done, even when the views are slow to show it. */
-  private async durable(write: Promise<unknown>): Promise<void> {
-    try {
-      await write;
-    } catch (e) {
-      if (!(e instanceof ProjectionLagError)) throw e;
-    }
+  private sinkFor(job: JobKey): Promise<RecordSink> {
+    return openJobSink({ commands: this.commands, records: this.records, config: this.config, logger: this.logger }, job);
   }
 
   private async finish(active: Active, closeReason: string): Promise<void> {
@@ -310,7 +317,7 @@ export class Runner implements OnApplicationShutdown {
   private async finishJob(project: number, key: string, closeReason: string): Promise<void> {
     for (let attempt = 0; ; attempt++) {
       try {
-        await this.durable(this.change(project, { op: 'update', updates: [{ key, state: 'finished', fields: { close_reason: closeReason } }], by: 'jobrunner' }));
+        await durable(this.change(project, { op: 'update', updates: [{ key, state: 'finished', fields: { close_reason: closeReason } }], by: 'jobrunner' }));
         return;
       } catch (e) {
         if (attempt >= 20) throw e;
@@ -388,16 +395,15 @@ export class Runner implements OnApplicationShutdown {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.ticking;
+    // Heartbeats go on while its jobs stop and finish: they are still its jobs.
     for (const a of this.active.values()) a.run.stop('shutdown');
     await Promise.all([...this.finishing]);
+    if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
+    this.heartbeatTimer = null;
     await rm(this.workRoot, { recursive: true, force: true }).catch(() => undefined);
   }
 
   async onApplicationShutdown(): Promise<void> {
     await this.stop();
   }
-}
-
-async function* once(buf: Buffer): AsyncIterable<Buffer> {
-  yield buf;
 }

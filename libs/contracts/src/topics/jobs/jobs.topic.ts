@@ -38,6 +38,11 @@ export interface JobStartRequest {
   op: 'start';
   /** Claim only jobs needing at most this many units (the runner's free capacity). */
   maxUnits: number | null;
+  /**
+   * Claim nothing while the project runs this many jobs (its botgroups' `max_running`, as
+   * the claimer read it): the limit travels in the request, so a replay decides the same.
+   */
+  maxRunning: number | null;
   /** Claim only jobs of these spiders (empty: any). */
   spiders: string[];
   /** Extra fields saved in the job's metadata. */
@@ -93,7 +98,20 @@ export interface SettingsRequest {
   by: string;
 }
 
-export type JobsRequest = JobPushRequest | JobStartRequest | JobUpdateRequest | JobCancelRequest | JobTagsRequest | SpiderRequest | SettingsRequest;
+/**
+ * A periodic check of the runners of the project's running jobs, appended by the dash role
+ * every RUNNER_HEARTBEAT_MS while the project has jobs claimed by runners. The decision
+ * uses only what is in the project's stream: the check's time (the event's `occurredAt`,
+ * the checker's clock) and the heartbeats before it, never the clock at apply time.
+ */
+export interface RunnersCheckRequest {
+  op: 'check-runners';
+  /** RUNNER_LOST_MS of the checker: a runner silent for this long (checker's clock) is lost. */
+  lostMs: number;
+  by: string;
+}
+
+export type JobsRequest = JobPushRequest | JobStartRequest | JobUpdateRequest | JobCancelRequest | JobTagsRequest | SpiderRequest | SettingsRequest | RunnersCheckRequest;
 
 export interface JobsRequested {
   requestId: string;
@@ -102,4 +120,28 @@ export interface JobsRequested {
 }
 
 export const jobsRequestedType = (op: JobsRequest['op']) => `jobs.${op}-requested`;
-export const JOBS_REQUESTED_TYPES = ['push', 'start', 'update', 'cancel', 'tags', 'spider', 'settings'].map((op) => jobsRequestedType(op as JobsRequest['op']));
+export const JOBS_REQUESTED_TYPES = ['push', 'start', 'update', 'cancel', 'tags', 'spider', 'settings', 'check-runners'].map((op) =>
+  jobsRequestedType(op as JobsRequest['op']),
+);
+
+/**
+ * `jobs.runner-heartbeat`: a runner is alive and runs jobs of the project (key: the project).
+ * A runner appends one per project it runs jobs of, every RUNNER_HEARTBEAT_MS; an idle
+ * runner appends nothing. It is a fact, not a request: no outcome is recorded.
+ */
+export const RUNNER_HEARTBEAT = 'jobs.runner-heartbeat';
+export interface RunnerHeartbeat {
+  project: number;
+  runner: string;
+}
+
+/**
+ * `jobs.botgroup-changed` (key: `botgroup:<name>`): a botgroup's `max_running` (null: no
+ * limit), or `deleted`. A project joins botgroups through its `botgroups` setting.
+ */
+export const BOTGROUP_CHANGED = 'jobs.botgroup-changed';
+export interface BotgroupChanged {
+  name: string;
+  maxRunning: number | null;
+  deleted: boolean;
+}

@@ -3,8 +3,8 @@ import { AnyBulkWriteOperation, Collection, Filter } from 'mongodb';
 import { JOB_STATES, JobState } from '@crawlhub/contracts';
 import { LogPosition } from '@crawlhub/eventlog';
 import { MongoViewDatabase } from '@crawlhub/views';
-import { JobsDecision } from '../../domain/decide-jobs';
-import { JobDoc, SpiderDoc } from '../../domain/job';
+import { JobsDecision, RunnerLiveness } from '../../domain/decide-jobs';
+import { JobDoc, runnerOf, SpiderDoc } from '../../domain/job';
 import { JobFilter, JobsView } from '../../ports/jobs.view';
 
 /** One job: the fields queries filter and sort on, and the whole JobDoc as JSON text (metadata key order, any key). */
@@ -23,6 +23,8 @@ interface JobMongoDoc {
   argsKey: string;
   fire: string | null;
   tags: string[];
+  /** The runner that claimed it (`_runner`), or null. */
+  runner: string | null;
   d: string;
   /** Offset of the event that last wrote it: older or equal events are skipped on re-apply. */
   _o: number;
@@ -43,6 +45,22 @@ interface SettingsMongoDoc {
   /** The project id. */
   _id: number;
   d: string;
+  _o: number;
+}
+
+interface RunnerMongoDoc {
+  /** `project/runner`. */
+  _id: string;
+  project: number;
+  runner: string;
+  silentSince: number | null;
+  _o: number;
+}
+
+interface BotgroupMongoDoc {
+  /** The botgroup's name. */
+  _id: string;
+  maxRunning: number | null;
   _o: number;
 }
 
@@ -77,6 +95,8 @@ export class JobsMongo implements JobsView {
       await jobs.createIndex({ project: 1, ts: -1, order: -1 }, { name: 'jobs_recent' });
       await jobs.createIndex({ project: 1, state: 1, priority: -1, order: 1 }, { name: 'jobs_queue' });
       await jobs.createIndex({ project: 1, tags: 1 }, { name: 'jobs_tags' });
+      await jobs.createIndex({ state: 1, runner: 1, project: 1 }, { name: 'jobs_runner' });
+      await db.collection<RunnerMongoDoc>('job_runners').createIndex({ project: 1 }, { name: 'job_runners_project' });
       const spiders = db.collection<SpiderMongoDoc>('spiders');
       await spiders.createIndex({ project: 1, name: 1 }, { unique: true, name: 'spiders_name' });
       await spiders.createIndex({ project: 1, id: 1 }, { unique: true, name: 'spiders_id' });
@@ -93,6 +113,12 @@ export class JobsMongo implements JobsView {
   }
   private get outcomes(): Collection<OutcomeDoc> {
     return this.views.db.collection<OutcomeDoc>('job_outcomes');
+  }
+  private get runnerDocs(): Collection<RunnerMongoDoc> {
+    return this.views.db.collection<RunnerMongoDoc>('job_runners');
+  }
+  private get botgroupDocs(): Collection<BotgroupMongoDoc> {
+    return this.views.db.collection<BotgroupMongoDoc>('botgroups');
   }
 
   async spiderByName(project: number, name: string): Promise<SpiderDoc | null> {
@@ -218,12 +244,57 @@ export class JobsMongo implements JobsView {
         argsKey: j.argsKey,
         fire: j.fire ?? null,
         tags: [...new Set(j.tags)],
+        runner: runnerOf(j),
         d: JSON.stringify(j),
         _o: o,
       };
       ops.push({ replaceOne: { filter: { _id: doc._id }, replacement: doc, upsert: true } });
     }
     if (ops.length) await this.jobDocs.bulkWrite(ops, { ordered: true });
+  }
+
+  async runningJobs(project: number): Promise<JobDoc[]> {
+    await this.ready;
+    return this.many(this.jobDocs.find({ project, state: 'running' }, { projection: { d: 1 } }).sort({ _id: 1 }).toArray());
+  }
+
+  async runnersOf(project: number): Promise<RunnerLiveness[]> {
+    await this.ready;
+    const docs = await this.runnerDocs.find({ project }).sort({ runner: 1 }).toArray();
+    return docs.map((d) => ({ project, runner: d.runner, silentSince: d.silentSince }));
+  }
+
+  async putRunners(at: LogPosition, project: number, runners: { put: RunnerLiveness[]; drop: string[] }): Promise<void> {
+    await this.ready;
+    const ops: AnyBulkWriteOperation<RunnerMongoDoc>[] = [];
+    for (const r of runners.put) {
+      const _id = `${project}/${r.runner}`;
+      // A newer event already wrote the row: a duplicate key on the upsert, skipped below.
+      ops.push({ updateOne: { filter: { _id, _o: { $lt: at.offset } }, update: { $set: { project, runner: r.runner, silentSince: r.silentSince, _o: at.offset } }, upsert: true } });
+    }
+    for (const runner of runners.drop) ops.push({ deleteOne: { filter: { _id: `${project}/${runner}` } } });
+    if (ops.length) await this.runnerDocs.bulkWrite(ops, { ordered: false }).catch(ignoreDuplicateKeys);
+  }
+
+  async putBotgroup(at: LogPosition, name: string, maxRunning: number | null | undefined): Promise<void> {
+    await this.ready;
+    if (maxRunning === undefined) {
+      await this.botgroupDocs.deleteOne({ _id: name });
+      return;
+    }
+    await this.botgroupDocs.updateOne({ _id: name, _o: { $lt: at.offset } }, { $set: { maxRunning, _o: at.offset } }, { upsert: true }).catch(ignoreDuplicateKeys);
+  }
+
+  async botgroups(names: string[]): Promise<{ name: string; maxRunning: number | null }[]> {
+    await this.ready;
+    if (names.length === 0) return [];
+    const docs = await this.botgroupDocs.find({ _id: { $in: names } }).sort({ _id: 1 }).toArray();
+    return docs.map((d) => ({ name: d._id, maxRunning: d.maxRunning }));
+  }
+
+  async projectsWithRunnerJobs(): Promise<number[]> {
+    await this.ready;
+    return ((await this.jobDocs.distinct('project', { state: 'running', runner: { $type: 'string' } })) as number[]).sort((a, b) => a - b);
   }
 
   async list(filter: JobFilter, page: { offset: number; limit: number }): Promise<JobDoc[]> {
@@ -278,6 +349,12 @@ export class JobsMongo implements JobsView {
   private async many(docs: Promise<{ d: string }[]>): Promise<JobDoc[]> {
     return (await docs).map((doc) => JSON.parse(doc.d) as JobDoc);
   }
+}
+
+/** An upsert guarded by `_o` meets the newer document already stored: nothing to write. */
+function ignoreDuplicateKeys(e: { code?: number; writeErrors?: { code?: number }[] }): void {
+  const codes = e.writeErrors?.map((w) => w.code) ?? [e.code];
+  if (!codes.every((c) => c === 11000)) throw e;
 }
 
 /** The same conditions as the SQLite adapter's `whereOf`. */

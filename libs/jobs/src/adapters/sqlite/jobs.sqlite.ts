@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { JOB_STATES, JobState } from '@crawlhub/contracts';
 import { LogPosition } from '@crawlhub/eventlog';
 import { SqliteViewDatabase } from '@crawlhub/views';
-import { JobsDecision } from '../../domain/decide-jobs';
+import { JobsDecision, RunnerLiveness } from '../../domain/decide-jobs';
 import { JobDoc, SpiderDoc } from '../../domain/job';
 import { JobFilter, JobsView } from '../../ports/jobs.view';
 
@@ -24,6 +24,7 @@ export class JobsSqlite implements JobsView {
       CREATE INDEX IF NOT EXISTS jobs_recent ON jobs (project, ts, ord);
       CREATE INDEX IF NOT EXISTS jobs_queue ON jobs (project, state, priority, ord);
       CREATE INDEX IF NOT EXISTS jobs_fire ON jobs (project, fire) WHERE fire IS NOT NULL;
+      CREATE INDEX IF NOT EXISTS jobs_running ON jobs (project) WHERE state = 'running';
       CREATE TABLE IF NOT EXISTS job_tags (project INTEGER NOT NULL, tag TEXT NOT NULL, key TEXT NOT NULL, PRIMARY KEY (project, tag, key)) WITHOUT ROWID;
       CREATE TABLE IF NOT EXISTS spiders (
         project INTEGER NOT NULL, id INTEGER NOT NULL, name TEXT NOT NULL, seq INTEGER NOT NULL, tags TEXT NOT NULL,
@@ -31,6 +32,8 @@ export class JobsSqlite implements JobsView {
       CREATE UNIQUE INDEX IF NOT EXISTS spiders_name ON spiders (project, name);
       CREATE TABLE IF NOT EXISTS project_settings (project INTEGER PRIMARY KEY, doc TEXT NOT NULL);
       CREATE TABLE IF NOT EXISTS job_outcomes (request_id TEXT PRIMARY KEY, decision TEXT NOT NULL) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS job_runners (project INTEGER NOT NULL, runner TEXT NOT NULL, silent_since INTEGER, PRIMARY KEY (project, runner)) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS botgroups (name TEXT PRIMARY KEY, max_running INTEGER) WITHOUT ROWID;
     `);
   }
 
@@ -134,6 +137,40 @@ export class JobsSqlite implements JobsView {
 
   async putSettings(_at: LogPosition, project: number, settings: Record<string, unknown>): Promise<void> {
     this.w.prepare('INSERT OR REPLACE INTO project_settings (project, doc) VALUES (?, ?)').run(project, JSON.stringify(settings));
+  }
+
+  async runningJobs(project: number): Promise<JobDoc[]> {
+    return this.many(this.w, `SELECT doc FROM jobs WHERE project = ? AND state = 'running' ORDER BY key`, [project]);
+  }
+
+  async runnersOf(project: number): Promise<RunnerLiveness[]> {
+    const rows = this.w.prepare('SELECT runner, silent_since FROM job_runners WHERE project = ? ORDER BY runner').all(project) as { runner: string; silent_since: number | null }[];
+    return rows.map((r) => ({ project, runner: r.runner, silentSince: r.silent_since }));
+  }
+
+  async putRunners(_at: LogPosition, project: number, runners: { put: RunnerLiveness[]; drop: string[] }): Promise<void> {
+    const put = this.w.prepare('INSERT OR REPLACE INTO job_runners (project, runner, silent_since) VALUES (?, ?, ?)');
+    const drop = this.w.prepare('DELETE FROM job_runners WHERE project = ? AND runner = ?');
+    for (const r of runners.put) put.run(project, r.runner, r.silentSince);
+    for (const runner of runners.drop) drop.run(project, runner);
+  }
+
+  async putBotgroup(_at: LogPosition, name: string, maxRunning: number | null | undefined): Promise<void> {
+    if (maxRunning === undefined) this.w.prepare('DELETE FROM botgroups WHERE name = ?').run(name);
+    else this.w.prepare('INSERT OR REPLACE INTO botgroups (name, max_running) VALUES (?, ?)').run(name, maxRunning);
+  }
+
+  async botgroups(names: string[]): Promise<{ name: string; maxRunning: number | null }[]> {
+    if (names.length === 0) return [];
+    const rows = this.r.prepare(`SELECT name, max_running FROM botgroups WHERE name IN (${names.map(() => '?').join(',')}) ORDER BY name`).all(...names) as { name: string; max_running: number | null }[];
+    return rows.map((r) => ({ name: r.name, maxRunning: r.max_running }));
+  }
+
+  async projectsWithRunnerJobs(): Promise<number[]> {
+    const rows = this.r
+      .prepare(`SELECT DISTINCT project FROM jobs WHERE state = 'running' AND json_extract(doc, '$.meta._runner') IS NOT NULL ORDER BY project`)
+      .all() as { project: number }[];
+    return rows.map((r) => r.project);
   }
 
   async lastFire(project: number, schedule: string): Promise<number | null> {

@@ -1,4 +1,4 @@
-import { Controller, Param, Post, Req, Res } from '@nestjs/common';
+import { Controller, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { JobPushRequest } from '@crawlhub/contracts';
@@ -6,6 +6,7 @@ import { actorOf, ApiError, readBody, RequestPrincipal } from '@crawlhub/http';
 import { JobsOutcome } from '../../domain/decide-jobs';
 import { JobTokens } from '../../http/jobs-principal';
 import { clientMetadata, jsonInteger, jsonRecords, projectId, sendJobqLines, spiderName, states } from '../../http/jobs-request';
+import { JOBS_VIEW, JobsView } from '../../ports/jobs.view';
 import { RequestJobsChangeCommand } from '../request-jobs-change/request-jobs-change.command';
 
 const RESERVED = new Set(['spider', 'priority', 'units', 'unique', 'state', 'tags', 'add_tag', 'spider_args', 'job_settings']);
@@ -13,7 +14,12 @@ const RESERVED = new Set(['spider', 'priority', 'units', 'unique', 'state', 'tag
 /** POST jobq/<p>/push: `{"spider", "priority"?, "units"?, "unique"?, "state"?, ...metadata}` → `{"key", "auth"}`. */
 @Controller('jobq')
 export class PushJobController {
-  constructor(private readonly commands: CommandBus, private readonly principals: RequestPrincipal, private readonly tokens: JobTokens) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly principals: RequestPrincipal,
+    private readonly tokens: JobTokens,
+    @Inject(JOBS_VIEW) private readonly view: JobsView,
+  ) {}
 
   @Post(':project/push')
   async push(@Param('project') p: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
@@ -25,7 +31,8 @@ export class PushJobController {
     const request = pushRequestOf(body, principal.id);
     const outcome = (await this.commands.execute(new RequestJobsChangeCommand(project, request, actorOf(principal)))) as Extract<JobsOutcome, { op: 'push' }>;
     if (outcome.error) return sendJobqLines(reply, [{ request: body, error: outcome.error }]);
-    return sendJobqLines(reply, [{ key: outcome.key, auth: outcome.state === 'running' ? this.tokens.issue(outcome.key) : null }]);
+    const job = outcome.state === 'running' ? await this.view.job(outcome.key) : null;
+    return sendJobqLines(reply, [{ key: outcome.key, auth: job ? this.tokens.issue(job) : null }]);
   }
 }
 

@@ -17,7 +17,9 @@ export class RequestJobsChangeHandler implements ICommandHandler<RequestJobsChan
     const data: JobsRequested = { requestId, project: cmd.project, request: cmd.request };
     await this.writer.appendAndWait(JOBS_TOPIC, [createEvent({ type: jobsRequestedType(cmd.request.op), key: String(cmd.project), data, actor: cmd.actor })]);
     const decision = await this.view.outcome(requestId);
-    if (!decision) throw new Error(`no outcome recorded for jobs request ${requestId}`);
-    return decision.outcome;
+    if (decision) return decision.outcome;
+    // Applied (the wait above passed it) without an outcome: a runner check that failed nothing (see JobsProjection).
+    if (cmd.request.op === 'check-runners') return { op: 'check-runners', failed: [] };
+    throw new Error(`no outcome recorded for jobs request ${requestId}`);
   }
 }

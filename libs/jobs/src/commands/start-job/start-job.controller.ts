@@ -2,6 +2,7 @@ import { Controller, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { actorOf, ApiError, readBody, RequestPrincipal } from '@crawlhub/http';
+import { maxRunningOf } from '../../domain/botgroups';
 import { JobsOutcome } from '../../domain/decide-jobs';
 import { JobTokens } from '../../http/jobs-principal';
 import { clientMetadata, jsonRecords, projectId, sendJobqLines } from '../../http/jobs-request';
@@ -10,8 +11,9 @@ import { RequestJobsChangeCommand } from '../request-jobs-change/request-jobs-ch
 
 /**
  * POST jobq/<p>/startjob: a runner claims the next pending job (highest priority, then
- * first pushed), optionally within `max_units` and `spiders`; other fields are saved in
- * the job's metadata. Answers the running job with its token, or an empty body.
+ * first pushed), optionally within `max_units` and `spiders`, and while the project runs
+ * fewer jobs than its botgroups' `max_running`; other fields are saved in the job's
+ * metadata. Answers the running job with its token, or an empty body.
  */
 @Controller('jobq')
 export class StartJobController {
@@ -33,11 +35,12 @@ export class StartJobController {
     const by = typeof fields.started_by === 'string' ? fields.started_by : 'jobrunner';
     delete fields.started_by;
     clientMetadata(fields);
-    const outcome = (await this.commands.execute(
-      new RequestJobsChangeCommand(project, { op: 'start', maxUnits: (maxUnits as number | undefined) ?? null, spiders: spiderList, fields, by }, actorOf(principal)),
-    )) as Extract<JobsOutcome, { op: 'start' }>;
+    // The project's botgroups limit its running jobs, for every claimer (crawlhub's runners and others).
+    const maxRunning = await maxRunningOf(this.view, project);
+    const request = { op: 'start', maxUnits: (maxUnits as number | undefined) ?? null, maxRunning, spiders: spiderList, fields, by } as const;
+    const outcome = (await this.commands.execute(new RequestJobsChangeCommand(project, request, actorOf(principal)))) as Extract<JobsOutcome, { op: 'start' }>;
     if (!outcome.key) return reply.status(200).header('content-type', 'application/x-jsonlines').send('');
     const job = (await this.view.job(outcome.key))!;
-    return sendJobqLines(reply, [{ key: job.key, ...job.meta, auth: this.tokens.issue(job.key) }]);
+    return sendJobqLines(reply, [{ key: job.key, ...job.meta, auth: this.tokens.issue(job) }]);
   }
 }

@@ -1,0 +1,61 @@
+import { Controller, Delete, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { actorOf, ApiError, readBody, RequestPrincipal } from '@crawlhub/http';
+import { BOTGROUP_NAME, MAX_RUNNING_LIMIT } from '../../domain/botgroups';
+import { sendJobqJson } from '../../http/jobs-request';
+import { JOBS_VIEW, JobsView } from '../../ports/jobs.view';
+import { SetBotgroupCommand } from './set-botgroup.command';
+
+/**
+ * Botgroups on the JobQ service (as the official client's live tests call them):
+ * `POST botgroups/<name>/max_running` with a JSON integer (or `null`, no limit),
+ * `GET` it back, `DELETE botgroups/<name>`. A botgroup is shared by the projects that
+ * name it in their `botgroups` setting, so only the admin key changes one.
+ */
+@Controller('botgroups/:name')
+export class BotgroupsController {
+  constructor(private readonly commands: CommandBus, private readonly principals: RequestPrincipal, @Inject(JOBS_VIEW) private readonly view: JobsView) {}
+
+  @Get('max_running')
+  async get(@Param('name') name: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+    await this.principals.require(req);
+    const [found] = await this.view.botgroups([botgroupName(name)]);
+    return sendJobqJson(reply, found?.maxRunning ?? null);
+  }
+
+  @Post('max_running')
+  async set(@Param('name') name: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+    const principal = await this.admin(req);
+    let value: unknown;
+    try {
+      value = JSON.parse((await readBody(req, 1024)).toString('utf8'));
+    } catch (e) {
+      if (e instanceof ApiError) throw e;
+      throw new ApiError(400, 'max_running must be a JSON integer or null');
+    }
+    if (value !== null && !(Number.isInteger(value) && (value as number) >= 1 && (value as number) <= MAX_RUNNING_LIMIT)) {
+      throw new ApiError(400, `max_running must be an integer from 1 to ${MAX_RUNNING_LIMIT}, or null (no limit)`);
+    }
+    await this.commands.execute(new SetBotgroupCommand(botgroupName(name), value as number | null, false, actorOf(principal)));
+    return reply.status(200).header('content-type', 'text/html; charset=utf-8').send('');
+  }
+
+  @Delete()
+  async delete(@Param('name') name: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
+    const principal = await this.admin(req);
+    await this.commands.execute(new SetBotgroupCommand(botgroupName(name), null, true, actorOf(principal)));
+    return reply.status(200).header('content-type', 'text/html; charset=utf-8').send('');
+  }
+
+  private async admin(req: FastifyRequest) {
+    const principal = await this.principals.require(req);
+    if (!principal.admin) throw new ApiError(403, 'Forbidden');
+    return principal;
+  }
+}
+
+function botgroupName(name: string): string {
+  if (!BOTGROUP_NAME.test(name)) throw new ApiError(400, `Invalid botgroup name: ${JSON.stringify(name)} (1 to 64 letters, digits, _ . or -)`);
+  return name;
+}
