@@ -1,6 +1,6 @@
 import { INestApplication } from '@nestjs/common';
 import { mkdtempSync } from 'node:fs';
-import { createServer as createHttpServer, globalAgent, IncomingMessage, request as httpRequest, Server, ServerResponse } from 'node:http';
+import { createServer as createHttpServer, globalAgent, IncomingHttpHeaders, IncomingMessage, request as httpRequest, Server, ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { AddressInfo, connect as netConnect, Socket } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
@@ -79,6 +79,22 @@ function rawConnect(port: number, target: string, key: string): Promise<{ head: 
     socket.on('data', onData);
     socket.once('error', reject);
     socket.once('close', () => resolve({ head: got, socket }));
+  });
+}
+
+/** A plain HTTP request sent on `socket` (a tunnel's); the socket is closed after the answer. */
+function requestOn(socket: Socket, path: string): Promise<{ status: number; headers: IncomingHttpHeaders; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ createConnection: () => socket, path, headers: { Host: 'target' } }, (res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => (body += c));
+      res.on('end', () => {
+        socket.destroy();
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body });
+      });
+    });
+    req.on('error', reject);
+    req.end();
   });
 }
 
@@ -180,33 +196,28 @@ describe('smart proxy: SSRF rules, without ALLOW_PRIVATE_TARGETS', () => {
     expect(loopHits()).toBe(0);
   });
 
-  it('CONNECT: every spelling of loopback answers 523 domain_forbidden to the CONNECT itself, crawlhub\'s own storage API included', async () => {
+  it('CONNECT: every spelling of loopback answers 523 domain_forbidden inside the tunnel, plain HTTP and TLS alike, crawlhub\'s own storage API included', async () => {
     const storagePort = new URL(platform.storageUrl).port;
+    const proxyCa = (await direct(proxy.port, '/ca.crt', {})).body;
     const targets = [...authorities(), `[::ffff:7f00:1]:${storagePort}`, `0x7f.1:${storagePort}`, `[0:0:0:0:0:0:0:1]:${storagePort}`];
-    const answers: [string, number, string | undefined][] = [];
+    const answers: [string, string, number, string | undefined][] = [];
     for (const target of targets) {
       const { head, socket } = await rawConnect(proxy.port, target, key);
-      socket.destroy();
-      answers.push([target, ...statusOf(head)]);
+      expect([target, statusOf(head)[0]]).toEqual([target, 200]);
+      const plain = await requestOn(socket, '/secret');
+      answers.push([target, 'http', plain.status, plain.headers['x-proxy-error'] as string | undefined]);
+      const tls = await viaTunnel(proxy.port, target, '/secret', { key, ca: proxyCa });
+      answers.push([target, 'https', tls.status, tls.headers['x-proxy-error'] as string | undefined]);
     }
-    expect(answers.filter(([, status, code]) => status !== 523 || code !== 'domain_forbidden')).toEqual([]);
+    expect(answers.filter(([, , status, code]) => status !== 523 || code !== 'domain_forbidden')).toEqual([]);
     expect(loopHits()).toBe(0);
-  });
+  }, 60_000);
 
   it('CONNECT: plain HTTP inside an allowed tunnel goes to the tunnel\'s target only, whatever it names', async () => {
     const { head, socket } = await rawConnect(proxy.port, `0x7f.0.0.5:${allowed.httpPort}`, key);
     expect(statusOf(head)[0]).toBe(200);
     // An absolute-form request naming the loopback origin, sent on the tunnel's socket.
-    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = httpRequest({ createConnection: () => socket, path: `http://127.0.0.1:${loop4.httpPort}/pivot`, headers: { Host: `127.0.0.1:${loop4.httpPort}` } }, (res) => {
-        let body = '';
-        res.on('data', (c: Buffer) => (body += c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      });
-      req.on('error', reject);
-      req.end();
-    });
-    socket.destroy();
+    const answer = await requestOn(socket, `http://127.0.0.1:${loop4.httpPort}/pivot`);
     expect(answer.status).toBe(200);
     expect(JSON.parse(answer.body).origin).toBe('127.0.0.5');
     expect(loopHits()).toBe(0);
@@ -284,9 +295,8 @@ describe('smart proxy: SSRF rules, without ALLOW_PRIVATE_TARGETS', () => {
       }
       expect(loop6!.hits.length - before).toBe(3);
       // Still only that address: the other loopback stays refused.
-      const { head, socket } = await rawConnect(v6.port, `127.0.0.1:${loop4.httpsPort}`, key);
-      socket.destroy();
-      expect(statusOf(head)).toEqual([523, 'domain_forbidden']);
+      const refused = await viaTunnel(v6.port, `127.0.0.1:${loop4.httpsPort}`, '/over-tls', { key, ca: proxyCa });
+      expect([refused.status, refused.headers['x-proxy-error']]).toEqual([523, 'domain_forbidden']);
       expect(loop4.hits).toEqual([]);
     }, 30_000);
   });

@@ -95,11 +95,10 @@ describe('TargetGuard', () => {
     expect(await outcome(listed.check('[::]'))).toBe('domain_forbidden');
   });
 
-  it('decides what it can without DNS (the CONNECT line): the canonical host, and the address when it is known', () => {
+  it('gives the canonical host of a CONNECT line without any lookup, 540 for what is no host', () => {
     const g = guard();
-    expect(g.checkWithoutDns('public.example')).toEqual({ host: 'public.example', address: null });
-    expect(g.checkWithoutDns('[2001:4860:4860::0008]')).toEqual({ host: '2001:4860:4860::8', address: '2001:4860:4860::8' });
-    expect(() => g.checkWithoutDns('[0:0:0:0:0:0:0:1]')).toThrow('forbidden');
+    expect(['Public.Example.', '[2001:4860:4860::0008]', '[0:0:0:0:0:0:0:1]', '0x7f.1'].map((raw) => g.canonical(raw))).toEqual(['public.example', '2001:4860:4860::8', '::1', '127.0.0.1']);
+    expect(() => g.canonical('[1::2::3]')).toThrow('Bad header value');
     expect(lookups).toEqual([]);
   });
 });

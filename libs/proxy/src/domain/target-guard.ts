@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { canonicalAddress, parseTargetHost, TargetPolicy } from '@crawlhub/net';
 import { errorCodeOf, ProxyError } from './proxy-errors';
 
@@ -39,7 +40,7 @@ export type LookupAll = (name: string) => Promise<string[]>;
  * The proxy's SSRF guard and deny-list (docs/proxy.md "SSRF rules"). A target is parsed
  * into its canonical host first (every spelling of an address is the same address), a name
  * is resolved once and every address it has is checked, and the connection goes to the
- * address checked. Every request runs it, those inside CONNECT tunnels included.
+ * address checked. Every request runs it, each one inside a CONNECT tunnel included.
  */
 export class TargetGuard {
   private readonly denyDomains: string[];
@@ -55,39 +56,35 @@ export class TargetGuard {
     for (const [name, address] of Object.entries(options.staticHosts)) this.staticHosts[canonicalHost(name) ?? name] = canonicalAddress(address) ?? address;
   }
 
-  /**
-   * What is decided without DNS: the canonical host (540 bad_header when `raw` is none), 523
-   * domain_forbidden for a denied domain or a refused address, 502 nxdomain for a special-use
-   * name; and the address when it is known without DNS (null: the name needs a lookup).
-   */
-  checkWithoutDns(raw: string): { host: string; address: string | null } {
-    const parsed = parseTargetHost(raw);
-    if (parsed === null) throw new ProxyError('bad_header', 'no valid target host');
-    const host = parsed.kind === 'address' ? parsed.address : parsed.name;
-    if (this.denyDomains.some((d) => inDomain(host, d))) throw new ProxyError('domain_forbidden');
-    if (parsed.kind === 'address') {
-      this.checkAddress(parsed.address);
-      return { host, address: parsed.address };
-    }
-    const answered = answerWithoutDns(parsed.name, this.staticHosts);
-    if (answered === 'nxdomain') throw new ProxyError('nxdomain');
-    if (answered === null) return { host, address: null };
-    this.checkAddress(answered.address);
-    return { host, address: answered.address };
+  /** The canonical spelling of a target host (see parseTargetHost); 540 bad_header when `raw` is no host. */
+  canonical(raw: string): string {
+    const host = canonicalHost(raw);
+    if (host === null) throw new ProxyError('bad_header', 'no valid target host');
+    return host;
   }
 
-  /** The whole check: `checkWithoutDns`, then a name's lookup, every address of it checked; the address to connect to. */
+  /**
+   * The whole check of a target: its canonical host, 523 domain_forbidden for a denied
+   * domain or a refused address, 502 nxdomain for a special-use name; a name is resolved
+   * once and every one of its addresses checked. Answers the address to connect to.
+   */
   async check(raw: string): Promise<CheckedTarget> {
-    const known = this.checkWithoutDns(raw);
-    if (known.address !== null) return { host: known.host, address: known.address };
-    const answers = await this.lookupAll(known.host).catch((e: unknown) => {
+    const host = this.canonical(raw);
+    if (this.denyDomains.some((d) => inDomain(host, d))) throw new ProxyError('domain_forbidden');
+    if (isIP(host)) {
+      this.checkAddress(host);
+      return { host, address: host };
+    }
+    const answered = answerWithoutDns(host, this.staticHosts);
+    if (answered === 'nxdomain') throw new ProxyError('nxdomain');
+    const answers = answered ? [answered.address] : await this.lookupAll(host).catch((e: unknown) => {
       throw new ProxyError(errorCodeOf(e) === 'nxdomain' ? 'nxdomain' : errorCodeOf(e));
     });
     const addresses = answers.map((a) => canonicalAddress(a));
     if (addresses.length === 0) throw new ProxyError('nxdomain');
     // One refused address refuses the name: a name that points at both sides of the fence is not a website.
     for (const a of addresses) this.checkAddress(a);
-    return { host: known.host, address: addresses[0]! };
+    return { host, address: addresses[0]! };
   }
 
   private checkAddress(address: string | null): void {

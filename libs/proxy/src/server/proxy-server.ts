@@ -196,19 +196,23 @@ export class ProxyServer {
   }
 
   /**
-   * A CONNECT, before the library answers 200 and takes the tunnel: its syntax (540), its
-   * key (407), and what the SSRF guard decides without DNS on its canonical target (523 for
-   * a refused address or domain, whatever its spelling). Every request inside the tunnel
-   * goes through the whole guard again. The library reads the target's host from `req.url`
-   * up to the first colon, so `req.url` becomes the canonical target, and an IPv6 literal
-   * the key of a TLS server of ours with a certificate for that address.
+   * A CONNECT, before the library answers 200 and takes the tunnel: its syntax (540: the
+   * target must parse as a host) and its key (407). The tunnel's target is kept in its
+   * canonical form, and every request inside the tunnel goes through the whole SSRF guard
+   * with it: a refusal (523) is answered inside the tunnel like every other error of an
+   * intercepted tunnel, where clients read X-Proxy-Error (a browser or Scrapy only sees
+   * "tunnel failed" when the CONNECT itself is refused). The library takes the host part of
+   * `req.url` (up to the first colon) for the name of the certificate it presents, which
+   * must be the name the client asked for; an IPv6 literal, which it cannot read, becomes
+   * the key of a TLS server of ours with a certificate for the address.
    */
   private onConnect(req: IncomingMessage, socket: Duplex, cb: (err?: Error | null) => void): void {
     this.tunnelSockets.add(socket);
     socket.once('close', () => this.tunnelSockets.delete(socket));
     const refuse = (e: ProxyError) => {
       const body = `${e.message}\n`;
-      const head = [`HTTP/1.1 ${e.status} ${PROXY_ERRORS[e.code][1]}`, ...versionHeaders().map(([n, v]) => `${n}: ${v}`), `X-Proxy-Error: ${e.code}`, `X-Crawlera-Error: ${e.code}`, 'Content-Type: text/plain; charset=utf-8', `Content-Length: ${Buffer.byteLength(body)}`, 'Connection: close'];
+      const head = [`HTTP/1.1 ${e.status} ${PROXY_ERRORS[e.code][1]}`, ...versionHeaders().map(([n, v]) => `${n}: ${v}`), 'Content-Type: text/plain; charset=utf-8', `Content-Length: ${Buffer.byteLength(body)}`, 'Connection: close'];
+      if (e.code !== 'unexpected') head.push(`X-Proxy-Error: ${e.code}`, `X-Crawlera-Error: ${e.code}`);
       if (e.code === 'bad_proxy_auth') head.push('Proxy-Authenticate: Basic realm="crawlhub"');
       socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
     };
@@ -218,9 +222,9 @@ export class ProxyServer {
     this.principalOf(req.headers['proxy-authorization'])
       .then(async (principal) => {
         if (!principal) return refuse(new ProxyError('bad_proxy_auth'));
-        const { host } = this.guard.checkWithoutDns(m[1]);
+        const host = this.guard.canonical(m[1]);
         this.tunnels.set(req, { principal, host, port });
-        req.url = `${host.includes(':') ? await this.ipv6Server(host) : host}:${port}`;
+        if (host.includes(':')) req.url = `${await this.ipv6Server(host)}:${port}`;
         cb();
       })
       .catch((e: unknown) => {
