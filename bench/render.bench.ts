@@ -1,6 +1,7 @@
 import puppeteer from 'puppeteer-core';
 import { existsSync } from 'node:fs';
 import { loadConfig } from '@crawlhub/config';
+import { TargetPolicy } from '@crawlhub/net';
 import { CHROMIUM_FLAGS, RenderPool, RenderPoolOptions } from '@crawlhub/render';
 import { report } from './bench-support';
 import { SCRIPT_TEXT, startRenderSite } from './render-site';
@@ -24,7 +25,7 @@ export async function renderBench(o: { seconds: number; soakRenders: number }): 
   }
   const site = await startRenderSite();
   const pageUrl = `${site.url}/page`;
-  const options: RenderPoolOptions = { ...config, proxyUrl: null, allowPrivateTargets: true, queueLimit: 1000 };
+  const options: RenderPoolOptions = { ...config, proxyUrl: null, targets: new TargetPolicy({ allowPrivate: true, allowed: [] }), queueLimit: 1000 };
   try {
     const baseline = await rawGotoRate(config.chromiumPath, pageUrl, o.seconds, false);
     report('baseline: raw page.goto on one kept page, concurrency 1', baseline, 'renders/s');

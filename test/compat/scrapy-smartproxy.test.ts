@@ -223,8 +223,8 @@ if (!PYTHON) {
       // Each banned answer came after tries on distinct exits.
       for (const tries of answers) expect(new Set(tries.map((h) => h.remote)).size).toBe(TRIES_PER_REQUEST);
       expect(answers.length).toBeGreaterThan(0);
-      // Exits come back after the cooldown: a page banned twice was tried again on an exit
-      // of its first ban (else the proxy would have answered "banned" after fewer tries).
+      // A page banned twice was tried again on an exit of its first ban: a cooldown only
+      // changes which exit goes first, it never takes an exit away (docs/proxy.md "Bans").
       const twice = answers.filter((tries) => tries[0].page === 7);
       expect(twice).toHaveLength(2);
       expect(twice[1].some((h) => twice[0].some((first) => first.remote === h.remote))).toBe(true);

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { globalAgent } from 'node:http';
 import { loadConfig } from '@crawlhub/config';
+import { TargetPolicy } from '@crawlhub/net';
 import { RenderError, RenderFailure, RenderPool, RenderPoolOptions } from '@crawlhub/render';
 import { startProxyApp, StartedProxy } from '../../apps/proxy/proxy.app';
 import { RenderSite, SCRIPT_TEXT, startRenderSite } from '../../bench/render-site';
@@ -16,6 +17,8 @@ if (!HAS_CHROMIUM) console.warn(`skipped: the render pool suites need ${CHROMIUM
 const describeWithChromium = HAS_CHROMIUM ? describe : describe.skip;
 
 const VIEWPORT = { width: 800, height: 600 };
+/** The SSRF rule with nothing but public addresses allowed. */
+const GUARDED = new TargetPolicy({ allowPrivate: false, allowed: [] });
 
 function poolOptions(change: Partial<RenderPoolOptions> = {}): RenderPoolOptions {
   return {
@@ -26,7 +29,7 @@ function poolOptions(change: Partial<RenderPoolOptions> = {}): RenderPoolOptions
     recyclePages: 1000,
     recycleRssMb: 4096,
     proxyUrl: null,
-    allowPrivateTargets: true,
+    targets: new TargetPolicy({ allowPrivate: true, allowed: [] }),
     viewport: VIEWPORT,
     ...change,
   };
@@ -128,7 +131,7 @@ describeWithChromium('render pool', () => {
   }, 30_000);
 
   it('refuses private, loopback and link-local targets unless they are allowed', async () => {
-    const pool = await startPool({ concurrency: 1, allowPrivateTargets: false });
+    const pool = await startPool({ concurrency: 1, targets: GUARDED });
     const before = site.hits.length;
     for (const url of [`${site.url}/page`, 'http://localhost:1/', 'http://[::1]/', 'http://169.254.169.254/latest/meta-data/']) {
       expect((await failureOf(pool.render({ url }))).failure).toBe('blocked_target');
@@ -212,7 +215,7 @@ describeWithChromium('render pool', () => {
     }, 60_000);
 
     it('aborts a redirect to a private literal when private targets are not allowed (names are left to the proxy)', async () => {
-      const pool = await startPool({ concurrency: 1, allowPrivateTargets: false, proxyUrl: `http://${key}:@127.0.0.1:${proxy.port}` });
+      const pool = await startPool({ concurrency: 1, targets: GUARDED, proxyUrl: `http://${key}:@127.0.0.1:${proxy.port}` });
       const named = `http://site.test:${new URL(site.url).port}`;
       expect((await pool.render({ url: `${named}/page` })).html).toContain(SCRIPT_TEXT);
       const before = site.hits.length;

@@ -1,5 +1,6 @@
 import { Agent, IncomingHttpHeaders, request } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { isIP } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { basic } from './platform';
 
@@ -33,8 +34,9 @@ export function viaTunnel(port: number, target: string, path: string, o: { key: 
     const connectReq = request({ host: '127.0.0.1', port, method: 'CONNECT', path: target, headers: { Host: target, 'Proxy-Authorization': basic(o.key) } });
     connectReq.on('connect', (res, socket) => {
       if (res.statusCode !== 200) return resolve({ status: res.statusCode ?? 0, headers: res.headers, body: '' });
-      const servername = target.split(':')[0];
-      const req = httpsRequest({ host: servername, path, headers: { Host: target, ...(o.headers ?? {}) }, createConnection: () => tlsConnect({ socket, host: servername, servername: /^[\d.]+$/.test(servername) ? undefined : servername, ca: o.ca }) }, (r) => {
+      // The host of `host:port` or `[v6]:port`; TLS sends no server name for an IP literal.
+      const host = target.slice(0, target.lastIndexOf(':')).replace(/^\[(.*)\]$/, '$1');
+      const req = httpsRequest({ host, path, headers: { Host: target, ...(o.headers ?? {}) }, createConnection: () => tlsConnect({ socket, host, servername: isIP(host) ? undefined : host, ca: o.ca }) }, (r) => {
         const chunks: Buffer[] = [];
         r.on('data', (c: Buffer) => chunks.push(c));
         r.on('end', () => {

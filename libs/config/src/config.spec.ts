@@ -12,6 +12,12 @@ describe('loadConfig', () => {
     expect(c.allowPrivateTargets).toBe(false);
   });
 
+  it('reads the addresses allowed although not public (ALLOW_TARGET_ADDRESSES)', () => {
+    expect(loadConfig({}).allowTargetAddresses).toEqual([]);
+    expect(loadConfig({ ALLOW_TARGET_ADDRESSES: '127.0.0.5, 10.8.0.0/16,::1' }).allowTargetAddresses).toEqual(['127.0.0.5', '10.8.0.0/16', '::1']);
+    expect(() => loadConfig({ ALLOW_TARGET_ADDRESSES: '10.0.0.0/33,example.com' })).toThrow(/10\.0\.0\.0\/33 must be[\s\S]*example\.com must be/);
+  });
+
   it('reads roles, kafka and mongodb settings', () => {
     const c = loadConfig({ APP_ROLE: 'storage,projector', EVENT_LOG: 'kafka', KAFKA_BROKERS: '127.0.0.1:9092, 127.0.0.1:9093', VIEW_STORE: 'mongodb', MONGODB_URI: 'mongodb://127.0.0.1:27017/' });
     expect(c.roles).toEqual(['storage', 'projector']);

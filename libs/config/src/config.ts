@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
+import { isAddressOrRange } from '@crawlhub/net';
 
 export const APP_ROLES = ['storage', 'dash', 'proxy', 'fetch', 'extract', 'projector', 'worker', 'runner'] as const;
 export type AppRole = (typeof APP_ROLES)[number];
@@ -18,6 +19,8 @@ export interface CrawlhubConfig {
   host: string;
   ports: { dash: number; storage: number; fetch: number; extract: number; proxy: number; stats: number };
   allowPrivateTargets: boolean;
+  /** Addresses and CIDR ranges that fetch, render, extraction and the proxy may reach although they are not public (docs/proxy.md "SSRF rules"). */
+  allowTargetAddresses: string[];
   /** How long a write waits for the views it touched to catch up before answering 503. */
   readYourWritesTimeoutMs: number;
   /** How often the scheduler looks for periodic jobs that are due. */
@@ -152,8 +155,10 @@ export interface ProxyConfig {
   banRules: ProxyBanRule[];
   /** How much of a body the ban rules with body markers may inspect. */
   banBodyBytes: number;
-  /** How long an exit stays banned for a domain after a ban. */
+  /** How long after a ban of a domain an exit is that domain's last choice. */
   banCooldownMs: number;
+  /** A retry of a ban on an exit the request already tried (no other one left) waits this long first. */
+  banRetryBackoffMs: number;
   /** How long an exit that failed on its own side (upstream proxy down) is left out. */
   exitCooldownMs: number;
   throttle: ProxyThrottleConfig;
@@ -236,6 +241,7 @@ export const CONFIG_DOCS: [string, string, string][] = [
   ['HOST', '127.0.0.1', 'listen address of every port'],
   ['DASH_PORT STORAGE_PORT FETCH_PORT EXTRACT_PORT PROXY_PORT STATS_PORT', '8001 8002 8003 8004 8010 8011', 'listen ports'],
   ['ALLOW_PRIVATE_TARGETS', 'false', 'let fetch, render, extraction and the proxy reach private and loopback addresses'],
+  ['ALLOW_TARGET_ADDRESSES', '—', 'comma list of addresses and CIDR ranges (`10.1.2.3`, `10.8.0.0/16`, `::1`) that fetch, render, extraction and the proxy may reach although they are private or loopback, while every other one stays refused'],
   ['READ_YOUR_WRITES_TIMEOUT_MS', '10000', 'how long a write waits for its views before answering 503'],
   ['SCHEDULER_INTERVAL_MS', '10000', 'how often periodic jobs are checked (a run starts at most this late)'],
   ['MAX_RECORD_BYTES', '1048576', 'largest item, log line, request or collection record (413 above)'],
@@ -271,7 +277,8 @@ export const CONFIG_DOCS: [string, string, string][] = [
   ['PROXY_STATIC_HOSTS', '—', 'comma list `name=ip` the proxy answers without DNS (e.g. names under .test)'],
   ['PROXY_BAN_RULES', PROXY_BAN_RULES_DEFAULT, 'ban rules, JSON array (or `@/path/rules.json`) of `{"domain"?, "status"?: [..], "body"?: [markers]}`'],
   ['PROXY_BAN_BODY_BYTES', '65536', 'how much of a response body the ban rules with body markers inspect'],
-  ['PROXY_BAN_COOLDOWN_MS', '300000', 'how long an exit stays banned for a domain'],
+  ['PROXY_BAN_COOLDOWN_MS', '300000', 'how long after a ban an exit is the domain\'s last choice (other exits are preferred; a domain always keeps an exit)'],
+  ['PROXY_BAN_RETRY_BACKOFF_MS', '500', 'a ban is retried on another exit at once; with no other exit left, on the same one after this pause (or its throttling slot, if later)'],
   ['PROXY_EXIT_COOLDOWN_MS', '30000', 'how long an exit that failed on its own side (upstream proxy down) is left out of rotation'],
   ['PROXY_THROTTLE_SPACING_MS', '12000', 'time between two requests to one domain through one exit (a request waits for its slot); 0 turns throttling off'],
   ['PROXY_THROTTLE_SOFT_LIMIT_MS', '120000', 'from this wait on, responses carry X-Proxy-Next-Request-In (seconds a next request to the domain would wait)'],
@@ -396,6 +403,7 @@ export function loadConfig(env: Env = process.env): CrawlhubConfig {
       stats: int('STATS_PORT', 8011, 0, 65535),
     },
     allowPrivateTargets: bool('ALLOW_PRIVATE_TARGETS', false),
+    allowTargetAddresses: addressRangesOf(str('ALLOW_TARGET_ADDRESSES', ''), problems),
     readYourWritesTimeoutMs: int('READ_YOUR_WRITES_TIMEOUT_MS', 10_000, 10, 600_000),
     schedulerIntervalMs: int('SCHEDULER_INTERVAL_MS', 10_000, 100, 3_600_000),
     maxRecordBytes: int('MAX_RECORD_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
@@ -469,6 +477,7 @@ export function loadConfig(env: Env = process.env): CrawlhubConfig {
       banRules: banRulesOf(str('PROXY_BAN_RULES', PROXY_BAN_RULES_DEFAULT), problems),
       banBodyBytes: int('PROXY_BAN_BODY_BYTES', 65_536, 1, 16 * 1024 * 1024),
       banCooldownMs: int('PROXY_BAN_COOLDOWN_MS', 300_000, 0, 86_400_000),
+      banRetryBackoffMs: int('PROXY_BAN_RETRY_BACKOFF_MS', 500, 0, 60_000),
       exitCooldownMs: int('PROXY_EXIT_COOLDOWN_MS', 30_000, 0, 86_400_000),
       throttle: {
         spacingMs: int('PROXY_THROTTLE_SPACING_MS', 12_000, 0, 3_600_000),
@@ -530,6 +539,12 @@ function proxyExitsOf(list: string, problems: string[]): ProxyExitConfig[] {
     else problems.push(`PROXY_EXITS: ${item} is neither an IP address nor an http://, https:// or socks5:// URL`);
   }
   return exits;
+}
+
+function addressRangesOf(list: string, problems: string[]): string[] {
+  const ranges = list.split(',').map((x) => x.trim()).filter(Boolean);
+  for (const r of ranges) if (!isAddressOrRange(r)) problems.push(`ALLOW_TARGET_ADDRESSES: ${r} must be an IP address or a CIDR range`);
+  return ranges.filter(isAddressOrRange);
 }
 
 function staticHostsOf(list: string, problems: string[]): Record<string, string> {

@@ -3,9 +3,11 @@ import { readFileSync } from 'node:fs';
 import { createSecureContext, rootCertificates } from 'node:tls';
 import { AccessModule } from '@crawlhub/access';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
+import { TargetPolicy } from '@crawlhub/net';
+import { TargetGuard } from './domain/target-guard';
 import { Exit, exitLabel, TlsTrust } from './exits/exit';
 import { ExitPool } from './exits/exit-pool';
-import { PROXY_RESOLVER, SystemResolver } from './exits/resolver';
+import { PROXY_RESOLVER, ProxyResolver, SystemResolver } from './exits/resolver';
 import { NoSessions, PROXY_SESSIONS, ProxySessions } from './ports/proxy-sessions.port';
 import { NoUsage, PROXY_USAGE, ProxyUsage } from './ports/proxy-usage.port';
 import { ProxyForwarder } from './server/proxy-forwarder';
@@ -32,6 +34,10 @@ export function exitPoolOf(config: CrawlhubConfig): ExitPool {
   return new ExitPool(exits, { banCooldownMs: config.proxy.banCooldownMs, exitCooldownMs: config.proxy.exitCooldownMs, throttle: config.proxy.throttle });
 }
 
+export function targetGuardOf(config: CrawlhubConfig, resolver: ProxyResolver): TargetGuard {
+  return new TargetGuard({ denyDomains: config.proxy.denyDomains, staticHosts: config.proxy.staticHosts, policy: TargetPolicy.of(config) }, (name) => resolver.lookup(name));
+}
+
 export interface ProxyModuleOptions {
   /** Where usage is accounted (an exported provider of `imports`; default: nowhere). */
   usage?: Type<ProxyUsage>;
@@ -49,6 +55,7 @@ export class ProxyModule {
       { provide: ExitPool, useFactory: exitPoolOf, inject: [CONFIG] },
       { provide: ProxyCa, useFactory: (c: CrawlhubConfig) => new ProxyCa(c.proxy.caDir), inject: [CONFIG] },
       { provide: PROXY_RESOLVER, useClass: SystemResolver },
+      { provide: TargetGuard, useFactory: targetGuardOf, inject: [CONFIG, PROXY_RESOLVER] },
       options.sessions ? { provide: PROXY_SESSIONS, useExisting: options.sessions } : { provide: PROXY_SESSIONS, useClass: NoSessions },
       options.usage ? { provide: PROXY_USAGE, useExisting: options.usage } : { provide: PROXY_USAGE, useClass: NoUsage },
       ProxyForwarder,

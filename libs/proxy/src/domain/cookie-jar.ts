@@ -1,104 +1,72 @@
+import { Cookie, CookieJar as RfcCookieJar, MemoryCookieStore } from 'tough-cookie';
+
 /** How long the proxy keeps a cookie it manages (compat-notes §3.3: "kept up to 15 min"). */
 export const COOKIE_KEEP_MS = 15 * 60_000;
 
-interface StoredCookie {
-  name: string;
-  value: string;
-  /** Lowercase; `hostOnly`: only this exact host. */
-  domain: string;
-  hostOnly: boolean;
-  path: string;
-  secure: boolean;
-  /** Epoch ms after which it is gone (its own expiry, capped at 15 minutes from when it was set). */
-  expires: number;
-}
-
-function defaultPath(path: string): string {
-  const p = path.split('?')[0];
-  if (!p.startsWith('/') || p.lastIndexOf('/') === 0) return '/';
-  return p.slice(0, p.lastIndexOf('/'));
-}
-
-function pathMatches(requestPath: string, cookiePath: string): boolean {
-  const p = requestPath.split('?')[0] || '/';
-  return p === cookiePath || (p.startsWith(cookiePath) && (cookiePath.endsWith('/') || p[cookiePath.length] === '/'));
-}
-
-function domainMatches(host: string, c: StoredCookie): boolean {
-  return c.hostOnly ? host === c.domain : host === c.domain || host.endsWith(`.${c.domain}`);
-}
-
 /**
  * The cookies the proxy keeps for one (key, exit): what websites set through that exit is
- * sent back through it, for at most 15 minutes (a subset of RFC 6265: Domain, Path,
- * Secure, Expires, Max-Age; no public-suffix list, so a Domain attribute must be a parent
- * of the host with at least one dot).
+ * sent back through it, for at most 15 minutes. tough-cookie decides what a browser would
+ * (RFC 6265 with the public-suffix list: a cookie for `co.uk` or `github.io` is refused,
+ * Secure cookies only come from and go to https); the 15-minute cap, the size bound and the
+ * clock (`now`, for tests) are the proxy's.
  */
 export class CookieJar {
-  private cookies: StoredCookie[] = [];
+  private readonly memory = new MemoryCookieStore();
+  private readonly jar = new RfcCookieJar(this.memory, { rejectPublicSuffixes: true });
+  /** When the last of its cookies expires (nothing left after that). */
+  private lastExpiry = 0;
 
   constructor(private readonly maxCookies = 500) {}
 
-  get size(): number {
-    return this.cookies.length;
-  }
-
-  /** Stores the Set-Cookie headers of a response of `host` for `path`. */
-  store(host: string, path: string, setCookies: string[], now: number): void {
+  /** Stores the Set-Cookie headers of a response to `url`; the ones a browser would refuse are dropped. */
+  store(url: string, setCookies: string[], now: number): void {
+    const at = new Date(now);
     for (const header of setCookies) {
-      const [pair, ...attrs] = header.split(';');
-      const eq = pair.indexOf('=');
-      if (eq <= 0) continue;
-      const name = pair.slice(0, eq).trim();
-      const value = pair.slice(eq + 1).trim();
-      let domain = host;
-      let hostOnly = true;
-      let cpath = defaultPath(path);
-      let secure = false;
-      let expires = now + COOKIE_KEEP_MS;
-      let maxAgeSeen = false;
-      let rejected = false;
-      for (const a of attrs) {
-        const i = a.indexOf('=');
-        const key = (i < 0 ? a : a.slice(0, i)).trim().toLowerCase();
-        const val = i < 0 ? '' : a.slice(i + 1).trim();
-        if (key === 'domain' && val) {
-          const d = val.toLowerCase().replace(/^\./, '');
-          if ((host === d || host.endsWith(`.${d}`)) && d.includes('.')) {
-            domain = d;
-            hostOnly = false;
-          } else rejected = true;
-        } else if (key === 'path' && val.startsWith('/')) cpath = val;
-        else if (key === 'secure') secure = true;
-        else if (key === 'max-age' && /^-?\d+$/.test(val)) {
-          maxAgeSeen = true;
-          expires = Math.min(now + COOKIE_KEEP_MS, now + Number(val) * 1000);
-        } else if (key === 'expires' && !maxAgeSeen) {
-          const t = Date.parse(val);
-          if (!Number.isNaN(t)) expires = Math.min(now + COOKIE_KEEP_MS, t);
-        }
-      }
-      if (rejected) continue;
-      this.cookies = this.cookies.filter((c) => !(c.name === name && c.domain === domain && c.path === cpath));
-      if (expires > now) this.cookies.push({ name, value, domain, hostOnly, path: cpath, secure, expires });
+      const cookie = Cookie.parse(header);
+      if (!cookie) continue;
+      // Max-Age (relative to now) or Expires, at most 15 minutes; Max-Age=0 deletes.
+      const expiry = Math.min(cookie.expiryTime(at) ?? Infinity, now + COOKIE_KEEP_MS);
+      cookie.maxAge = null;
+      cookie.expires = new Date(Math.max(expiry, 0));
+      this.lastExpiry = Math.max(this.lastExpiry, expiry);
+      this.jar.setCookieSync(cookie, url, { now: at, ignoreError: true });
     }
-    if (this.cookies.length > this.maxCookies) this.cookies.splice(0, this.cookies.length - this.maxCookies);
+    const all = this.all();
+    if (all.length <= this.maxCookies) return;
+    // Over the bound: the expired ones go, then the oldest.
+    const doomed = all.filter((c) => expiryOf(c) <= now);
+    const kept = all.filter((c) => expiryOf(c) > now);
+    doomed.push(...kept.slice(0, Math.max(0, kept.length - this.maxCookies)));
+    // (A stored cookie always has its domain and path: the jar sets them.)
+    for (const c of doomed) this.memory.removeCookie(c.domain!, c.path!, c.key, ignoreError);
   }
 
-  /** The Cookie header for a request, or null (expired cookies are dropped). */
-  header(host: string, path: string, secure: boolean, now: number): string | null {
-    if (this.cookies.length === 0) return null;
-    this.cookies = this.cookies.filter((c) => c.expires > now);
-    const matching = this.cookies.filter((c) => domainMatches(host, c) && pathMatches(path, c.path) && (!c.secure || secure));
-    matching.sort((a, b) => b.path.length - a.path.length);
-    return matching.length ? matching.map((c) => `${c.name}=${c.value}`).join('; ') : null;
+  /** The Cookie header for a request to `url`, or null. */
+  header(url: string, now: number): string | null {
+    if (this.lastExpiry <= now) return null;
+    // Expiry against our clock (`expire: false`: tough-cookie's own check reads the system clock).
+    const cookies = this.jar.getCookiesSync(url, { expire: false, sort: true }).filter((c) => expiryOf(c) > now);
+    return cookies.length ? cookies.map((c) => c.cookieString()).join('; ') : null;
   }
 
   /** Whether it holds nothing that is still valid. */
   expired(now: number): boolean {
-    return this.cookies.every((c) => c.expires <= now);
+    return this.lastExpiry <= now;
+  }
+
+  private all(): Cookie[] {
+    // The memory store answers synchronously (it is what tough-cookie's *Sync methods rely on).
+    let cookies: Cookie[] = [];
+    this.memory.getAllCookies((_e, found) => (cookies = found ?? []));
+    return cookies;
   }
 }
+
+function expiryOf(c: Cookie): number {
+  return c.expiryTime() ?? Infinity;
+}
+
+function ignoreError(): void {}
 
 /** The jars of every (key, exit), dropped when empty or expired. */
 export class CookieJars {

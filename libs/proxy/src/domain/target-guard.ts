@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
-import { isPrivateAddress } from '@crawlhub/net';
-import { ProxyError } from './proxy-errors';
+import { canonicalAddress, parseTargetHost, TargetPolicy } from '@crawlhub/net';
+import { errorCodeOf, ProxyError } from './proxy-errors';
 
 /** Whether `host` is `domain` or one of its subdomains. */
 export function inDomain(host: string, domain: string): boolean {
@@ -9,28 +9,90 @@ export function inDomain(host: string, domain: string): boolean {
 
 /**
  * How a host name is answered without DNS (RFC 6761 special-use names, the configured
- * static hosts, IP literals): an address, `nxdomain`, or null (ask DNS).
+ * static hosts): an address, `nxdomain`, or null (ask DNS).
  */
-export function answerWithoutDns(host: string, staticHosts: Record<string, string>): { address: string } | 'nxdomain' | null {
-  if (isIP(host)) return { address: host };
-  const fixed = staticHosts[host];
+export function answerWithoutDns(name: string, staticHosts: Record<string, string>): { address: string } | 'nxdomain' | null {
+  const fixed = staticHosts[name];
   if (fixed !== undefined) return { address: fixed };
-  if (host === 'localhost' || host.endsWith('.localhost')) return { address: '127.0.0.1' };
-  if (host === 'invalid' || host.endsWith('.invalid') || host === 'test' || host.endsWith('.test')) return 'nxdomain';
+  if (name === 'localhost' || name.endsWith('.localhost')) return { address: '127.0.0.1' };
+  if (name === 'invalid' || name.endsWith('.invalid') || name === 'test' || name.endsWith('.test')) return 'nxdomain';
   return null;
 }
 
-/** The deny-list and the SSRF guard, before and after name resolution. */
+/** A target that passed the guard. */
+export interface CheckedTarget {
+  /** The canonical host (an address, or a name): what TLS, bans, throttling and cookies go by. */
+  host: string;
+  /** The address the connection goes to: the one checked, never resolved again. */
+  address: string;
+}
+
+export interface TargetGuardOptions {
+  denyDomains: string[];
+  staticHosts: Record<string, string>;
+  policy: TargetPolicy;
+}
+
+/** Every address of a name, as the resolver answers them. */
+export type LookupAll = (name: string) => Promise<string[]>;
+
+/**
+ * The proxy's SSRF guard and deny-list (docs/proxy.md "SSRF rules"). A target is parsed
+ * into its canonical host first (every spelling of an address is the same address), a name
+ * is resolved once and every address it has is checked, and the connection goes to the
+ * address checked. Every request runs it, each one inside a CONNECT tunnel included.
+ */
 export class TargetGuard {
-  constructor(private readonly options: { denyDomains: string[]; allowPrivateTargets: boolean }) {}
+  private readonly denyDomains: string[];
+  private readonly staticHosts: Record<string, string>;
 
-  /** Refuses a denied domain (523 domain_forbidden) before anything is resolved. */
-  checkName(host: string): void {
-    if (this.options.denyDomains.some((d) => inDomain(host, d))) throw new ProxyError('domain_forbidden');
+  constructor(
+    private readonly options: TargetGuardOptions,
+    private readonly lookupAll: LookupAll,
+  ) {
+    // Deny-list entries and static answers in canonical form too (an IP literal listed as 0x7f.1 is 127.0.0.1).
+    this.denyDomains = options.denyDomains.map((d) => canonicalHost(d) ?? d);
+    this.staticHosts = {};
+    for (const [name, address] of Object.entries(options.staticHosts)) this.staticHosts[canonicalHost(name) ?? name] = canonicalAddress(address) ?? address;
   }
 
-  /** Refuses private, loopback and link-local addresses unless allowed. */
-  checkAddress(address: string): void {
-    if (!this.options.allowPrivateTargets && isPrivateAddress(address)) throw new ProxyError('domain_forbidden');
+  /** The canonical spelling of a target host (see parseTargetHost); 540 bad_header when `raw` is no host. */
+  canonical(raw: string): string {
+    const host = canonicalHost(raw);
+    if (host === null) throw new ProxyError('bad_header', 'no valid target host');
+    return host;
   }
+
+  /**
+   * The whole check of a target: its canonical host, 523 domain_forbidden for a denied
+   * domain or a refused address, 502 nxdomain for a special-use name; a name is resolved
+   * once and every one of its addresses checked. Answers the address to connect to.
+   */
+  async check(raw: string): Promise<CheckedTarget> {
+    const host = this.canonical(raw);
+    if (this.denyDomains.some((d) => inDomain(host, d))) throw new ProxyError('domain_forbidden');
+    if (isIP(host)) {
+      this.checkAddress(host);
+      return { host, address: host };
+    }
+    const answered = answerWithoutDns(host, this.staticHosts);
+    if (answered === 'nxdomain') throw new ProxyError('nxdomain');
+    const answers = answered ? [answered.address] : await this.lookupAll(host).catch((e: unknown) => {
+      throw new ProxyError(errorCodeOf(e) === 'nxdomain' ? 'nxdomain' : errorCodeOf(e));
+    });
+    const addresses = answers.map((a) => canonicalAddress(a));
+    if (addresses.length === 0) throw new ProxyError('nxdomain');
+    // One refused address refuses the name: a name that points at both sides of the fence is not a website.
+    for (const a of addresses) this.checkAddress(a);
+    return { host, address: addresses[0]! };
+  }
+
+  private checkAddress(address: string | null): void {
+    if (address === null || !this.options.policy.allows(address)) throw new ProxyError('domain_forbidden');
+  }
+}
+
+function canonicalHost(raw: string): string | null {
+  const parsed = parseTargetHost(raw);
+  return parsed === null ? null : parsed.kind === 'address' ? parsed.address : parsed.name;
 }

@@ -17,7 +17,7 @@ describe('ExitPool', () => {
     pool.close();
   });
 
-  it('skips exits banned for the domain, and tried ones; answers banned with a retry delay', () => {
+  it('prefers exits neither tried by the request nor cooling down after a ban of the domain, then cooling ones, then tried ones', () => {
     const pool = make();
     const first = pool.pick('a.test');
     if (!('exit' in first)) throw new Error('no exit');
@@ -25,14 +25,44 @@ describe('ExitPool', () => {
     const tried = new Set([first.exit]);
     const second = pool.pick('a.test', tried);
     expect(id(second)).toBe('127.0.0.3');
-    if ('exit' in second) tried.add(second.exit);
+    if ('exit' in second) {
+      tried.add(second.exit);
+      pool.banned(second.exit, 'a.test');
+    }
+    now += 1;
     const third = pool.pick('a.test', tried);
-    if ('exit' in third) tried.add(third.exit);
-    expect(pool.pick('a.test', tried)).toEqual({ none: 'banned', retryAfterMs: 100 });
-    expect(id(pool.pick('b.test'))).not.toBe('banned');
+    expect(id(third)).toBe('127.0.0.4');
+    if ('exit' in third) {
+      tried.add(third.exit);
+      pool.banned(third.exit, 'a.test');
+    }
+    // Every exit tried and banned: the retry goes to the one banned the longest ago, and so round.
+    expect(id(pool.pick('a.test', tried))).toBe('127.0.0.2');
+    pool.banned(pool.exits[0], 'a.test');
+    expect(id(pool.pick('a.test', tried))).toBe('127.0.0.3');
+    // A new request prefers the exits that are not cooling down; other domains are not concerned.
+    pool.banned(pool.exits[1], 'b.test');
+    expect(id(pool.pick('b.test'))).not.toBe('127.0.0.3');
     now += 101;
     expect(id(pool.pick('a.test'))).toMatch(/^127/);
     pool.close();
+  });
+
+  it('never leaves a domain without an exit: a lone exit cooling down after a ban is still picked, by new requests and retries alike', () => {
+    const pool = make(noThrottle, ['127.0.0.2']);
+    const only = pool.exits[0];
+    pool.banned(only, 'a.test');
+    expect(id(pool.pick('a.test'))).toBe('127.0.0.2');
+    expect(id(pool.pick('a.test', new Set([only])))).toBe('127.0.0.2');
+    // Two exits, both cooling: the one whose ban is older first.
+    const two = make(noThrottle, ['127.0.0.2', '127.0.0.3']);
+    two.banned(two.exits[1], 'a.test');
+    now += 1;
+    two.banned(two.exits[0], 'a.test');
+    expect(id(two.pick('a.test'))).toBe('127.0.0.3');
+    now += 101;
+    pool.close();
+    two.close();
   });
 
   it('gives the least recently used healthy exit for no domain in particular', () => {

@@ -8,7 +8,7 @@ export interface Slot {
   waitMs: number;
 }
 
-export type Pick = Slot | { none: 'noslaves' } | { none: 'banned'; retryAfterMs: number } | { none: 'throttled'; retryAfterMs: number };
+export type Pick = Slot | { none: 'noslaves' } | { none: 'throttled'; retryAfterMs: number };
 
 export interface ExitPoolOptions {
   banCooldownMs: number;
@@ -20,11 +20,12 @@ export interface ExitPoolOptions {
 const SLOTS_PER_EXIT = 100_000;
 
 /**
- * The exits: picks, among the healthy exits not banned for the domain, the one whose next
- * slot for the domain comes first (the least recently used when several are free: a
- * round-robin), records bans per domain and failures of exits, and spaces the requests to
- * one domain through one exit by `throttle.spacingMs` (each request takes the next slot, so
- * the wait grows while requests come faster than that).
+ * The exits: picks, among the healthy exits, the one whose next slot for the domain comes
+ * first (the least recently used when several are free: a round-robin), records bans per
+ * domain and failures of exits, and spaces the requests to one domain through one exit by
+ * `throttle.spacingMs` (each request takes the next slot, so the wait grows while requests
+ * come faster than that). A ban puts the exit in a cooldown for the domain: it is then
+ * picked only when no other exit is left, never refused (a domain always has an exit).
  */
 export class ExitPool {
   /** A strictly increasing "last used" stamp, so that LRU is a round-robin even within one millisecond. */
@@ -42,42 +43,31 @@ export class ExitPool {
   }
 
   /**
-   * A slot for `domain` on the best exit (of `region`, when given), never one of `tried`
-   * (the earlier attempts of this request); `throttled` when its wait would pass the hard
-   * limit or the client's `maxWaitMs`.
+   * A slot for `domain` on the best healthy exit (of `region`, when given): first one that
+   * this request has not tried (`tried`) and that is not in a ban cooldown for the domain,
+   * whose slot comes first; else an untried one in cooldown, else one already tried (a
+   * retry), the one banned the longest ago first. `throttled` when the slot's wait would
+   * pass the hard limit or the client's `maxWaitMs`; `noslaves` when no exit is healthy.
    */
   pick(domain: string, tried: ReadonlySet<Exit> = new Set(), region: string | null = null, maxWaitMs: number | null = null): Pick {
     const now = this.now();
-    const healthy = this.exits.filter((e) => e.unhealthyUntil <= now && (region === null || e.config.region === region));
-    if (healthy.length === 0) return { none: 'noslaves' };
     let best: Exit | null = null;
-    let bestFree = Infinity;
-    let soonest = Infinity;
-    for (const e of healthy) {
-      if (tried.has(e)) continue;
+    let bestRank: number[] = [];
+    for (const e of this.exits) {
+      if (e.unhealthyUntil > now || (region !== null && e.config.region !== region)) continue;
       const until = e.bannedUntil.get(domain) ?? 0;
-      if (until > now) {
-        soonest = Math.min(soonest, until - now);
-        continue;
-      }
-      if (until) e.bannedUntil.delete(domain);
-      const free = this.freeAt(e, domain, now);
-      if (best === null || free < bestFree || (free === bestFree && e.lastUsed < best.lastUsed)) {
+      if (until !== 0 && until <= now) e.bannedUntil.delete(domain);
+      const cooling = until > now;
+      const rank = [tried.has(e) ? 1 : 0, cooling ? 1 : 0, cooling ? until : 0, this.freeAt(e, domain, now), e.lastUsed];
+      if (best === null || before(rank, bestRank)) {
         best = e;
-        bestFree = free;
+        bestRank = rank;
       }
     }
-    if (best) {
-      const slot = this.take(best, domain, bestFree, now, maxWaitMs);
-      if ('exit' in slot) this.stamp(best, now);
-      return slot;
-    }
-    if (soonest === Infinity) {
-      // Every healthy exit was tried for this request: the last answer was a ban.
-      const bans = healthy.map((e) => (e.bannedUntil.get(domain) ?? 0) - now).filter((d) => d > 0);
-      soonest = bans.length ? Math.min(...bans) : this.options.banCooldownMs;
-    }
-    return { none: 'banned', retryAfterMs: soonest };
+    if (best === null) return { none: 'noslaves' };
+    const slot = this.take(best, domain, bestRank[3], now, maxWaitMs);
+    if ('exit' in slot) this.stamp(best, now);
+    return slot;
   }
 
   /** The least recently used healthy exit, for no domain in particular (a session created by POST /sessions). */
@@ -106,7 +96,9 @@ export class ExitPool {
   nextWaitMs(domain: string, exit?: Exit): number {
     if (this.options.throttle.spacingMs === 0) return 0;
     const now = this.now();
-    const candidates = exit ? [exit] : this.exits.filter((e) => e.unhealthyUntil <= now && (e.bannedUntil.get(domain) ?? 0) <= now);
+    const healthy = this.exits.filter((e) => e.unhealthyUntil <= now);
+    const notCooling = healthy.filter((e) => (e.bannedUntil.get(domain) ?? 0) <= now);
+    const candidates = exit ? [exit] : notCooling.length ? notCooling : healthy;
     return candidates.length ? Math.min(...candidates.map((e) => this.freeAt(e, domain, now))) - now : 0;
   }
 
@@ -116,6 +108,7 @@ export class ExitPool {
     return e && e.unhealthyUntil <= this.now() ? e : null;
   }
 
+  /** A ban of `exit` by `domain`: for the cooldown, the exit is the domain's last choice. */
   banned(exit: Exit, domain: string): void {
     exit.bannedUntil.set(domain, this.now() + this.options.banCooldownMs);
     if (exit.bannedUntil.size > 10_000) exit.bannedUntil.delete(exit.bannedUntil.keys().next().value as string);
@@ -150,6 +143,12 @@ export class ExitPool {
     }
     return { exit, slotAt: free, waitMs };
   }
+}
+
+/** Whether rank `a` comes before rank `b` (compared element by element). */
+function before(a: number[], b: number[]): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] < b[i];
+  return false;
 }
 
 /** Forgets the slots that are past (a domain without an entry is free now). */

@@ -1,17 +1,16 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { ClientRequest, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { isIPv6 } from 'node:net';
 import { PassThrough, Readable } from 'node:stream';
 import { canAccessProject, Principal } from '@crawlhub/access';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
-import { normalHost } from '@crawlhub/net';
 import { bannedByBody, bannedByStatus, needsBody, rulesFor } from '../domain/ban-rules';
 import { CookieJars } from '../domain/cookie-jar';
 import { errorCodeOf, ProxyError, PROXY_ERRORS } from '../domain/proxy-errors';
 import { ourHeader, outgoingHeaders, parseProxyHeaders, ProxyOptions } from '../domain/proxy-headers';
-import { answerWithoutDns, TargetGuard } from '../domain/target-guard';
+import { TargetGuard } from '../domain/target-guard';
 import { Exit, Target } from '../exits/exit';
 import { ExitPool, Pick, Slot } from '../exits/exit-pool';
-import { PROXY_RESOLVER, ProxyResolver } from '../exits/resolver';
 import { PROXY_SESSIONS, ProxySessions } from '../ports/proxy-sessions.port';
 import { PROXY_USAGE, ProxyUsage, UsageOutcome } from '../ports/proxy-usage.port';
 
@@ -65,12 +64,11 @@ export function sendProxyError(res: ServerResponse, e: ProxyError, extra: [strin
 
 /**
  * Forwards one request through the exits: our headers, the SSRF guard, limits, retries of
- * bans on other exits, streaming both ways with per-chunk timeouts, and the accounting.
+ * bans (on another exit when there is one), streaming both ways with per-chunk timeouts, and the accounting.
  */
 @Injectable()
 export class ProxyForwarder {
   private readonly log = new Logger('proxy');
-  private readonly guard: TargetGuard;
   private outstanding = 0;
   private readonly perKey = new Map<string, number>();
   /** The cookies the proxy keeps per (key, exit), unless a request says `Cookies: disable`. */
@@ -79,12 +77,10 @@ export class ProxyForwarder {
   constructor(
     @Inject(CONFIG) private readonly config: CrawlhubConfig,
     private readonly pool: ExitPool,
-    @Inject(PROXY_RESOLVER) private readonly resolver: ProxyResolver,
+    private readonly guard: TargetGuard,
     @Inject(PROXY_SESSIONS) private readonly sessions: ProxySessions,
     @Inject(PROXY_USAGE) private readonly usage: ProxyUsage,
-  ) {
-    this.guard = new TargetGuard({ denyDomains: config.proxy.denyDomains, allowPrivateTargets: config.allowPrivateTargets });
-  }
+  ) {}
 
   /** Requests in flight in this process (for tests and the stats). */
   get inFlight(): number {
@@ -153,16 +149,12 @@ export class ProxyForwarder {
       scheme = 'https';
       if (port === 80) port = 443;
     }
-    const host = normalHost(f.host);
-    if (!host || port < 1 || port > 65535) throw new ProxyError('bad_header', 'no valid target host');
-    this.guard.checkName(host);
-    const answered = answerWithoutDns(host, p.staticHosts);
-    if (answered === 'nxdomain') throw new ProxyError('nxdomain');
-    const address = answered ? answered.address : await this.resolver.lookup(host).catch((e: unknown) => {
-      throw new ProxyError(errorCodeOf(e) === 'nxdomain' ? 'nxdomain' : errorCodeOf(e));
-    });
-    this.guard.checkAddress(address);
+    if (port < 1 || port > 65535) throw new ProxyError('bad_header', 'no valid target port');
+    // The SSRF guard on the canonical host; the connection goes to the address it checked.
+    const { host, address } = await this.guard.check(f.host);
     const target: Target = { scheme, host, port, address, path: f.path || '/' };
+    // The URL the website's cookies are scoped by.
+    const siteUrl = `${scheme}://${isIPv6(host) ? `[${host}]` : host}:${port}${target.path}`;
     if (options.region !== null && !this.pool.hasRegion(options.region)) throw new ProxyError('bad_header', `X-Proxy-Region: no exit in region ${options.region}`);
     const session = options.session === null ? null : await this.pinnedSession(f.principal.id, options.session, host);
     const pinned = session?.exit ?? null;
@@ -187,18 +179,22 @@ export class ProxyForwarder {
     let clientGone = false;
     f.res.once('close', () => (clientGone = true));
     let sessionSlot = session?.slot ?? null;
+    const bannedAnswer = () => fail(new ProxyError('banned', undefined, { 'Retry-After': seconds(p.banCooldownMs) }), [...sessionHeaders, ...this.nextRequestIn(host, pinned)]);
     for (;;) {
       const picked = sessionSlot ?? (pinned ? this.pool.reserve(pinned, host, options.maxWaitMs) : this.pool.pick(host, tried, options.region, options.maxWaitMs));
       sessionSlot = null;
-      if ('none' in picked) return fail(refusal(picked), sessionHeaders);
+      // A retry that gets no slot in time ends with what stopped the request: the ban.
+      if ('none' in picked) return bans > 0 ? bannedAnswer() : fail(refusal(picked), sessionHeaders);
       const exit = picked.exit;
-      if (picked.waitMs > 0 && !(await this.waitForSlot(picked, host, f.res))) {
+      // No exit left that this request has not tried (one exit, or all banned here): the same one again, after a short backoff.
+      const waitMs = tried.has(exit) ? Math.max(picked.waitMs, p.banRetryBackoffMs) : picked.waitMs;
+      if (waitMs > 0 && !(await this.waitForSlot(picked, waitMs, host, f.res))) {
         finish('failed');
         return;
       }
       tried.add(exit);
       const jar = managedCookies ? this.cookies.jar(f.principal.id, exit.id, Date.now()) : null;
-      const cookie = jar?.header(host, target.path, scheme === 'https', Date.now()) ?? null;
+      const cookie = jar?.header(siteUrl, Date.now()) ?? null;
       const sent = cookie === null ? outgoing : { ...outgoing, Cookie: cookie };
       let result = await this.attempt(exit, target, f.method, sent, body, options.timeoutMs, f.res);
       if (result.kind === 'error' && (result.error as { reusedSocket?: boolean }).reusedSocket && 'buffer' in body) {
@@ -239,10 +235,10 @@ export class ProxyForwarder {
         this.pool.banned(exit, host);
         // Inside a session the retries (only with Max-Retries) stay on its exit: pinning is the point of a session.
         if (bans <= maxRetries) continue;
-        return fail(new ProxyError('banned', undefined, { 'Retry-After': seconds(p.banCooldownMs) }), [...sessionHeaders, ...this.nextRequestIn(host, pinned)]);
+        return bannedAnswer();
       }
       const setCookies = upstream.headers['set-cookie'];
-      if (jar && setCookies?.length) jar.store(host, target.path, setCookies, Date.now());
+      if (jar && setCookies?.length) jar.store(siteUrl, setCookies, Date.now());
       const length = Number(upstream.headers['content-length'] ?? NaN);
       if (Number.isFinite(length) && length > p.maxResponseBytes) {
         upstream.destroy();
@@ -260,8 +256,8 @@ export class ProxyForwarder {
     }
   }
 
-  /** Waits until the slot's time; false (and the slot given back) when the client goes away first. */
-  private waitForSlot(slot: Slot, domain: string, res: ServerResponse): Promise<boolean> {
+  /** Waits `waitMs` (the slot's time, or a retry's backoff); false (and the slot given back) when the client goes away first. */
+  private waitForSlot(slot: Slot, waitMs: number, domain: string, res: ServerResponse): Promise<boolean> {
     return new Promise((resolve) => {
       const gone = () => {
         clearTimeout(timer);
@@ -271,7 +267,7 @@ export class ProxyForwarder {
       const timer = setTimeout(() => {
         res.off('close', gone);
         resolve(true);
-      }, slot.waitMs);
+      }, waitMs);
       res.once('close', gone);
     });
   }
@@ -403,10 +399,10 @@ function seconds(ms: number): string {
   return String(Math.max(1, Math.ceil(ms / 1000)));
 }
 
-/** The answer when the pool has no slot to give: noslaves, banned or throttled (both with Retry-After). */
+/** The answer when the pool has no slot to give: noslaves, or throttled (with Retry-After). */
 function refusal(picked: Exclude<Pick, Slot>): ProxyError {
   if (picked.none === 'noslaves') return new ProxyError('noslaves');
-  return new ProxyError(picked.none === 'banned' ? 'banned' : '/limits/over-domain-limit', undefined, { 'Retry-After': seconds(picked.retryAfterMs) });
+  return new ProxyError('/limits/over-domain-limit', undefined, { 'Retry-After': seconds(picked.retryAfterMs) });
 }
 
 /**

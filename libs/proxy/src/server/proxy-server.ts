@@ -8,8 +8,9 @@ import { format } from 'node:util';
 import { AccessService, looksLikeProxyToken, Principal } from '@crawlhub/access';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
 import { JOB_TOKEN_SECRET } from '@crawlhub/platform';
-import { ProxyError, PROXY_ERRORS } from '../domain/proxy-errors';
+import { errorCodeOf, ProxyError, PROXY_ERRORS } from '../domain/proxy-errors';
 import { ourHeader } from '../domain/proxy-headers';
+import { TargetGuard } from '../domain/target-guard';
 import { ExitPool } from '../exits/exit-pool';
 import { PROXY_SESSIONS, ProxySessions } from '../ports/proxy-sessions.port';
 import { ProxyCa } from '../tls/proxy-ca';
@@ -64,6 +65,8 @@ function ignoreLateWrite(): void {}
 interface MitmInternals {
   /** CONNECT requests by the `remotePort:localPort` of the loopback connection that carries their tunnel to the library's servers. */
   connectRequests: Record<string, IncomingMessage>;
+  /** Its TLS servers by the host part of a CONNECT's `req.url` (everything before the first colon). */
+  sslServers: Record<string, { port: number; server?: HttpsServer }>;
   _createHttpsServer(options: object, cb: (port: number, server: HttpsServer, wss: unknown) => void): void;
   _onError(kind: string, ctx: IContext | null, err: Error): void;
   _onWebSocketServerConnect(isSSL: boolean, ws: { terminate(): void }): void;
@@ -80,8 +83,10 @@ interface MitmInternals {
 export class ProxyServer {
   private readonly log = new Logger('proxy');
   private readonly proxy = new Proxy();
-  /** The principal of each authenticated CONNECT, for the requests inside its tunnel. */
-  private readonly tunnels = new WeakMap<IncomingMessage, Principal>();
+  /** The principal and the canonical target of each authenticated CONNECT, for the requests inside its tunnel. */
+  private readonly tunnels = new WeakMap<IncomingMessage, { principal: Principal; host: string; port: number }>();
+  /** The TLS server of each IPv6 literal a tunnel went to (its key in the library's `sslServers`), made once. */
+  private readonly ipv6Servers = new Map<string, Promise<string>>();
   private port = 0;
   /** Client sockets of CONNECT tunnels (the HTTP server lets go of them): closed on shutdown. */
   private readonly tunnelSockets = new Set<Duplex>();
@@ -92,6 +97,7 @@ export class ProxyServer {
     private readonly forwarder: ProxyForwarder,
     private readonly ca: ProxyCa,
     private readonly pool: ExitPool,
+    private readonly guard: TargetGuard,
     @Inject(PROXY_SESSIONS) private readonly sessions: ProxySessions,
     @Inject(JOB_TOKEN_SECRET) private readonly platformSecret: string,
   ) {}
@@ -189,27 +195,64 @@ export class ProxyServer {
     return (await this.principalOf(req.headers['authorization'])) ?? (await this.principalOf(req.headers['proxy-authorization']));
   }
 
+  /**
+   * A CONNECT, before the library answers 200 and takes the tunnel: its syntax (540: the
+   * target must parse as a host) and its key (407). The tunnel's target is kept in its
+   * canonical form, and every request inside the tunnel goes through the whole SSRF guard
+   * with it: a refusal (523) is answered inside the tunnel like every other error of an
+   * intercepted tunnel, where clients read X-Proxy-Error (a browser or Scrapy only sees
+   * "tunnel failed" when the CONNECT itself is refused). The library takes the host part of
+   * `req.url` (up to the first colon) for the name of the certificate it presents, which
+   * must be the name the client asked for; an IPv6 literal, which it cannot read, becomes
+   * the key of a TLS server of ours with a certificate for the address.
+   */
   private onConnect(req: IncomingMessage, socket: Duplex, cb: (err?: Error | null) => void): void {
     this.tunnelSockets.add(socket);
     socket.once('close', () => this.tunnelSockets.delete(socket));
-    const refuse = (status: number, code: string, message: string, extra = '') => {
-      const body = `${message}\n`;
-      const head = [`HTTP/1.1 ${status} ${message}`, ...versionHeaders().map(([n, v]) => `${n}: ${v}`), `X-Proxy-Error: ${code}`, `X-Crawlera-Error: ${code}`, 'Content-Type: text/plain; charset=utf-8', `Content-Length: ${Buffer.byteLength(body)}`, 'Connection: close'];
-      if (extra) head.push(extra);
+    const refuse = (e: ProxyError) => {
+      const body = `${e.message}\n`;
+      const head = [`HTTP/1.1 ${e.status} ${PROXY_ERRORS[e.code][1]}`, ...versionHeaders().map(([n, v]) => `${n}: ${v}`), 'Content-Type: text/plain; charset=utf-8', `Content-Length: ${Buffer.byteLength(body)}`, 'Connection: close'];
+      if (e.code !== 'unexpected') head.push(`X-Proxy-Error: ${e.code}`, `X-Crawlera-Error: ${e.code}`);
+      if (e.code === 'bad_proxy_auth') head.push('Proxy-Authenticate: Basic realm="crawlhub"');
       socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
     };
-    if (!CONNECT_TARGET.test(req.url ?? '') || Number(CONNECT_TARGET.exec(req.url ?? '')?.[2]) > 65535) return refuse(540, 'bad_header', 'Bad header value');
-    this.principalOf(req.headers['proxy-authorization']).then(
-      (principal) => {
-        if (!principal) return refuse(407, 'bad_proxy_auth', 'Incorrect authentication data', 'Proxy-Authenticate: Basic realm="crawlhub"');
-        this.tunnels.set(req, principal);
+    const m = CONNECT_TARGET.exec(req.url ?? '');
+    if (!m || Number(m[2]) > 65535) return refuse(new ProxyError('bad_header'));
+    const port = Number(m[2]);
+    this.principalOf(req.headers['proxy-authorization'])
+      .then(async (principal) => {
+        if (!principal) return refuse(new ProxyError('bad_proxy_auth'));
+        const host = this.guard.canonical(m[1]);
+        this.tunnels.set(req, { principal, host, port });
+        if (host.includes(':')) req.url = `${await this.ipv6Server(host)}:${port}`;
         cb();
-      },
-      (e: Error) => {
-        this.log.error(`CONNECT auth: ${e.message}`);
-        socket.destroy();
-      },
-    );
+      })
+      .catch((e: unknown) => {
+        if (e instanceof ProxyError) return refuse(e);
+        this.log.error(`CONNECT ${req.url}: ${(e as Error)?.stack ?? e}`);
+        refuse(new ProxyError(errorCodeOf(e)));
+      });
+  }
+
+  /** The key under which the library finds our TLS server for an IPv6 literal (it cannot name one: `[::1]:443` splits at the first colon). */
+  private ipv6Server(address: string): Promise<string> {
+    let server = this.ipv6Servers.get(address);
+    if (server === undefined) {
+      server = this.ca.leaf(address).then(
+        (leaf) =>
+          new Promise<string>((resolve) => {
+            // `hosts` makes the library listen on a port of its own (TLS clients send no SNI for an IP literal).
+            this.internals._createHttpsServer({ key: leaf.key, cert: leaf.cert, hosts: [address] }, (port, https) => {
+              const key = `ipv6-${address.replace(/:/g, '-')}`;
+              this.internals.sslServers[key] = { port, server: https };
+              resolve(key);
+            });
+          }),
+      );
+      server.catch(() => this.ipv6Servers.delete(address));
+      this.ipv6Servers.set(address, server);
+    }
+    return server;
   }
 
   private async onRequest(isSSL: boolean, req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -218,7 +261,8 @@ export class ProxyServer {
     const connect: IncomingMessage | undefined = this.internals.connectRequests[`${req.socket.remotePort}:${req.socket.localPort}`];
     if (!isSSL && !connect && raw.startsWith('/')) return this.direct(req, res, raw);
 
-    let principal: Principal | null = connect ? this.tunnels.get(connect) ?? null : null;
+    const tunnel = connect ? this.tunnels.get(connect) : undefined;
+    let principal: Principal | null = tunnel?.principal ?? null;
     if (req.headers['proxy-authorization'] !== undefined || principal === null) principal = await this.principalOf(req.headers['proxy-authorization']);
     if (principal === null) {
       req.resume();
@@ -228,11 +272,11 @@ export class ProxyServer {
     let host: string;
     let port: number;
     let path: string;
-    if (connect) {
-      const m = CONNECT_TARGET.exec(connect.url ?? '')!;
+    if (tunnel) {
+      // The tunnel's target, whatever the request inside names (an absolute URL, a Host header).
       scheme = isSSL ? 'https' : 'http';
-      host = m[1];
-      port = Number(m[2]);
+      host = tunnel.host;
+      port = tunnel.port;
       path = raw.startsWith('/') ? raw : '/';
     } else {
       let url: URL;

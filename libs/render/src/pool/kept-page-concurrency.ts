@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { EventEmitter } from 'node:events';
 import type { Browser, CDPSession, HTTPRequest, LaunchOptions, Page } from 'puppeteer-core';
 import ConcurrencyImplementation, { JobInstance, WorkerInstance } from 'puppeteer-cluster/dist/concurrency/ConcurrencyImplementation';
+import type { TargetPolicy } from '@crawlhub/net';
 import { RenderError } from '../domain/render-error';
 import { mayRequest } from '../domain/target-filter';
 import { processTreeMemoryBytes } from './process-tree';
@@ -11,7 +12,8 @@ export interface KeptPageSettings {
   recyclePages: number;
   /** ...or once its process tree holds more than this (checked every MEMORY_CHECK_PAGES pages). */
   recycleMemoryBytes: number;
-  allowPrivateTargets: boolean;
+  /** What the browser may load (the platform's SSRF rule). */
+  targets: TargetPolicy;
 }
 
 /** Reading /proc for the whole tree costs a few ms: not after every page. */
@@ -140,7 +142,7 @@ export class KeptBrowser {
   private route(request: HTTPRequest): void {
     if (request.isInterceptResolutionHandled()) return;
     const url = request.url();
-    if (!mayRequest(url, this.settings.allowPrivateTargets)) return void request.abort('blockedbyclient').catch(ignore);
+    if (!mayRequest(url, this.settings.targets)) return void request.abort('blockedbyclient').catch(ignore);
     if (url.startsWith('http')) this.origins.add(new URL(url).origin);
     void request.continue().catch(ignore);
   }

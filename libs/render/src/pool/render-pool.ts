@@ -3,6 +3,7 @@ import type { Page } from 'puppeteer-core';
 import puppeteer from 'puppeteer-core';
 import { Cluster } from 'puppeteer-cluster';
 import { CrawlhubConfig, RenderConfig } from '@crawlhub/config';
+import { TargetPolicy } from '@crawlhub/net';
 import { RenderError } from '../domain/render-error';
 import { mayRequest } from '../domain/target-filter';
 import { Renderer, RenderRequest, RenderResult } from '../ports/renderer.port';
@@ -11,13 +12,14 @@ import { KeptBrowsers, keptPageConcurrency } from './kept-page-concurrency';
 export interface RenderPoolOptions extends RenderConfig {
   /** `http://[key:]@host:port`; null: the browsers connect directly. */
   proxyUrl: string | null;
-  allowPrivateTargets: boolean;
+  /** What the browser may load (the platform's SSRF rule). */
+  targets: TargetPolicy;
   viewport?: { width: number; height: number };
 }
 
 /** The pool's options from the config; the browsers go through `proxyUrl` (the worker's proxy). */
 export function renderPoolOptionsOf(config: CrawlhubConfig, proxyUrl: string | null): RenderPoolOptions {
-  return { ...config.render, proxyUrl, allowPrivateTargets: config.allowPrivateTargets };
+  return { ...config.render, proxyUrl, targets: TargetPolicy.of(config) };
 }
 
 /** What a render task hands back to the cluster: it never throws, or the cluster would log every failed render. */
@@ -82,7 +84,7 @@ export class RenderPool implements Renderer, OnModuleDestroy {
     const browsers = new KeptBrowsers();
     const proxyUser = options.proxyUrl === null ? '' : decodeURIComponent(new URL(options.proxyUrl).username);
     const concurrency = keptPageConcurrency(
-      { recyclePages: options.recyclePages, recycleMemoryBytes: options.recycleRssMb * 1024 * 1024, allowPrivateTargets: options.allowPrivateTargets },
+      { recyclePages: options.recyclePages, recycleMemoryBytes: options.recycleRssMb * 1024 * 1024, targets: options.targets },
       browsers,
       proxyUser || undefined,
     );
@@ -112,7 +114,7 @@ export class RenderPool implements Renderer, OnModuleDestroy {
   async render(request: RenderRequest): Promise<RenderResult> {
     const { url } = request;
     if (!/^https?:\/\//i.test(url) || !URL.canParse(url)) throw new RenderError('bad_url', `${url} is not an http(s) URL`);
-    if (!mayRequest(url, this.options.allowPrivateTargets)) throw new RenderError('blocked_target', `${url} is a private, loopback or link-local address`);
+    if (!mayRequest(url, this.options.targets)) throw new RenderError('blocked_target', `${url} is a private, loopback or link-local address`);
     if (this.closed) throw new RenderError('browser_error', 'the render pool is closed');
     if (this.admitted >= this.options.concurrency + this.options.queueLimit) {
       throw new RenderError('queue_full', `${this.options.queueLimit} renders are already waiting (RENDER_QUEUE_LIMIT)`);
