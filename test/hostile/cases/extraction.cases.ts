@@ -26,6 +26,7 @@ const requestCases: HostileCase[] = [
   { name: '101 queries', request: () => epost(JSON.stringify(Array.from({ length: 101 }, (_, i) => ({ url: `http://h${i}.invalid/`, pageType: 'article' })))), expect: refused(413) },
   { name: 'a body over 128 KB', request: () => epost(JSON.stringify([{ url: 'http://hostile.invalid/', pageType: 'article', fullHtml: 'x'.repeat(200_000) }])), expect: refused(413) },
   { name: 'Content-Type text/plain', request: () => epost('[{"url":"http://hostile.invalid/","pageType":"article"}]', { 'content-type': 'text/plain' }), expect: refused(415) },
+  { name: 'Content-Encoding gzip on a body that is not gzip', request: () => epost('[{"url":"http://hostile.invalid/","pageType":"article"}]', { ...JSON_TYPE, 'content-encoding': 'gzip' }), expect: refused(400, 415) },
   { name: 'no Content-Type', request: () => epost('[{"url":"http://hostile.invalid/","pageType":"article"}]', {}), expect: refused(415) },
   ...[
     ['a url that is a number', { url: 5 }],

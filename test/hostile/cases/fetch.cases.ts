@@ -1,4 +1,4 @@
-import { fetchFailure, HostileCase, HostileRequest, refused, Who } from '../support/case';
+import { Ctx, fetchFailure, HostileCase, HostileRequest, refused, Who } from '../support/case';
 import { deepObject, MIB, TWO_POW_64, withInvalidUtf8 } from '../support/payloads';
 import { URL_SPELLINGS } from './ssrf-spellings';
 
@@ -43,6 +43,8 @@ const requestCases: HostileCase[] = [
     ['job_id "../1/1"', { job_id: '../1/1' }],
     ['job_id past 2^53', { job_id: `1/1/${TWO_POW_64}` }, [6]],
   ].map(([name, o, items]) => ({ name: name as string, items: items as number[] | undefined, request: () => params(o as Record<string, unknown>), expect: refused() })),
+  { name: 'a path through ../', request: () => ({ ...params({}), target: '/fetch/v2/../v2' }), expect: refused(404) },
+  { name: 'a path with NUL', request: () => ({ ...params({}), target: '/fetch/v2%00' }), expect: refused(404) },
   { name: "job_id of the other tenant's project", request: (c) => params({ job_id: c.seed.otherTenantJob }), expect: fetchFailure('header_auth') },
 ];
 
@@ -50,13 +52,13 @@ const ssrfCases: HostileCase[] = [
   ...URL_SPELLINGS.map((s) => ({
     name: `SSRF: ${s.label} (${s.host})`,
     items: s.items,
-    request: (c: Parameters<HostileCase['request']>[0]) => params({ url: `http://${s.host}:${c.platform.canary.port}/fetch-ssrf` }),
+    request: (c: Ctx) => params({ url: `http://${s.host}:${c.platform.canary.port}/fetch-ssrf` }),
     expect: fetchFailure('domain_forbidden'),
   })),
   ...URL_SPELLINGS.filter((s) => ['[::1]', '127.0.0.1', '[0:0:0:0:0:0:0:1]', '[::ffff:7f00:1]', '[::127.0.0.1]', '[64:ff9b::7f00:1]', '2130706433'].includes(s.host)).map((s) => ({
     name: `SSRF rendered: ${s.label} (${s.host})`,
     items: s.items,
-    request: (c: Parameters<HostileCase['request']>[0]) => params({ url: `http://${s.host}:${c.platform.canary.port}/render-ssrf`, render: true }),
+    request: (c: Ctx) => params({ url: `http://${s.host}:${c.platform.canary.port}/render-ssrf`, render: true }),
     expect: fetchFailure('domain_forbidden'),
   })),
   {

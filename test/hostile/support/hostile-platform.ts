@@ -115,11 +115,22 @@ async function createKey(dataDir: string, args: string[]): Promise<KeyInfo> {
 
 export async function startHostilePlatform(): Promise<HostilePlatform> {
   const dataDir = mkdtempSync(join(tmpdir(), 'crawlhub-hostile-'));
+  let canary: Canary | null = null;
+  try {
+    canary = await startCanary();
+    return await startOn(dataDir, canary);
+  } catch (e) {
+    await canary?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+    throw e;
+  }
+}
+
+async function startOn(dataDir: string, canary: Canary): Promise<HostilePlatform> {
   const p1 = await createKey(dataDir, ['--project', '1', '--grant', 'browser', '--grant', 'extraction']);
   const p2 = await createKey(dataDir, ['--project', '2']);
   const ports = {} as Record<ApiName, number>;
   for (const api of ['storage', 'dash', 'fetch', 'extraction', 'proxy', 'stats'] as ApiName[]) ports[api] = await freePort();
-  const canary = await startCanary();
   const env: NodeJS.ProcessEnv = {
     DATA_DIR: dataDir,
     EVENT_LOG: 'sqlite',

@@ -84,7 +84,7 @@ export async function judge(api: ApiName, target: string, proxyRoute: 'proxied' 
   const refusedInStyle = (statuses: number[] | null): Outcome => {
     if (statuses && !statuses.includes(a.status)) problems.push(`expected ${statuses.join(' or ')}, got ${got}`);
     const style = styleProblem(api, target, a, proxyRoute);
-    if (style) problems.push(style);
+    if (style) problems.push(`${style} (the answer: ${got})`);
     return '4xx';
   };
   const unexpected = (what: string): Outcome => {
@@ -100,7 +100,7 @@ export async function judge(api: ApiName, target: string, proxyRoute: 'proxied' 
       const code = a.headers['x-proxy-error'];
       if (expect.accept.some((e) => e.status === a.status && e.code === code)) {
         const style = styleProblem('proxy', target, a, proxyRoute);
-        if (style) problems.push(style);
+        if (style) problems.push(`${style} (the answer: ${got})`);
         return { outcome: a.status < 500 ? '4xx' : 'documented refusal', problems };
       }
       return { outcome: unexpected(expect.accept.map((e) => `${e.status} with X-Proxy-Error: ${e.code}`).join(' or ')), problems };
