@@ -19,7 +19,7 @@ export function startStorageApp(core: Core, logger: LoggerService | LogLevel[] |
   return startHttpApp(StorageAppModule.with(core), {
     host: core.config.host,
     port: core.config.ports.storage,
-    filter: storageErrorFilter().register(storageErrorOf).register(activityErrorOf).register(frontierErrorOf).register(collectionsErrorOf),
+    errors: storageErrorFilter().register(storageErrorOf).register(activityErrorOf).register(frontierErrorOf).register(collectionsErrorOf),
     logger,
   });
 }

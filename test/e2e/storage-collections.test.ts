@@ -268,8 +268,11 @@ describe('storage API: collections', () => {
     expect((await get('/collections/1/x/name')).status).toBe(404);
     expect((await post('/collections/1/x/name', jl([{ _key: 'a' }]))).status).toBe(404);
     expect((await get(`/collections/1/s/${enc('a/b')}`)).status).toBe(400);
-    expect((await get(`/collections/1/s/${'n'.repeat(201)}`)).status).toBe(400);
-    expect((await get(`/collections/1/s/${'n'.repeat(200)}`)).status).toBe(200);
+    // The one rule for names (collections, frontiers, slots): 1 to 255 bytes, no '/', no control characters.
+    expect((await get(`/collections/1/s/${'n'.repeat(256)}`)).status).toBe(400);
+    expect((await get(`/collections/1/s/${'n'.repeat(255)}`)).status).toBe(200);
+    expect((await get(`/collections/1/s/${enc('日'.repeat(86))}`)).status).toBe(400);
+    expect((await get('/collections/1/s/a%00b')).status).toBe(400);
     expect((await get('/collections/abc/s/name')).status).toBe(400);
     expect((await post('/collections/1/delete', '')).status).toBe(400);
     expect((await post('/collections/1/s/name/onekey', '{"a":1}\n{"b":2}\n')).status).toBe(400);

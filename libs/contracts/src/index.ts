@@ -14,3 +14,4 @@ export * from './topics/proxy-sessions/proxy-sessions.topic';
 export * from './topics/fetch/fetch.topic';
 export * from './topics/extraction/extraction.topic';
 export * from './spider-name';
+export * from './storage-name';

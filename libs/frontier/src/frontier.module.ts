@@ -45,7 +45,5 @@ export class FrontierApiModule {}
 export function frontierErrorOf(e: unknown): StorageHttpError | null {
   if (e instanceof FrontierInputError) return new StorageHttpError(e.status, e.message);
   if (e instanceof ProjectionLagError) return new StorageHttpError(503, `Service Unavailable: ${e.message}`);
-  const code = (e as NodeJS.ErrnoException | null)?.code;
-  if (typeof code === 'string' && code.startsWith('Z_')) return new StorageHttpError(400, `Error decoding gzip body: ${(e as Error).message}`);
   return null;
 }

@@ -6,6 +6,8 @@ export * from './request-principal';
 export * from './send-stream';
 export * from './http-support.module';
 export * from './form-body';
+export * from './request-body';
+export * from './utf8';
 export * from './query-params';
 export * from './json-lines';
 export * from './json-input';

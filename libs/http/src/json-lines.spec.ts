@@ -28,6 +28,24 @@ describe('readLines', () => {
     expect(seen).toEqual(['[1]']);
   });
 
+  it('reads a character whose bytes are split across two pieces', async () => {
+    const bytes = Buffer.from('{"a":"日本"}\n');
+    const pieces = [bytes.subarray(0, 8), bytes.subarray(8)]; // 日 is bytes 6-8
+    const lines: string[] = [];
+    for await (const c of readLines(pieces, (text) => text, { maxRecordBytes: 100, chunkBytes: 1 << 20 })) lines.push(...c.records);
+    expect(lines).toEqual(['{"a":"日本"}']);
+  });
+
+  it('refuses a line that is not UTF-8 with 400 naming it, before the line parser sees it', async () => {
+    const seen: string[] = [];
+    const body = [Buffer.from('{"a":1}\n{"a":"'), Buffer.from([0xc0, 0xff]), Buffer.from('"}\n')];
+    const read = async () => {
+      for await (const c of readLines(body, (text) => seen.push(text), { maxRecordBytes: 100, chunkBytes: 1 << 20 })) void c;
+    };
+    await expect(read()).rejects.toMatchObject({ status: 400, message: 'Error parsing data, line 2: not valid UTF-8' });
+    expect(seen).toEqual(['{"a":1}']);
+  });
+
   it('refuses a body over maxBodyBytes with 413', async () => {
     const options = { maxRecordBytes: 100, chunkBytes: 1 << 20, maxBodyBytes: 20, bodyTooLarge: (max: number) => `over ${max}` };
     expect(await collect(['a\n'.repeat(10)], options)).toHaveLength(1);

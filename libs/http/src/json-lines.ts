@@ -1,4 +1,5 @@
 import { nestsDeeperThan, TOO_DEEP } from './json-input';
+import { decodeUtf8, InvalidUtf8Error } from './utf8';
 
 /**
  * Reading a JSON-lines request body as it streams in: the convention every storage-style
@@ -45,9 +46,11 @@ export function jsonOfLine(text: string, lineNo: number): unknown {
 /**
  * Splits a body into lines as it arrives (blank lines are skipped), refuses a line over
  * `maxRecordBytes` with 413 before holding it whole (and the body as soon as it grows past
- * `maxBodyBytes`, if given), and a line nesting deeper than MAX_JSON_DEPTH with 400 (every
- * JSON-lines body of every API passes here, so none can store a value that a read cannot
- * serve), hands every other line to `parse` (which throws to refuse it, e.g. an
+ * `maxBodyBytes`, if given), a line that is not UTF-8 with 400 (decoded once whole, so a
+ * character split across two pieces is read as one), and a line nesting deeper than
+ * MAX_JSON_DEPTH with 400 (every JSON-lines body of every API passes here, so none can
+ * store a value that a read cannot serve), hands every other line to `parse` (which
+ * throws to refuse it, e.g. an
  * IngestError) and yields the results in chunks of about `chunkBytes`, so no body is ever
  * held whole.
  */
@@ -68,7 +71,7 @@ export async function* readLines<T>(
     lineNo++;
     const length = end - start;
     if (length > options.maxRecordBytes) throw new IngestError(413, tooLarge(lineNo, options.maxRecordBytes));
-    const text = buf.toString('utf8', start, end);
+    const text = lineText(buf.subarray(start, end), lineNo);
     if (text.trim() === '') return;
     if (nestsDeeperThan(text)) throw new IngestError(400, `Error parsing data, line ${lineNo}: ${TOO_DEEP}`);
     records.push(parse(text, lineNo));
@@ -102,6 +105,16 @@ export async function* readLines<T>(
   }
   if (carry) take(carry, 0, carry.length);
   if (records.length) yield { records, bytes };
+}
+
+/** One line's text: strict UTF-8, else a 400 naming the line. */
+function lineText(bytes: Buffer, lineNo: number): string {
+  try {
+    return decodeUtf8(bytes);
+  } catch (e) {
+    if (e instanceof InvalidUtf8Error) throw new IngestError(400, `Error parsing data, line ${lineNo}: ${e.message}`);
+    throw e;
+  }
 }
 
 /** Passes chunks of lines on as they are read, counting their records (read `records` once consumed). */

@@ -1,10 +1,38 @@
 import type { FastifyRequest } from 'fastify';
+import { decodeForm } from './form-body';
+import { StorageHttpError } from './storage-http-error';
 
 /** Query parameters as the storage API reads them: a repeated name keeps every value. */
 export type Query = Record<string, string | string[] | undefined>;
 
+/** Where parseQuery leaves the reason a query string could not be decoded, for queryOf to refuse it. */
+const MALFORMED = Symbol('malformed query string');
+
+/**
+ * Fastify's `querystringParser` for every app (startHttpApp): the query string read by the
+ * one strict form decoder (`decodeForm`), so `?new_name=%FF` is refused, not stored as
+ * U+FFFD. It runs inside Fastify's router, where a throw would escape every error style:
+ * a malformed query string gives an empty query that carries its reason, and queryOf (the
+ * only way controllers read a query) refuses it with 400.
+ */
+export function parseQuery(text: string): Query {
+  const query: Query = Object.create(null);
+  try {
+    for (const [name, value] of decodeForm(text)) {
+      const before = query[name];
+      query[name] = before === undefined ? value : Array.isArray(before) ? [...before, value] : [before, value];
+    }
+  } catch (e) {
+    return Object.assign(Object.create(null) as Query, { [MALFORMED]: (e as Error).message });
+  }
+  return query;
+}
+
+/** The query parameters of a request; 400 when its query string could not be decoded (parseQuery). */
 export function queryOf(req: FastifyRequest): Query {
-  return (req.query ?? {}) as Query;
+  const query = (req.query ?? {}) as Query & { [MALFORMED]?: string };
+  if (query[MALFORMED] !== undefined) throw StorageHttpError.badRequest(query[MALFORMED].replace(/^malformed form/, 'malformed query string'));
+  return query;
 }
 
 /** The last value of a parameter. */
@@ -22,4 +50,19 @@ export function many(q: Query, name: string): string[] {
 export function flag(q: Query, name: string): boolean {
   const v = single(q, name);
   return v !== undefined && !['0', 'false', 'no', 'n'].includes(v.toLowerCase());
+}
+
+const TRUE_WORDS = ['true', '1', 'yes', 'on'];
+const FALSE_WORDS = ['false', '0', 'no', 'off'];
+
+/**
+ * A boolean parameter of a form or a JSON body, for the APIs that refuse what is neither
+ * (fetch's `render`, a schedule's `enabled`): true/1/yes/on or false/0/no/off, in any
+ * case; null for anything else (`maybe`), which the caller refuses with 400.
+ */
+export function parseBoolean(text: string): boolean | null {
+  const word = text.trim().toLowerCase();
+  if (TRUE_WORDS.includes(word)) return true;
+  if (FALSE_WORDS.includes(word)) return false;
+  return null;
 }

@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { AccessService, canAccessJob, canAccessProject, Principal } from '@crawlhub/access';
 import { Actor } from '@crawlhub/contracts';
 import { credentialsOf } from './credentials';
+import { queryOf } from './query-params';
 import { ApiError } from './storage-http-error';
 
 /** Who an event is attributed to: the key, or the job whose token was used. */
@@ -32,7 +33,7 @@ export class RequestPrincipal {
   ) {}
 
   async of(req: FastifyRequest): Promise<Principal | null> {
-    const c = credentialsOf(req.headers, (req.query ?? {}) as Record<string, unknown>);
+    const c = credentialsOf(req.headers, queryOf(req));
     if (!c) return null;
     if (JOB_KEY.test(c.user) && c.password !== '') return this.jobTokens ? this.jobTokens.verify(c.user, c.password) : null;
     return this.access.authenticate(c.user);

@@ -3,6 +3,7 @@ import { createGzip } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { attachmentDisposition } from './content-disposition';
 import { createEncoder, encodeRecords, negotiateFormat, RecordOrPage } from './formats';
+import { queryOf } from './query-params';
 
 /** Gzip when the client asks for it. */
 function wantsGzip(req: FastifyRequest): boolean {
@@ -15,7 +16,7 @@ function wantsGzip(req: FastifyRequest): boolean {
  * asked and `saveas`. Throws FormatError before anything is sent when the format is bad.
  */
 export function sendRecords(req: FastifyRequest, reply: FastifyReply, texts: AsyncIterable<RecordOrPage>): FastifyReply {
-  const query = (req.query ?? {}) as Record<string, string | string[] | undefined>;
+  const query = queryOf(req);
   const { format, csv } = negotiateFormat(query, req.headers.accept);
   const encoder = createEncoder(format, csv);
   reply.header('content-type', encoder.contentType).header('access-control-allow-origin', '*');

@@ -1,5 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { maxHeaderSize, STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { IngestError } from './json-lines';
 
 /** An error answer of any API: a status and a one-line message, rendered in the API's style. */
@@ -25,18 +27,32 @@ export class StorageHttpError extends Error {
 export { StorageHttpError as ApiError };
 
 type Translate = (e: unknown) => StorageHttpError | null;
-type Render = (reply: FastifyReply, error: StorageHttpError) => void;
+
+/** An error answer as it goes on the wire: status, headers and body, in one API's style. */
+export interface ErrorAnswer {
+  status: number;
+  headers: Record<string, string>;
+  /** null: no body and no content type (the extraction API's answer when nothing can be described). */
+  body: string | null;
+}
+
+/** How an API words an error; `url` is the request target ('' when the request could not even be parsed). */
+export type RenderError = (error: StorageHttpError, url: string) => ErrorAnswer;
 
 /**
- * Renders every error of an app in its API's style; never crashes, never leaks a stack
- * trace. Context libs map their own errors (ingest, projection lag...) with `register`.
+ * Every error of an app in its API's style, whoever raises it: its controllers and Nest
+ * (`catch`, an ExceptionFilter), Fastify's router before any route (`frameworkError`: a
+ * path that is not valid %-encoding, a path segment past maxParamLength) and Node's HTTP
+ * parser before Fastify (`clientError`: headers too large, a request that is not HTTP).
+ * Never crashes, never leaks a stack trace. Context libs map their own errors (ingest,
+ * projection lag...) with `register`. startHttpApp wires all three.
  */
 @Catch()
 export class ApiErrorFilter implements ExceptionFilter {
   private readonly logger: Logger;
   private readonly translate: Translate[] = [];
 
-  constructor(name: string, private readonly render: Render) {
+  constructor(name: string, private readonly render: RenderError) {
     this.logger = new Logger(name);
   }
 
@@ -47,6 +63,37 @@ export class ApiErrorFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const reply = host.switchToHttp().getResponse<FastifyReply>();
+    const error = this.errorOf(exception);
+    if (reply.sent) {
+      reply.raw.destroy();
+      return;
+    }
+    this.send(reply, error);
+  }
+
+  /** Fastify's `frameworkErrors`: what its router refuses before a route is found. */
+  frameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+    const known = FRAMEWORK_ERRORS[error.code];
+    this.send(reply, known ? new StorageHttpError(known[0], known[1]) : this.errorOf(error));
+  }
+
+  /**
+   * Fastify's `clientErrorHandler` (the server's 'clientError'): a request Node's parser
+   * refuses. Answered on the socket itself (there is no request), then the connection is
+   * closed; nothing is written to a connection the client reset.
+   */
+  clientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+    if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    if (!socket.writable) return void socket.destroy();
+    const [status, message] = clientErrorOf(error);
+    const answer = this.answerOf(new StorageHttpError(status, message), '');
+    const body = answer.body ?? '';
+    const head = [`HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? ''}`, ...Object.entries(answer.headers).map(([n, v]) => `${n}: ${v}`), `content-length: ${Buffer.byteLength(body)}`, 'connection: close'];
+    // Closed once the answer is written out (destroyed at once, a TLS socket would drop it).
+    socket.end(`${head.join('\r\n')}\r\n\r\n${body}`, () => socket.destroy());
+  }
+
+  private errorOf(exception: unknown): StorageHttpError {
     let error: StorageHttpError | null = exception instanceof StorageHttpError ? exception : null;
     for (const t of this.translate) error ??= t(exception);
     if (!error && exception instanceof HttpException) {
@@ -57,24 +104,46 @@ export class ApiErrorFilter implements ExceptionFilter {
       this.logger.error(exception instanceof Error ? exception.stack ?? exception.message : String(exception));
       error = new StorageHttpError(500, 'Internal Server Error');
     }
-    if (reply.sent) {
-      reply.raw.destroy();
-      return;
-    }
-    this.render(reply.status(error.status).header('access-control-allow-origin', '*'), error);
+    return error;
   }
+
+  private answerOf(error: StorageHttpError, url: string): ErrorAnswer {
+    const answer = this.render(error, url);
+    return { ...answer, headers: { ...answer.headers, 'access-control-allow-origin': '*' } };
+  }
+
+  private send(reply: FastifyReply, error: StorageHttpError): void {
+    const answer = this.answerOf(error, reply.request.url);
+    // A Buffer: Fastify leaves its content type as the render wrote it (it appends a charset to a string's).
+    void reply.status(answer.status).headers(answer.headers).send(answer.body === null ? undefined : Buffer.from(answer.body));
+  }
+}
+
+/** The longest path segment a route takes (Fastify's maxParamLength): a collection key travels as one. */
+export const MAX_PATH_SEGMENT_CHARS = 1000;
+
+/** Fastify's router errors, worded as ours. */
+const FRAMEWORK_ERRORS: Record<string, [number, string]> = {
+  FST_ERR_BAD_URL: [400, 'Bad Request: the path is not valid percent-encoding'],
+  FST_ERR_MAX_PARAM_LENGTH: [414, `URI Too Long: a path segment is longer than ${MAX_PATH_SEGMENT_CHARS} characters`],
+};
+
+/** Status and message of a request Node's HTTP parser refused (the statuses of Fastify's default handler, in our words). */
+function clientErrorOf(error: NodeJS.ErrnoException & { reason?: unknown }): [number, string] {
+  if (error.code === 'HPE_HEADER_OVERFLOW') return [431, `Request Header Fields Too Large: the request line and headers are limited to ${maxHeaderSize} bytes`];
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return [408, 'Request Timeout'];
+  // llhttp's reason is a fixed phrase ("Invalid char in url path"): a request target must be ASCII, percent-encoded.
+  return [400, `Bad Request: not a valid HTTP/1.1 request (${typeof error.reason === 'string' ? error.reason : error.code ?? 'unparsable'})`];
 }
 
 /** Storage style: plain text, one line. A refused JSON-lines body (IngestError) answers with its status and message. */
 export function storageErrorFilter(): ApiErrorFilter {
-  return new ApiErrorFilter('storage', (reply, e) => void reply.header('content-type', 'text/plain; charset=UTF-8').send(`${e.message}\n`)).register(
-    (e) => (e instanceof IngestError ? new StorageHttpError(e.status, e.message) : null),
+  return new ApiErrorFilter('storage', (e) => ({ status: e.status, headers: { 'content-type': 'text/plain; charset=UTF-8' }, body: `${e.message}\n` })).register((e) =>
+    e instanceof IngestError ? new StorageHttpError(e.status, e.message) : null,
   );
 }
 
 /** Dash (job control, comments) style: `{"status": "error", "message": ...}`. */
 export function dashErrorFilter(): ApiErrorFilter {
-  return new ApiErrorFilter('dash', (reply, e) =>
-    void reply.header('content-type', 'application/json').send(JSON.stringify({ status: 'error', message: e.message })),
-  );
+  return new ApiErrorFilter('dash', (e) => ({ status: e.status, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify({ status: 'error', message: e.message }) }));
 }

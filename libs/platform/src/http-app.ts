@@ -1,24 +1,35 @@
 import { INestApplication, LoggerService, LogLevel, Type } from '@nestjs/common';
-import { ExceptionFilter } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { ApiErrorFilter, MAX_PATH_SEGMENT_CHARS, parseQuery } from '@crawlhub/http';
 
 /**
  * Starts one HTTP API on Fastify. Bodies are not parsed by the framework: every
  * controller reads `req.raw` as a stream, so bodies of any size are handled as they
- * arrive (JSON lines, gzip, forms).
+ * arrive (JSON lines, gzip, forms); query strings are read by the strict form decoder of
+ * every API (parseQuery). Every error answer, whoever raises it (a controller,
+ * Nest, Fastify's router, Node's HTTP parser), goes through the app's `errors` filter, so
+ * each API answers in its own style and never in Fastify's JSON.
  */
 export async function startHttpApp(
   module: Type<unknown> | ReturnType<typeof Object>,
-  options: { host: string; port: number; filter: ExceptionFilter; logger: LoggerService | LogLevel[] | false; prefix?: string },
+  options: { host: string; port: number; errors: ApiErrorFilter; logger: LoggerService | LogLevel[] | false; prefix?: string },
 ): Promise<INestApplication> {
-  const adapter = new FastifyAdapter({ bodyLimit: Number.MAX_SAFE_INTEGER, routerOptions: { maxParamLength: 1000, ignoreTrailingSlash: true }, keepAliveTimeout: 65_000 });
+  const { errors } = options;
+  const adapter = new FastifyAdapter({
+    bodyLimit: Number.MAX_SAFE_INTEGER,
+    routerOptions: { maxParamLength: MAX_PATH_SEGMENT_CHARS, ignoreTrailingSlash: true, querystringParser: parseQuery },
+    keepAliveTimeout: 65_000,
+    frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => errors.frameworkError(error, request, reply),
+    clientErrorHandler: (error, socket) => errors.clientError(error, socket),
+  });
   const app = await NestFactory.create<NestFastifyApplication>(module as Type<unknown>, adapter, { logger: options.logger, bodyParser: false });
   const fastify = app.getHttpAdapter().getInstance();
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));
   if (options.prefix) app.setGlobalPrefix(options.prefix);
-  app.useGlobalFilters(options.filter);
+  app.useGlobalFilters(errors);
   app.enableShutdownHooks();
   await app.listen(options.port, options.host);
   return app;

@@ -52,8 +52,9 @@ export class ProxyStatsApiModule {
  * style); a 401 also asks for Basic credentials.
  */
 export function statsErrorFilter(): ApiErrorFilter {
-  return new ApiErrorFilter('stats', (reply, e) => {
-    if (e.status === 401) reply.header('www-authenticate', 'Basic realm="crawlhub"');
-    void reply.header('content-type', 'application/json').send(JSON.stringify({ status: 'error', message: e.message }));
+  return new ApiErrorFilter('stats', (e) => {
+    const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8' };
+    if (e.status === 401) headers['www-authenticate'] = 'Basic realm="crawlhub"';
+    return { status: e.status, headers, body: JSON.stringify({ status: 'error', message: e.message }) };
   });
 }

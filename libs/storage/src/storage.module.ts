@@ -60,10 +60,5 @@ export function storageErrorOf(e: unknown): StorageHttpError | null {
   if (e instanceof FormatError) return new StorageHttpError(e.status, e.message);
   if (e instanceof FilterError) return new StorageHttpError(400, e.message);
   if (e instanceof ProjectionLagError) return new StorageHttpError(503, `Service Unavailable: ${e.message}`);
-  // zlib's errors carry a Z_* code (checked by shape: they may come from another realm).
-  const code = (e as NodeJS.ErrnoException | null)?.code;
-  if (typeof code === 'string' && code.startsWith('Z_')) {
-    return new StorageHttpError(400, `Error decoding gzip body: ${(e as Error).message}`);
-  }
   return null;
 }

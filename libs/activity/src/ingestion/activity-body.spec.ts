@@ -37,4 +37,12 @@ describe('readActivityBody', () => {
     expect(await readActivityBody([Buffer.from('{"a":'), Buffer.from('"é"}')], 100)).toBe('{"a":"é"}');
     await expect(readActivityBody([Buffer.alloc(60), Buffer.alloc(60)], 100)).rejects.toMatchObject({ status: 413 });
   });
+
+  it('reads a character split across pieces, and refuses bytes that are not UTF-8 with 400', async () => {
+    expect(await readActivityBody([Buffer.from([0x22, 0xc3]), Buffer.from([0xa9, 0x22])], 100)).toBe('"é"');
+    await expect(readActivityBody([Buffer.from('{"event":"'), Buffer.from([0xc0, 0xff]), Buffer.from('"}')], 100)).rejects.toMatchObject({
+      status: 400,
+      message: 'Error parsing data: not valid UTF-8',
+    });
+  });
 });

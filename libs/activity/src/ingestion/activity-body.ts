@@ -1,5 +1,5 @@
 import { isCompactJson } from '@crawlhub/storage';
-import { JsonTooDeepError, parseJson } from '@crawlhub/http';
+import { decodeUtf8, InvalidUtf8Error, JsonTooDeepError, parseJson } from '@crawlhub/http';
 
 /** A POST body that cannot be stored: 400 (malformed, not an object) or 413 (too large). */
 export class ActivityInputError extends Error {
@@ -8,7 +8,7 @@ export class ActivityInputError extends Error {
   }
 }
 
-/** Reads a whole body (activity posts are small), refused with 413 past `limit` bytes. */
+/** Reads a whole body (activity posts are small) as UTF-8 text, refused with 413 past `limit` bytes, 400 when not UTF-8. */
 export async function readActivityBody(body: AsyncIterable<Buffer | string> | Iterable<Buffer | string>, limit: number): Promise<string> {
   const parts: Buffer[] = [];
   let size = 0;
@@ -18,7 +18,12 @@ export async function readActivityBody(body: AsyncIterable<Buffer | string> | It
     if (size > limit) throw new ActivityInputError(413, `Error parsing data: request body too large - max ${limit} bytes`);
     parts.push(buf);
   }
-  return Buffer.concat(parts).toString('utf8');
+  try {
+    return decodeUtf8(Buffer.concat(parts));
+  } catch (e) {
+    if (e instanceof InvalidUtf8Error) throw new ActivityInputError(400, `Error parsing data: ${e.message}`);
+    throw e;
+  }
 }
 
 /**

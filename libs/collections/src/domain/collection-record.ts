@@ -1,4 +1,4 @@
-import { COLLECTION_TYPES, CollectionType } from '@crawlhub/contracts';
+import { COLLECTION_TYPES, CollectionType, isWellFormed } from '@crawlhub/contracts';
 
 /** A record line or request the collections API refuses: 400 (bad input) or 413 (too large). */
 export class CollectionInputError extends Error {
@@ -27,7 +27,6 @@ export interface CollectionRecordInput {
  */
 const TWO_TO_THE_64 = 2 ** 64;
 const MAX_NUMBER_LITERAL = BigInt('18446744073709551615');
-export const MAX_NAME_LENGTH = 200;
 
 export function collectionTypeOf(segment: string): CollectionType | null {
   return (COLLECTION_TYPES as readonly string[]).includes(segment) ? (segment as CollectionType) : null;
@@ -51,26 +50,11 @@ export function isVersioned(type: CollectionType): boolean {
   return type === 'vs' || type === 'vcs';
 }
 
-/** What is wrong with a collection name, or null: non-empty, at most 200 characters, no '/'. */
-export function collectionNameProblem(name: string | undefined): string | null {
-  if (name === undefined || name === '') return 'Invalid collection name: it must not be empty';
-  if (name.length > MAX_NAME_LENGTH) return `Invalid collection name: longer than ${MAX_NAME_LENGTH} characters`;
-  if (name.includes('/')) return `Invalid collection name ${JSON.stringify(name)}: '/' is not allowed`;
-  if (!isWellFormed(name)) return 'Invalid collection name: not valid Unicode';
-  return null;
-}
-
 /** A key is a non-empty, well-formed string (so its UTF-8 bytes, and byte order, are defined). */
 export function isValidKey(key: unknown): key is string {
   return typeof key === 'string' && key !== '' && isWellFormed(key);
 }
 
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-/** No lone surrogate: the string has a UTF-8 form. */
-export function isWellFormed(s: string): boolean {
-  return !LONE_SURROGATE.test(s);
-}
 
 /**
  * The first number of a parsed JSON value that may exceed 2^64 - 1 (magnitude 2^64 or more,

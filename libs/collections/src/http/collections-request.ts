@@ -1,10 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { createGunzip } from 'node:zlib';
 import { Principal } from '@crawlhub/access';
-import { CollectionRef } from '@crawlhub/contracts';
+import { CollectionRef, storageNameProblem } from '@crawlhub/contracts';
 import { flag, many, MAX_ID, parseUnsignedInteger, Query, queryOf, RequestPrincipal, single, StorageHttpError } from '@crawlhub/http';
 import { parseId } from '@crawlhub/storage';
-import { collectionNameProblem, collectionTypeOf } from '../domain/collection-record';
+import { collectionTypeOf } from '../domain/collection-record';
 import { ScanSelection } from '../domain/scan-plan';
 
 /** The project of a collections route (400 when not an id), once the key may see it (401 / 403). */
@@ -14,9 +13,10 @@ export async function authorizedProject(principals: RequestPrincipal, req: Fasti
   return { project, principal: await principals.authorize(req, project) };
 }
 
-export function checkName(name: string | undefined, what = 'collection name'): string {
-  const problem = collectionNameProblem(name);
-  if (problem) throw StorageHttpError.badRequest(problem.replace('collection name', what));
+/** A collection name (the one rule for the names the storage API keeps: storageNameProblem); `what` says which one, in the message. */
+export function checkName(name: string | undefined, what = 'collection'): string {
+  const problem = storageNameProblem(name, what);
+  if (problem) throw StorageHttpError.badRequest(problem);
   return name!;
 }
 
@@ -30,13 +30,6 @@ export async function authorizedCollection(
   const type = collectionTypeOf(p.type);
   if (type === null) throw StorageHttpError.notFound();
   return { ref: { project, type, name: checkName(p.name) }, principal };
-}
-
-/** The body as it streams in, gunzipped when sent with `Content-Encoding: gzip`. */
-export function bodyOf(req: FastifyRequest): AsyncIterable<Buffer> {
-  const encoding = String(req.headers['content-encoding'] ?? 'identity').toLowerCase();
-  if (!['identity', 'gzip', ''].includes(encoding)) throw new StorageHttpError(415, `Unsupported content-encoding: ${encoding}`);
-  return encoding === 'gzip' ? req.raw.pipe(createGunzip()) : req.raw;
 }
 
 /** Write answers (compat §1.1): 200, empty `text/plain; charset=UTF-8`. */

@@ -27,20 +27,25 @@ const SLUG_OF_STATUS: Record<number, [string, string]> = {
  * Every error of the extraction API as `application/problem+json`: `{type, title, status}`
  * plus the problem's own members (a retry delay...). Errors from elsewhere (a missing
  * route, a key that does not authenticate, a body over the limit) get the matching type;
- * anything unexpected is a 500 without a body, as the spec allows when no description is possible.
+ * any other client error (a body that is not UTF-8 or not gzip, a request the HTTP parser
+ * refuses) is a `malformed-request` titled with its message; anything unexpected is a 500
+ * without a body, as the spec allows when no description is possible.
  */
 export function extractionProblemFilter(): ApiErrorFilter {
-  return new ApiErrorFilter('extract', (reply, e) => {
+  return new ApiErrorFilter('extract', (e, url) => {
     // The one route answers only POST: another method finds no route, and is told so.
-    const status = e.status === 404 && EXTRACT_PATH.test(reply.request.url) ? 405 : e.status;
-    const problem = e instanceof ExtractionProblem ? e : SLUG_OF_STATUS[status] ? new ExtractionProblem(status, SLUG_OF_STATUS[status][0], SLUG_OF_STATUS[status][1]) : null;
-    reply.status(problem?.status ?? status);
-    if (problem === null) return void reply.send();
-    if (problem.status === 401) reply.header('www-authenticate', 'Basic realm="crawlhub"');
-    for (const [name, value] of Object.entries(problem.headers)) reply.header(name, value);
-    void reply
-      .header('content-type', 'application/problem+json')
-      // A Buffer: Fastify would append a charset to a string's content type.
-      .send(Buffer.from(JSON.stringify({ type: `${PROBLEM_TYPE_BASE}${problem.slug}.html`, title: problem.message, status: problem.status, ...problem.extra })));
+    const status = e.status === 404 && EXTRACT_PATH.test(url) ? 405 : e.status;
+    const problem = e instanceof ExtractionProblem ? e : problemOf(status, e.message);
+    if (problem === null) return { status, headers: {}, body: null };
+    const headers: Record<string, string> = { ...problem.headers, 'content-type': 'application/problem+json' };
+    if (problem.status === 401) headers['www-authenticate'] = 'Basic realm="crawlhub"';
+    return { status: problem.status, headers, body: JSON.stringify({ type: `${PROBLEM_TYPE_BASE}${problem.slug}.html`, title: problem.message, status: problem.status, ...problem.extra }) };
   }).register((e) => (e instanceof ExtractionRequestError ? new ExtractionProblem(e.status, e.slug, e.message) : null));
+}
+
+/** The problem of an error raised outside the extraction API's own code: its type by status, or null for a server error. */
+function problemOf(status: number, message: string): ExtractionProblem | null {
+  const known = SLUG_OF_STATUS[status];
+  if (known) return new ExtractionProblem(status, known[0], known[1]);
+  return status >= 400 && status < 500 ? new ExtractionProblem(status, 'malformed-request', message) : null;
 }

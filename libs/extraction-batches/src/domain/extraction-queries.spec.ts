@@ -31,6 +31,11 @@ describe('acceptQueries', () => {
     expect(refusal([])).toMatchObject({ status: 400, slug: 'malformed-request' });
   });
 
+  it('refuses bytes that are not UTF-8 as malformed JSON, instead of queueing a URL holding U+FFFD', () => {
+    const bytes = Buffer.concat([Buffer.from('[{"url":"http://a.test/'), Buffer.from([0xc0, 0xff]), Buffer.from('","pageType":"article"}]')]);
+    expect(() => acceptQueries(bytes)).toThrow(expect.objectContaining({ status: 400, slug: 'malformed-json', message: 'Could not parse request JSON: not valid UTF-8' }));
+  });
+
   it('refuses 101 queries with 413 queries-limit-reached and the original’s title', () => {
     const many = Array.from({ length: 101 }, () => ({ url: 'https://a.test/', pageType: 'article' }));
     expect(refusal(many)).toEqual({ status: 413, slug: 'queries-limit-reached', title: 'Limit of 100 queries per request exceeded' });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { ExtractionPageType } from '@crawlhub/contracts';
-import { parseJson } from '@crawlhub/http';
+import { decodeUtf8, parseJson } from '@crawlhub/http';
 import { checkWebUrl } from '@crawlhub/net';
 
 /** The spec's limits (extraction-api.md "Limits"). */
@@ -68,7 +68,12 @@ function queryProblem(q: unknown, i: number): string | null {
  * error, as in the original (its other queries still run).
  */
 export function acceptQueries(body: Buffer, now: number = Date.now()): AcceptedQuery[] {
-  const text = body.toString('utf8');
+  let text: string;
+  try {
+    text = decodeUtf8(body);
+  } catch (e) {
+    throw new ExtractionRequestError(400, 'malformed-json', `Could not parse request JSON: ${(e as Error).message}`);
+  }
   if (text.trim() === '') throw new ExtractionRequestError(400, 'empty-request', 'Empty request body - should be JSON document');
   let parsed: unknown;
   try {

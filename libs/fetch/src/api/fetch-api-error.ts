@@ -8,7 +8,18 @@ export class FetchApiError extends ApiError {
   }
 }
 
-const CODE_OF_STATUS: Record<number, string> = { 400: 'bad_request', 401: 'unauthorized', 404: 'not_found', 405: 'method_not_allowed', 413: 'body_too_large', 415: 'unsupported_media_type', 503: 'unavailable' };
+const CODE_OF_STATUS: Record<number, string> = {
+  400: 'bad_request',
+  401: 'unauthorized',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  408: 'request_timeout',
+  413: 'body_too_large',
+  414: 'uri_too_long',
+  415: 'unsupported_media_type',
+  431: 'headers_too_large',
+  503: 'unavailable',
+};
 
 /**
  * Errors of the fetch API as JSON `{"error": "<code>", "message": "..."}` (bad input,
@@ -16,9 +27,10 @@ const CODE_OF_STATUS: Record<number, string> = { 400: 'bad_request', 401: 'unaut
  * failed is not an error of the API: it is a 200 with the fetch response object.
  */
 export function fetchErrorFilter(): ApiErrorFilter {
-  return new ApiErrorFilter('fetch', (reply, e) => {
-    if (e.status === 401) reply.header('www-authenticate', 'Basic realm="crawlhub"');
-    const code = e instanceof FetchApiError ? e.code : CODE_OF_STATUS[e.status] ?? 'internal_error';
-    void reply.header('content-type', 'application/json').send(JSON.stringify({ error: code, message: e.message }));
+  return new ApiErrorFilter('fetch', (e) => {
+    const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8' };
+    if (e.status === 401) headers['www-authenticate'] = 'Basic realm="crawlhub"';
+    const code = e instanceof FetchApiError ? e.code : CODE_OF_STATUS[e.status] ?? (e.status < 500 ? 'bad_request' : 'internal_error');
+    return { status: e.status, headers, body: JSON.stringify({ error: code, message: e.message }) };
   }).register((e) => (e instanceof FetchInputError ? new FetchApiError(400, e.code, e.message) : null));
 }

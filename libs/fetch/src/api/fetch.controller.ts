@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { hasCapability } from '@crawlhub/access';
 import { createEvent, FETCH_REQUESTED, FETCH_REQUESTS_TOPIC, FetchRequested, RENDER_REQUESTS_TOPIC } from '@crawlhub/contracts';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
-import { actorOf, readBody, RequestPrincipal } from '@crawlhub/http';
+import { actorOf, readText, RequestPrincipal } from '@crawlhub/http';
 import { EventWriter } from '@crawlhub/views';
 import { fetchParamsOf, parseForm, parseJson } from '../domain/fetch-params';
 import { fetchResponseOf } from '../domain/fetch-response';
@@ -38,7 +38,7 @@ export class FetchController {
     if (type !== '' && type !== 'application/json' && type !== 'application/x-www-form-urlencoded') {
       throw new FetchApiError(415, 'unsupported_media_type', 'send the parameters as application/x-www-form-urlencoded or application/json');
     }
-    const text = (await readBody(req, MAX_FETCH_REQUEST_BYTES)).toString('utf8');
+    const text = await readText(req, MAX_FETCH_REQUEST_BYTES);
     const params = fetchParamsOf(type === 'application/json' ? parseJson(text) : parseForm(text));
     const id = randomUUID();
     const deadline = Date.now() + this.config.fetch.deadlineMs;

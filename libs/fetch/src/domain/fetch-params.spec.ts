@@ -31,4 +31,17 @@ describe('fetch parameters', () => {
     expect(codeOf(() => parseJson('[1]'))).toBe('bad_json');
     expect(codeOf(() => parseForm('url=%zz'))).toBe('bad_form');
   });
+
+  it('refuse a method that is given but empty or not a string (it is not "absent")', () => {
+    expect(fetchParamsOf({ url: 'http://site.test/', method: null }).method).toBe('GET');
+    expect(codeOf(() => fetchParamsOf({ url: 'http://site.test/', method: '' }))).toBe('bad_parameter');
+    expect(codeOf(() => fetchParamsOf({ url: 'http://site.test/', method: 7 }))).toBe('bad_parameter');
+    expect(codeOf(() => fetchParamsOf({ url: 'http://site.test/', method: 'CONNECT' }))).toBe('bad_parameter');
+  });
+
+  it('read forms with the strict decoder of every API: escaped bytes that are not UTF-8 are refused', () => {
+    expect(codeOf(() => parseForm('url=http%3A%2F%2Fsite.test%2F%FF'))).toBe('bad_form');
+    expect(codeOf(() => parseForm('url=a&url=b'))).toBe('bad_form');
+    expect(parseForm('url=http%3A%2F%2Fsite.test%2F%E6%97%A5&render=on')).toEqual({ url: 'http://site.test/日', render: 'on' });
+  });
 });

@@ -1,5 +1,5 @@
 import type { FetchRequested } from '@crawlhub/contracts';
-import { parseJson as parseBoundedJson } from '@crawlhub/http';
+import { decodeForm, parseBoolean, parseJson as parseBoundedJson } from '@crawlhub/http';
 import { checkWebUrl } from '@crawlhub/net';
 /**
  * The parameters of POST /fetch/v2, from a form-encoded or a JSON body (the original's
@@ -17,26 +17,19 @@ export class FetchInputError extends Error {
   }
 }
 
-const TRUE = ['true', '1', 'yes', 'on'];
-const FALSE = ['false', '0', 'no', 'off', ''];
 const TOKEN = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
 const JOB_ID = /^\d{1,15}\/\d{1,15}\/\d{1,15}$/;
 
-/** A strict application/x-www-form-urlencoded parser: a malformed %-escape is an error (URLSearchParams would keep it). */
+/** A form body (the one strict decoder of every API, `decodeForm`), each name at most once. */
 export function parseForm(text: string): Record<string, unknown> {
+  let pairs: [string, string][];
+  try {
+    pairs = decodeForm(text);
+  } catch (e) {
+    throw new FetchInputError('bad_form', (e as Error).message);
+  }
   const out: Record<string, unknown> = {};
-  for (const pair of text.split('&')) {
-    if (pair === '') continue;
-    const eq = pair.indexOf('=');
-    const [rawName, rawValue] = eq < 0 ? [pair, ''] : [pair.slice(0, eq), pair.slice(eq + 1)];
-    let name: string;
-    let value: string;
-    try {
-      name = decodeURIComponent(rawName.replace(/\+/g, ' '));
-      value = decodeURIComponent(rawValue.replace(/\+/g, ' '));
-    } catch {
-      throw new FetchInputError('bad_form', `malformed form body: bad %-escape in ${JSON.stringify(pair.slice(0, 60))}`);
-    }
+  for (const [name, value] of pairs) {
     if (name in out) throw new FetchInputError('bad_form', `the form names ${name} twice`);
     out[name] = value;
   }
@@ -54,18 +47,27 @@ export function parseJson(text: string): Record<string, unknown> {
   return parsed as Record<string, unknown>;
 }
 
+/** A flag: absent, null or empty is false; otherwise a boolean or parseBoolean's words. */
 function flag(name: string, v: unknown): boolean {
   if (v === undefined || v === null || typeof v === 'boolean') return v === true;
-  const text = String(v).trim().toLowerCase();
-  if (TRUE.includes(text)) return true;
-  if (FALSE.includes(text)) return false;
-  throw new FetchInputError('bad_parameter', `${name} must be true or false, not ${JSON.stringify(v)}`);
+  const value = String(v).trim() === '' ? false : parseBoolean(String(v));
+  if (value === null) throw new FetchInputError('bad_parameter', `${name} must be true or false, not ${JSON.stringify(v)}`);
+  return value;
 }
 
 function optionalText(name: string, v: unknown): string | null {
   if (v === undefined || v === null || v === '') return null;
   if (typeof v !== 'string') throw new FetchInputError('bad_parameter', `${name} must be a string`);
   return v;
+}
+
+/** `method`: GET when absent (or null); a given one must be a method name (an empty one is not). */
+function methodOf(v: unknown): string {
+  if (v === undefined || v === null) return 'GET';
+  if (typeof v !== 'string') throw new FetchInputError('bad_parameter', 'method must be a string');
+  const method = v.toUpperCase();
+  if (!/^[A-Z]{1,20}$/.test(method) || method === 'CONNECT') throw new FetchInputError('bad_parameter', `bad method ${JSON.stringify(v)}`);
+  return method;
 }
 
 /** `headers`: an object (name -> value or values), in a form as its JSON text. */
@@ -104,8 +106,7 @@ export function fetchParamsOf(input: Record<string, unknown>): FetchParams {
     throw new FetchInputError('bad_url', `url is not a URL: ${JSON.stringify(rawUrl.slice(0, 200))}`);
   }
   const url = checked.url;
-  const method = (optionalText('method', input.method) ?? 'GET').toUpperCase();
-  if (!/^[A-Z]{1,20}$/.test(method) || method === 'CONNECT') throw new FetchInputError('bad_parameter', `bad method ${JSON.stringify(method)}`);
+  const method = methodOf(input.method);
   const device = optionalText('device', input.device);
   if (device !== null && device !== 'desktop' && device !== 'mobile') throw new FetchInputError('bad_parameter', 'device must be desktop or mobile');
   const region = optionalText('region', input.region);

@@ -1,11 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Principal } from '@crawlhub/access';
+import { storageNameProblem } from '@crawlhub/contracts';
 import { MAX_ID, parseUnsignedInteger, RequestPrincipal, StorageHttpError } from '@crawlhub/http';
 import { SlotRef } from '../ports/frontier.view';
 
-/** Longest frontier or slot name, in UTF-8 bytes. */
-export const MAX_NAME_BYTES = 255;
-const CONTROL = /[\u0000-\u001f\u007f]/;
 
 export function projectOf(segment: string | undefined): number {
   const id = parseUnsignedInteger(segment, MAX_ID);
@@ -13,13 +11,11 @@ export function projectOf(segment: string | undefined): number {
   return id;
 }
 
-/** A frontier or slot name: non-empty, at most 255 bytes, no '/' and no control characters. */
+/** A frontier or slot name (the one rule for the names the storage API keeps: storageNameProblem). */
 export function nameOf(segment: string | undefined, what: 'frontier' | 'slot'): string {
-  const name = segment ?? '';
-  if (name === '' || name.includes('/') || CONTROL.test(name) || Buffer.byteLength(name, 'utf8') > MAX_NAME_BYTES) {
-    throw StorageHttpError.badRequest(`Invalid ${what} name: ${JSON.stringify(name)} (1 to ${MAX_NAME_BYTES} bytes, no '/' or control characters)`);
-  }
-  return name;
+  const problem = storageNameProblem(segment, what);
+  if (problem) throw StorageHttpError.badRequest(problem);
+  return segment!;
 }
 
 /** The project of a frontier route, checked against the caller's key (401 / 403). */

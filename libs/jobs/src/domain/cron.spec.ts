@@ -23,4 +23,12 @@ describe('cron', () => {
     expect(() => parseCron('a * * * *')).toThrow(CronError);
     expect(() => nextFire(parseCron('0 0 31 2 *'), 0)).toThrow('never');
   });
+  it('reads numbers exactly and bounds steps by the span of their field', () => {
+    expect(iso(nextFire(parseCron('*/60 * * * *'), at('2026-01-01T10:07:00Z')))).toBe('2026-01-01T11:00:00.000Z');
+    expect(() => parseCron('*/61 * * * *')).toThrow('out of range');
+    // Number() would read it as 1.8e19, a step that passes every lower bound and fires once an hour.
+    expect(() => parseCron('*/18446744073709551616 * * * *')).toThrow('out of range');
+    expect(() => parseCron('0-999999999999 * * * *')).toThrow('out of range');
+    expect(() => parseCron('0 0 1 1 */0')).toThrow('out of range');
+  });
 });

@@ -1,3 +1,5 @@
+import { parseUnsignedInteger } from '@crawlhub/http';
+
 /**
  * Five-field cron expressions (minute hour day-of-month month day-of-week), in UTC:
  * `*`, numbers, ranges `a-b`, lists `a,b`, steps `*\/n` and `a-b/n`; day-of-week 0-7
@@ -37,10 +39,14 @@ function parseField(text: string, f: Field, index: number): Set<number> {
   for (const item of text.split(',')) {
     const m = /^(\*|(\d+)(?:-(\d+))?)(?:\/(\d+))?$/.exec(item);
     if (!m) throw new CronError(`invalid cron field ${index + 1}: ${JSON.stringify(item)}`);
-    const lo = m[1] === '*' ? f.min : Number(m[2]);
-    const hi = m[1] === '*' ? f.max : m[3] !== undefined ? Number(m[3]) : m[4] !== undefined ? f.max : lo;
-    const step = m[4] !== undefined ? Number(m[4]) : 1;
-    if (lo < f.min || hi > f.max || lo > hi || step < 1) throw new CronError(`cron field ${index + 1} out of range ${f.min}-${f.max}: ${JSON.stringify(item)}`);
+    // Values within the field's range, steps from 1 to its span (`*/60` is the most a minute takes), read exactly.
+    const span = f.max - f.min + 1;
+    const lo = m[1] === '*' ? f.min : parseUnsignedInteger(m[2], f.max);
+    const hi = m[1] === '*' ? f.max : m[3] !== undefined ? parseUnsignedInteger(m[3], f.max) : m[4] !== undefined ? f.max : lo;
+    const step = m[4] !== undefined ? parseUnsignedInteger(m[4], span) : 1;
+    if (lo === null || hi === null || step === null || lo < f.min || lo > hi || step < 1) {
+      throw new CronError(`cron field ${index + 1} out of range ${f.min}-${f.max} (steps 1-${span}): ${JSON.stringify(item)}`);
+    }
     for (let v = lo; v <= hi; v += step) out.add(v);
   }
   return out;

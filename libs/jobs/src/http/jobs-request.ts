@@ -27,6 +27,14 @@ export function jsonInteger(body: Record<string, unknown>, name: string, fallbac
   return v;
 }
 
+/** A JSON body field that is a list of strings (`tags`, `spiders`): [] when absent; a lone string or anything else is a 400. */
+export function jsonStringList(body: Record<string, unknown>, name: string): string[] {
+  const v = body[name];
+  if (v === undefined) return [];
+  if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) throw new ApiError(400, `Invalid ${name}: ${JSON.stringify(v).slice(0, 100)} (a list of strings)`);
+  return v as string[];
+}
+
 /** A spider name to create or schedule (the rule of every path: spiderNameProblem). */
 export function spiderName(value: unknown): string {
   const problem = spiderNameProblem(value);

@@ -2,8 +2,16 @@
 export const PROXY_ERRORS = {
   bad_session_id: [400, 'Bad session ID'],
   user_session_limit: [400, 'Session limit exceeded'],
+  /** Our addition: a request to the proxy's own routes that they cannot take (legacy /fetch without an http(s) url), or that is not HTTP. */
+  bad_request: [400, 'Bad request'],
+  /** Our addition: an origin-form request to a path the proxy port does not serve. */
+  not_found: [404, 'Not Found'],
+  /** Our addition: a method a route of the proxy port does not take (with `Allow`). */
+  method_not_allowed: [405, 'Method Not Allowed'],
   bad_proxy_auth: [407, 'Incorrect authentication data'],
   too_many_conns: [429, 'Parallel connections limit has been reached'],
+  /** Our addition: request headers past MAX_HEADER_BYTES (the connection is closed after it). */
+  headers_too_large: [431, 'Request Header Fields Too Large'],
   header_auth: [470, 'Unauthorized header'],
   unexpected: [500, 'Unexpected error'],
   nxdomain: [502, 'Error looking up domain'],

@@ -49,13 +49,35 @@ const CONNECT_TARGET = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9._-]{1,253}):(\d{1,5})$/;
 /** Request headers accepted up to this size, as the original (Node's default is 16 KiB). */
 export const MAX_HEADER_BYTES = 100 * 1024;
 
-const HEADERS_TOO_LARGE = 'HTTP/1.1 431 Request Header Fields Too Large\r\nContent-Length: 0\r\nConnection: close\r\n\r\n';
-
-/** A request the HTTP parser refused: 431 for headers above MAX_HEADER_BYTES (as Node answers), else the connection is closed. */
-function refuseUnparsable(e: Error & { code?: string }, socket: Duplex): void {
+/**
+ * A request the HTTP parser refused, answered as our errors are (X-Proxy-Error, text body)
+ * and the connection closed: 431 `headers_too_large` for headers above MAX_HEADER_BYTES,
+ * 400 `bad_request` for a request that is not HTTP; anything else (a reset, a timeout)
+ * only closes it.
+ */
+export function refuseUnparsable(e: Error & { code?: string; reason?: unknown }, socket: Duplex): void {
+  const refusal =
+    e.code === 'HPE_HEADER_OVERFLOW'
+      ? new ProxyError('headers_too_large', `at most ${MAX_HEADER_BYTES} bytes`)
+      : e.code?.startsWith('HPE_')
+        ? new ProxyError('bad_request', `not a valid HTTP/1.1 request (${typeof e.reason === 'string' ? e.reason : e.code})`)
+        : null;
   // Closed once the answer is written out (at once, a TLS socket would drop it).
-  if (e.code === 'HPE_HEADER_OVERFLOW' && socket.writable) socket.end(HEADERS_TOO_LARGE, () => socket.destroy());
+  if (refusal && socket.writable) socket.end(rawProxyError(refusal), () => socket.destroy());
   else socket.destroy();
+}
+
+/** One of our errors as HTTP/1.1 bytes, for a socket that has no response object; the connection closes after it. */
+function rawProxyError(e: ProxyError): string {
+  const body = `${e.message}\n`;
+  const headers: [string, string][] = [...versionHeaders(), ['X-Proxy-Error', e.code], ['X-Crawlera-Error', e.code], ['Content-Type', 'text/plain; charset=utf-8'], ['Content-Length', String(Buffer.byteLength(body))], ['Connection', 'close']];
+  return `HTTP/1.1 ${e.status} ${PROXY_ERRORS[e.code][1]}\r\n${headers.map(([n, v]) => `${n}: ${v}`).join('\r\n')}\r\n\r\n${body}`;
+}
+
+/** A text/plain answer of the proxy's own routes, with our version headers. */
+function sendText(res: ServerResponse, status: number, body: string, headers: [string, string][] = []): void {
+  res.writeHead(status, [...versionHeaders(), ['Content-Type', 'text/plain; charset=utf-8'], ['Content-Length', String(Buffer.byteLength(body))], ...headers].flat());
+  res.end(body);
 }
 
 /** A write to a response that has ended (the answer was already given): nobody left to tell. */
@@ -304,18 +326,14 @@ export class ProxyServer {
   private async direct(req: IncomingMessage, res: ServerResponse, raw: string): Promise<void> {
     req.resume();
     const url = new URL(raw, 'http://proxy.invalid');
-    const text = (status: number, body: string, headers: [string, string][] = []) => {
-      res.writeHead(status, [...versionHeaders(), ['Content-Type', 'text/plain; charset=utf-8'], ['Content-Length', String(Buffer.byteLength(body))], ...headers].flat());
-      res.end(body);
-    };
     if (url.pathname === '/ca.crt') {
-      if (req.method !== 'GET' && req.method !== 'HEAD') return text(405, 'Method Not Allowed\n', [['Allow', 'GET, HEAD']]);
+      if (req.method !== 'GET' && req.method !== 'HEAD') return sendProxyError(res, new ProxyError('method_not_allowed'), [['Allow', 'GET, HEAD']]);
       const pem = this.ca.certificatePem;
       res.writeHead(200, [...versionHeaders(), ['Content-Type', 'application/x-x509-ca-cert'], ['Content-Disposition', 'attachment; filename="crawlhub-ca.crt"'], ['Content-Length', String(Buffer.byteLength(pem))]].flat());
       return void res.end(req.method === 'HEAD' ? undefined : pem);
     }
     if (url.pathname === '/fetch') {
-      if (req.method !== 'GET') return text(405, 'Method Not Allowed\n', [['Allow', 'GET']]);
+      if (req.method !== 'GET') return sendProxyError(res, new ProxyError('method_not_allowed'), [['Allow', 'GET']]);
       const principal = await this.directPrincipal(req);
       if (!principal) return sendProxyError(res, new ProxyError('bad_proxy_auth'));
       const target = url.searchParams.get('url');
@@ -325,7 +343,7 @@ export class ProxyServer {
       } catch {
         parsed = null;
       }
-      if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) return text(400, 'Bad request: the url parameter must be an http or https URL\n');
+      if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) return sendProxyError(res, new ProxyError('bad_request', 'the url parameter must be an http or https URL'));
       const rawHeaders: string[] = ['Host', parsed.host];
       for (const pair of (url.searchParams.get('headers') ?? '').split(';')) {
         const colon = pair.indexOf(':');
@@ -352,8 +370,8 @@ export class ProxyServer {
     }
     const session = /^\/sessions(?:\/([^/]+))?\/?$/.exec(url.pathname);
     // Ids are decimal: the path segment is compared as sent (an encoded one is simply unknown).
-    if (session) return this.sessionRoute(req, res, session[1] ?? null, text);
-    text(404, 'Not Found\n');
+    if (session) return this.sessionRoute(req, res, session[1] ?? null);
+    sendProxyError(res, new ProxyError('not_found'));
   }
 
   /**
@@ -362,12 +380,12 @@ export class ProxyServer {
    * The key comes as `Authorization: Basic` like the original's (Proxy-Authorization also
    * works); none or an unknown one answers 401. A key only ever sees its own sessions.
    */
-  private async sessionRoute(req: IncomingMessage, res: ServerResponse, id: string | null, text: (status: number, body: string, headers?: [string, string][]) => void): Promise<void> {
+  private async sessionRoute(req: IncomingMessage, res: ServerResponse, id: string | null): Promise<void> {
     const allowed = id === null ? ['GET', 'POST'] : ['DELETE'];
-    if (!allowed.includes(req.method ?? '')) return text(405, 'Method Not Allowed\n', [['Allow', allowed.join(', ')]]);
+    if (!allowed.includes(req.method ?? '')) return sendProxyError(res, new ProxyError('method_not_allowed'), [['Allow', allowed.join(', ')]]);
     const principal = await this.directPrincipal(req);
     if (!principal) {
-      return text(401, `${PROXY_ERRORS.bad_proxy_auth[1]}\n`, [['WWW-Authenticate', 'Basic realm="crawlhub"'], ['X-Proxy-Error', 'bad_proxy_auth'], ['X-Crawlera-Error', 'bad_proxy_auth']]);
+      return sendText(res, 401, `${PROXY_ERRORS.bad_proxy_auth[1]}\n`, [['WWW-Authenticate', 'Basic realm="crawlhub"'], ['X-Proxy-Error', 'bad_proxy_auth'], ['X-Crawlera-Error', 'bad_proxy_auth']]);
     }
     const user = principal.id;
     try {
@@ -385,7 +403,7 @@ export class ProxyServer {
       const exit = this.pool.leastRecentlyUsed();
       if (exit === null) throw new ProxyError('noslaves');
       const created = await this.sessions.create(user, exit.id);
-      text(200, created, [['X-Proxy-Session', created], ['X-Crawlera-Session', created], ['X-Proxy-Slave', exit.id], ['X-Crawlera-Slave', exit.id]]);
+      sendText(res, 200, created, [['X-Proxy-Session', created], ['X-Crawlera-Session', created], ['X-Proxy-Slave', exit.id], ['X-Crawlera-Slave', exit.id]]);
     } catch (e) {
       if (!(e instanceof ProxyError)) throw e;
       sendProxyError(res, e);

@@ -1,8 +1,7 @@
 import { Controller, Param, Post, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { createGunzip } from 'node:zlib';
-import { actorOf, RequestPrincipal, StorageHttpError } from '@crawlhub/http';
+import { actorOf, decodedBody, RequestPrincipal } from '@crawlhub/http';
 import { projectOf } from '../../http/activity-request';
 import { PostActivityCommand } from './post-activity.command';
 
@@ -18,9 +17,7 @@ export class PostActivityController {
   async post(@Param('project') segment: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
     const project = projectOf(segment);
     const principal = await this.principals.authorize(req, project);
-    const encoding = String(req.headers['content-encoding'] ?? 'identity').toLowerCase();
-    if (!['identity', 'gzip', ''].includes(encoding)) throw new StorageHttpError(415, `Unsupported content-encoding: ${encoding}`);
-    const body = encoding === 'gzip' ? req.raw.pipe(createGunzip()) : req.raw;
+    const body = decodedBody(req);
     await this.commands.execute(new PostActivityCommand(project, body, actorOf(principal)));
     return reply.status(200).header('content-type', 'text/plain; charset=UTF-8').header('access-control-allow-origin', '*').send('');
   }

@@ -1,9 +1,9 @@
 import { Controller, Delete, Param, Post, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { actorOf, RequestPrincipal, StorageHttpError } from '@crawlhub/http';
+import { actorOf, decodedBody, RequestPrincipal, StorageHttpError } from '@crawlhub/http';
 import { isValidKey } from '../../domain/collection-record';
-import { authorizedCollection, bodyOf, scanParamsOf, sendJson, sendWritten } from '../../http/collections-request';
+import { authorizedCollection, scanParamsOf, sendJson, sendWritten } from '../../http/collections-request';
 import { DeletedRecords, DeleteMatchingRecordsCommand, DeleteRecordsCommand } from './delete-records.command';
 
 @Controller('collections')
@@ -35,7 +35,7 @@ export class DeleteRecordsController {
   @Post(':project/:type/:name/deleted')
   async deleteMany(@Param() p: Record<string, string>, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
     const { ref, principal } = await authorizedCollection(this.principals, req, p);
-    await this.commands.execute(new DeleteRecordsCommand(ref, { body: bodyOf(req) }, actorOf(principal)));
+    await this.commands.execute(new DeleteRecordsCommand(ref, { body: decodedBody(req) }, actorOf(principal)));
     return sendWritten(reply);
   }
 }

@@ -15,7 +15,7 @@ export class RenameCollectionController {
     const { project, principal } = await authorizedProject(this.principals, req, segment);
     const q = queryOf(req);
     const name = checkName(single(q, 'name'));
-    const newName = checkName(single(q, 'new_name'), 'new_name');
+    const newName = checkName(single(q, 'new_name'), 'new collection');
     await this.commands.execute(new RenameCollectionCommand(project, name, newName, actorOf(principal)));
     return sendWritten(reply);
   }

@@ -1,9 +1,9 @@
 import { Controller, Param, Post, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { actorOf, RequestPrincipal, StorageHttpError } from '@crawlhub/http';
+import { actorOf, decodedBody, RequestPrincipal, StorageHttpError } from '@crawlhub/http';
 import { isValidKey } from '../../domain/collection-record';
-import { authorizedCollection, bodyOf, sendWritten } from '../../http/collections-request';
+import { authorizedCollection, sendWritten } from '../../http/collections-request';
 import { WriteRecordsCommand } from './write-records.command';
 
 @Controller('collections')
@@ -14,7 +14,7 @@ export class WriteRecordsController {
   @Post(':project/:type/:name')
   async write(@Param() p: Record<string, string>, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
     const { ref, principal } = await authorizedCollection(this.principals, req, p);
-    await this.commands.execute(new WriteRecordsCommand(ref, bodyOf(req), actorOf(principal)));
+    await this.commands.execute(new WriteRecordsCommand(ref, decodedBody(req), actorOf(principal)));
     return sendWritten(reply);
   }
 
@@ -23,7 +23,7 @@ export class WriteRecordsController {
   async writeOne(@Param() p: Record<string, string>, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
     const { ref, principal } = await authorizedCollection(this.principals, req, p);
     if (!isValidKey(p.key)) throw StorageHttpError.badRequest(`Invalid key: ${JSON.stringify(p.key)}`);
-    await this.commands.execute(new WriteRecordsCommand(ref, bodyOf(req), actorOf(principal), p.key));
+    await this.commands.execute(new WriteRecordsCommand(ref, decodedBody(req), actorOf(principal), p.key));
     return sendWritten(reply);
   }
 }

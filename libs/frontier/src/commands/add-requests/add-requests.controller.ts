@@ -1,8 +1,7 @@
 import { Controller, Param, Post, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { createGunzip } from 'node:zlib';
-import { actorOf, RequestPrincipal, StorageHttpError } from '@crawlhub/http';
+import { actorOf, decodedBody, RequestPrincipal } from '@crawlhub/http';
 import { authorizedSlot, sendJson } from '../../http/frontier-request';
 import { AddRequestsCommand } from './add-requests.command';
 
@@ -17,9 +16,7 @@ export class AddRequestsController {
   @Post(':project/:frontier/s/:slot')
   async add(@Param() p: Record<string, string>, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
     const { slot, principal } = await authorizedSlot(this.principals, req, p);
-    const encoding = String(req.headers['content-encoding'] ?? 'identity').toLowerCase();
-    if (!['identity', 'gzip', ''].includes(encoding)) throw new StorageHttpError(415, `Unsupported content-encoding: ${encoding}`);
-    const body = encoding === 'gzip' ? req.raw.pipe(createGunzip()) : req.raw;
+    const body = decodedBody(req);
     const { newcount } = await this.commands.execute<AddRequestsCommand, { newcount: number }>(new AddRequestsCommand(slot, body, actorOf(principal)));
     return sendJson(reply, `{"newcount":${newcount}}`);
   }

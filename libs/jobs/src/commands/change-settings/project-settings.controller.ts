@@ -1,7 +1,7 @@
 import { Controller, Delete, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { actorOf, ApiError, parseJson, readBody, RequestPrincipal } from '@crawlhub/http';
+import { actorOf, ApiError, parseJson, readText, RequestPrincipal } from '@crawlhub/http';
 import { projectId, sendJobqJson } from '../../http/jobs-request';
 import { JOBS_VIEW, JobsView } from '../../ports/jobs.view';
 import { RequestJobsChangeCommand } from '../request-jobs-change/request-jobs-change.command';
@@ -55,7 +55,7 @@ export class ProjectSettingsController {
 
 async function jsonBody(req: FastifyRequest): Promise<unknown> {
   try {
-    return parseJson((await readBody(req, 1024 * 1024)).toString('utf8'));
+    return parseJson(await readText(req, 1024 * 1024));
   } catch (e) {
     if (e instanceof ApiError) throw e;
     throw new ApiError(400, `malformed JSON body (${(e as Error).message})`);

@@ -1,7 +1,7 @@
 import { Controller, Get, Inject, Param, Patch, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { actorOf, ApiError, parseJson, readBody, RequestPrincipal } from '@crawlhub/http';
+import { actorOf, ApiError, parseJson, readText, RequestPrincipal } from '@crawlhub/http';
 import { JobsOutcome } from '../../domain/decide-jobs';
 import { projectId } from '../../http/jobs-request';
 import { JOBS_VIEW, JobsView } from '../../ports/jobs.view';
@@ -30,7 +30,7 @@ export class SpidersV2Controller {
     const principal = await this.principals.authorize(req, project);
     let body: { add?: unknown; remove?: unknown };
     try {
-      body = parseJson((await readBody(req, 64 * 1024)).toString('utf8') || '{}') as typeof body;
+      body = parseJson((await readText(req, 64 * 1024)) || '{}') as typeof body;
     } catch (e) {
       if (e instanceof ApiError) throw e;
       return v2Error(reply, { non_field_errors: [`Malformed JSON: ${(e as Error).message}`] });

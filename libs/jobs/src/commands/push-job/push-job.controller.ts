@@ -2,10 +2,10 @@ import { Controller, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { JobPushRequest } from '@crawlhub/contracts';
-import { actorOf, ApiError, readBody, RequestPrincipal } from '@crawlhub/http';
+import { actorOf, ApiError, readText, RequestPrincipal } from '@crawlhub/http';
 import { JobsOutcome } from '../../domain/decide-jobs';
 import { JobTokens } from '../../http/jobs-principal';
-import { clientMetadata, jsonInteger, jsonRecords, projectId, sendJobqLines, spiderName, states } from '../../http/jobs-request';
+import { clientMetadata, jsonInteger, jsonRecords, jsonStringList, projectId, sendJobqLines, spiderName, states } from '../../http/jobs-request';
 import { JOBS_VIEW, JobsView } from '../../ports/jobs.view';
 import { RequestJobsChangeCommand } from '../request-jobs-change/request-jobs-change.command';
 
@@ -25,7 +25,7 @@ export class PushJobController {
   async push(@Param('project') p: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
     const project = projectId(p);
     const principal = await this.principals.authorize(req, project);
-    const records = jsonRecords((await readBody(req, 1024 * 1024)).toString('utf8'));
+    const records = jsonRecords(await readText(req, 1024 * 1024));
     if (records.length !== 1) throw new ApiError(400, 'push takes one JSON object');
     const body = records[0];
     const request = pushRequestOf(body, principal.id);
@@ -41,9 +41,7 @@ export function pushRequestOf(body: Record<string, unknown>, by: string): JobPus
   const spider = spiderName(body.spider);
   // Any state, deleted included: the official client's own tests push jobs straight into it.
   const state = body.state === undefined ? 'pending' : states([String(body.state)])[0];
-  const tags = body.tags ?? body.add_tag ?? [];
-  const tagList = Array.isArray(tags) ? tags : [tags];
-  if (!tagList.every((t) => typeof t === 'string')) throw new ApiError(400, '"tags" must be strings');
+  const tags = jsonStringList(body, body.tags === undefined ? 'add_tag' : 'tags');
   const meta: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(body)) if (!RESERVED.has(k)) meta[k] = v;
   clientMetadata(meta);
@@ -54,7 +52,7 @@ export function pushRequestOf(body: Record<string, unknown>, by: string): JobPus
     spider,
     priority: jsonInteger(body, 'priority', 2, 0, 4),
     units: jsonInteger(body, 'units', 1, 1, 6),
-    tags: tagList as string[],
+    tags,
     spiderArgs: Object.fromEntries(Object.entries(args).map(([k, v]) => [k, String(v)])),
     jobSettings: (body.job_settings as Record<string, unknown>) ?? null,
     meta,

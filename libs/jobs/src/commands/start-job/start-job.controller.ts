@@ -1,11 +1,11 @@
 import { Controller, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { actorOf, ApiError, readBody, RequestPrincipal } from '@crawlhub/http';
+import { actorOf, ApiError, readText, RequestPrincipal } from '@crawlhub/http';
 import { maxRunningOf } from '../../domain/botgroups';
 import { JobsOutcome } from '../../domain/decide-jobs';
 import { JobTokens } from '../../http/jobs-principal';
-import { clientMetadata, jsonRecords, projectId, sendJobqLines } from '../../http/jobs-request';
+import { clientMetadata, jsonRecords, jsonStringList, projectId, sendJobqLines } from '../../http/jobs-request';
 import { JOBS_VIEW, JobsView } from '../../ports/jobs.view';
 import { RequestJobsChangeCommand } from '../request-jobs-change/request-jobs-change.command';
 
@@ -28,10 +28,10 @@ export class StartJobController {
   async start(@Param('project') p: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
     const project = projectId(p);
     const principal = await this.principals.authorize(req, project);
-    const [body = {}] = jsonRecords((await readBody(req, 1024 * 1024)).toString('utf8'));
-    const { max_units: maxUnits, spiders, botgroup: _botgroup, ...fields } = body;
+    const [body = {}] = jsonRecords(await readText(req, 1024 * 1024));
+    const { max_units: maxUnits, spiders: _spiders, botgroup: _botgroup, ...fields } = body;
     if (maxUnits !== undefined && (typeof maxUnits !== 'number' || !Number.isInteger(maxUnits) || maxUnits < 1)) throw new ApiError(400, '"max_units" must be a positive integer');
-    const spiderList = spiders === undefined ? [] : Array.isArray(spiders) ? spiders.map(String) : [String(spiders)];
+    const spiderList = jsonStringList(body, 'spiders');
     const by = typeof fields.started_by === 'string' ? fields.started_by : 'jobrunner';
     delete fields.started_by;
     clientMetadata(fields);

@@ -2,7 +2,7 @@ import { Controller, Param, Post, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { JobState, JobUpdate } from '@crawlhub/contracts';
-import { actorOf, ApiError, readBody, RequestPrincipal } from '@crawlhub/http';
+import { actorOf, ApiError, readText, RequestPrincipal } from '@crawlhub/http';
 import { JobsOutcome } from '../../domain/decide-jobs';
 import { clientMetadata, jobKey, jsonRecords, projectId, sendJobqJson, sendJobqLines, states } from '../../http/jobs-request';
 import { RequestJobsChangeCommand } from '../request-jobs-change/request-jobs-change.command';
@@ -18,7 +18,7 @@ export class UpdateJobsController {
   async update(@Param('project') p: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
     const project = projectId(p);
     const principal = await this.principals.authorize(req, project);
-    const updates: JobUpdate[] = jsonRecords((await readBody(req, 16 * 1024 * 1024)).toString('utf8')).map(({ key, state, ...fields }) => {
+    const updates: JobUpdate[] = jsonRecords(await readText(req, 16 * 1024 * 1024)).map(({ key, state, ...fields }) => {
       if (typeof key !== 'string' || !(SPIDER_KEY.test(key) ? Number(key.split('/')[0]) === project : jobKey(key, project))) {
         throw new ApiError(400, `Invalid key: ${JSON.stringify(key)}`);
       }
@@ -37,7 +37,7 @@ export class UpdateJobsController {
   @Post(':project/cancel')
   async cancelMany(@Param('project') p: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
     const project = projectId(p);
-    const records = jsonRecords((await readBody(req, 16 * 1024 * 1024)).toString('utf8'));
+    const records = jsonRecords(await readText(req, 16 * 1024 * 1024));
     const keys = records.map((r) => jobKey(String(r.key), project));
     return this.cancel(project, keys, req, reply);
   }

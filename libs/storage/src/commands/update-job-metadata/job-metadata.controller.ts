@@ -1,7 +1,7 @@
 import { Controller, Delete, Get, Param, Post, Req, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { actorOf, parseJson, pythonJson, readBody, RequestPrincipal, StorageHttpError } from '@crawlhub/http';
+import { actorOf, parseJson, pythonJson, readText, RequestPrincipal, StorageHttpError } from '@crawlhub/http';
 import { formatJobKey, JobKey } from '../../domain/job-key';
 import { idOf } from '../../http/storage-request';
 import { ReadJobMetadataQuery } from '../../queries/read-job-metadata/read-job-metadata.query';
@@ -93,7 +93,7 @@ function done(reply: FastifyReply) {
 }
 
 async function readJsonBody(req: FastifyRequest): Promise<unknown> {
-  const text = (await readBody(req, MAX_METADATA_BYTES)).toString('utf8');
+  const text = await readText(req, MAX_METADATA_BYTES);
   try {
     return parseJson(text);
   } catch (e) {

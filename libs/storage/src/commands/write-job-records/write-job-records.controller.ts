@@ -1,8 +1,7 @@
 import { Controller, Param, Post, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { createGunzip } from 'node:zlib';
-import { actorOf, queryOf, RequestPrincipal, single, StorageHttpError } from '@crawlhub/http';
+import { actorOf, decodedBody, queryOf, RequestPrincipal, single, StorageHttpError } from '@crawlhub/http';
 import { formatJobKey, MAX_POSITION, parsePosition } from '../../domain/job-key';
 import { idOf, kindOf } from '../../http/storage-request';
 import { WriteJobRecordsCommand } from './write-job-records.command';
@@ -21,9 +20,7 @@ export class WriteJobRecordsController {
     const job = { project, spider: idOf(p.spider, 'spider'), job: idOf(p.job, 'job') };
     const principal = await this.principals.authorize(req, project, formatJobKey(job));
     const start = startOf(single(queryOf(req), 'start'), req.headers['content-range']);
-    const encoding = String(req.headers['content-encoding'] ?? 'identity').toLowerCase();
-    if (!['identity', 'gzip', ''].includes(encoding)) throw new StorageHttpError(415, `Unsupported content-encoding: ${encoding}`);
-    const body = encoding === 'gzip' ? req.raw.pipe(createGunzip()) : req.raw;
+    const body = decodedBody(req);
     await this.commands.execute(new WriteJobRecordsCommand(kind, job, start, body, actorOf(principal)));
     return reply.status(200).header('content-type', 'text/plain; charset=UTF-8').header('access-control-allow-origin', '*').send('');
   }

@@ -1,0 +1,54 @@
+import type { FastifyRequest } from 'fastify';
+import type { Readable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+import { StorageHttpError } from './storage-http-error';
+import { decodeUtf8, InvalidUtf8Error } from './utf8';
+
+/**
+ * Request bodies as every API reads them (the framework parses none: startHttpApp): the
+ * bytes as sent once `Content-Encoding` is undone (identity or gzip; any other is a 415),
+ * streamed, or whole up to a limit, or whole as strict UTF-8 text. A gzip body that is not
+ * gzip, or is cut short, is a 400; no API takes a body without looking at its encoding.
+ */
+
+/** The body as it streams in, gunzipped when sent with `Content-Encoding: gzip`. */
+export function decodedBody(req: FastifyRequest): AsyncIterable<Buffer> {
+  const encoding = String(req.headers['content-encoding'] ?? '').trim().toLowerCase();
+  if (encoding === '' || encoding === 'identity') return req.raw;
+  if (encoding === 'gzip' || encoding === 'x-gzip') return gunzipped(req.raw);
+  throw new StorageHttpError(415, `Unsupported content-encoding: ${encoding}`);
+}
+
+async function* gunzipped(raw: Readable): AsyncGenerator<Buffer> {
+  try {
+    for await (const piece of raw.pipe(createGunzip())) yield piece as Buffer;
+  } catch (e) {
+    // zlib's errors carry a Z_* code (checked by shape: they may come from another realm).
+    const code = (e as NodeJS.ErrnoException | null)?.code;
+    if (typeof code === 'string' && code.startsWith('Z_')) throw StorageHttpError.badRequest(`Error decoding gzip body: ${(e as Error).message}`);
+    throw e;
+  }
+}
+
+/** A whole (small) body, decoded, refused with 413 past `limit` bytes (counted after gunzip: a gzip bomb stops there). */
+export async function readBody(req: FastifyRequest, limit: number): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  let size = 0;
+  for await (const piece of decodedBody(req)) {
+    size += piece.length;
+    if (size > limit) throw new StorageHttpError(413, `request body too large (max ${limit} bytes)`);
+    parts.push(piece);
+  }
+  return Buffer.concat(parts);
+}
+
+/** A whole (small) body as text: readBody, then strict UTF-8 (400 for bytes that are not). */
+export async function readText(req: FastifyRequest, limit: number): Promise<string> {
+  const bytes = await readBody(req, limit);
+  try {
+    return decodeUtf8(bytes);
+  } catch (e) {
+    if (e instanceof InvalidUtf8Error) throw StorageHttpError.badRequest('the request body is not valid UTF-8');
+    throw e;
+  }
+}
