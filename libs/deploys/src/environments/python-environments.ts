@@ -20,7 +20,7 @@ export interface Environment {
   dir: string;
   /** The environment's interpreter: jobs run `<python> -m sh_scrapy.crawl` (no script shebangs: see build). */
   python: string;
-  /** The project egg inside the environment. */
+  /** The project egg, beside the environments: jobs get it on PYTHONPATH. */
   egg: string;
 }
 
@@ -45,6 +45,8 @@ export class BuildError extends Error {
 const READY = '.crawlhub-ready';
 const LAST_USED = '.crawlhub-last-used';
 const TEMP_PREFIX = '.build-';
+/** The folder of the project eggs, beside the environments. */
+const EGGS = 'project-eggs';
 
 /**
  * The Python virtual environments of deployed versions on this machine, one folder per
@@ -63,27 +65,46 @@ const TEMP_PREFIX = '.build-';
  * to site-packages.
  */
 export class PythonEnvironments {
-  private readonly building = new Map<string, Promise<Environment>>();
+  private readonly building = new Map<string, Promise<void>>();
   private readonly leases = new Map<string, number>();
 
   constructor(private readonly o: EnvironmentsOptions, private readonly blobs: BlobStore) {}
 
-  /** The folder name of a spec: the project and a digest of everything that goes in. */
+  /**
+   * The folder name of a spec: the project and a digest of what is installed (the stack,
+   * the requirements, the extra eggs). The project egg is not part of it: it goes on the
+   * path of each job, so a new version whose requirements did not change reuses the
+   * environment of the previous one (a deploy of code only builds nothing).
+   */
   nameOf(spec: EnvironmentSpec): string {
-    const parts = [STACKS[spec.stack] ?? spec.stack, ENTRYPOINT_REQUIREMENT, spec.requirements?.sha256 ?? '-', ...spec.eggs.map((e) => e.sha256), spec.egg.sha256];
+    const parts = [STACKS[spec.stack] ?? spec.stack, ENTRYPOINT_REQUIREMENT, spec.requirements?.sha256 ?? '-', ...spec.eggs.map((e) => e.sha256)];
     return `${spec.project}-${createHash('sha256').update(parts.join('\n')).digest('hex').slice(0, 24)}`;
   }
 
-  private envOf(dir: string): Environment {
-    return { dir, python: join(dir, 'bin', 'python'), egg: join(dir, 'eggs', 'project.egg') };
+  private envOf(dir: string, spec: EnvironmentSpec): Environment {
+    return { dir, python: join(dir, 'bin', 'python'), egg: this.eggPathOf(spec) };
+  }
+
+  private eggPathOf(spec: EnvironmentSpec): string {
+    return join(this.o.root, EGGS, `${spec.project}-${spec.egg.sha256}.egg`);
   }
 
   /** The environment if this machine has it already (and marks it used), else null. */
   async cached(spec: EnvironmentSpec): Promise<Environment | null> {
     const dir = join(this.o.root, this.nameOf(spec));
     if (!(await exists(join(dir, READY)))) return null;
+    if (!(await exists(this.eggPathOf(spec)))) await this.writeEgg(spec);
     await touch(join(dir, LAST_USED));
-    return this.envOf(dir);
+    await touch(this.eggPathOf(spec));
+    return this.envOf(dir, spec);
+  }
+
+  /** The project egg beside the environments, whole or not at all (a temporary file renamed). */
+  private async writeEgg(spec: EnvironmentSpec): Promise<void> {
+    await mkdir(join(this.o.root, EGGS), { recursive: true });
+    const temp = join(this.o.root, EGGS, `${TEMP_PREFIX}${randomBytes(6).toString('hex')}`);
+    await writeFile(temp, await this.blob(spec.egg));
+    await rename(temp, this.eggPathOf(spec));
   }
 
   /**
@@ -97,14 +118,14 @@ export class PythonEnvironments {
     const name = this.nameOf(spec);
     let build = this.building.get(name);
     if (!build) {
-      build = this.build(spec, name, log).finally(() => this.building.delete(name));
+      build = this.build(spec, name, log).then(() => undefined).finally(() => this.building.delete(name));
       this.building.set(name, build);
     } else {
       log(`[crawlhub] waiting for the build of environment ${name} already under way`);
     }
-    const env = await build;
+    await build;
     void this.evict().catch(() => undefined);
-    return env;
+    return (await this.cached(spec)) ?? (await this.ensure(spec, log));
   }
 
   /** Marks an environment in use (a job runs in it) until the returned release is called: eviction leaves it alone. */
@@ -161,7 +182,7 @@ export class PythonEnvironments {
     return { ...this.o.baseEnv, PIP_CACHE_DIR: this.o.pipCacheDir, PIP_DISABLE_PIP_VERSION_CHECK: '1', PIP_NO_INPUT: '1', PYTHONNOUSERSITE: '1', PYTHONDONTWRITEBYTECODE: '1' };
   }
 
-  private async build(spec: EnvironmentSpec, name: string, log: (line: string) => void): Promise<Environment> {
+  private async build(spec: EnvironmentSpec, name: string, log: (line: string) => void): Promise<void> {
     const requirement = STACKS[spec.stack];
     if (!requirement) throw new BuildError(`Unknown stack ${JSON.stringify(spec.stack)}`);
     await mkdir(this.o.root, { recursive: true });
@@ -190,13 +211,12 @@ export class PythonEnvironments {
         args.push('-r', join(temp, 'requirements.txt'));
       }
       await run(spec.requirements ? 'Installing the stack and the requirements' : 'Installing the stack', args);
-      // Eggs go on the path as scrapyd and the original put them: zip imports, the project egg last.
+      // Extra eggs go on the path as scrapyd and the original put them (zip imports); the project egg comes with each job.
       const eggNames = spec.eggs.map((e, i) => `dependency-${i}.egg`);
       for (const [i, e] of spec.eggs.entries()) await writeFile(join(eggsDir, eggNames[i]), await this.blob(e));
-      await writeFile(join(eggsDir, 'project.egg'), await this.blob(spec.egg));
       const sitePackages = (await runCapture(python, ['-c', 'import sysconfig; print(sysconfig.get_paths()["purelib"])'], this.childEnv())).trim();
       const relative = sitePackages.slice(temp.length + 1).split('/').map(() => '..').join('/');
-      await writeFile(join(sitePackages, 'crawlhub-eggs.pth'), [...eggNames, 'project.egg'].map((n) => `${relative}/eggs/${n}`).join('\n') + '\n');
+      await writeFile(join(sitePackages, 'crawlhub-eggs.pth'), eggNames.map((n) => `${relative}/eggs/${n}`).join('\n') + '\n');
       await writeFile(join(temp, LAST_USED), '');
       await writeFile(join(temp, READY), JSON.stringify({ project: spec.project, stack: spec.stack, builtAt: new Date().toISOString(), bytes: await folderBytes(temp) }));
       const dir = join(this.o.root, name);
@@ -214,7 +234,6 @@ export class PythonEnvironments {
         }
       }
       say(`[crawlhub] environment ${name} built`);
-      return this.envOf(dir);
     } catch (e) {
       await rm(temp, { recursive: true, force: true }).catch(() => undefined);
       if (e instanceof BuildError) throw e;
@@ -242,7 +261,16 @@ export class PythonEnvironments {
       return removed;
     }
     const envs: { dir: string; lastUsed: number; bytes: number }[] = [];
+    for (const egg of names.includes(EGGS) ? await readdir(join(this.o.root, EGGS)) : []) {
+      const s = await stat(join(this.o.root, EGGS, egg)).catch(() => null);
+      const limit = egg.startsWith(TEMP_PREFIX) ? this.o.buildTimeoutMs : this.o.maxIdleMs;
+      if (s && now - s.mtimeMs > limit) {
+        await rm(join(this.o.root, EGGS, egg), { force: true });
+        removed.push(`${EGGS}/${egg}`);
+      }
+    }
     for (const name of names) {
+      if (name === EGGS) continue;
       const dir = join(this.o.root, name);
       if (name.startsWith(TEMP_PREFIX)) {
         const s = await stat(dir).catch(() => null);
