@@ -109,6 +109,8 @@ if (!SHUB) {
       expect(deploy.out).toContain('{"status": "ok", "project": 1, "version": "one", "spiders": 1}');
       expect(deploy.code).toBe(0);
       expect((await c.dash('/scrapyd/listversions.json?project=1')).body).toEqual({ status: 'ok', versions: ['one'] });
+      // Deployed spiders are listed (with a spider id) before they ever ran.
+      expect((await c.dash('/spiders/list.json?project=1')).body).toEqual({ status: 'ok', spiders: [{ id: 'books', type: 'manual', version: 'one', tags: [] }] });
 
       const schedule = await shub(['schedule', 'books', '-a', `start_url=${site.url}/`]);
       expect(schedule.code).toBe(0);

@@ -14,4 +14,6 @@ export type SpiderRun =
 /** Bound by the dash app (libs/runner knows the registry and the deploys); absent: every spider is undecided. */
 export interface RunnableSpiders {
   resolve(project: number, spider: string): Promise<SpiderRun>;
+  /** The project's current deployed version and its spiders (spiders/list.json shows them with it); null: none. */
+  current(project: number): Promise<{ version: string; spiders: string[] } | null>;
 }

@@ -18,4 +18,9 @@ export class RunnableSpidersService implements RunnableSpiders {
     if (await this.commands.get(project, spider)) return { kind: 'registered' };
     return current ? { kind: 'unknown' } : { kind: 'undecided' };
   }
+
+  async current(project: number): Promise<{ version: string; spiders: string[] } | null> {
+    const current = currentDeploy(await this.deploys.list(project));
+    return current ? { version: current.version, spiders: current.spiders } : null;
+  }
 }

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { Controller, Inject, Post, Req, Res } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { canAccessProject } from '@crawlhub/access';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
 import { createEvent, DEPLOY_REQUESTED, DEPLOYS_TOPIC, DeployBlob, DeployRequested } from '@crawlhub/contracts';
+import { RequestJobsChangeCommand } from '@crawlhub/jobs';
 import { ApiError, pythonJson, readBody, RequestPrincipal, StorageHttpError } from '@crawlhub/http';
 import { EventWriter, ProjectionLagError } from '@crawlhub/views';
 import { MAX_DEPLOY_REQUEST_BYTES, versionProblem } from '../../domain/deploy';
@@ -38,6 +40,7 @@ export class AddVersionController {
     private readonly writer: EventWriter,
     private readonly progress: DeployProgress,
     @Inject(BLOB_STORE) private readonly blobs: BlobStore,
+    private readonly commands: CommandBus,
   ) {}
 
   @Post('addversion.json')
@@ -96,10 +99,10 @@ export class AddVersionController {
       throw e;
     }
     reply.status(200).header('content-type', 'text/plain; charset=utf-8');
-    return reply.send(Readable.from(this.stream(data, watch)));
+    return reply.send(Readable.from(this.stream(data, watch, principal.id)));
   }
 
-  private async *stream(d: DeployRequested, watch: ReturnType<DeployProgress['watch']>): AsyncGenerator<string> {
+  private async *stream(d: DeployRequested, watch: ReturnType<DeployProgress['watch']>, by: string): AsyncGenerator<string> {
     const timer = setTimeout(() => watch.stop(), this.config.deploys.waitMs);
     try {
       yield `Deploying version ${d.version} of project ${d.project} (stack ${d.stack}): waiting for a runner to build it\n`;
@@ -114,6 +117,10 @@ export class AddVersionController {
           await this.writer.waitForViews([step.at]).catch((e) => {
             if (!(e instanceof ProjectionLagError)) throw e;
           });
+          // Deployed spiders get their spider ids now, as the original lists them after a deploy.
+          for (const name of step.data.spiders) {
+            await this.commands.execute(new RequestJobsChangeCommand(d.project, { op: 'spider', name, id: null, create: true, add: [], remove: [], by }, { kind: 'key', id: by }));
+          }
           yield `${pythonJson({ status: 'ok', project: d.project, version: d.version, spiders: step.data.spiders.length })}\n`;
           return;
         }
