@@ -26,7 +26,7 @@ const HELP = `crawlhub operations (same configuration as npm start: DATA_DIR, EV
   crawlhub keys grant <key-id> CAP     give a key a capability
   crawlhub keys withdraw <key-id> CAP  take it back
                          capabilities: ${KEY_CAPABILITIES.join(', ')} (browser: the fetch API;
-                         extraction: the extraction API)
+                         extraction: the extraction API; deploy: shub deploy)
   crawlhub keys list     list keys (ids, projects, capabilities; never the secrets)
   crawlhub replay        drop every view and rebuild it from the event log
                          (stop the platform's projector first)

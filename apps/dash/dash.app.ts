@@ -4,12 +4,13 @@ import { Core, CoreModule, startHttpApp } from '@crawlhub/platform';
 import { CommentsApiModule, commentsErrorOf } from '@crawlhub/comments';
 import { JobControlApiModule, PeriodicScheduler } from '@crawlhub/jobs';
 import { LostRunnerWatch, RunnerWatchModule, SpiderRegistryApiModule } from '@crawlhub/runner';
+import { DeploysApiModule } from '@crawlhub/deploys';
 
-/** The dash API under /api (default :8001): job control, comments, the spider registry, and the runner checks. */
+/** The dash API under /api (default :8001): job control, comments, the spider registry, deploys, and the runner checks. */
 @Module({})
 export class DashAppModule {
   static with(core: Core): DynamicModule {
-    return { module: DashAppModule, imports: [CoreModule.with(core), CommentsApiModule, JobControlApiModule, SpiderRegistryApiModule, RunnerWatchModule] };
+    return { module: DashAppModule, imports: [CoreModule.with(core), CommentsApiModule, JobControlApiModule, SpiderRegistryApiModule, DeploysApiModule, RunnerWatchModule] };
   }
 }
 

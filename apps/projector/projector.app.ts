@@ -7,6 +7,7 @@ import { JobsViewsModule } from '@crawlhub/jobs';
 import { CommentsViewsModule } from '@crawlhub/comments';
 import { ActivityViewsModule } from '@crawlhub/activity';
 import { SpiderCommandsViewsModule } from '@crawlhub/runner';
+import { DeploysViewsModule } from '@crawlhub/deploys';
 import { CollectionsViewsModule } from '@crawlhub/collections';
 import { FrontierViewsModule } from '@crawlhub/frontier';
 import { ProxySessionsViewsModule } from '@crawlhub/proxy-sessions';
@@ -17,7 +18,7 @@ import { Projector } from '@crawlhub/views';
 @Module({})
 export class ProjectorAppModule {
   static with(core: Core): DynamicModule {
-    return { module: ProjectorAppModule, imports: [CoreModule.with(core), AccessModule, StorageViewsModule, CommentsViewsModule, ActivityViewsModule, JobsViewsModule, SpiderCommandsViewsModule, FrontierViewsModule, CollectionsViewsModule, ProxyUsageViewsModule, ProxySessionsViewsModule], providers: [Projector], exports: [Projector] };
+    return { module: ProjectorAppModule, imports: [CoreModule.with(core), AccessModule, StorageViewsModule, CommentsViewsModule, ActivityViewsModule, JobsViewsModule, SpiderCommandsViewsModule, DeploysViewsModule, FrontierViewsModule, CollectionsViewsModule, ProxyUsageViewsModule, ProxySessionsViewsModule], providers: [Projector], exports: [Projector] };
   }
 }
 

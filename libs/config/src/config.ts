@@ -31,6 +31,7 @@ export interface CrawlhubConfig {
   eventChunkBytes: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   runner: RunnerConfig;
+  deploys: DeploysConfig;
   frontier: FrontierConfig;
   collections: CollectionsConfig;
   proxy: ProxyConfig;
@@ -216,6 +217,26 @@ export interface RunnerConfig {
   passEnv: Record<string, string>;
 }
 
+/** Deploys (`shub deploy`) and the Python environments runners build for them (libs/deploys). */
+export interface DeploysConfig {
+  /** Where a runner keeps the environments of deployed versions (one folder per version). */
+  envDir: string;
+  /** pip's download and wheel cache, shared by every build of this machine. */
+  pipCacheDir: string;
+  /** The interpreter that creates the environments (`python3 -m venv`). */
+  python: string;
+  /** A build (pip, listing the spiders) taking longer fails. */
+  buildTimeoutMs: number;
+  /** How long addversion.json waits for a runner to build the deploy before it answers that none did. */
+  waitMs: number;
+  /** Environments unused for this long are removed. */
+  envMaxIdleMs: number;
+  /** Beyond this many bytes of environments, the least recently used are removed. */
+  envMaxBytes: number;
+  /** Blobs (eggs, requirements) of the embedded deployment; MongoDB GridFS on VIEW_STORE=mongodb. */
+  blobDir: string;
+}
+
 /** Variables of the runner's environment that jobs inherit by default (a trailing * is a prefix). */
 export const RUNNER_PASS_ENV_DEFAULT = 'PATH,HOME,USER,LOGNAME,SHELL,LANG,LANGUAGE,LC_*,TZ,TMPDIR';
 
@@ -265,6 +286,14 @@ export const CONFIG_DOCS: [string, string, string][] = [
   ['RUNNER_LOST_MS', '60000', 'a runner not heard from for this long is lost: its running jobs finish as `failed` (at least 3 × RUNNER_HEARTBEAT_MS; a job ends at most RUNNER_LOST_MS + 2 × RUNNER_HEARTBEAT_MS after its runner\'s last heartbeat)'],
   ['RUNNER_STORAGE_URL', 'http://HOST:STORAGE_PORT/', 'SHUB_STORAGE given to jobs (the storage API as jobs reach it)'],
   ['RUNNER_API_URL', 'http://HOST:DASH_PORT/api/', 'SHUB_APIURL given to jobs (the dash API as jobs reach it)'],
+  ['DEPLOY_ENV_DIR', 'DATA_DIR/environments', 'where a runner builds and keeps the Python environment of each deployed version (one folder per version, shared by its jobs)'],
+  ['DEPLOY_PIP_CACHE_DIR', 'DATA_DIR/pip-cache', 'pip\'s cache for the environments\' builds (PIP_CACHE_DIR): a package is downloaded once per machine'],
+  ['DEPLOY_PYTHON', 'python3', 'the interpreter that creates the environments (`-m venv`; 3.9 or later)'],
+  ['DEPLOY_BUILD_TIMEOUT_MS', '900000', 'a build of an environment (pip, then listing the spiders) taking longer fails'],
+  ['DEPLOY_WAIT_MS', '960000', 'how long `scrapyd/addversion.json` waits for a runner to build the deploy before it answers that none did'],
+  ['DEPLOY_ENV_MAX_IDLE_MS', '604800000', 'environments no job used for this long are removed (7 days)'],
+  ['DEPLOY_ENV_MAX_BYTES', '10737418240', 'beyond this much disk used by environments, the least recently used ones are removed (10 GiB); the one a job uses never'],
+  ['DEPLOY_BLOB_DIR', 'DATA_DIR/blobs', 'where deployed eggs and requirements are kept on the embedded deployment (on `VIEW_STORE=mongodb`: GridFS, bucket `blobs`)'],
   ['PROXY_CA_DIR', 'DATA_DIR/proxy-ca', 'where the proxy keeps its CA (created on first start, served at GET /ca.crt on the proxy port) and its leaf certificates'],
   ['PROXY_EXITS', 'the default route', 'outgoing exits of the proxy, comma list: local source addresses (`127.0.0.2`) and upstream proxies (`http://user:pass@host:port`, `https://…`, `socks5://…`), each optionally followed by ` region=<label>` (`127.0.0.2 region=us`)'],
   ['PROXY_UPSTREAM_TLS_VERIFY', 'true', 'verify the certificates of HTTPS sites (and of https:// upstream proxies) reached through the proxy'],
@@ -453,6 +482,16 @@ export function loadConfig(env: Env = process.env): CrawlhubConfig {
       storageUrl: url('RUNNER_STORAGE_URL'),
       apiUrl: url('RUNNER_API_URL'),
       passEnv: passEnvOf(env, str('RUNNER_PASS_ENV', RUNNER_PASS_ENV_DEFAULT)),
+    },
+    deploys: {
+      envDir: resolve(str('DEPLOY_ENV_DIR', join(dataDir, 'environments'))),
+      pipCacheDir: resolve(str('DEPLOY_PIP_CACHE_DIR', join(dataDir, 'pip-cache'))),
+      python: str('DEPLOY_PYTHON', 'python3'),
+      buildTimeoutMs: int('DEPLOY_BUILD_TIMEOUT_MS', 900_000, 1000, 86_400_000),
+      waitMs: int('DEPLOY_WAIT_MS', 960_000, 1000, 86_400_000),
+      envMaxIdleMs: int('DEPLOY_ENV_MAX_IDLE_MS', 604_800_000, 60_000, 31_536_000_000),
+      envMaxBytes: int('DEPLOY_ENV_MAX_BYTES', 10 * 1024 ** 3, 1024 ** 2, Number.MAX_SAFE_INTEGER),
+      blobDir: resolve(str('DEPLOY_BLOB_DIR', join(dataDir, 'blobs'))),
     },
     render: {
       chromiumPath: str('CHROMIUM_PATH', '/usr/lib/chromium/chromium-headless-shell'),

@@ -13,5 +13,6 @@ export * from './topics/proxy-usage/proxy-usage.topic';
 export * from './topics/proxy-sessions/proxy-sessions.topic';
 export * from './topics/fetch/fetch.topic';
 export * from './topics/extraction/extraction.topic';
+export * from './topics/deploys/deploys.topic';
 export * from './spider-name';
 export * from './storage-name';

@@ -1,6 +1,7 @@
 export * from './jobs.module';
 export * from './jobs.views.module';
 export * from './ports/jobs.view';
+export * from './ports/runnable-spiders';
 export * from './domain/job';
 export * from './domain/job-token';
 export * from './domain/decide-jobs';

@@ -1,7 +1,8 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Global, Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { HttpSupportModule } from '@crawlhub/http';
-import { JobsCommandsModule } from '@crawlhub/jobs';
+import { DeployRunnerModule, DeploysViewsModule } from '@crawlhub/deploys';
+import { JobsCommandsModule, RUNNABLE_SPIDERS } from '@crawlhub/jobs';
 import { StorageCommandsModule } from '@crawlhub/storage';
 import { viewAdapter } from '@crawlhub/views';
 import { SpiderCommandsMongo } from './adapters/mongodb/spider-commands.mongodb';
@@ -15,6 +16,7 @@ import { ReadSpiderCommandsController } from './queries/read-spider-commands/rea
 import { ReadSpiderCommandsHandler } from './queries/read-spider-commands/read-spider-commands.handler';
 import { Runner, RUNNER_OPTIONS, RunnerOptions } from './running/runner.service';
 import { LostRunnerWatch } from './watch/lost-runner-watch';
+import { RunnableSpidersService } from './catalog/runnable-spiders';
 
 /** The spider-commands view and its projection: needed by the projector, the dash API and the runner. */
 @Module({
@@ -31,9 +33,18 @@ export class SpiderCommandsViewsModule {}
 })
 export class SpiderRegistryModule {}
 
-/** The spider registry on the dash API: /api/spiders/register.json, unregister.json, commands.json. */
+/** Binds RUNNABLE_SPIDERS for run.json (global: the job control module knows neither the registry nor the deploys). */
+@Global()
 @Module({
-  imports: [CqrsModule, HttpSupportModule, SpiderRegistryModule],
+  imports: [DeploysViewsModule, SpiderCommandsViewsModule],
+  providers: [{ provide: RUNNABLE_SPIDERS, useClass: RunnableSpidersService }],
+  exports: [RUNNABLE_SPIDERS],
+})
+export class RunnableSpidersModule {}
+
+/** The spider registry on the dash API: /api/spiders/register.json, unregister.json, commands.json; what run.json can run. */
+@Module({
+  imports: [CqrsModule, HttpSupportModule, SpiderRegistryModule, RunnableSpidersModule],
   controllers: [RegisterSpidersController, ReadSpiderCommandsController],
 })
 export class SpiderRegistryApiModule {}
@@ -52,7 +63,7 @@ export class RunnerModule {
   static with(options: RunnerOptions = {}): DynamicModule {
     return {
       module: RunnerModule,
-      imports: [CqrsModule, JobsCommandsModule, StorageCommandsModule, SpiderCommandsViewsModule],
+      imports: [CqrsModule, JobsCommandsModule, StorageCommandsModule, SpiderCommandsViewsModule, DeployRunnerModule],
       providers: [{ provide: RUNNER_OPTIONS, useValue: options }, Runner],
       exports: [Runner],
     };

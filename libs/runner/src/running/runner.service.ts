@@ -4,7 +4,8 @@ import { mkdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
-import { Actor, JobsRequest } from '@crawlhub/contracts';
+import { Actor, JobsRequest, SpiderCommandSpec } from '@crawlhub/contracts';
+import { DeployedJobs } from '@crawlhub/deploys';
 import { JOBS_VIEW, JobDoc, JobsOutcome, JobsView, maxRunningOf, RequestJobsChangeCommand, RunnerHeartbeatCommand, tokenOfRun } from '@crawlhub/jobs';
 import { JOB_TOKEN_SECRET } from '@crawlhub/platform';
 import { JOB_RECORDS_VIEW, JobKey, JobRecordsView, parseJobKey } from '@crawlhub/storage';
@@ -14,7 +15,7 @@ import { RegisteredSpider } from '../domain/spider-command';
 import { SPIDER_COMMANDS_VIEW, SpiderCommandsView } from '../ports/spider-commands.view';
 import { durable, openJobSink, SINK_BATCH_RECORDS } from './job-sink';
 import { JobRun } from './job-run';
-import { LOG_ERROR, RecordSink } from './record-sink';
+import { LOG_ERROR, LOG_INFO, RecordSink } from './record-sink';
 import { persistentRunnerId } from './runner-id';
 
 export const RUNNER_OPTIONS = Symbol('RUNNER_OPTIONS');
@@ -93,6 +94,7 @@ export class Runner implements OnApplicationShutdown {
     @Inject(JOBS_VIEW) private readonly jobs: JobsView,
     @Inject(SPIDER_COMMANDS_VIEW) private readonly spiders: SpiderCommandsView,
     @Inject(JOB_RECORDS_VIEW) private readonly records: JobRecordsView,
+    private readonly deployed: DeployedJobs,
   ) {
     const r = config.runner;
     this.id = options.id ?? r.id ?? persistentRunnerId(join(config.dataDir, 'runner-id'));
@@ -195,7 +197,7 @@ export class Runner implements OnApplicationShutdown {
   private async claim(): Promise<void> {
     let free = this.units - this.busyUnits;
     if (free <= 0 || !this.running) return;
-    const projects = await this.spiders.projects();
+    const projects = [...new Set([...(await this.spiders.projects()), ...(await this.deployed.projects())])].sort((a, b) => a - b);
     if (projects.length === 0) return;
     const start = this.rotation++ % projects.length;
     const order = [...projects.slice(start), ...projects.slice(0, start)];
@@ -203,7 +205,8 @@ export class Runner implements OnApplicationShutdown {
       if (free <= 0 || !this.running) return;
       const registered = await this.spiders.list(project);
       const byName = new Map(registered.map((s) => [s.spider, s]));
-      const spiderIds = (await this.jobs.spiders(project)).filter((s) => byName.has(s.name)).map((s) => s.id);
+      const runnable = [...new Set([...byName.keys(), ...(await this.deployed.spiders(project))])];
+      const spiderIds = (await this.jobs.spiders(project)).filter((s) => runnable.includes(s.name)).map((s) => s.id);
       const maxRunning = spiderIds.length ? await maxRunningOf(this.jobs, project) : null;
       while (free > 0 && this.running && spiderIds.length) {
         const pending = await this.jobs.count({ project, states: ['pending'], spiderIds });
@@ -214,7 +217,7 @@ export class Runner implements OnApplicationShutdown {
         const signature = `${pending}:${running}:${free}:${spiderIds.join(',')}`;
         const empty = this.emptyClaims.get(project);
         if (empty && empty.signature === signature && empty.until > Date.now()) break;
-        const job = await this.claimOne(project, free, maxRunning, [...byName.keys()]);
+        const job = await this.claimOne(project, free, maxRunning, runnable);
         if (!job) {
           this.emptyClaims.set(project, { signature, until: Date.now() + 30_000 });
           break;
@@ -252,10 +255,23 @@ export class Runner implements OnApplicationShutdown {
   }
 
   /** Starts the job's process; its end finishes the job. */
-  private async launch(job: JobDoc, spider: RegisteredSpider | null): Promise<void> {
+  private async launch(job: JobDoc, registered: RegisteredSpider | null): Promise<void> {
     const key = job.key;
     const jobKey = parseJobKey(key);
     const sink = await this.sinkFor(jobKey);
+    // A job of a deployed version runs in that version's environment (built here first if need be).
+    let spider: SpiderCommandSpec | null = registered;
+    let problem = `[crawlhub runner] spider ${JSON.stringify(job.spider)} has no registered command`;
+    let release = () => undefined as void;
+    const deployId = DeployedJobs.deployIdOf(job.meta);
+    if (deployId !== null) {
+      try {
+        ({ spider, release } = await this.deployed.prepare(job.project, job.spider, deployId, (line) => sink.log(LOG_INFO, line)));
+      } catch (e) {
+        spider = null;
+        problem = `[crawlhub runner] the environment of deploy ${deployId} is not usable: ${(e as Error).message}`;
+      }
+    }
     const launchJob = launchJobOf(key, job.meta);
     // A job claimed before runs had ids has no token to give: its process gets an empty one.
     const token = tokenOfRun(job, this.secret) ?? '';
@@ -275,8 +291,8 @@ export class Runner implements OnApplicationShutdown {
       `[crawlhub runner] runner ${this.id} starts job ${key}`,
     );
     if (!spider) {
-      // Unregistered between the claim and now: nothing to run.
-      sink.log(LOG_ERROR, `[crawlhub runner] spider ${JSON.stringify(job.spider)} has no registered command`);
+      // Unregistered between the claim and now, or an environment that could not be built: nothing to run.
+      sink.log(LOG_ERROR, problem);
       run.stop('cancelled');
     }
     const active: Active = { key, project: job.project, units: job.units, run, gone: false };
@@ -290,6 +306,7 @@ export class Runner implements OnApplicationShutdown {
       .then((closeReason) => this.finish(active, closeReason))
       .catch((e) => this.logger.error(`job ${key}: ${(e as Error).stack ?? e}`))
       .finally(() => {
+        release();
         this.active.delete(key);
         this.finishing.delete(finishing);
         this.poke();

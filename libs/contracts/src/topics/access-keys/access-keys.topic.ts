@@ -8,9 +8,10 @@ export const ACCESS_KEYS_TOPIC = 'access-keys';
  * What a key may do beyond its projects' data. `browser`: the fetch API (the original
  * calls it browser execution; a key without it gets 401 there, even without rendering).
  * `extraction`: the extraction API (a key without it gets 403 account-disabled there, the
- * original's answer to an account not enabled for it).
+ * original's answer to an account not enabled for it). `deploy`: `shub deploy` to the key's
+ * projects (scrapyd/addversion.json): a deploy puts code on the runners' machines.
  */
-export const KEY_CAPABILITIES = ['browser', 'extraction'] as const;
+export const KEY_CAPABILITIES = ['browser', 'extraction', 'deploy'] as const;
 export type KeyCapability = (typeof KEY_CAPABILITIES)[number];
 
 export const ACCESS_KEY_CREATED = 'access-key.created';

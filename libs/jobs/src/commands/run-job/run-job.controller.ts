@@ -1,10 +1,11 @@
-import { Controller, Post, Req, Res } from '@nestjs/common';
+import { Controller, Inject, Optional, Post, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { JobPushRequest, JobState } from '@crawlhub/contracts';
 import { actorOf, ApiError, formParams, JsonTooDeepError, parseJson, RequestPrincipal } from '@crawlhub/http';
 import { JobsOutcome } from '../../domain/decide-jobs';
 import { clientMetadata, integer, projectId, sendDash, spiderName, states } from '../../http/jobs-request';
+import { RUNNABLE_SPIDERS, RunnableSpiders } from '../../ports/runnable-spiders';
 import { RequestJobsChangeCommand } from '../request-jobs-change/request-jobs-change.command';
 
 const CONTROL = new Set(['project', 'spider', 'add_tag', 'priority', 'units', 'job_settings', 'meta', 'cmd_args', 'environment', 'apikey']);
@@ -16,7 +17,11 @@ const CONTROL = new Set(['project', 'spider', 'add_tag', 'priority', 'units', 'j
  */
 @Controller()
 export class RunJobController {
-  constructor(private readonly commands: CommandBus, private readonly principals: RequestPrincipal) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly principals: RequestPrincipal,
+    @Optional() @Inject(RUNNABLE_SPIDERS) private readonly runnable: RunnableSpiders | null,
+  ) {}
 
   @Post('run.json')
   async run(@Req() req: FastifyRequest, @Res() reply: FastifyReply) {
@@ -35,6 +40,10 @@ export class RunJobController {
     clientMetadata(metaFields);
     const state: JobState = metaState === undefined ? 'pending' : states([String(metaState)])[0];
     if (state === 'deleted') throw new ApiError(400, 'a job cannot be scheduled as deleted');
+    // A job of a deployed spider keeps the version it was scheduled with (its `version` and `deploy_id`).
+    const run = (await this.runnable?.resolve(project, spider)) ?? { kind: 'undecided' };
+    if (run.kind === 'unknown') throw new ApiError(400, `Spider ${spider} not found`);
+    const deployed = run.kind === 'deployed' ? { version: run.version, deploy_id: run.deployId } : {};
     const request: JobPushRequest = {
       op: 'push',
       spider,
@@ -43,7 +52,7 @@ export class RunJobController {
       tags: params.getAll('add_tag'),
       spiderArgs,
       jobSettings,
-      meta: { ...metaFields, ...(environment ? { environment } : {}), ...(params.get('cmd_args') ? { cmd_args: params.get('cmd_args') } : {}) },
+      meta: { ...metaFields, ...deployed, ...(environment ? { environment } : {}), ...(params.get('cmd_args') ? { cmd_args: params.get('cmd_args') } : {}) },
       unique: null,
       refuseDuplicateArgs: true,
       state,

@@ -1,4 +1,4 @@
-import { Controller, Get, Inject, Post, Req, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Optional, Post, Req, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { canAccessProject } from '@crawlhub/access';
@@ -8,6 +8,7 @@ import { JobsOutcome } from '../../domain/decide-jobs';
 import { JobDoc } from '../../domain/job';
 import { integer, jobKey, projectId, sendDash, states } from '../../http/jobs-request';
 import { JOBS_VIEW, JobFilter, JobsView } from '../../ports/jobs.view';
+import { RUNNABLE_SPIDERS, RunnableSpiders } from '../../ports/runnable-spiders';
 import { RequestJobsChangeCommand } from '../../commands/request-jobs-change/request-jobs-change.command';
 import { CountJobsQuery, ListJobsQuery } from '../list-jobs/list-jobs.query';
 
@@ -23,6 +24,7 @@ export class DashJobsController {
     private readonly principals: RequestPrincipal,
     @Inject(JOBS_VIEW) private readonly view: JobsView,
     @Inject(JOB_RECORDS_VIEW) private readonly records: JobRecordsView,
+    @Optional() @Inject(RUNNABLE_SPIDERS) private readonly runnable: RunnableSpiders | null,
   ) {}
 
   private async filterOf(params: URLSearchParams, project: number): Promise<JobFilter> {
@@ -147,7 +149,9 @@ export class DashJobsController {
     const params = await formParams(req);
     const project = projectId(params.get('project'));
     await this.principals.authorize(req, project);
-    const spiders = (await this.view.spiders(project)).map((s) => ({ version: null, tags: s.tags, id: s.name, type: 'manual' }));
+    // Deployed spiders carry the current version (they got their ids when it was deployed).
+    const deployed = (await this.runnable?.current(project)) ?? null;
+    const spiders = (await this.view.spiders(project)).map((s) => ({ version: deployed?.spiders.includes(s.name) ? deployed.version : null, tags: s.tags, id: s.name, type: 'manual' }));
     return sendDash(reply, { spiders, status: 'ok' });
   }
 
