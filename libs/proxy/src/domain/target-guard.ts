@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { PRIVATE_TARGETS_REFUSED } from '@crawlhub/config';
 import { isPrivateAddress } from '@crawlhub/net';
 import { ProxyError } from './proxy-errors';
 
@@ -31,6 +32,6 @@ export class TargetGuard {
 
   /** Refuses private, loopback and link-local addresses unless allowed. */
   checkAddress(address: string): void {
-    if (!this.options.allowPrivateTargets && isPrivateAddress(address)) throw new ProxyError('domain_forbidden');
+    if (!this.options.allowPrivateTargets && isPrivateAddress(address)) throw new ProxyError('domain_forbidden', PRIVATE_TARGETS_REFUSED);
   }
 }

@@ -2,7 +2,7 @@ import { Controller, Get, Inject, Post, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
-import { actorOf, ApiError, formParams, RequestPrincipal } from '@crawlhub/http';
+import { actorOf, ApiError, formParams, isFlagSet, RequestPrincipal } from '@crawlhub/http';
 import { CronError, nextFire, parseCron } from '../../domain/cron';
 import { integer, projectId, sendDash, spiderName } from '../../http/jobs-request';
 import { SCHEDULES_VIEW, SchedulesView } from '../../ports/schedules.view';
@@ -42,7 +42,7 @@ export class SchedulesController {
     if (!/^[A-Za-z0-9_-]{1,64}$/.test(id)) throw new ApiError(400, 'id must be 1 to 64 letters, digits, _ or -');
     const spiderArgs: Record<string, string> = {};
     for (const [k, v] of params) if (!CONTROL.has(k)) spiderArgs[k] = v;
-    const enabled = !['0', 'false', 'no'].includes((params.get('enabled') ?? 'true').toLowerCase());
+    const enabled = params.get('enabled') === null || isFlagSet(params.get('enabled'));
     await this.commands.execute(
       new SetScheduleCommand(
         { set: { project, id, spider, cron, priority: integer(params, 'priority', 2, 0, 4), units: integer(params, 'units', 1, 1, 6), tags: params.getAll('add_tag'), spiderArgs, enabled, by: principal.id } },
