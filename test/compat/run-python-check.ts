@@ -34,17 +34,26 @@ interface RunResult {
   output: string;
 }
 
-/** Runs `python script args...` (killed after 120 s), with stdout and stderr together in `output`. */
-export function runScript(python: string, script: string, args: string[], env: NodeJS.ProcessEnv): Promise<RunResult> {
+/**
+ * Runs `python script args...` (killed after `timeoutMs`, default 120 s), with stdout and
+ * stderr together in `output`. `script` may also be an interpreter option (`-m`).
+ */
+export function runScript(
+  python: string,
+  script: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  { cwd, timeoutMs = TIMEOUT_MS }: { cwd?: string; timeoutMs?: number } = {},
+): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(python, [script, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(python, [script, ...args], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));
     const timer = setTimeout(() => {
-      output += `\n[killed after ${TIMEOUT_MS} ms]\n`;
+      output += `\n[killed after ${timeoutMs} ms]\n`;
       child.kill('SIGKILL');
-    }, TIMEOUT_MS);
+    }, timeoutMs);
     child.on('error', (err) => {
       clearTimeout(timer);
       reject(err);

@@ -48,8 +48,15 @@ export function many(q: Query, name: string): string[] {
 
 /** A flag parameter: present and not 0/false/no/n. */
 export function flag(q: Query, name: string): boolean {
-  const v = single(q, name);
-  return v !== undefined && !['0', 'false', 'no', 'n'].includes(v.toLowerCase());
+  return isFlagSet(single(q, name));
+}
+
+/**
+ * Whether a flag's value turns it on: present and not 0/false/no/n, in any case (Python
+ * clients send their booleans as `True` and `False`).
+ */
+export function isFlagSet(value: string | null | undefined): boolean {
+  return value !== undefined && value !== null && !['0', 'false', 'no', 'n'].includes(value.toLowerCase());
 }
 
 const TRUE_WORDS = ['true', '1', 'yes', 'on'];

@@ -15,6 +15,7 @@ import { SetScheduleHandler } from './commands/set-schedule/set-schedule.handler
 import { PeriodicScheduler } from './scheduler/periodic-scheduler';
 import { StartJobController } from './commands/start-job/start-job.controller';
 import { UpdateJobsController } from './commands/update-jobs/update-jobs.controller';
+import { PurgeJobController } from './commands/purge-job/purge-job.controller';
 import { JobTokens } from './http/jobs-principal';
 import { JobsForStorageModule } from './http/jobs-for-storage.module';
 import { JobsViewsModule } from './jobs.views.module';
@@ -35,7 +36,7 @@ export class JobsCommandsModule {}
 /** JobQ on the storage port (:8002). */
 @Module({
   imports: [CqrsModule, HttpSupportModule, JobsViewsModule, JobsForStorageModule],
-  controllers: [PushJobController, StartJobController, UpdateJobsController, JobqListController, ProjectSettingsController, BotgroupsController],
+  controllers: [PushJobController, StartJobController, UpdateJobsController, PurgeJobController, JobqListController, ProjectSettingsController, BotgroupsController],
   providers: [...shared, SetBotgroupHandler],
 })
 export class JobqApiModule {}

@@ -1,5 +1,5 @@
 import {
-  JobCancelRequest, JobPushRequest, JobsRequest, JobStartRequest, JobState, JobTagsRequest, JobUpdateRequest, RunnersCheckRequest, SettingsRequest, SpiderRequest,
+  JobCancelRequest, JobPurgeRequest, JobPushRequest, JobsRequest, JobStartRequest, JobState, JobTagsRequest, JobUpdateRequest, RunnersCheckRequest, SettingsRequest, SpiderRequest,
 } from '@crawlhub/contracts';
 import {
   activityOfState, ACTIVE_STATES, argsKeyOf, fireKeyOf, JobActivity, JobDoc, jobKeyOf, refusedStateChange, runnerOf, SpiderDoc, withMeta, withState,
@@ -41,6 +41,7 @@ export type JobsOutcome =
   | { op: 'update'; lines: { prevstate: JobState; key: string }[]; errors: string[] }
   | { op: 'cancel'; count: number }
   | { op: 'tags'; count: number }
+  | { op: 'purge'; error: string | null }
   | { op: 'spider'; spider: SpiderDoc | null }
   | { op: 'settings'; settings: Record<string, unknown> }
   | { op: 'check-runners'; failed: LostJob[] };
@@ -68,6 +69,8 @@ export interface JobsEffects {
   settings?: Record<string, unknown>;
   /** Runners of the project whose liveness changed (whole rows), and runners to forget. */
   runners?: { put: RunnerLiveness[]; drop: string[] };
+  /** Keys of jobs to remove from the view (purged). */
+  purge?: string[];
 }
 
 const nothing = (): JobsEffects => ({ spiders: [], jobs: [], activity: [] });
@@ -96,6 +99,8 @@ export async function decideJobs(state: JobsState, ctx: RequestContext, request:
       return decideCancel(state, ctx, request);
     case 'tags':
       return decideTags(state, ctx, request);
+    case 'purge':
+      return decidePurge(state, ctx, request);
     case 'spider':
       return decideSpider(state, ctx, request);
     case 'settings':
@@ -225,6 +230,18 @@ async function decideCancel(state: JobsState, ctx: RequestContext, r: JobCancelR
     effects.activity.push({ event: 'job:cancelled', job: key, user: r.by });
   }
   return { outcome: { op: 'cancel', count: effects.jobs.length }, effects };
+}
+
+/**
+ * Only a deleted job is purged (a job is deleted once finished, so a running job's data
+ * never vanishes under it); a job that does not exist (or was purged already) is nothing
+ * to do, as the original's deletes never answer 404.
+ */
+async function decidePurge(state: JobsState, ctx: RequestContext, r: JobPurgeRequest): Promise<JobsDecision> {
+  const job = await state.job(r.key);
+  if (!job || job.project !== ctx.project) return { outcome: { op: 'purge', error: null }, effects: nothing() };
+  if (job.state !== 'deleted') return { outcome: { op: 'purge', error: `Job ${r.key} is ${job.state}: only a deleted job can be purged` }, effects: nothing() };
+  return { outcome: { op: 'purge', error: null }, effects: { ...nothing(), purge: [r.key] } };
 }
 
 async function decideTags(state: JobsState, ctx: RequestContext, r: JobTagsRequest): Promise<JobsDecision> {

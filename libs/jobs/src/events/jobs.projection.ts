@@ -38,6 +38,7 @@ export class JobsProjection implements Projection {
     if (recordsOutcome(decision)) await this.view.saveOutcome(e, d.requestId, decision);
     await this.view.putSpiders(e, decision.effects.spiders);
     await this.view.putJobs(e, decision.effects.jobs);
+    if (decision.effects.purge) await this.view.dropJobs(e, decision.effects.purge);
     if (decision.effects.settings) await this.view.putSettings(e, d.project, decision.effects.settings);
     if (decision.effects.runners) await this.view.putRunners(e, d.project, decision.effects.runners);
     // job:scheduled, job:started, job:completed, job:cancelled, job:deleted, as the original records them.

@@ -30,6 +30,8 @@ export interface JobsView extends JobsState {
   saveOutcome(at: LogPosition, requestId: string, decision: JobsDecision): Promise<void>;
   putSpiders(at: LogPosition, spiders: SpiderDoc[]): Promise<void>;
   putJobs(at: LogPosition, jobs: JobDoc[]): Promise<void>;
+  /** Removes jobs (purged): no list, count or lookup finds them any more. */
+  dropJobs(at: LogPosition, keys: string[]): Promise<void>;
   putSettings(at: LogPosition, project: number, settings: Record<string, unknown>): Promise<void>;
   /** Writes liveness rows (whole) and forgets runners of a project. */
   putRunners(at: LogPosition, project: number, runners: { put: RunnerLiveness[]; drop: string[] }): Promise<void>;

@@ -1,4 +1,5 @@
 import { TargetPolicy } from '@crawlhub/net';
+import { ProxyError } from './proxy-errors';
 import { answerWithoutDns, TargetGuard } from './target-guard';
 
 describe('answerWithoutDns', () => {
@@ -32,6 +33,12 @@ describe('TargetGuard', () => {
   const outcome = (p: Promise<unknown>) => p.then((v) => v, (e: Error & { code?: string }) => e.code);
 
   beforeEach(() => (lookups = []));
+
+  it('names the setting that allows a refused private target, in the message fetch and extraction pass on', async () => {
+    const refused = await guard().check('127.0.0.1').then(() => null, (e: Error) => e);
+    expect(refused).toBeInstanceOf(ProxyError);
+    expect((refused as ProxyError).message).toBe('The domain is forbidden for crawling: private and loopback targets are refused unless ALLOW_PRIVATE_TARGETS is set');
+  });
 
   it.each([
     // [target as written, what the guard answers: the checked target, or the error code]

@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { PRIVATE_TARGETS_REFUSED } from '@crawlhub/config';
 import { canonicalAddress, parseTargetHost, TargetPolicy } from '@crawlhub/net';
 import { errorCodeOf, ProxyError } from './proxy-errors';
 
@@ -88,7 +89,7 @@ export class TargetGuard {
   }
 
   private checkAddress(address: string | null): void {
-    if (address === null || !this.options.policy.allows(address)) throw new ProxyError('domain_forbidden');
+    if (address === null || !this.options.policy.allows(address)) throw new ProxyError('domain_forbidden', PRIVATE_TARGETS_REFUSED);
   }
 }
 

@@ -2,7 +2,7 @@ import { OnModuleDestroy } from '@nestjs/common';
 import type { Page } from 'puppeteer-core';
 import puppeteer from 'puppeteer-core';
 import { Cluster } from 'puppeteer-cluster';
-import { CrawlhubConfig, RenderConfig } from '@crawlhub/config';
+import { CrawlhubConfig, PRIVATE_TARGETS_REFUSED, RenderConfig } from '@crawlhub/config';
 import { TargetPolicy } from '@crawlhub/net';
 import { RenderError } from '../domain/render-error';
 import { mayRequest } from '../domain/target-filter';
@@ -56,7 +56,7 @@ function failureOf(error: unknown, url: string, timeoutMs: number): RenderError 
   if (error instanceof RenderError) return error;
   const message = error instanceof Error ? error.message : String(error);
   if (error instanceof Error && error.name === 'TimeoutError') return new RenderError('timeout', `render of ${url} took longer than ${timeoutMs} ms`);
-  if (message.includes('net::ERR_BLOCKED_BY_CLIENT')) return new RenderError('blocked_target', `${url} led to a private, loopback or link-local address`);
+  if (message.includes('net::ERR_BLOCKED_BY_CLIENT')) return new RenderError('blocked_target', `${url} led to a private, loopback or link-local address: ${PRIVATE_TARGETS_REFUSED}`);
   const net = /net::ERR_[A-Z_]+/.exec(message);
   if (net) return new RenderError('net_error', net[0]);
   return new RenderError('browser_error', message);
@@ -114,7 +114,7 @@ export class RenderPool implements Renderer, OnModuleDestroy {
   async render(request: RenderRequest): Promise<RenderResult> {
     const { url } = request;
     if (!/^https?:\/\//i.test(url) || !URL.canParse(url)) throw new RenderError('bad_url', `${url} is not an http(s) URL`);
-    if (!mayRequest(url, this.options.targets)) throw new RenderError('blocked_target', `${url} is a private, loopback or link-local address`);
+    if (!mayRequest(url, this.options.targets)) throw new RenderError('blocked_target', `${url} is a private, loopback or link-local address: ${PRIVATE_TARGETS_REFUSED}`);
     if (this.closed) throw new RenderError('browser_error', 'the render pool is closed');
     if (this.admitted >= this.options.concurrency + this.options.queueLimit) {
       throw new RenderError('queue_full', `${this.options.queueLimit} renders are already waiting (RENDER_QUEUE_LIMIT)`);

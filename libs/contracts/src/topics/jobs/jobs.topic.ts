@@ -79,6 +79,16 @@ export interface JobTagsRequest {
   by: string;
 }
 
+/**
+ * Purges a deleted job (storage `DELETE jobs/<p>/<s>/<j>`, the client's `apidelete`): the job
+ * leaves every job list, JobQ summary and count for good; its number is never given again.
+ */
+export interface JobPurgeRequest {
+  op: 'purge';
+  key: string;
+  by: string;
+}
+
 /** Ensures a spider exists (`create`) and changes its tags (the v2 spider API). */
 export interface SpiderRequest {
   op: 'spider';
@@ -111,7 +121,16 @@ export interface RunnersCheckRequest {
   by: string;
 }
 
-export type JobsRequest = JobPushRequest | JobStartRequest | JobUpdateRequest | JobCancelRequest | JobTagsRequest | SpiderRequest | SettingsRequest | RunnersCheckRequest;
+export type JobsRequest =
+  | JobPushRequest
+  | JobStartRequest
+  | JobUpdateRequest
+  | JobCancelRequest
+  | JobTagsRequest
+  | JobPurgeRequest
+  | SpiderRequest
+  | SettingsRequest
+  | RunnersCheckRequest;
 
 export interface JobsRequested {
   requestId: string;
@@ -120,7 +139,7 @@ export interface JobsRequested {
 }
 
 export const jobsRequestedType = (op: JobsRequest['op']) => `jobs.${op}-requested`;
-export const JOBS_REQUESTED_TYPES = ['push', 'start', 'update', 'cancel', 'tags', 'spider', 'settings', 'check-runners'].map((op) =>
+export const JOBS_REQUESTED_TYPES = ['push', 'start', 'update', 'cancel', 'tags', 'purge', 'spider', 'settings', 'check-runners'].map((op) =>
   jobsRequestedType(op as JobsRequest['op']),
 );
 

@@ -253,6 +253,13 @@ export class JobsMongo implements JobsView {
     if (ops.length) await this.jobDocs.bulkWrite(ops, { ordered: true });
   }
 
+  async dropJobs(_at: LogPosition, keys: string[]): Promise<void> {
+    await this.ready;
+    // Deleting again is harmless, and an older put applied again after a crash is undone
+    // when this event is applied again after it, in log order.
+    if (keys.length) await this.jobDocs.deleteMany({ _id: { $in: keys } });
+  }
+
   async runningJobs(project: number): Promise<JobDoc[]> {
     await this.ready;
     return this.many(this.jobDocs.find({ project, state: 'running' }, { projection: { d: 1 } }).sort({ _id: 1 }).toArray());

@@ -112,6 +112,15 @@ export class JobsSqlite implements JobsView {
     }
   }
 
+  async dropJobs(_at: LogPosition, keys: string[]): Promise<void> {
+    const dropJob = this.w.prepare('DELETE FROM jobs WHERE key = ?');
+    const dropTags = this.w.prepare('DELETE FROM job_tags WHERE project = ? AND key = ?');
+    for (const key of keys) {
+      dropJob.run(key);
+      dropTags.run(Number(key.split('/')[0]), key);
+    }
+  }
+
   async list(filter: JobFilter, page: { offset: number; limit: number }): Promise<JobDoc[]> {
     const { where, args } = whereOf(filter);
     return this.many(this.r, `SELECT doc FROM jobs WHERE ${where} ORDER BY ts DESC, ord DESC LIMIT ? OFFSET ?`, [...args, page.limit, page.offset]);

@@ -52,7 +52,13 @@ export class RunJobController {
       tags: params.getAll('add_tag'),
       spiderArgs,
       jobSettings,
-      meta: { ...metaFields, ...deployed, ...(environment ? { environment } : {}), ...(params.get('cmd_args') ? { cmd_args: params.get('cmd_args') } : {}) },
+      meta: {
+        ...metaFields,
+        ...deployed,
+        ...(environment ? { environment } : {}),
+        ...(params.get('cmd_args') ? { cmd_args: params.get('cmd_args') } : {}),
+        api_url: dashApiUrlOf(req),
+      },
       unique: null,
       refuseDuplicateArgs: true,
       state,
@@ -64,6 +70,14 @@ export class RunJobController {
     if (outcome.error) throw new ApiError(400, outcome.error);
     return sendDash(reply.header('allow', 'POST, OPTIONS'), { status: 'ok', jobid: outcome.key });
   }
+}
+
+/**
+ * The dash API's URL as the scheduling client reached it (the original records its public
+ * dash URL in `api_url` of the jobs run.json creates; clients compare it with their endpoint).
+ */
+function dashApiUrlOf(req: FastifyRequest): string {
+  return `${req.protocol}://${req.headers.host ?? req.hostname}/api/`;
 }
 
 function jsonObject(text: string | null, name: string): Record<string, unknown> {

@@ -5,7 +5,7 @@ import { JobsOutcome } from '../../domain/decide-jobs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { canAccessProject } from '@crawlhub/access';
 import { JOB_STATES, JobState } from '@crawlhub/contracts';
-import { actorOf, ApiError, formParams, MAX_ID, parseUnsignedInteger, RequestPrincipal } from '@crawlhub/http';
+import { actorOf, ApiError, formParams, isFlagSet, MAX_ID, parseUnsignedInteger, RequestPrincipal } from '@crawlhub/http';
 import { JobDoc } from '../../domain/job';
 import { integer, jobFilter, jobKey, jobqEntry, projectId, sendJobqJson, sendJobqLines, spiderName, states } from '../../http/jobs-request';
 import { JOBS_VIEW, JobsView } from '../../ports/jobs.view';
@@ -147,13 +147,13 @@ export class JobqListController {
     });
   }
 
-  /** The id of a spider name, or null; `create=1` gives the name an id first. */
+  /** The id of a spider name, or null; `create` (1, true, True...) gives the name an id first. */
   @Get('ids/:project/spider/:name')
   async spiderId(@Param() p: Record<string, string>, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
     const project = projectId(p.project);
     const principal = await this.principals.authorize(req, project);
     const known = await this.view.spiderByName(project, p.name);
-    if (known || !['1', 'true'].includes((await formParams(req)).get('create') ?? '')) return sendJobqJson(reply, known?.id ?? null);
+    if (known || !isFlagSet((await formParams(req)).get('create'))) return sendJobqJson(reply, known?.id ?? null);
     const outcome = (await this.commands.execute(
       new RequestJobsChangeCommand(project, { op: 'spider', name: spiderName(p.name), id: null, create: true, add: [], remove: [], by: principal.id }, actorOf(principal)),
     )) as Extract<JobsOutcome, { op: 'spider' }>;
