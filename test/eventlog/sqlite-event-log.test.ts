@@ -78,7 +78,7 @@ describe('SqliteEventLog consumers while another process holds the lock', () => 
     try {
       await log.append('busy', [createEvent({ type: 't', key: 'before', data: {}, actor: { kind: 'system', id: 'test' } })]);
       blocker.exec('BEGIN EXCLUSIVE');
-      // Longer than a heartbeat period (a quarter of the session timeout): writes of the group fail meanwhile.
+      // Longer than a rebalance period (a quarter of the session timeout): the groups' commits of the event appended before fail meanwhile.
       await new Promise((r) => setTimeout(r, 1_600));
       expect(warned).toHaveBeenCalledWith(expect.stringContaining('database is locked'));
       blocker.exec('COMMIT');
