@@ -3,7 +3,8 @@
 const base = {
   transform: { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] },
   moduleNameMapper: { '^@crawlhub/(.*)$': '<rootDir>/libs/$1/src' },
-  testEnvironment: 'node',
+  // 'node', plus a temporary directory per test file, removed when the file is done.
+  testEnvironment: '<rootDir>/test/support/temp-dir-environment.ts',
 };
 module.exports = {
   projects: [

@@ -1,4 +1,4 @@
-import { ChildProcess, execFile, spawn } from 'node:child_process';
+import { ChildProcess, execFile, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, IncomingMessage, request, Server, ServerResponse } from 'node:http';
@@ -153,17 +153,19 @@ export interface LoadResult {
  * its sources>, so a changed source is rebuilt and an unchanged one never is. Offline:
  * GOPROXY=off, GOTOOLCHAIN=local. Returns the binary, or why it cannot be had.
  */
+/** `go` on PATH, else the official tarball's place (PATH of non-login shells often lacks it); null when neither runs. */
+export function findGo(): string | null {
+  return ['go', '/usr/local/go/bin/go'].find((bin) => spawnSync(bin, ['version'], { timeout: 30_000 }).status === 0) ?? null;
+}
+
 export async function buildLoadgen(): Promise<{ path: string } | { skipped: string }> {
   const src = join(repoRoot(), 'bench', 'loadgen');
   const hash = createHash('sha256');
   for (const f of ['go.mod', 'main.go']) hash.update(readFileSync(join(src, f)));
   const bin = join(CACHE_ROOT, 'bin', `loadgen-${hash.digest('hex').slice(0, 12)}`);
   if (existsSync(bin)) return { path: bin };
-  // `go` on PATH, else the official tarball's place (PATH of non-login shells often lacks it).
-  let goBin = 'go';
-  let go = await run(goBin, ['version'], { timeoutMs: 30_000 });
-  if (go.code !== 0 && existsSync('/usr/local/go/bin/go')) go = await run((goBin = '/usr/local/go/bin/go'), ['version'], { timeoutMs: 30_000 });
-  if (go.code !== 0) return { skipped: `go not found on PATH nor in /usr/local/go/bin (${(go.stderr || go.stdout).trim().split('\n')[0]})` };
+  const goBin = findGo();
+  if (!goBin) return { skipped: 'go not found on PATH nor in /usr/local/go/bin' };
   mkdirSync(dirname(bin), { recursive: true });
   const tmp = `${bin}.tmp-${process.pid}`;
   const r = await run(goBin, ['build', '-trimpath', '-o', tmp, '.'], { cwd: src, env: { ...process.env, GOPROXY: 'off', GOTOOLCHAIN: 'local', GOFLAGS: '-mod=mod -buildvcs=false', CGO_ENABLED: '0' }, timeoutMs: 300_000 });

@@ -9,13 +9,15 @@ import { fetchBench, fetchBenchOptions } from './fetch.bench';
 import { articleExtractionBench } from './extraction.bench';
 import { productExtractionBench } from './extraction-product.bench';
 import { extractionApiBench, extractionApiBenchOptions } from './extraction-api.bench';
+import { idleBench } from './idle.bench';
 
 /**
  * `npm run bench [section]`: each capability has a section; figures are printed with
  * their target and a baseline measured in the same run (these machines are noisy).
  * Environment: BENCH_SCALE (default 1) scales item counts; KAFKA_BROKERS adds the
  * Kafka lane; BENCH_CLIENTS (default 4) sets the concurrent writers of `collections`;
- * BENCH_RENDER_SECONDS and BENCH_RENDER_SOAK size `fetch` (bench/render.bench.ts).
+ * BENCH_RENDER_SECONDS and BENCH_RENDER_SOAK size `fetch` (bench/render.bench.ts);
+ * BENCH_IDLE_SECONDS (default 60) is how long `idle` watches a platform doing nothing.
  * Words after the sections that are options, not sections: `soak` (proxy: memory soak only),
  * `pages` (extraction: each article page's precision and recall, worst first).
  */
@@ -41,6 +43,7 @@ const SECTIONS: Record<string, () => Promise<void>> = {
     await productExtractionBench();
     await extractionApiBench(extractionApiBenchOptions());
   },
+  idle: () => idleBench({ seconds: Number(process.env.BENCH_IDLE_SECONDS ?? '60') }),
 };
 
 async function main() {

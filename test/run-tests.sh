@@ -11,7 +11,9 @@
 #      CHROMIUM_PATH names another)
 #   4. the integration tier on the embedded default (SQLite log and views), then again
 #      with EVENT_LOG=kafka and with VIEW_STORE=mongodb for the suites that start a platform
-# It ends with one line "N passed, N failed, N skipped".
+# It ends with what it skipped and why (servers it could not provision, and each jest test
+# skipped for a missing server or tool, with its reason), then one line "N passed, N failed,
+# N skipped".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export CRAWLHUB_CACHE="${CRAWLHUB_CACHE:-$HOME/.cache/crawlhub}"
@@ -96,18 +98,34 @@ if [ -n "$MONGODB_URI" ]; then
     || FAILED_RUNS=$((FAILED_RUNS + 1))
 fi
 
-# Summary
+# Summary: the counts of each jest run, then what was skipped and why: the provisioning
+# above, and each jest test skipped for a missing server or tool (test/support/skip.ts
+# puts the reason in its title; a skip without one is listed too, so none goes unseen).
 node -e '
-const fs = require("fs"); const dir = process.argv[1];
+const fs = require("fs"); const path = require("path"); const [dir, root] = process.argv.slice(1);
+const MARK = " -- skipped: ";
 let passed = 0, failed = 0, skipped = 0;
-for (const f of fs.readdirSync(dir)) {
+const reasons = new Map(); // "run: file: reason" -> tests
+for (const f of fs.readdirSync(dir).filter((f) => f.endsWith(".json"))) {
   const r = JSON.parse(fs.readFileSync(dir + "/" + f, "utf8"));
+  const run = f.replace(".json", "");
   passed += r.numPassedTests; failed += r.numFailedTests + (r.numRuntimeErrorTestSuites || 0); skipped += r.numPendingTests + r.numTodoTests;
-  console.log(`  ${f.replace(".json", "")}: ${r.numPassedTests} passed, ${r.numFailedTests} failed`);
+  console.log(`  ${run}: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests + r.numTodoTests} skipped`);
+  for (const suite of r.testResults) {
+    for (const t of suite.assertionResults) {
+      if (t.status !== "pending" && t.status !== "todo") continue;
+      const marked = [...t.ancestorTitles, t.title].find((title) => title.includes(MARK));
+      const why = marked ? marked.slice(marked.indexOf(MARK) + MARK.length) : `no reason given ("${t.fullName}")`;
+      const key = `${run}: ${path.relative(root, suite.name)}: ${why}`;
+      reasons.set(key, (reasons.get(key) || 0) + 1);
+    }
+  }
 }
 fs.writeFileSync(dir + "/total", `${passed} ${failed} ${skipped}`);
-' "$REPORTS"
+fs.writeFileSync(dir + "/skipped", [...reasons].map(([key, n]) => `${key} (${n} test${n === 1 ? "" : "s"})\n`).join(""));
+' "$REPORTS" "$PWD"
 read -r P F S < "$REPORTS/total"
 for s in "${SKIPPED[@]}"; do echo "skipped: $s"; done
+while IFS= read -r s; do echo "skipped: $s"; done < "$REPORTS/skipped"
 echo "$P passed, $F failed, $S skipped"
 [ "$FAILED_RUNS" -eq 0 ] && [ "$F" -eq 0 ]

@@ -1,4 +1,6 @@
-import { BODY_100K, BODY_1K, buildLoadgen, Origin, ProxyUnderTest, runLoadgen, startBareMitm, startDebianProxy, startOrigin } from '../../bench/proxy-support';
+import { spawnSync } from 'node:child_process';
+import { BODY_100K, BODY_1K, buildLoadgen, findGo, Origin, ProxyUnderTest, runLoadgen, startBareMitm, startDebianProxy, startOrigin } from '../../bench/proxy-support';
+import { describeIf, itIf } from '../support/skip';
 
 /**
  * The pieces of `npm run bench:proxy` work: the Go load generator builds, and drives the
@@ -10,17 +12,20 @@ import { BODY_100K, BODY_1K, buildLoadgen, Origin, ProxyUnderTest, runLoadgen, s
  */
 jest.setTimeout(300_000);
 
-describe('bench:proxy harness', () => {
-  let bin: string | undefined;
+const needsGo = { met: findGo() !== null, reason: 'go is not installed (on PATH or in /usr/local/go/bin): bench/loadgen cannot be built' };
+const needsSquid = {
+  met: spawnSync('bash', ['-c', 'command -v squid || test -x /usr/sbin/squid']).status === 0,
+  reason: 'squid is not installed (this test never runs apt-get; npm run bench:proxy installs it)',
+};
+
+describeIf(needsGo)('bench:proxy harness', () => {
+  let bin: string;
   let origin: Origin;
   let mitm: ProxyUnderTest;
 
   beforeAll(async () => {
     const built = await buildLoadgen();
-    if ('skipped' in built) {
-      console.log(`skipped: bench/loadgen (${built.skipped})`);
-      return;
-    }
+    if ('skipped' in built) throw new Error(built.skipped); // go is there: the build failed
     bin = built.path;
     origin = await startOrigin();
     mitm = await startBareMitm(origin.certFile);
@@ -42,7 +47,6 @@ describe('bench:proxy harness', () => {
   ];
 
   it.each(cases)('%s: requests answered, no errors', async (_name, load) => {
-    if (!bin) return;
     const r = await runLoadgen(bin, load());
     expect(r.first_error ?? '').toBe('');
     expect(r.errors).toBe(0);
@@ -52,13 +56,9 @@ describe('bench:proxy harness', () => {
     expect(r.p99_ms).toBeGreaterThanOrEqual(r.p50_ms);
   });
 
-  it('test/infra/squid.sh: squid forwards HTTP and tunnels HTTPS (when installed)', async () => {
-    if (!bin) return;
+  itIf(needsSquid)('test/infra/squid.sh: squid forwards HTTP and tunnels HTTPS', async () => {
     const squid = await startDebianProxy('squid', { install: false });
-    if ('skipped' in squid) {
-      console.log(`skipped: squid (${squid.skipped})`);
-      return;
-    }
+    if ('skipped' in squid) throw new Error(squid.skipped); // squid is installed: it did not start
     try {
       expect(squid.pid).toBeGreaterThan(0);
       const http = await runLoadgen(bin, { url: `${origin.httpUrl}/1k`, proxy: squid.url, concurrency: 2, seconds: 0.5, expectBytes: BODY_1K });
@@ -73,7 +73,6 @@ describe('bench:proxy harness', () => {
   });
 
   it('counts a wrong body size as an error', async () => {
-    if (!bin) return;
     const r = await runLoadgen(bin, { url: `${origin.httpUrl}/1k`, concurrency: 1, seconds: 0.3, expectBytes: 5 });
     expect(r.requests).toBe(0);
     expect(r.errors).toBeGreaterThan(0);

@@ -1,20 +1,17 @@
 import { join } from 'node:path';
 import { SITE_ARTICLE, SITE_PRODUCT } from '../../bench/extraction-site';
 import { ExtractionStack, startExtractionStack } from '../support/extraction-stack';
+import { describeIf, needs } from '../support/skip';
 import { runScript } from './run-python-check';
 
-const python = process.env.PYTHON_CLIENTS;
+const python = process.env.PYTHON_CLIENTS ?? '';
 
 /**
  * The official extraction client (`scrapinghub-autoextract` from PyPI, installed by
  * test/compat/python-env.sh) against the extraction API: its sync and asyncio clients and
  * its command line tool; test/compat/autoextract-client.py does the talking.
  */
-describe('official extraction client (scrapinghub-autoextract) against the extraction API', () => {
-  if (!python) {
-    it('(skipped)', () => console.warn('skipped: PYTHON_CLIENTS is not set (test/run-tests.sh installs the Python clients)'));
-    return;
-  }
+describeIf(needs.pythonClients)('official extraction client (scrapinghub-autoextract) against the extraction API', () => {
   let stack: ExtractionStack;
   beforeAll(async () => {
     stack = await startExtractionStack();

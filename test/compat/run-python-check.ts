@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { startTestPlatform, TestPlatform } from '../support/platform';
+import { describeIf, needs } from '../support/skip';
 
 /**
  * Runs one of the Python compatibility scripts of test/compat (the official clients,
  * installed by test/compat/python-env.sh into the python PYTHON_CLIENTS names) against a
- * fresh test platform, as a jest suite. Without PYTHON_CLIENTS the suite only says it
- * is skipped.
+ * fresh test platform, as a jest suite. Without PYTHON_CLIENTS the suite is skipped.
  */
 
 /** The project the scripts use (PROJECT_ID, their last argument). */
@@ -66,16 +66,8 @@ export function runScript(
 }
 
 export function describePythonCheck(check: PythonCheck): void {
-  const python = process.env.PYTHON_CLIENTS;
-  if (!python) {
-    describe(check.title, () => {
-      it('is skipped', () => {
-        console.warn('skipped: PYTHON_CLIENTS not set (test/run-tests.sh installs the official Python clients)');
-      });
-    });
-    return;
-  }
-  describe(check.title, () => {
+  const python = process.env.PYTHON_CLIENTS ?? '';
+  describeIf(needs.pythonClients)(check.title, () => {
     let platform: TestPlatform;
 
     beforeAll(async () => {

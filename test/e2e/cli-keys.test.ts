@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hasCapability } from '@crawlhub/access';
@@ -10,7 +10,6 @@ jest.setTimeout(90_000);
 describe('cli: keys and their capabilities', () => {
   let dataDir: string;
   beforeAll(() => (dataDir = mkdtempSync(join(tmpdir(), 'crawlhub-cli-keys-'))));
-  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it('creates a key with a capability, withdraws and grants it; the platform sees what the CLI set', async () => {
     const created = await cli(dataDir, ['keys', 'create', '--project', '3', '--grant', 'browser']);

@@ -1,10 +1,8 @@
 import { INestApplication } from '@nestjs/common';
-import { existsSync } from 'node:fs';
 import { globalAgent } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { keyIdOf, mintProxyToken } from '@crawlhub/access';
 import { ACCESS_KEY_REVOKED, ACCESS_KEYS_TOPIC, createEvent } from '@crawlhub/contracts';
-import { loadConfig } from '@crawlhub/config';
 import { Core } from '@crawlhub/platform';
 import { DEFAULT_VIEWPORT } from '@crawlhub/render';
 import { RenderSite, SCRIPT_TEXT, startRenderSite } from '../../bench/render-site';
@@ -17,13 +15,11 @@ import { basic, startTestPlatform, TestPlatform } from '../support/platform';
 import { freePort } from '../support/spawn-platform';
 import { viaProxy } from '../support/proxy-client';
 import { ProxyOrigin, startProxyOrigin } from '../support/proxy-origin';
+import { itIf, needs } from '../support/skip';
 
 const EXITS = ['127.0.0.2', '127.0.0.3'];
-const HAS_CHROMIUM = existsSync(loadConfig({}).render.chromiumPath);
-/** Renders need Debian's chromium-headless-shell (test/run-tests.sh installs it). */
-const itWithChromium = HAS_CHROMIUM
-  ? it
-  : (name: string) => it(`${name} (skipped)`, () => console.warn('skipped: rendering needs chromium-headless-shell (apt-get install chromium-headless-shell, or set CHROMIUM_PATH)'));
+/** Renders need a browser (test/run-tests.sh installs Debian's chromium-headless-shell). */
+const itWithChromium = itIf(needs.chromium);
 
 describe('fetch API: plain and rendered fetches', () => {
   let platform: TestPlatform;

@@ -3,15 +3,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import { globalAgent } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { FETCH_COMPLETED, FETCH_RESULTS_TOPIC, FetchCompleted } from '@crawlhub/contracts';
-import { loadConfig } from '@crawlhub/config';
 import { descendantsOf } from '@crawlhub/render';
 import { startFetchApp } from '../../apps/fetch/fetch.app';
 import { basic, startTestPlatform, TestPlatform } from '../support/platform';
 import { ProxyOrigin, startProxyOrigin } from '../support/proxy-origin';
+import { describeIf, needs } from '../support/skip';
 import { SpawnedPlatform } from '../support/spawn-platform';
 import { FLEET_EXITS as EXITS, loggedEvents, startWorkerFleet, WorkerFleet } from '../support/worker-fleet';
-
-const HAS_CHROMIUM = existsSync(loadConfig({}).render.chromiumPath);
 
 /**
  * Each kind of worker, with as many requests in flight as its two processes hold at once
@@ -29,11 +27,7 @@ const KINDS: { kind: string; render: boolean; n: number; env: Record<string, str
  * proxy of its own in this process, with an exit of its own, so the origin tells which
  * worker fetched what. `npm run build` first.
  */
-describe.each(KINDS)('fetch API: the worker fleet of $kind workers', ({ kind, render, n, env: kindEnv }) => {
-  if (render && !HAS_CHROMIUM) {
-    it('(skipped)', () => console.warn('skipped: the renderer fleet needs chromium-headless-shell (apt-get install chromium-headless-shell, or set CHROMIUM_PATH)'));
-    return;
-  }
+for (const { kind, render, n, env: kindEnv } of KINDS) (render ? describeIf(needs.chromium) : describe)(`fetch API: the worker fleet of ${kind} workers`, () => {
   let platform: TestPlatform;
   let origin: ProxyOrigin;
   let fetchApp: INestApplication;

@@ -1,4 +1,4 @@
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { Agent, globalAgent, request } from 'node:http';
 import { connect as netConnect } from 'node:net';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -10,6 +10,7 @@ import { startProxyApp, StartedProxy } from '../../apps/proxy/proxy.app';
 import { basic, startTestPlatform, TestPlatform } from '../support/platform';
 import { ProxyOrigin, startProxyOrigin, startSocksProxy, startUpstreamProxy, UpstreamProxy } from '../support/proxy-origin';
 import { Answer, direct, viaProxy, viaTunnel } from '../support/proxy-client';
+import { itIf, needs } from '../support/skip';
 
 const EXITS = ['127.0.0.2', '127.0.0.3', '127.0.0.4'];
 
@@ -20,10 +21,7 @@ function curl(args: string[]): Promise<{ code: number; stdout: string; stderr: s
 }
 
 /** curl -x is what users try first; test/run-tests.sh installs curl when it is missing. */
-const HAS_CURL = spawnSync('curl', ['--version']).status === 0;
-const itWithCurl = HAS_CURL
-  ? it
-  : (name: string) => it(`${name} (skipped)`, () => console.warn('skipped: curl is not installed (test/run-tests.sh installs it with apt-get)'));
+const itWithCurl = itIf(needs.curl);
 
 describe('smart proxy: core', () => {
   let platform: TestPlatform;

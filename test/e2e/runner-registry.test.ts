@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestPlatform, TestPlatform } from '../support/platform';
@@ -84,7 +84,6 @@ describe('runner: spiders registered from a file with the CLI', () => {
     } finally {
       await p.stop();
       await site.close();
-      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { client, FIFO_PRELUDE, nodeScript } from '../support/runner-helpers';
@@ -81,7 +81,6 @@ describe('runner: restart after SIGKILL', () => {
       platform.kill('SIGTERM');
       if (spiderPid && alive(spiderPid)) process.kill(spiderPid, 'SIGKILL');
       await platform.waitExit();
-      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });

@@ -1,5 +1,6 @@
 import { KafkaEventLog } from '../../libs/eventlog/src/adapters/kafka/kafka-event-log';
 import { eventLogContract } from '../contract/event-log.contract';
+import { describeIf, needs } from '../support/skip';
 
 // Needs a real broker: test/run-tests.sh starts one (test/infra/kafka.sh) and sets KAFKA_BROKERS.
 const brokers = (process.env.KAFKA_BROKERS ?? '')
@@ -7,13 +8,7 @@ const brokers = (process.env.KAFKA_BROKERS ?? '')
   .map((b) => b.trim())
   .filter(Boolean);
 
-if (brokers.length === 0) {
-  describe('EventLog contract: kafka', () => {
-    it('is skipped without a broker', () => {
-      console.warn('skipped: KAFKA_BROKERS not set (run through test/run-tests.sh, which starts a broker)');
-    });
-  });
-} else {
+describeIf(needs.kafka)('KafkaEventLog', () => {
   jest.setTimeout(90_000);
   let instance = 0;
   eventLogContract('kafka', () => ({
@@ -30,4 +25,4 @@ if (brokers.length === 0) {
         stopGraceMs: 1_000,
       }),
   }));
-}
+});

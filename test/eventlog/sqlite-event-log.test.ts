@@ -18,10 +18,11 @@ eventLogContract('sqlite', () => {
 });
 
 /**
- * A member whose process died (SIGKILL) leaves its row in group_members. On this host the
- * log sees that its process is gone and drops it at the next rebalance, so a restarted
- * platform gets every partition at once instead of after the session timeout (during
- * which its writes would wait for views in vain and answer 503).
+ * A member whose process died (SIGKILL) leaves its row in group_members (in the members'
+ * file beside the log). On this host the log sees that its process is gone and drops it
+ * at the next rebalance, so a restarted platform gets every partition at once instead of
+ * after the session timeout (during which its writes would wait for views in vain and
+ * answer 503).
  */
 describe('SqliteEventLog consumer groups after a SIGKILL', () => {
   it("drops a member of this host whose process is gone, and keeps a live one's share", async () => {
@@ -29,7 +30,7 @@ describe('SqliteEventLog consumer groups after a SIGKILL', () => {
     const log = new SqliteEventLog({ file, partitions: 4, sessionTimeoutMs: 120_000, pollIntervalMs: 20 });
     await log.ensureTopics(['ghosts']);
     const other = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
-    const raw = new Database(file);
+    const raw = new Database(log.members.file);
     try {
       raw.prepare('INSERT INTO group_members (group_id, member_id, heartbeat_at) VALUES (?, ?, ?)').run('g', `${hostname()}:${other.pid}:a-dead-member`, Date.now());
       const handler = async () => undefined;
@@ -77,7 +78,7 @@ describe('SqliteEventLog consumers while another process holds the lock', () => 
     try {
       await log.append('busy', [createEvent({ type: 't', key: 'before', data: {}, actor: { kind: 'system', id: 'test' } })]);
       blocker.exec('BEGIN EXCLUSIVE');
-      // Longer than a heartbeat period (a quarter of the session timeout): writes of the group fail meanwhile.
+      // Longer than a rebalance period (a quarter of the session timeout): the groups' commits of the event appended before fail meanwhile.
       await new Promise((r) => setTimeout(r, 1_600));
       expect(warned).toHaveBeenCalledWith(expect.stringContaining('database is locked'));
       blocker.exec('COMMIT');

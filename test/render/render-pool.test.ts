@@ -2,19 +2,13 @@ import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { globalAgent } from 'node:http';
-import { loadConfig } from '@crawlhub/config';
 import { TargetPolicy } from '@crawlhub/net';
 import { RenderError, RenderFailure, RenderPool, RenderPoolOptions } from '@crawlhub/render';
 import { startProxyApp, StartedProxy } from '../../apps/proxy/proxy.app';
 import { RenderSite, SCRIPT_TEXT, startRenderSite } from '../../bench/render-site';
 import { startTestPlatform, TestPlatform } from '../support/platform';
 import { ProxyOrigin, startProxyOrigin } from '../support/proxy-origin';
-
-/** test/run-tests.sh installs Debian's chromium-headless-shell when it is missing (CHROMIUM_PATH overrides). */
-const CHROMIUM = loadConfig({ CHROMIUM_PATH: process.env.CHROMIUM_PATH }).render.chromiumPath;
-const HAS_CHROMIUM = existsSync(CHROMIUM);
-if (!HAS_CHROMIUM) console.warn(`skipped: the render pool suites need ${CHROMIUM} (apt-get install chromium-headless-shell, or set CHROMIUM_PATH)`);
-const describeWithChromium = HAS_CHROMIUM ? describe : describe.skip;
+import { CHROMIUM, describeIf, needs } from '../support/skip';
 
 const VIEWPORT = { width: 800, height: 600 };
 /** The SSRF rule with nothing but public addresses allowed. */
@@ -47,7 +41,7 @@ async function failureOf(render: Promise<unknown>): Promise<{ failure: RenderFai
   throw new Error('the render succeeded');
 }
 
-describeWithChromium('render pool', () => {
+describeIf(needs.chromium)('render pool', () => {
   let site: RenderSite;
   const pools: RenderPool[] = [];
   async function startPool(change: Partial<RenderPoolOptions> = {}): Promise<RenderPool> {

@@ -2,6 +2,7 @@
 // Runs only when MONGODB_URI is set (test/run-tests.sh starts a server and sets it).
 import { Collection } from 'mongodb';
 import { MongoProjectionStore, MongoViewDatabase } from '@crawlhub/views';
+import { describeIf, needs } from '../support/skip';
 import { JobRecordsView } from '@crawlhub/storage';
 import { CommentsMongo } from '../../libs/comments/src/adapters/mongodb/comments.mongodb';
 import { commentsViewContract } from '../contract/comments.view.contract';
@@ -27,7 +28,7 @@ import { proxyUsageViewContract } from '../contract/proxy-usage.view.contract';
 import { ProxySessionsMongo } from '../../libs/proxy-sessions/src/adapters/mongodb/proxy-sessions.mongodb';
 import { proxySessionsViewContract } from '../contract/proxy-sessions.view.contract';
 
-const uri = process.env.MONGODB_URI;
+const uri = process.env.MONGODB_URI ?? '';
 
 /** Makes the n-th bulk write from now on fail, as if the process died there. */
 function crashAtBulkWrite(nth: number): () => void {
@@ -40,13 +41,7 @@ function crashAtBulkWrite(nth: number): () => void {
   return () => spy.mockRestore();
 }
 
-if (!uri) {
-  describe('MongoDB views', () => {
-    it('is skipped without MONGODB_URI', () => {
-      console.warn('skipped: MONGODB_URI not set (test/run-tests.sh starts a MongoDB wire-protocol server)');
-    });
-  });
-} else {
+describeIf(needs.mongodb)('MongoDB views', () => {
   jest.setTimeout(300_000);
   const run = `views_${process.pid}_${Date.now().toString(36)}`;
   let n = 0;
@@ -205,4 +200,4 @@ if (!uri) {
       }
     });
   });
-}
+});

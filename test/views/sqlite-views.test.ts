@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteProjectionStore, SqliteViewDatabase } from '@crawlhub/views';
@@ -29,7 +29,6 @@ import { proxySessionsViewContract } from '../contract/proxy-sessions.view.contr
 jest.setTimeout(60_000);
 
 const root = mkdtempSync(join(tmpdir(), 'crawlhub-views-'));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 /** A fresh view database file per fixture; writes run in the store's BEGIN IMMEDIATE/COMMIT. */
 let n = 0;

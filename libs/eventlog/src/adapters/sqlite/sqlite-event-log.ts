@@ -1,11 +1,11 @@
 import Database from 'better-sqlite3';
-import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
 import { decodeEvent, encodeEvent, EventEnvelope } from '@crawlhub/contracts';
 import { ConsumeOptions, Consumption, EventLog, LoggedEvent, LogPosition } from '../../event-log.port';
 import { partitionForKey } from '../../partitioner';
 import { isolatePoisonMessages } from '../../poison-messages';
 import { ThreadSignal } from '../../thread-signal';
+import { GroupMembers, memberIdOfThisProcess, membersFileOf } from './group-members';
+import { WalCheckpointer } from './wal-checkpointer';
 
 export interface SqliteEventLogOptions {
   /** Path of the database file (`:memory:` is refused: the log must survive restarts). */
@@ -37,9 +37,10 @@ const TOPIC_NAME = /^[a-z][a-z0-9-]{0,100}$/;
  * The embedded event log: one SQLite file (WAL, synchronous=FULL, so an append is on
  * disk before it is acknowledged), one table per topic, partitioned like Kafka.
  * Appends queued in the same tick share one transaction (group commit); each is encoded
- * before it joins them, so an event that cannot be encoded fails its own append only. Consumer
- * groups keep their offsets and members in the same file, so several processes can
- * share one log.
+ * before it joins them, so an event that cannot be encoded fails its own append only.
+ * Consumer groups keep their offsets in the same file and their members in a small one
+ * beside it (GroupMembers), so several processes can share one log. An idle log writes
+ * only heartbeats, and only to the members' file.
  */
 export class SqliteEventLog implements EventLog {
   readonly kind = 'sqlite' as const;
@@ -51,6 +52,8 @@ export class SqliteEventLog implements EventLog {
   private readonly consumers = new Set<SqliteConsumer>();
   private closed = false;
   private readonly statements = new Map<string, Database.Statement>();
+  readonly members: GroupMembers;
+  private readonly checkpointer: WalCheckpointer;
 
   /**
    * Group offsets are written through a second connection without fsync: losing the
@@ -101,13 +104,13 @@ export class SqliteEventLog implements EventLog {
       CREATE TABLE IF NOT EXISTS group_offsets (
         group_id TEXT NOT NULL, topic TEXT NOT NULL, partition INTEGER NOT NULL, next_offset INTEGER NOT NULL,
         PRIMARY KEY (group_id, topic, partition)) WITHOUT ROWID;
-      CREATE TABLE IF NOT EXISTS group_members (
-        group_id TEXT NOT NULL, member_id TEXT NOT NULL, heartbeat_at INTEGER NOT NULL,
-        PRIMARY KEY (group_id, member_id)) WITHOUT ROWID;
+      DROP TABLE IF EXISTS group_members; -- moved to the members' file (GroupMembers)
     `);
     for (const row of this.db.prepare('SELECT name, partitions FROM topics').all() as { name: string; partitions: number }[]) {
       this.partitionsByTopic.set(row.name, row.partitions);
     }
+    this.members = new GroupMembers(membersFileOf(options.file), this.sessionTimeoutMs, this.busyTimeoutMs);
+    this.checkpointer = new WalCheckpointer(options.file);
   }
 
   get pollIntervalMs(): number {
@@ -253,6 +256,8 @@ export class SqliteEventLog implements EventLog {
     if (this.flushScheduled || this.pending.length) this.flush();
     this.closed = true;
     this.appended.close();
+    this.members.close();
+    this.checkpointer.close();
     this.offsetsDb?.close();
     this.db.close();
   }
@@ -260,31 +265,6 @@ export class SqliteEventLog implements EventLog {
 
 function tableOf(topic: string): string {
   return `log_${topic.replace(/-/g, '_')}`;
-}
-
-/**
- * Member ids name their host and process (`<host>:<pid>:<uuid>`), so a member whose
- * process is gone from this host (SIGKILL) is dropped at once instead of holding its
- * partitions until its heartbeat expires: a restarted platform consumes right away and
- * its writes do not wait out the session timeout (the log is a local file, so its
- * members are normally on this host).
- */
-const HOST = hostname();
-
-function memberIdOfThisProcess(): string {
-  return `${HOST}:${process.pid}:${randomUUID()}`;
-}
-
-/** Whether the member's process is known to be gone: on this host, and no process with its pid. */
-export function isDeadLocalMember(memberId: string): boolean {
-  const [host, pid] = memberId.split(':');
-  if (host !== HOST || !/^\d+$/.test(pid ?? '')) return false;
-  try {
-    process.kill(Number(pid), 0);
-    return false;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'ESRCH';
-  }
 }
 
 /** One member of a consumer group, polling its share of the partitions. */
@@ -307,7 +287,7 @@ class SqliteConsumer {
   }
 
   start(): void {
-    this.heartbeat();
+    this.log.members.join(this.options.groupId, this.memberId);
     this.loop = this.run();
   }
 
@@ -316,33 +296,15 @@ class SqliteConsumer {
     this.signal.stopped = true;
     await Promise.race([this.loop, sleep(this.log.sessionTimeoutMs)]);
     try {
-      this.db.prepare('DELETE FROM group_members WHERE group_id = ? AND member_id = ?').run(this.options.groupId, this.memberId);
+      this.log.members.leave(this.options.groupId, this.memberId);
     } catch {
       /* the database may already be closed */
     }
   }
 
-  private heartbeat(): void {
-    this.db
-      .prepare(
-        `INSERT INTO group_members (group_id, member_id, heartbeat_at) VALUES (?, ?, ?)
-         ON CONFLICT (group_id, member_id) DO UPDATE SET heartbeat_at = excluded.heartbeat_at`,
-      )
-      .run(this.options.groupId, this.memberId, Date.now());
-  }
-
   /** Range-free round robin over (topic, partition) pairs among live members sorted by id. */
   private rebalance(): void {
-    const alive = Date.now() - this.log.sessionTimeoutMs;
-    this.db.prepare('DELETE FROM group_members WHERE group_id = ? AND heartbeat_at < ?').run(this.options.groupId, alive);
-    const listed = (
-      this.db.prepare('SELECT member_id FROM group_members WHERE group_id = ? ORDER BY member_id').all(this.options.groupId) as {
-        member_id: string;
-      }[]
-    ).map((m) => m.member_id);
-    const dead = listed.filter(isDeadLocalMember);
-    for (const id of dead) this.db.prepare('DELETE FROM group_members WHERE group_id = ? AND member_id = ?').run(this.options.groupId, id);
-    const members = listed.filter((id) => !dead.includes(id));
+    const members = this.log.members.live(this.options.groupId);
     const me = Math.max(0, members.indexOf(this.memberId));
     const n = Math.max(1, members.length);
     const assignment: Record<string, number[]> = {};
@@ -387,10 +349,9 @@ class SqliteConsumer {
     return concurrently > 1 ? this.runConcurrently(concurrently) : this.runInTurn();
   }
 
-  /** Heartbeats and rebalances when a quarter of the session timeout has passed; the time of the last heartbeat. */
-  private beatIfDue(lastHeartbeat: number): number {
-    if (Date.now() - lastHeartbeat <= this.log.sessionTimeoutMs / 4) return lastHeartbeat;
-    this.heartbeat();
+  /** Rebalances when a quarter of the session timeout has passed (heartbeats: GroupMembers); the time of the last rebalance. */
+  private rebalanceIfDue(lastRebalance: number): number {
+    if (Date.now() - lastRebalance <= this.log.sessionTimeoutMs / 4) return lastRebalance;
     this.rebalance();
     return Date.now();
   }
@@ -400,11 +361,11 @@ class SqliteConsumer {
     const inFlight = new Map<string, Promise<void>>();
     const failures = new Map<string, { count: number; retryAt: number }>();
     let wake: () => void = () => undefined;
-    let lastHeartbeat = 0;
+    let lastRebalance = 0;
     while (!this.signal.stopped) {
       let started = false;
       try {
-        lastHeartbeat = this.beatIfDue(lastHeartbeat);
+        lastRebalance = this.rebalanceIfDue(lastRebalance);
         for (const [topic, partitions] of Object.entries(this.current)) {
           for (const partition of partitions) {
             const slot = `${topic}\u0000${partition}`;
@@ -452,12 +413,12 @@ class SqliteConsumer {
 
   private async runInTurn(): Promise<void> {
     let backoff = 0;
-    let lastHeartbeat = 0;
+    let lastRebalance = 0;
     while (!this.signal.stopped) {
       let delivered = false;
       let failed = false;
       try {
-        lastHeartbeat = this.beatIfDue(lastHeartbeat);
+        lastRebalance = this.rebalanceIfDue(lastRebalance);
         for (const [topic, partitions] of Object.entries(this.current)) {
           for (const partition of partitions) {
             if (this.signal.stopped) return;

@@ -1,21 +1,25 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { WalCheckpointer } from '@crawlhub/eventlog';
 
 /**
  * The embedded view store: one SQLite file in WAL mode. The projector writes through
  * `writer` inside one transaction per batch; HTTP reads use `reader`, a second
- * connection, so they never see a half-applied batch.
+ * connection, so they never see a half-applied batch. The WAL is checkpointed on a
+ * timer while the process runs (WalCheckpointer).
  */
 export class SqliteViewDatabase {
   readonly writer: Database.Database;
   readonly reader: Database.Database;
   private readonly schemas: string[] = [];
+  private readonly checkpointer: WalCheckpointer | null;
 
   constructor(readonly file: string) {
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
     this.writer = open(file);
     this.reader = file === ':memory:' ? this.writer : open(file);
+    this.checkpointer = file === ':memory:' ? null : new WalCheckpointer(file);
   }
 
   /** Views declare their tables here; they are created now and again after a reset. */
@@ -33,6 +37,7 @@ export class SqliteViewDatabase {
   }
 
   close(): void {
+    this.checkpointer?.close();
     if (this.reader !== this.writer) this.reader.close();
     this.writer.close();
   }

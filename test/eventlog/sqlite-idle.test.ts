@@ -1,0 +1,75 @@
+import Database from 'better-sqlite3';
+import { mkdtempSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SqliteEventLog, WalCheckpointer } from '@crawlhub/eventlog';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const walSize = (file: string) => statSync(`${file}-wal`, { throwIfNoEntry: false })?.size ?? 0;
+/** A WAL frame of a 4 KB page: the page and its 24-byte header. */
+const FRAME_4K = 4096 + 24;
+
+/**
+ * An idle platform wore the disk: every consumer's heartbeat rewrote a 64 KB page of the
+ * log's file, about 10 MB a minute, into a WAL that was never checkpointed while it ran.
+ */
+describe('SqliteEventLog at rest', () => {
+  it('writes nothing to the log file while its consumers wait, and heartbeats all its members in one 4 KB write per beat', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'crawlhub-log-'));
+    const [file, membersFile] = [join(dir, 'eventlog.db'), join(dir, 'eventlog-members.db')];
+    // Heartbeats every 200 ms (a third of the session timeout).
+    const log = new SqliteEventLog({ file, partitions: 4, sessionTimeoutMs: 600, pollIntervalMs: 20 });
+    await log.ensureTopics(['quiet']);
+    const consumers = await Promise.all([1, 2, 3, 4, 5].map((i) => log.consume({ groupId: `g${i}`, topics: ['quiet'], handler: async () => undefined })));
+    try {
+      await sleep(300);
+      const [logWal, membersWal] = [walSize(file), walSize(membersFile)];
+      await sleep(2_000);
+      expect(walSize(file)).toBe(logWal);
+      // About 10 beats of one frame each (not one per consumer: 50).
+      const frames = (walSize(membersFile) - membersWal) / FRAME_4K;
+      expect(frames).toBeGreaterThanOrEqual(5);
+      expect(frames).toBeLessThanOrEqual(14);
+      // The members are all still there, so no partition moved.
+      for (const c of consumers) expect(c.assignment().quiet).toEqual([0, 1, 2, 3]);
+    } finally {
+      for (const c of consumers) await c.stop();
+      await log.close();
+    }
+  });
+});
+
+describe('WalCheckpointer', () => {
+  it('folds the WAL into the database file on its timer, without waiting for a reader of older frames', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'crawlhub-wal-')), 'views.db');
+    const db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    db.exec('CREATE TABLE t (v BLOB)');
+    const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
+    for (let i = 0; i < 50; i++) insert.run(Buffer.alloc(10_000, i));
+    // A reader in the middle of a read transaction (another connection) keeps its snapshot.
+    const reader = new Database(file);
+    reader.exec('BEGIN');
+    expect(reader.prepare('SELECT count(*) AS n FROM t').get()).toEqual({ n: 50 });
+    for (let i = 0; i < 50; i++) insert.run(Buffer.alloc(10_000, i));
+    const checkpointer = new WalCheckpointer(file, 100);
+    try {
+      const t0 = Date.now();
+      checkpointer.checkpoint();
+      expect(Date.now() - t0).toBeLessThan(1_000);
+      expect(walSize(file)).toBeGreaterThan(0);
+
+      reader.exec('COMMIT');
+      await sleep(500);
+      expect(walSize(file)).toBe(0);
+      expect(statSync(file).size).toBeGreaterThan(100 * 10_000);
+      const fresh = new Database(file, { readonly: true });
+      expect(fresh.prepare('SELECT count(*) AS n FROM t').get()).toEqual({ n: 100 });
+      fresh.close();
+    } finally {
+      checkpointer.close();
+      reader.close();
+      db.close();
+    }
+  });
+});
