@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { DomUtils, parseDocument } from 'htmlparser2';
 import { startTestPlatform, TestPlatform } from '../support/platform';
 import { runScript } from './run-python-check';
+import { describeIf } from '../support/skip';
 
 /**
  * The official Python client's own test suite (python-scrapinghub's tests/client and
@@ -68,10 +69,7 @@ function isDocumented(id: string, documented: Set<string>): boolean {
 }
 
 const provisioned = provisionSuite();
-if ('skipped' in provisioned) console.warn(`skipped: the official client's test suite: ${provisioned.skipped}`);
-const describeSuite = 'skipped' in provisioned ? describe.skip : describe;
-
-describeSuite("the official Python client's own test suite (tests/client, tests/hubstorage) in live mode", () => {
+describeIf({ met: !('skipped' in provisioned), reason: 'skipped' in provisioned ? provisioned.skipped : '' })("the official Python client's own test suite (tests/client, tests/hubstorage) in live mode", () => {
   const suite = provisioned as { python: string; dir: string };
   let platform: TestPlatform;
   let reports: string;

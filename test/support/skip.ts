@@ -28,6 +28,7 @@ export const needs = {
   mongodb: { met: !!process.env.MONGODB_URI, reason: 'MONGODB_URI is not set (test/run-tests.sh starts a MongoDB wire-protocol server with test/infra/mongodb.sh)' },
   pythonClients: { met: !!process.env.PYTHON_CLIENTS, reason: 'PYTHON_CLIENTS is not set (test/run-tests.sh installs the official Python clients with test/compat/python-env.sh)' },
   scrapy: { met: !!process.env.SCRAPY_PYTHON, reason: 'SCRAPY_PYTHON is not set (test/run-tests.sh installs Scrapy, sh_scrapy and scrapy-zyte-smartproxy with test/compat/scrapy-env.sh)' },
+  shub: { met: !!process.env.SHUB, reason: 'SHUB is not set (test/run-tests.sh installs shub 2.18.1 with test/compat/shub-env.sh)' },
   chromium: { met: existsSync(CHROMIUM), reason: `no browser at ${CHROMIUM} (test/run-tests.sh installs chromium-headless-shell with apt-get; CHROMIUM_PATH names another)` },
   curl: {
     get met() {
