@@ -7,7 +7,7 @@
 #   3. real servers: a Kafka broker (test/infra/kafka.sh), a MongoDB wire-protocol
 #      server (test/infra/mongodb.sh, or your own MONGODB_URI), the official Python
 #      clients (test/compat/python-env.sh), Scrapy with sh_scrapy and scrapy-zyte-smartproxy
-#      (test/compat/scrapy-env.sh), shub 2.18.1 (test/compat/shub-env.sh), curl and chromium-headless-shell (apt-get, when missing;
+#      (test/compat/scrapy-env.sh), shub 2.18.1 (test/compat/shub-env.sh), curl, squid and chromium-headless-shell (apt-get, when missing;
 #      CHROMIUM_PATH names another)
 #   4. the integration tier on the embedded default (SQLite log and views), then again
 #      with EVENT_LOG=kafka and with VIEW_STORE=mongodb for the suites that start a platform
@@ -78,6 +78,7 @@ apt_provide() { # package, what needs it, then a check command: installs the pac
 }
 apt_provide curl "curl -x checks of the proxy" command -v curl
 apt_provide chromium-headless-shell "render pool suites (or set CHROMIUM_PATH)" test -n "${CHROMIUM_PATH:-}" -o -x /usr/lib/chromium/chromium-headless-shell
+apt_provide squid "the proxy bench harness check (test/bench/loadgen.test.ts)" test -x /usr/sbin/squid
 KAFKA_BROKERS="${KAFKA_BROKERS:-}" MONGODB_URI="${MONGODB_URI:-}" PYTHON_CLIENTS="${PYTHON_CLIENTS:-}" SCRAPY_PYTHON="${SCRAPY_PYTHON:-}" SHUB="${SHUB:-}"
 provision KAFKA_BROKERS "starting Kafka (KRaft) from Maven Central artifacts" "Kafka lane" bash test/infra/kafka.sh start && started+=(kafka)
 provision MONGODB_URI "starting a MongoDB wire-protocol server" "MongoDB lane" bash test/infra/mongodb.sh start && started+=(mongodb)

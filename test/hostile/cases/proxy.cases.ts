@@ -13,8 +13,13 @@ const hostOf = (url: string) => /^[a-z]+:\/\/([^/?#]*)/i.exec(url)?.[1] ?? '';
 const direct = (target: string, as: Who = 'p1', method = 'GET'): HostileRequest => ({ api: 'proxy', target, as, method });
 const sessions = (): HostileRequest[] => [direct('/sessions', 'p1')];
 const NXDOMAIN_URL = 'http://hostile.invalid/';
-/** A public address (TEST-NET-2) the guard lets through: what follows is checked; anything forwarded reaches only the test's loopback exit. */
-const PUBLIC_URL = 'http://198.51.100.7/';
+/**
+ * A public unicast address the guard lets through, so what follows it is checked (the
+ * documentation ranges such as TEST-NET-2 are not: the guard refuses every address that is
+ * not global unicast). Nothing leaves the machine: the proxy's only exit is the test's
+ * loopback upstream proxy, which counts what reaches it.
+ */
+const PUBLIC_URL = 'http://8.8.8.8/';
 
 const authCases: HostileCase[] = [
   { name: 'a proxied request without a key', request: () => proxied(NXDOMAIN_URL, {}, 'none'), expect: proxyError('bad_proxy_auth', 407) },
