@@ -12,6 +12,7 @@ import { startProxyApp, StartedProxy } from '../../apps/proxy/proxy.app';
 import { startWorkerApp } from '../../apps/worker/worker.app';
 import { basic, startTestPlatform, TestPlatform } from '../support/platform';
 import { direct, viaProxy, viaTunnel } from '../support/proxy-client';
+import { describeIf } from '../support/skip';
 
 /**
  * The SSRF rules (docs/proxy.md "SSRF rules") through the real proxy, with private
@@ -61,8 +62,7 @@ async function startCountingOrigin(address: string, ca: ProxyCa): Promise<Counti
 
 /** Whether this machine has an IPv6 loopback: the origin on ::1 needs one (without it, the IPv6 spellings are still refused, with nothing to reach). */
 const HAS_IPV6_LOOPBACK = Object.values(networkInterfaces()).some((addresses) => addresses?.some((a) => a.internal && a.family === 'IPv6' && a.address === '::1'));
-if (!HAS_IPV6_LOOPBACK) console.warn('skipped: HTTPS to an IPv6 literal needs an IPv6 loopback (::1), which this machine does not have');
-const describeWithIpv6 = HAS_IPV6_LOOPBACK ? describe : describe.skip;
+const describeWithIpv6 = describeIf({ met: HAS_IPV6_LOOPBACK, reason: 'HTTPS to an IPv6 literal needs an IPv6 loopback (::1), which this machine does not have' });
 
 /** A raw CONNECT: the status line and headers the proxy answers, and the socket (open when it answered 200). */
 function rawConnect(port: number, target: string, key: string): Promise<{ head: string; socket: Socket }> {
