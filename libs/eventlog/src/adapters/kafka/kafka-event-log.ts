@@ -123,6 +123,9 @@ type CreateCluster = (options: {
  * again after a backoff. `read` fetches straight from the partition leader, so it
  * touches no consumer group.
  */
+/** How long a start waits for the partitions of its topics to be served (they are being created). */
+const TOPIC_READY_TIMEOUT_MS = 30_000;
+
 export class KafkaEventLog implements EventLog {
   readonly kind = 'kafka' as const;
   private readonly kafka: Kafka;
@@ -179,7 +182,33 @@ export class KafkaEventLog implements EventLog {
         })),
       });
     }
+    await this.untilServed([...new Set(topics)]);
     await this.loadPartitionCounts(topics);
+  }
+
+  /**
+   * Waits until the broker serves every partition of the topics. createTopics waits for
+   * leaders only for the topics it created itself: when another process created them a
+   * moment before (the projector thread and the APIs start together), it returns at once
+   * and the first reads answered "This server does not host this topic-partition" or "not
+   * the leader", which ended that process's start. Those answers are retriable; anything
+   * else, or a topic still not served after TOPIC_READY_TIMEOUT_MS, is thrown.
+   */
+  private async untilServed(topics: string[]): Promise<void> {
+    const admin = await this.adminClient();
+    const deadline = Date.now() + TOPIC_READY_TIMEOUT_MS;
+    await Promise.all(
+      topics.map(async (topic) => {
+        for (;;) {
+          try {
+            return void (await admin.fetchTopicOffsets(topic));
+          } catch (e) {
+            if (!(e as { retriable?: boolean }).retriable || Date.now() > deadline) throw e;
+            await new Promise((r) => setTimeout(r, 100));
+          }
+        }
+      }),
+    );
   }
 
   partitionCount(topic: string): number {
