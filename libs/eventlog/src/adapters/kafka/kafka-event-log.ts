@@ -171,16 +171,27 @@ export class KafkaEventLog implements EventLog {
         'retention.bytes': '-1',
         ...(this.options.topicConfig ?? {}),
       };
-      // Resolves false (no throw) for topics that another process created meanwhile.
-      await admin.createTopics({
-        waitForLeaders: true,
-        topics: missing.map((topic) => ({
-          topic,
-          numPartitions: this.options.partitions,
-          replicationFactor: this.options.replicationFactor ?? 1,
-          configEntries: Object.entries(configs).map(([name, value]) => ({ name, value })),
-        })),
-      });
+      // Resolves false (no throw) for topics that another process created meanwhile. Its wait for
+      // leaders can meet 'This server does not host this topic-partition' on a busy controller:
+      // retriable, so it is asked again (the topics then exist) and untilServed does the waiting.
+      const deadline = Date.now() + TOPIC_READY_TIMEOUT_MS;
+      for (;;) {
+        try {
+          await admin.createTopics({
+            waitForLeaders: true,
+            topics: missing.map((topic) => ({
+              topic,
+              numPartitions: this.options.partitions,
+              replicationFactor: this.options.replicationFactor ?? 1,
+              configEntries: Object.entries(configs).map(([name, value]) => ({ name, value })),
+            })),
+          });
+          break;
+        } catch (e) {
+          if (!(e as { retriable?: boolean }).retriable || Date.now() > deadline) throw e;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      }
     }
     await this.untilServed([...new Set(topics)]);
     await this.loadPartitionCounts(topics);
