@@ -1,18 +1,11 @@
-import type { DeployBlob } from '@crawlhub/contracts';
+import type { DeployRequested } from '@crawlhub/contracts';
 
 export type DeployState = 'building' | 'ok' | 'failed';
 
-/** One deploy of a project (a `shub deploy`), as the deploys view keeps it. */
-export interface DeployDoc {
-  project: number;
+/** One deploy of a project (a `shub deploy`), as the deploys view keeps it: the request, and what became of it. */
+export interface DeployDoc extends DeployRequested {
   /** 1, 2, 3... per project, in the order deploys were requested (the jobs' `deploy_id`). */
   deployId: number;
-  request: string;
-  version: string;
-  stack: string;
-  egg: DeployBlob;
-  eggs: DeployBlob[];
-  requirements: DeployBlob | null;
   state: DeployState;
   spiders: string[];
   settingsModule: string | null;
