@@ -187,7 +187,7 @@ describe('extraction API: batches of queries, extracted by the workers', () => {
       const theirs = await extract(hold(11), { auth: other });
       expect(theirs.json).toMatchObject({ type: TYPE('rate-limit-exceeded') });
       expect((await extract(hold(10), { auth: other })).status).toBe(200);
-      expect((await running).json.every((x: QueryResult) => x.error === 'query timed out')).toBe(true);
+      expect([...new Set((await running).json.map((x: QueryResult) => x.error))]).toEqual(['query timed out']);
       expect((await extract([{ url: `${site.url}/article`, pageType: 'article' }])).status).toBe(200);
     }, 20_000);
 

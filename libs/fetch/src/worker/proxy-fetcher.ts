@@ -94,10 +94,20 @@ export class ProxyFetcher {
     if (body !== null) headers.push(['Content-Length', String(body.length)]);
     return new Promise<FetchOutcome>((resolve) => {
       const req = request({ agent: this.agent, host: this.proxy.hostname, port: this.proxy.port || 80, method: r.method, path: r.url, headers: headerObjectOf(headers) });
-      const timer = setTimeout(() => {
+      // A timer may fire a little before Date.now() reaches the deadline (libuv arms it from the
+      // loop's cached clock, stale by as long as the last loop turn took on a busy machine); the
+      // answer says the deadline passed, so it waits until it truly has.
+      let timer: NodeJS.Timeout;
+      const cutAtDeadline = () => {
+        const left = r.deadline - Date.now();
+        if (left > 0) {
+          timer = setTimeout(cutAtDeadline, left);
+          return;
+        }
         resolve(failure(r.url, 504, 'timeout', 'Connection timed out (the fetch deadline passed)'));
         req.destroy();
-      }, Math.max(1, remaining));
+      };
+      timer = setTimeout(cutAtDeadline, Math.max(1, remaining));
       const done = (o: FetchOutcome) => {
         clearTimeout(timer);
         resolve(o);
