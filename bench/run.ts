@@ -10,6 +10,7 @@ import { articleExtractionBench } from './extraction.bench';
 import { productExtractionBench } from './extraction-product.bench';
 import { extractionApiBench, extractionApiBenchOptions } from './extraction-api.bench';
 import { idleBench } from './idle.bench';
+import { deployBench } from './deploy.bench';
 
 /**
  * `npm run bench [section]`: each capability has a section; figures are printed with
@@ -17,7 +18,8 @@ import { idleBench } from './idle.bench';
  * Environment: BENCH_SCALE (default 1) scales item counts; KAFKA_BROKERS adds the
  * Kafka lane; BENCH_CLIENTS (default 4) sets the concurrent writers of `collections`;
  * BENCH_RENDER_SECONDS and BENCH_RENDER_SOAK size `fetch` (bench/render.bench.ts);
- * BENCH_IDLE_SECONDS (default 60) is how long `idle` watches a platform doing nothing.
+ * BENCH_IDLE_SECONDS (default 60) is how long `idle` watches a platform doing nothing;
+ * BENCH_PIP_CACHE_DIR (default ~/.cache/crawlhub/pip) is the pip cache of `deploy`'s builds.
  * Words after the sections that are options, not sections: `soak` (proxy: memory soak only),
  * `pages` (extraction: each article page's precision and recall, worst first).
  */
@@ -44,6 +46,7 @@ const SECTIONS: Record<string, () => Promise<void>> = {
     await extractionApiBench(extractionApiBenchOptions());
   },
   idle: () => idleBench({ seconds: Number(process.env.BENCH_IDLE_SECONDS ?? '60') }),
+  deploy: () => deployBench(),
 };
 
 async function main() {

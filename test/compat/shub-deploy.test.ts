@@ -1,12 +1,10 @@
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, Server } from 'node:http';
-import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestPlatform, TestPlatform } from '../support/platform';
 import { client } from '../support/runner-helpers';
-import { BROKEN_SPIDER, projectCopy, TEST_PIP_CACHE } from '../support/scrapy-project';
+import { BROKEN_SPIDER, projectCopy, startBookshop, TEST_PIP_CACHE } from '../support/scrapy-project';
 import { describeIf, needs } from '../support/skip';
 
 jest.setTimeout(1_200_000);
@@ -20,30 +18,6 @@ jest.setTimeout(1_200_000);
  * traceback; two versions, each job running its own.
  */
 const SHUB = process.env.SHUB ?? '';
-
-const TITLES = ['the little prince', 'war and peace', 'one hundred years of solitude'];
-
-/** A bookshop page on 127.0.0.1; `/hold` answers only once `release()` is called. */
-async function startBookshop(): Promise<{ url: string; release(): void; close(): Promise<void> }> {
-  let release!: () => void;
-  const held = new Promise<void>((r) => (release = r));
-  const page = `<!doctype html><html><body><ul>${TITLES.map((t) => `<li class="book">${t}</li>`).join('')}</ul></body></html>`;
-  const server: Server = createServer((req, res) => {
-    const send = () => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page);
-    if (req.url === '/hold') void held.then(send);
-    else send();
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    release,
-    close: () =>
-      new Promise<void>((r) => {
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
-  };
-}
 
 describeIf(needs.shub)('shub 2.18.1: deploy, schedule, items, log', () => {
   let p: TestPlatform;

@@ -102,6 +102,21 @@ export function collectionsViewContract(name: string, harness: ViewHarness<Colle
       expect(values(await view.versions(VS, 'a'))).toEqual([3]);
     });
 
+    it('keeps listing a collection emptied of its records (as the original), until it is deleted; a rename moves it', async () => {
+      const CS: CollectionRef = { project: 1, type: 'cs', name: 'cache' };
+      await p.deliver([write(S, [rec('a')]), write(CS, [rec('old')], 100)]);
+      await p.deliver([p.write((at) => view.deleteRecords(at, S, ['a'])), p.write((at) => view.purgeExpired(at, 1, 500))]);
+      expect(await all(S)).toEqual([]);
+      expect(await all(CS)).toEqual([]);
+      expect(await view.list(1)).toEqual([{ type: 'cs', name: 'cache' }, { type: 's', name: 'store' }]);
+      expect(await view.exists(1, 'store')).toBe(true);
+      await p.deliver([p.write((at) => view.renameCollection(at, 1, 'store', 'kept'))]);
+      expect(await view.list(1)).toEqual([{ type: 'cs', name: 'cache' }, { type: 's', name: 'kept' }]);
+      await p.deliver([p.write((at) => view.deleteCollection(at, 1, 'kept')), p.write((at) => view.deleteCollection(at, 1, 'cache'))]);
+      expect(await view.list(1)).toEqual([]);
+      expect(await view.exists(1, 'kept')).toBe(false);
+    });
+
     it('deletes a collection of every type, and only that name', async () => {
       const other: CollectionRef = { project: 1, type: 's', name: 'store_b' };
       await p.deliver([write(S, [rec('a')]), write(VS, [rec('a')]), write(VS, [rec('a', 2)]), write(other, [rec('a')]), write({ ...S, project: 2 }, [rec('a')])]);

@@ -1,6 +1,5 @@
 // The Python environments of deployed versions, built for real (python3 -m venv, pip from
 // PyPI with a cached download folder): what jobs and deploys rely on.
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, cpSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,21 +7,12 @@ import { DeployBlob } from '@crawlhub/contracts';
 import { FolderBlobStore } from '../../libs/deploys/src/adapters/folder/blob-store.folder';
 import { BuildError, EnvironmentSpec, PythonEnvironments } from '../../libs/deploys/src/environments/python-environments';
 import { BROKEN_SPIDER, buildEgg, projectCopy, TEST_PIP_CACHE } from '../support/scrapy-project';
-import { describeIf } from '../support/skip';
+import { describeIf, needs } from '../support/skip';
 
 jest.setTimeout(600_000);
 
-const python: string | null = (() => {
-  try {
-    execFileSync('python3', ['-c', 'import venv, ensurepip, setuptools'], { stdio: 'pipe' });
-    return 'python3';
-  } catch {
-    return null;
-  }
-})();
-
-describeIf({ met: python !== null, reason: 'python3 with venv, ensurepip and setuptools is needed' })('Python environments', () => {
-  const python3 = python ?? 'python3';
+describeIf(needs.venv)('Python environments', () => {
+  const python3 = 'python3';
   const root = mkdtempSync(join(tmpdir(), 'crawlhub-envs-'));
   const blobs = new FolderBlobStore(join(root, 'blobs'));
   const options = { root: join(root, 'environments'), pipCacheDir: TEST_PIP_CACHE, python: python3, buildTimeoutMs: 600_000, maxIdleMs: 3_600_000, maxBytes: 10 * 1024 ** 3, baseEnv: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp' } };

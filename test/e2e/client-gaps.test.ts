@@ -5,7 +5,8 @@ jest.setTimeout(60_000);
 /**
  * What the official Python client sends that crawlhub once refused or answered wrongly
  * (issue 15, measured with the client's own test suite): booleans spelled by Python, the
- * purge of a job its fixtures call, the dash URL in a scheduled job's metadata.
+ * purge of a job its fixtures call, the dash URL in a scheduled job's metadata, the
+ * fields of JobQ's job summaries, collections listed after they were emptied.
  */
 describe('the official client\'s requests', () => {
   let p: TestPlatform;
@@ -55,5 +56,32 @@ describe('the official client\'s requests', () => {
     const res = await fetch(`${p.dashUrl}/run.json`, { method: 'POST', body: new URLSearchParams({ project: '33', spider: 'meta' }), headers: { authorization: auth } });
     const { jobid } = (await res.json()) as { jobid: string };
     expect(JSON.parse(await (await storage(`/jobs/${jobid}`)).text())).toMatchObject({ api_url: `${p.dashUrl}/` });
+  });
+
+  it('lists jobs in JobQ with the fields of the original\'s job summaries: state times, tags, version, close reason, record counts', async () => {
+    const { key } = await push(34, { spider: 'summary', tags: ['t1'], version: 'v1' });
+    await storage('/jobq/34/startjob', { method: 'POST' });
+    const write = (kind: string, body: string) => storage(`/${kind}/${key}`, { method: 'POST', body });
+    expect((await write('items', '{"n": 1}\n{"n": 2}\n')).status).toBe(200);
+    expect((await write('logs', `{"time": ${Date.now()}, "level": 40, "message": "boom"}\n{"time": ${Date.now()}, "level": 20, "message": "fine"}\n`)).status).toBe(200);
+    expect((await write('requests', `{"url": "http://127.0.0.1/", "status": 200, "method": "GET", "rs": 10, "duration": 5, "time": ${Date.now()}}\n`)).status).toBe(200);
+    await update(34, { key, state: 'finished', close_reason: 'finished' });
+    const [entry] = await lines(await storage('/jobq/34/list'));
+    expect(entry).toMatchObject({ key, state: 'finished', spider: 'summary', tags: ['t1'], version: 'v1', close_reason: 'finished', items: 2, pages: 1, logs: 2, errors: 1 });
+    for (const field of ['ts', 'elapsed', 'pending_time', 'running_time', 'finished_time']) expect(typeof entry[field]).toBe('number');
+    // The same entries in the summaries; a pending job has not written anything.
+    const pending = (await push(34, { spider: 'summary' })).key;
+    const summary = await lines(await storage('/jobq/34/summary'));
+    expect(summary.find((s) => s.name === 'finished').summary[0]).toEqual({ ...entry, elapsed: expect.any(Number) });
+    expect(summary.find((s) => s.name === 'pending').summary[0]).toEqual({ key: pending, state: 'pending', spider: 'summary', elapsed: expect.any(Number), ts: expect.any(Number), pending_time: expect.any(Number) });
+  });
+
+  it('keeps listing a collection emptied of its records, until it is deleted', async () => {
+    expect((await storage('/collections/35/s/emptied', { method: 'POST', body: '{"_key": "a", "v": 1}' })).status).toBe(200);
+    expect((await storage('/collections/35/s/emptied/a', { method: 'DELETE' })).status).toBe(200);
+    expect(await (await storage('/collections/35/s/emptied')).text()).toBe('');
+    expect(await lines(await storage('/collections/35/list'))).toEqual([{ type: 's', name: 'emptied' }]);
+    expect((await storage('/collections/35/delete?name=emptied', { method: 'POST' })).status).toBe(202);
+    expect(await lines(await storage('/collections/35/list'))).toEqual([]);
   });
 });

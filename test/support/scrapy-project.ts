@@ -1,5 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -34,3 +36,28 @@ export function buildEgg(python: string, projectDir: string): Buffer {
 
 /** A spider module that does not import (for the failing deploys). */
 export const BROKEN_SPIDER = "import module_that_does_not_exist  # noqa\nimport scrapy\n\n\nclass BrokenSpider(scrapy.Spider):\n    name = 'broken'\n";
+
+/** The titles of the bookshop page; the fixture spider yields them titleized (with `inflection`). */
+export const TITLES = ['the little prince', 'war and peace', 'one hundred years of solitude'];
+
+/** A bookshop page on 127.0.0.1; `/hold` answers only once `release()` is called. */
+export async function startBookshop(): Promise<{ url: string; release(): void; close(): Promise<void> }> {
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  const page = `<!doctype html><html><body><ul>${TITLES.map((t) => `<li class="book">${t}</li>`).join('')}</ul></body></html>`;
+  const server: Server = createServer((req, res) => {
+    const send = () => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page);
+    if (req.url === '/hold') void held.then(send);
+    else send();
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    release,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}

@@ -29,6 +29,13 @@ export const needs = {
   pythonClients: { met: !!process.env.PYTHON_CLIENTS, reason: 'PYTHON_CLIENTS is not set (test/run-tests.sh installs the official Python clients with test/compat/python-env.sh)' },
   scrapy: { met: !!process.env.SCRAPY_PYTHON, reason: 'SCRAPY_PYTHON is not set (test/run-tests.sh installs Scrapy, sh_scrapy and scrapy-zyte-smartproxy with test/compat/scrapy-env.sh)' },
   shub: { met: !!process.env.SHUB, reason: 'SHUB is not set (test/run-tests.sh installs shub 2.18.1 with test/compat/shub-env.sh)' },
+  /** What builds the environments of deploys (DEPLOY_PYTHON, default python3) and the fixture project's egg. */
+  venv: {
+    get met() {
+      return spawnSync('python3', ['-c', 'import venv, ensurepip, setuptools']).status === 0;
+    },
+    reason: 'python3 with venv, ensurepip and setuptools is needed to build environments and eggs (Debian: apt-get install python3-venv python3-setuptools)',
+  },
   chromium: { met: existsSync(CHROMIUM), reason: `no browser at ${CHROMIUM} (test/run-tests.sh installs chromium-headless-shell with apt-get; CHROMIUM_PATH names another)` },
   curl: {
     get met() {

@@ -35,7 +35,7 @@ export class JobsCommandsModule {}
 
 /** JobQ on the storage port (:8002). */
 @Module({
-  imports: [CqrsModule, HttpSupportModule, JobsViewsModule, JobsForStorageModule],
+  imports: [CqrsModule, HttpSupportModule, JobsViewsModule, JobsForStorageModule, StorageViewsModule],
   controllers: [PushJobController, StartJobController, UpdateJobsController, PurgeJobController, JobqListController, ProjectSettingsController, BotgroupsController],
   providers: [...shared, SetBotgroupHandler],
 })

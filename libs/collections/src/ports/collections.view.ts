@@ -47,8 +47,8 @@ export interface CollectionsView {
   getMany(ref: CollectionRef, keys: string[]): Promise<StoredCollectionRecord[]>;
   /** The stored versions of a record, newest (the current one) first; [] when there is none. */
   versions(ref: CollectionRef, key: string): Promise<StoredCollectionRecord[]>;
-  /** The collections of the project that hold records: by name (byte order), then type (s, cs, vs, vcs). */
+  /** The collections of the project written and not deleted, emptied ones too (as the original lists them): by name (byte order), then type (s, cs, vs, vcs). */
   list(project: number): Promise<{ type: CollectionType; name: string }[]>;
-  /** Whether a collection of any type named `name` holds records. */
+  /** Whether a collection of any type named `name` is listed. */
   exists(project: number, name: string): Promise<boolean>;
 }

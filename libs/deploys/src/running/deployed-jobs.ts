@@ -14,8 +14,9 @@ export interface DeployedLaunch {
  * The runner's view of deployed versions: which projects and spiders it can claim jobs
  * of, and, for a job that recorded a `deploy_id`, the environment of that deploy on this
  * machine (built here first when this runner has not built it yet, the build log going to
- * the job's log) and the command that runs it: the environment's interpreter running
- * sh_scrapy's `start-crawl` (`-m sh_scrapy.crawl`) with the settings module of the egg.
+ * the job's log, while the runner goes on with other jobs) and the command that runs it:
+ * the environment's interpreter running sh_scrapy's `start-crawl` (`-m sh_scrapy.crawl`)
+ * with the settings module of the egg.
  */
 @Injectable()
 export class DeployedJobs {
@@ -46,7 +47,11 @@ export class DeployedJobs {
     const deploy = await this.deploys.get(project, deployId);
     if (!deploy || deploy.state !== 'ok') throw new Error(`deploy ${deployId} of project ${project} is not a built deploy`);
     if (!deploy.spiders.includes(spider)) throw new Error(`version ${deploy.version} (deploy ${deployId}) has no spider ${JSON.stringify(spider)}`);
-    const env = await this.environments.ensure({ project, stack: deploy.stack, egg: deploy.egg, eggs: deploy.eggs, requirements: deploy.requirements }, log);
+    const spec = { project, stack: deploy.stack, egg: deploy.egg, eggs: deploy.eggs, requirements: deploy.requirements };
+    if (!(await this.environments.cached(spec))) {
+      log(`[crawlhub runner] the environment of version ${deploy.version} (deploy ${deployId}) is not on this runner: building it, the job starts once it is built`);
+    }
+    const env = await this.environments.ensure(spec, log);
     const release = this.environments.acquire(env);
     return {
       spider: {

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { JOB_STATES, JobState, spiderNameProblem } from '@crawlhub/contracts';
 import { ApiError, JsonTooDeepError, MAX_ID, parseJson, parseUnsignedInteger, pythonJson } from '@crawlhub/http';
-import { platformFieldProblem } from '@crawlhub/storage';
+import { JobRecordsView, platformFieldProblem } from '@crawlhub/storage';
 import { JobDoc } from '../domain/job';
 import { JobFilter, JobsView } from '../ports/jobs.view';
 
@@ -83,18 +83,47 @@ export async function jobFilter(view: JobsView, project: number, params: URLSear
   return filter;
 }
 
-/** A JobQ listing entry: key, state, elapsed, spider, ts, `<state>_time`, and the `jobmeta` fields asked. */
-export function jobqEntry(job: JobDoc, now: number, jobmeta: string[]): Record<string, unknown> {
-  const timeField = `${job.state}_time`;
-  const entry: Record<string, unknown> = { key: job.key, state: job.state, elapsed: Math.max(0, now - job.ts), spider: job.spider, ts: job.ts };
-  if (jobmeta.length === 0) {
-    entry[timeField] = job.meta[timeField] ?? job.ts;
-    if (job.meta.close_reason !== undefined) entry.close_reason = job.meta.close_reason;
-    return entry;
+/** What a job wrote, as the job lists count it: items, pages (requests), logs, and errors (log lines at ERROR or above). */
+export interface JobRecordCounts {
+  items: number;
+  pages: number;
+  logs: number;
+  errors: number;
+}
+
+export async function jobRecordCounts(records: JobRecordsView, job: JobDoc): Promise<JobRecordCounts> {
+  const k = { project: job.project, spider: job.spiderId, job: job.number };
+  const [items, requests, logs] = await Promise.all([records.stats('items', k), records.stats('requests', k), records.stats('logs', k)]);
+  const errors = Object.entries(logs?.counts ?? {}).reduce((a, [level, n]) => (Number(level) >= 40 ? a + n : a), 0);
+  return { items: items?.inputValues ?? 0, pages: requests?.inputValues ?? 0, logs: logs?.inputValues ?? 0, errors };
+}
+
+/** The metadata fields a JobQ entry carries besides key, state, elapsed, spider and ts (as the original's job summaries). */
+const ENTRY_META = ['pending_time', 'running_time', 'finished_time', 'deleted_time', 'close_reason', 'version'];
+
+/**
+ * A JobQ listing entry (list, summary, lastjobsummary), as the original's job summaries:
+ * key, state, elapsed, spider, ts, the time it entered each state so far, close_reason,
+ * version and tags when it has them, and for a job that ran, what it wrote (items, pages,
+ * logs, errors). With `jobmeta`: key, state, elapsed, ts and those fields only.
+ */
+export async function jobqEntry(records: JobRecordsView, job: JobDoc, now: number, jobmeta: string[]): Promise<Record<string, unknown>> {
+  const elapsed = Math.max(0, now - job.ts);
+  if (jobmeta.length) {
+    const picked: Record<string, unknown> = { key: job.key, state: job.state, elapsed, ts: job.ts };
+    for (const f of jobmeta) if (f !== 'key' && job.meta[f] !== undefined) picked[f] = job.meta[f];
+    return picked;
   }
-  const picked: Record<string, unknown> = { key: job.key, state: job.state, elapsed: entry.elapsed, ts: job.ts };
-  for (const f of jobmeta) if (f !== 'key' && job.meta[f] !== undefined) picked[f] = job.meta[f];
-  return picked;
+  const entry: Record<string, unknown> = { key: job.key, state: job.state, elapsed, spider: job.spider, ts: job.ts };
+  for (const f of ENTRY_META) if (job.meta[f] !== undefined) entry[f] = job.meta[f];
+  entry[`${job.state}_time`] ??= job.ts;
+  if (job.tags.length) entry.tags = job.tags;
+  if (job.meta.running_time !== undefined) Object.assign(entry, await jobRecordCounts(records, job));
+  return entry;
+}
+
+export function jobqEntries(records: JobRecordsView, jobs: JobDoc[], now: number, jobmeta: string[]): Promise<Record<string, unknown>[]> {
+  return Promise.all(jobs.map((j) => jobqEntry(records, j, now, jobmeta)));
 }
 
 /** JobQ-service answers: Python-style JSON lines, no trailing newline, no charset. */

@@ -21,6 +21,19 @@ export interface JobRunSettings {
   highWater: number;
 }
 
+/**
+ * What a job runs, once known: the launch for its FIFO and its working directory (null:
+ * a fresh one). A job of a deployed version knows it only once its environment is
+ * ready on this machine, which may take a build.
+ */
+export interface JobCommand {
+  launchOf(fifoPath: string): JobLaunch;
+  cwd: string | null;
+}
+
+/** The job cannot run (an unregistered spider, an environment that could not be built): the message is its last log line. */
+export class JobNotRunnable extends Error {}
+
 export interface JobRunResult {
   closeReason: string;
   exitCode: number | null;
@@ -31,10 +44,13 @@ export interface JobRunResult {
 }
 
 /**
- * One job's process: a private directory with the FIFO (and the working directory when
- * the spider has none), the command spawned in its own process group, its FIFO lines,
- * stdout and stderr turned into records, and the close reason once it exited and every
- * line was read. `stop` sends SIGTERM to the group, then SIGKILL after the grace period.
+ * One job's process: once its command is known (`command`, which may wait for an
+ * environment to be built), a private directory with the FIFO (and the working directory
+ * when the spider has none), the command spawned in its own process group, its FIFO
+ * lines, stdout and stderr turned into records, and the close reason once it exited and
+ * every line was read. `stop` sends SIGTERM to the group, then SIGKILL after the grace
+ * period; a job stopped while its command is not known yet ends at once, without a process.
+ * A `command` that fails with JobNotRunnable ends the job as failed, its message logged.
  */
 export class JobRun {
   private child: ChildProcess | null = null;
@@ -46,12 +62,14 @@ export class JobRun {
   private readonly sources: Readable[] = [];
   /** stdout and stderr, read to their end. */
   private readonly outputs: Promise<void>[] = [];
+  /** Resolves when a stop is requested: a job waiting for its command stops waiting. */
+  private stopRequested!: () => void;
+  private readonly stopped = new Promise<null>((resolve) => (this.stopRequested = () => resolve(null)));
   readonly done: Promise<JobRunResult>;
 
   constructor(
     private readonly key: string,
-    private readonly launchOf: (fifoPath: string) => JobLaunch,
-    private readonly cwd: string | null,
+    private readonly command: Promise<JobCommand>,
     private readonly sink: RecordSink,
     private readonly settings: JobRunSettings,
     private readonly header: string,
@@ -63,9 +81,9 @@ export class JobRun {
   stop(cause: StopCause): void {
     if (this.stopCause) return;
     this.stopCause = cause;
+    this.stopRequested();
     if (!this.child || this.exited) return;
-    const why = cause === 'cancelled' ? 'stop requested' : 'the runner is shutting down';
-    this.sink.log(LOG_INFO, `[crawlhub runner] ${why}: sending SIGTERM (SIGKILL in ${this.settings.stopGraceMs} ms)`);
+    this.sink.log(LOG_INFO, `[crawlhub runner] ${stopReason(cause)}: sending SIGTERM (SIGKILL in ${this.settings.stopGraceMs} ms)`);
     this.signal('SIGTERM');
     this.killTimer = setTimeout(() => {
       if (this.exited) return;
@@ -95,10 +113,17 @@ export class JobRun {
     let started = false;
     let exit: { code: number | null; signal: NodeJS.Signals | null } = { code: null, signal: null };
     try {
+      // From the start: what a job writes while it waits for its environment (the build's log) is stored as it comes.
+      flushTimer = setInterval(() => void this.sink.flush(), this.settings.flushMs);
+      const command = await Promise.race([this.command, this.stopped]);
+      if (command === null) {
+        this.sink.log(LOG_INFO, `[crawlhub runner] ${stopReason(this.stopCause!)} before the job's process started: it ends without running`);
+        return this.result(started, exit);
+      }
       dir = await mkdtemp(join(this.settings.workRoot, `job-${this.key.replace(/\//g, '-')}-`));
       const fifoPath = join(dir, 'fifo');
       await mkfifo(fifoPath);
-      let cwd = this.cwd;
+      let cwd = command.cwd;
       if (cwd === null) {
         cwd = join(dir, 'work');
         await mkdir(cwd);
@@ -109,10 +134,9 @@ export class JobRun {
       );
       const fifoDone = this.drain(fifo.stream, fifoLines);
       this.sources.push(fifo.stream);
-      flushTimer = setInterval(() => void this.sink.flush(), this.settings.flushMs);
 
       if (this.stopCause === null) {
-        const launch = this.launchOf(fifoPath);
+        const launch = command.launchOf(fifoPath);
         // The job's temporary files (Scrapy's JOBDIR, say) go with its directory, as in the original's per-job containers.
         const tmp = join(dir, 'tmp');
         await mkdir(tmp);
@@ -139,7 +163,7 @@ export class JobRun {
         else this.sink.log(exit.code === 0 ? LOG_INFO : LOG_ERROR, `[crawlhub runner] the job's process exited with code ${exit.code}`);
       }
     } catch (e) {
-      this.sink.log(LOG_ERROR, `[crawlhub runner] could not run the job: ${(e as Error).message}`);
+      this.sink.log(LOG_ERROR, e instanceof JobNotRunnable ? e.message : `[crawlhub runner] could not run the job: ${(e as Error).message}`);
     } finally {
       if (flushTimer) clearInterval(flushTimer);
       if (this.killTimer) clearTimeout(this.killTimer);
@@ -147,6 +171,10 @@ export class JobRun {
       await this.sink.flush();
       if (dir) await rm(dir, { recursive: true, force: true }).catch(() => undefined);
     }
+    return this.result(started, exit);
+  }
+
+  private result(started: boolean, exit: { code: number | null; signal: NodeJS.Signals | null }): JobRunResult {
     return {
       closeReason: closeReasonOf({ stop: this.stopCause, outcome: this.outcome, exitCode: exit.code, started }),
       exitCode: exit.code,
@@ -245,6 +273,10 @@ export class JobRun {
       for (const s of this.sources) if (!s.destroyed) s.resume();
     });
   }
+}
+
+function stopReason(cause: StopCause): string {
+  return cause === 'cancelled' ? 'stop requested' : 'the runner is shutting down';
 }
 
 /** True when `p` settles within `ms`. */

@@ -14,7 +14,7 @@ import { jobLaunch, launchJobOf } from '../domain/job-launch';
 import { RegisteredSpider } from '../domain/spider-command';
 import { SPIDER_COMMANDS_VIEW, SpiderCommandsView } from '../ports/spider-commands.view';
 import { durable, openJobSink, SINK_BATCH_RECORDS } from './job-sink';
-import { JobRun } from './job-run';
+import { JobNotRunnable, JobRun } from './job-run';
 import { LOG_ERROR, LOG_INFO, RecordSink } from './record-sink';
 import { persistentRunnerId } from './runner-id';
 
@@ -254,51 +254,41 @@ export class Runner implements OnApplicationShutdown {
     return this.commands.execute(new RequestJobsChangeCommand(project, request, this.actor));
   }
 
-  /** Starts the job's process; its end finishes the job. */
+  /**
+   * Starts the job: its units are taken at once, its process starts when its command is
+   * known, and its end finishes the job. A job of a deployed version whose environment
+   * this runner must build first waits for the build without holding up the poll (other
+   * claims, stop requests, other jobs go on); a stop request ends it at once.
+   */
   private async launch(job: JobDoc, registered: RegisteredSpider | null): Promise<void> {
     const key = job.key;
-    const jobKey = parseJobKey(key);
-    const sink = await this.sinkFor(jobKey);
-    // A job of a deployed version runs in that version's environment (built here first if need be).
-    let spider: SpiderCommandSpec | null = registered;
-    let problem = `[crawlhub runner] spider ${JSON.stringify(job.spider)} has no registered command`;
-    let release = () => undefined as void;
-    const deployId = DeployedJobs.deployIdOf(job.meta);
-    if (deployId !== null) {
-      try {
-        ({ spider, release } = await this.deployed.prepare(job.project, job.spider, deployId, (line) => sink.log(LOG_INFO, line)));
-      } catch (e) {
-        spider = null;
-        problem = `[crawlhub runner] the environment of deploy ${deployId} is not usable: ${(e as Error).message}`;
-      }
-    }
+    const sink = await this.sinkFor(parseJobKey(key));
+    // A build outlives a job stopped while it waited: its lines no longer go to the job's log.
+    let ended = false;
+    const prepared = this.commandOf(job, registered, (line) => {
+      if (!ended) sink.log(LOG_INFO, line);
+    });
     const launchJob = launchJobOf(key, job.meta);
     // A job claimed before runs had ids has no token to give: its process gets an empty one.
     const token = tokenOfRun(job, this.secret) ?? '';
+    const command = prepared.then(({ spider }) => ({
+      cwd: spider.cwd,
+      launchOf: (fifoPath: string) => jobLaunch(launchJob, spider, { token, fifoPath, storageUrl: this.storageUrl, apiUrl: this.apiUrl, passEnv: this.config.runner.passEnv }),
+    }));
     const run = new JobRun(
       key,
-      (fifoPath) =>
-        jobLaunch(launchJob, spider!, {
-          token,
-          fifoPath,
-          storageUrl: this.storageUrl,
-          apiUrl: this.apiUrl,
-          passEnv: this.config.runner.passEnv,
-        }),
-      spider?.cwd ?? null,
+      command,
       sink,
       { workRoot: this.workRoot, stopGraceMs: this.stopGraceMs, maxRecordBytes: this.config.maxRecordBytes, flushMs: FLUSH_MS, drainMs: DRAIN_MS, highWater: 4 * SINK_BATCH_RECORDS },
       `[crawlhub runner] runner ${this.id} starts job ${key}`,
     );
-    if (!spider) {
-      // Unregistered between the claim and now, or an environment that could not be built: nothing to run.
-      sink.log(LOG_ERROR, problem);
-      run.stop('cancelled');
-    }
     const active: Active = { key, project: job.project, units: job.units, run, gone: false };
     this.active.set(key, active);
     const finishing = run.done
-      .then((result) => (spider ? result.closeReason : 'failed'))
+      .then((result) => {
+        ended = true;
+        return result.closeReason;
+      })
       .catch((e) => {
         this.logger.error(`job ${key}: ${(e as Error).stack ?? e}`);
         return 'failed';
@@ -306,12 +296,31 @@ export class Runner implements OnApplicationShutdown {
       .then((closeReason) => this.finish(active, closeReason))
       .catch((e) => this.logger.error(`job ${key}: ${(e as Error).stack ?? e}`))
       .finally(() => {
-        release();
+        // The environment's lease ends with the job, or when its build ends if the job was stopped before.
+        void prepared.then(({ release }) => release(), () => undefined);
         this.active.delete(key);
         this.finishing.delete(finishing);
         this.poke();
       });
     this.finishing.add(finishing);
+  }
+
+  /**
+   * What the job runs: its version's environment for a job of a deployed version (built
+   * on this runner first if need be, its build log going to the job's log), else the
+   * registered command. Fails with JobNotRunnable when there is nothing it can run.
+   */
+  private async commandOf(job: JobDoc, registered: RegisteredSpider | null, log: (line: string) => void): Promise<{ spider: SpiderCommandSpec; release(): void }> {
+    const deployId = DeployedJobs.deployIdOf(job.meta);
+    if (deployId === null) {
+      if (!registered) throw new JobNotRunnable(`[crawlhub runner] spider ${JSON.stringify(job.spider)} has no registered command`);
+      return { spider: registered, release: () => undefined };
+    }
+    try {
+      return await this.deployed.prepare(job.project, job.spider, deployId, log);
+    } catch (e) {
+      throw new JobNotRunnable(`[crawlhub runner] the environment of deploy ${deployId} is not usable: ${(e as Error).message}`);
+    }
   }
 
   /** Records go where the job's data ends now (0 for a new job), each kind on its own. */

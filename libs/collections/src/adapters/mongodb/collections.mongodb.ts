@@ -41,6 +41,14 @@ interface RecordDoc {
 
 type VersionDoc = Omit<RecordDoc, '_s'>;
 
+interface NameDoc {
+  _id: string;
+  p: number;
+  n: string;
+  t: number;
+  _o: number;
+}
+
 interface StagingDoc {
   _id: string;
   l: string;
@@ -76,6 +84,10 @@ export class CollectionsMongo implements CollectionsView {
   private get staging(): Collection<StagingDoc> {
     return this.views.db.collection<StagingDoc>('collection_staging');
   }
+  /** The collections written and not deleted (`<project>/<name>/<type id>`): emptied ones stay listed. */
+  private get names(): Collection<NameDoc> {
+    return this.views.db.collection<NameDoc>('collection_names');
+  }
   private get uploads(): Collection<{ _id: string; _o: number }> {
     return this.views.db.collection<{ _id: string; _o: number }>('collection_uploads');
   }
@@ -89,6 +101,7 @@ export class CollectionsMongo implements CollectionsView {
     const t = typeId(ref.type);
     const prefix = collectionPrefix(ref.project, ref.name, t);
     const versioned = isVersioned(ref.type);
+    if (records.length) await this.register(ref.project, ref.name, t, o);
     const unique = lastWins(records);
     for (let i = 0; i < unique.length; i += BULK) {
       const batch = unique.slice(i, i + BULK);
@@ -118,6 +131,11 @@ export class CollectionsMongo implements CollectionsView {
       if (trimOps.length) await this.versionDocs.bulkWrite(trimOps, { ordered: false });
       if (ops.length) await this.records.bulkWrite(ops, { ordered: false });
     }
+  }
+
+  private async register(project: number, name: string, t: number, o: number): Promise<void> {
+    const id = collectionPrefix(project, name, t).slice(0, -1);
+    await this.names.updateOne({ _id: id }, { $setOnInsert: { p: project, n: name, t }, $max: { _o: o } }, { upsert: true });
   }
 
   async stageChunk(at: LogPosition, c: { project: number; upload: string; seq: number; lines: string[] }): Promise<void> {
@@ -170,6 +188,7 @@ export class CollectionsMongo implements CollectionsView {
     const range = { $gte: `${project}/${name}/`, $lt: `${project}/${name}0` };
     await this.versionDocs.deleteMany({ _id: range, _o: { $lt: at.offset } });
     await this.records.deleteMany({ _id: range, _o: { $lt: at.offset } });
+    await this.names.deleteMany({ _id: range, _o: { $lt: at.offset } });
   }
 
   async renameCollection(at: LogPosition, project: number, name: string, newName: string): Promise<void> {
@@ -179,6 +198,11 @@ export class CollectionsMongo implements CollectionsView {
     for (let t = 0; t < COLLECTION_TYPES.length; t++) {
       const from = collectionPrefix(project, name, t);
       const to = collectionPrefix(project, newName, t);
+      // The name first: a crash half-way leaves the collection listed under both names until the rename is applied again.
+      if (await this.names.findOne({ _id: from.slice(0, -1), _o: { $lt: o } })) {
+        await this.register(project, newName, t, o);
+        await this.names.deleteOne({ _id: from.slice(0, -1), _o: { $lt: o } });
+      }
       const older = (prefix: string) => ({ _id: { $gte: prefix, $lt: endOf(prefix) }, _o: { $lt: o } });
       // Versions first: every version of a moved record arrives before the record itself.
       for (;;) {
@@ -258,20 +282,24 @@ export class CollectionsMongo implements CollectionsView {
 
   async list(project: number): Promise<{ type: CollectionType; name: string }[]> {
     await this.ready;
-    const out: { type: CollectionType; name: string }[] = [];
+    const found = new Map<string, { type: CollectionType; name: string }>();
+    // Every collection written since the names were kept, emptied ones too...
+    for await (const doc of this.names.find({ _id: { $gte: `${project}/`, $lt: `${project}0` } })) found.set(doc._id, { name: doc.n, type: typeOfId(doc.t) });
+    // ...and those written before, that hold records: one seek per collection.
     let low = `${project}/`;
     for (;;) {
       const doc = await this.records.findOne({ _id: { $gte: low, $lt: `${project}0` } }, { sort: { _id: 1 }, projection: { n: 1, t: 1 } });
       if (!doc) break;
-      out.push({ name: doc.n, type: typeOfId(doc.t) });
+      found.set(collectionPrefix(project, doc.n, doc.t).slice(0, -1), { name: doc.n, type: typeOfId(doc.t) });
       low = endOf(collectionPrefix(project, doc.n, doc.t));
     }
-    return out.sort((a, b) => compareKeys(a.name, b.name) || typeId(a.type) - typeId(b.type));
+    return [...found.values()].sort((a, b) => compareKeys(a.name, b.name) || typeId(a.type) - typeId(b.type));
   }
 
   async exists(project: number, name: string): Promise<boolean> {
     await this.ready;
-    return (await this.records.findOne({ _id: { $gte: `${project}/${name}/`, $lt: `${project}/${name}0` } }, { projection: { _id: 1 } })) !== null;
+    const range = { _id: { $gte: `${project}/${name}/`, $lt: `${project}/${name}0` } };
+    return (await this.names.findOne(range, { projection: { _id: 1 } })) !== null || (await this.records.findOne(range, { projection: { _id: 1 } })) !== null;
   }
 }
 

@@ -42,6 +42,9 @@ export class CollectionsSqlite implements CollectionsView {
         ts INTEGER NOT NULL, data TEXT NOT NULL,
         PRIMARY KEY (project, name, type, key, ver)) WITHOUT ROWID;
       CREATE INDEX IF NOT EXISTS collection_versions_expiry ON collection_versions (project, ts) WHERE type IN ${CACHED_IDS};
+      CREATE TABLE IF NOT EXISTS collection_names (
+        project INTEGER NOT NULL, name TEXT NOT NULL, type INTEGER NOT NULL,
+        PRIMARY KEY (project, name, type)) WITHOUT ROWID;
       CREATE TABLE IF NOT EXISTS collection_staging (
         upload TEXT NOT NULL, seq INTEGER NOT NULL, lines TEXT NOT NULL,
         PRIMARY KEY (upload, seq)) WITHOUT ROWID;
@@ -63,6 +66,7 @@ export class CollectionsSqlite implements CollectionsView {
         dropVersions: db.prepare(`DELETE FROM collection_versions WHERE ${K} AND ver <= ?`),
         deleteRecord: db.prepare(`DELETE FROM collection_records WHERE ${K}`),
         deleteVersions: db.prepare(`DELETE FROM collection_versions WHERE ${K}`),
+        register: db.prepare('INSERT OR IGNORE INTO collection_names (project, name, type) VALUES (?, ?, ?)'),
         purgeRecords: db.prepare(`DELETE FROM collection_records WHERE type IN ${CACHED_IDS} AND project = ? AND ts < ?`),
         purgeVersions: db.prepare(`DELETE FROM collection_versions WHERE type IN ${CACHED_IDS} AND project = ? AND ts < ?`),
       };
@@ -77,6 +81,7 @@ export class CollectionsSqlite implements CollectionsView {
   private writeNow(ref: CollectionRef, records: CollectionRecordInput[], ts: number, keep: number): void {
     const t = typeId(ref.type);
     const s = this.w;
+    if (records.length) s.register.run(ref.project, ref.name, t);
     if (!isVersioned(ref.type)) {
       for (const r of lastWins(records)) s.upsert.run(ref.project, ref.name, t, r.key, ts, 0, r.json);
       return;
@@ -127,6 +132,7 @@ export class CollectionsSqlite implements CollectionsView {
     const db = this.views.writer;
     db.prepare('DELETE FROM collection_records WHERE project = ? AND name = ?').run(project, name);
     db.prepare('DELETE FROM collection_versions WHERE project = ? AND name = ?').run(project, name);
+    db.prepare('DELETE FROM collection_names WHERE project = ? AND name = ?').run(project, name);
   }
 
   async renameCollection(_at: LogPosition, project: number, name: string, newName: string): Promise<void> {
@@ -139,6 +145,7 @@ export class CollectionsSqlite implements CollectionsView {
     ).run(project, newName, project, name);
     db.prepare('UPDATE OR REPLACE collection_records SET name = ? WHERE project = ? AND name = ?').run(newName, project, name);
     db.prepare('UPDATE OR REPLACE collection_versions SET name = ? WHERE project = ? AND name = ?').run(newName, project, name);
+    db.prepare('UPDATE OR REPLACE collection_names SET name = ? WHERE project = ? AND name = ?').run(newName, project, name);
   }
 
   async purgeExpired(_at: LogPosition, project: number, before: number): Promise<void> {
@@ -183,22 +190,29 @@ export class CollectionsSqlite implements CollectionsView {
   }
 
   async list(project: number): Promise<{ type: CollectionType; name: string }[]> {
-    // One primary-key seek per collection (a skip scan), whatever the collections hold.
+    const found = new Map<string, { name: string; type: number }>();
+    const add = (row: { name: string; type: number }) => found.set(`${row.type}/${row.name}`, row);
+    // Every collection written since the names were kept, emptied ones too...
+    for (const row of this.views.reader.prepare('SELECT name, type FROM collection_names WHERE project = ?').all(project) as { name: string; type: number }[]) add(row);
+    // ...and those written before, that hold records: one primary-key seek per collection (a skip scan).
     const next = this.views.reader.prepare(
       'SELECT name, type FROM collection_records WHERE project = ? AND (name, type) > (?, ?) ORDER BY name, type LIMIT 1',
     );
-    const out: { type: CollectionType; name: string }[] = [];
     let at: { name: string; type: number } = { name: '', type: -1 };
     for (;;) {
       const row = next.get(project, at.name, at.type) as { name: string; type: number } | undefined;
       if (!row) break;
-      out.push({ name: row.name, type: typeOfId(row.type) });
+      add(row);
       at = row;
     }
-    return out.sort((a, b) => compareKeys(a.name, b.name) || typeId(a.type) - typeId(b.type));
+    return [...found.values()].map((r) => ({ name: r.name, type: typeOfId(r.type) })).sort((a, b) => compareKeys(a.name, b.name) || typeId(a.type) - typeId(b.type));
   }
 
   async exists(project: number, name: string): Promise<boolean> {
-    return this.views.reader.prepare('SELECT 1 FROM collection_records WHERE project = ? AND name = ? LIMIT 1').get(project, name) !== undefined;
+    const db = this.views.reader;
+    return (
+      db.prepare('SELECT 1 FROM collection_names WHERE project = ? AND name = ? LIMIT 1').get(project, name) !== undefined ||
+      db.prepare('SELECT 1 FROM collection_records WHERE project = ? AND name = ? LIMIT 1').get(project, name) !== undefined
+    );
   }
 }

@@ -6,7 +6,7 @@ import { actorOf, ApiError, formParams, RequestPrincipal } from '@crawlhub/http'
 import { JOB_RECORDS_VIEW, JobRecordsView } from '@crawlhub/storage';
 import { JobsOutcome } from '../../domain/decide-jobs';
 import { JobDoc } from '../../domain/job';
-import { integer, jobKey, projectId, sendDash, states } from '../../http/jobs-request';
+import { integer, jobKey, jobRecordCounts, projectId, sendDash, states } from '../../http/jobs-request';
 import { JOBS_VIEW, JobFilter, JobsView } from '../../ports/jobs.view';
 import { RUNNABLE_SPIDERS, RunnableSpiders } from '../../ports/runnable-spiders';
 import { RequestJobsChangeCommand } from '../../commands/request-jobs-change/request-jobs-change.command';
@@ -45,9 +45,7 @@ export class DashJobsController {
   }
 
   private async entry(job: JobDoc, now: number): Promise<Record<string, unknown>> {
-    const k = { project: job.project, spider: job.spiderId, job: job.number };
-    const [items, requests, logs] = await Promise.all([this.records.stats('items', k), this.records.stats('requests', k), this.records.stats('logs', k)]);
-    const errors = Object.entries(logs?.counts ?? {}).reduce((a, [level, n]) => (Number(level) >= 40 ? a + n : a), 0);
+    const counts = await jobRecordCounts(this.records, job);
     return {
       id: job.key,
       spider: job.spider,
@@ -59,10 +57,10 @@ export class DashJobsController {
       started_time: dashTime(job.meta.running_time ?? job.meta.pending_time),
       updated_time: dashTime(job.ts),
       elapsed: Math.max(0, now - job.ts),
-      items_scraped: items?.inputValues ?? 0,
-      responses_received: requests?.inputValues ?? 0,
-      errors_count: errors,
-      logs: logs?.inputValues ?? 0,
+      items_scraped: counts.items,
+      responses_received: counts.pages,
+      errors_count: counts.errors,
+      logs: counts.logs,
       ...(job.state === 'finished' && job.meta.close_reason !== undefined ? { close_reason: job.meta.close_reason } : {}),
     };
   }

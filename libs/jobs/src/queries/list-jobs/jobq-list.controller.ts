@@ -7,7 +7,8 @@ import { canAccessProject } from '@crawlhub/access';
 import { JOB_STATES, JobState } from '@crawlhub/contracts';
 import { actorOf, ApiError, formParams, isFlagSet, MAX_ID, parseUnsignedInteger, RequestPrincipal } from '@crawlhub/http';
 import { JobDoc } from '../../domain/job';
-import { integer, jobFilter, jobKey, jobqEntry, projectId, sendJobqJson, sendJobqLines, spiderName, states } from '../../http/jobs-request';
+import { integer, jobFilter, jobKey, jobqEntries, jobqEntry, projectId, sendJobqJson, sendJobqLines, spiderName, states } from '../../http/jobs-request';
+import { JOB_RECORDS_VIEW, JobRecordsView } from '@crawlhub/storage';
 import { JOBS_VIEW, JobsView } from '../../ports/jobs.view';
 import { CountJobsQuery, ListJobsQuery } from './list-jobs.query';
 
@@ -21,6 +22,7 @@ export class JobqListController {
     private readonly commands: CommandBus,
     private readonly principals: RequestPrincipal,
     @Inject(JOBS_VIEW) private readonly view: JobsView,
+    @Inject(JOB_RECORDS_VIEW) private readonly records: JobRecordsView,
   ) {}
 
   @Get('jobq/:project/list')
@@ -37,7 +39,7 @@ export class JobqListController {
     const page = { offset: integer(params, 'start', 0, 0, Number.MAX_SAFE_INTEGER), limit: integer(params, 'count', 1000, 0, 100_000) };
     const jobs = await this.queries.execute<ListJobsQuery, JobDoc[]>(new ListJobsQuery(filter, page));
     const now = Date.now();
-    return sendJobqLines(reply, jobs.map((j) => jobqEntry(j, now, params.getAll('jobmeta'))));
+    return sendJobqLines(reply, await jobqEntries(this.records, jobs, now, params.getAll('jobmeta')));
   }
 
   @Get('jobq/:project/count')
@@ -80,7 +82,7 @@ export class JobqListController {
       const filter = { project, states: [state], ...(spider === undefined ? {} : { spiderIds: [spider] }) };
       const jobs = await this.queries.execute<ListJobsQuery, JobDoc[]>(new ListJobsQuery(filter, page));
       const count = await this.queries.execute<CountJobsQuery, number>(new CountJobsQuery(filter));
-      lines.push({ count, name: state, summary: jobs.map((j) => jobqEntry(j, now, params.getAll('jobmeta'))) });
+      lines.push({ count, name: state, summary: await jobqEntries(this.records, jobs, now, params.getAll('jobmeta')) });
     }
     return sendJobqLines(reply, lines);
   }
@@ -94,7 +96,7 @@ export class JobqListController {
     const keys = params.getAll('key').map((k) => jobKey(k, project));
     const jobs = keys.length ? await this.queries.execute<ListJobsQuery, JobDoc[]>(new ListJobsQuery({ project, keys }, { offset: 0, limit: keys.length })) : [];
     const now = Date.now();
-    return sendJobqLines(reply, jobs.map((j) => jobqEntry(j, now, params.getAll('jobmeta').length ? params.getAll('jobmeta') : ['key'])));
+    return sendJobqLines(reply, await jobqEntries(this.records, jobs, now, params.getAll('jobmeta').length ? params.getAll('jobmeta') : ['key']));
   }
 
   /** The last job of each spider (or of the `spiderid` ones, or of the one in the path). */
@@ -118,7 +120,7 @@ export class JobqListController {
     for (const spider of await this.view.spiders(project)) {
       if (wanted.length && !wanted.includes(spider.id)) continue;
       const [last] = await this.queries.execute<ListJobsQuery, JobDoc[]>(new ListJobsQuery({ project, spiderIds: [spider.id], states: ['pending', 'running', 'finished'] }, { offset: 0, limit: 1 }));
-      if (last) lines.push(jobqEntry(last, now, []));
+      if (last) lines.push(await jobqEntry(this.records, last, now, []));
     }
     return sendJobqLines(reply, lines);
   }
