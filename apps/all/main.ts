@@ -1,10 +1,11 @@
 import 'reflect-metadata';
+import { existsSync } from 'node:fs';
 import { DynamicModule, INestApplicationContext, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { CommandBus } from '@nestjs/cqrs';
 import { AccessModule } from '@crawlhub/access';
 import { ConfigError, CONFIG_DOCS, CrawlhubConfig, loadConfig } from '@crawlhub/config';
-import { Core, CoreModule, ensureAdminKey, nestLogLevels, openCore } from '@crawlhub/platform';
+import { adminKeyFile, Core, CoreModule, ensureAdminKey, nestLogger, openCore } from '@crawlhub/platform';
 import { startProjectorThread } from '../projector/projector.thread';
 import { startDashApp } from '../dash/dash.app';
 import { startStorageApp } from '../storage/storage.app';
@@ -48,7 +49,7 @@ async function main(): Promise<void> {
     }
     throw e;
   }
-  const logger = nestLogLevels(config);
+  const logger = nestLogger(config);
   const core = await openCore(config);
   const running: { close(): Promise<unknown> }[] = [];
   const urls: string[] = [];
@@ -92,14 +93,22 @@ async function main(): Promise<void> {
     urls.push(`extraction API http://${config.host}:${(app.getHttpServer().address() as { port: number }).port}/v1/extract`);
   }
 
-  console.log(`crawlhub is up (event log: ${config.eventLog.kind}, views: ${config.viewStore.kind}, data: ${config.dataDir})`);
-  for (const u of urls) console.log(`  ${u}`);
+  let createdKey: string | null = null;
   if (projector) {
     const admin = await NestFactory.createApplicationContext(AdminModule.with(core), { logger });
     running.push(admin);
     const { key, created } = await ensureAdminKey(config, admin.get(CommandBus));
-    if (created) console.log(`\nCreated the admin API key (also saved in ${config.dataDir}/admin-key):\n  ${key}\n`);
+    if (created) createdKey = key;
   }
+  // Where the admin key is, on every start (a restart is when one has forgotten); the key
+  // itself only the once it is created.
+  const keyFile = adminKeyFile(config);
+  if (config.adminKey) urls.push('admin key      CRAWLHUB_ADMIN_KEY (from the environment)');
+  else if (existsSync(keyFile)) urls.push(`admin key      in ${keyFile} (KEY=$(cat ${keyFile}))`);
+
+  console.log(`crawlhub is up (event log: ${config.eventLog.kind}, views: ${config.viewStore.kind}, data: ${config.dataDir})`);
+  for (const u of urls) console.log(`  ${u}`);
+  if (createdKey) console.log(`\nCreated the admin API key (also saved in ${keyFile}):\n  ${createdKey}\n`);
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { parentPort, workerData } from 'node:worker_threads';
 import { CrawlhubConfig } from '@crawlhub/config';
-import { nestLogLevels, openCore } from '@crawlhub/platform';
+import { nestLogger, openCore } from '@crawlhub/platform';
 import { startProjector } from './projector.app';
 
 /**
@@ -12,7 +12,7 @@ import { startProjector } from './projector.app';
 async function main(): Promise<void> {
   const config = workerData.config as CrawlhubConfig;
   const core = await openCore(config);
-  const context = await startProjector(core, nestLogLevels(config));
+  const context = await startProjector(core, nestLogger(config, workerData.colours as boolean));
   parentPort!.on('message', async (message) => {
     if (message !== 'stop') return;
     await context.close();

@@ -560,6 +560,21 @@ describe('smart proxy: core', () => {
       expect(served[3].headers['x-proxy-next-request-in']).toBeUndefined();
     });
 
+    it('tells the wait below the soft limit too when asked with X-Proxy-Debug: next-request-in', async () => {
+      const p = await throttled([EXITS[0]]);
+      const url = `http://site.test:${origin.httpPort}/whoami?debug-next=${Date.now()}`;
+      // The first request leaves at once; a next one would wait its 300 ms spacing, under the 500 ms soft limit.
+      const asked = await viaProxy(p, url, { key, headers: { 'X-Proxy-Debug': 'next-request-in' } });
+      expect([asked.status, asked.headers['x-proxy-next-request-in'], asked.headers['x-crawlera-next-request-in']]).toEqual([200, '1', '1']);
+      // Unasked, the spec's rule: nothing under the soft limit.
+      const unasked = await viaProxy(p, url, { key });
+      expect(unasked.status).toBe(200);
+      expect(unasked.headers['x-proxy-next-request-in']).toBeUndefined();
+      // Under the original's prefix too.
+      const crawlera = await viaProxy(p, url, { key, headers: { 'X-Crawlera-Debug': 'next-request-in' } });
+      expect(crawlera.headers['x-crawlera-next-request-in']).toBe('1');
+    });
+
     it('refuses at once, with Retry-After, a request whose wait would pass its X-Proxy-Max-Wait', async () => {
       const p = await throttled([EXITS[0]]);
       const url = `http://site.test:${origin.httpPort}/whoami?max-wait=${Date.now()}`;

@@ -58,7 +58,8 @@ describe('parseProxyHeaders', () => {
   });
 
   it('answers debug headers under the prefix used', () => {
-    expect(parseProxyHeaders({ 'x-crawlera-debug': 'ua,request-time' }, bounds)).toMatchObject({ debugUa: true, debugRequestTime: true, debugPrefix: 'X-Crawlera-' });
+    expect(parseProxyHeaders({ 'x-crawlera-debug': 'ua,request-time' }, bounds)).toMatchObject({ debugUa: true, debugRequestTime: true, debugNextRequestIn: false, debugPrefix: 'X-Crawlera-' });
+    expect(parseProxyHeaders({ 'x-proxy-debug': 'Next-Request-In' }, bounds)).toMatchObject({ debugUa: false, debugRequestTime: false, debugNextRequestIn: true });
   });
 });
 

@@ -27,12 +27,16 @@ export interface ProxyOptions {
   timeoutMs: number;
   debugRequestTime: boolean;
   debugUa: boolean;
+  /** crawlhub's addition (`Debug: next-request-in`): X-Proxy-Next-Request-In on this response whatever the wait, not only from the soft limit on. */
+  debugNextRequestIn: boolean;
   useHttps: boolean;
   /** The prefix the client used for X-*-Debug (debug headers answer under it). */
   debugPrefix: 'X-Proxy-' | 'X-Crawlera-';
 }
 
 const PROFILES: readonly string[] = ['pass', 'desktop', 'mobile'];
+/** X-Proxy-Debug's values: the spec's two, and crawlhub's `next-request-in`. */
+const DEBUG_VALUES: readonly string[] = ['request-time', 'ua', 'next-request-in'];
 const JOB_ID = /^\d{1,15}\/\d{1,15}\/\d{1,15}$/;
 
 /** Our header's name without its prefix (lowercase), or null when it is not ours. */
@@ -92,7 +96,7 @@ export function parseProxyHeaders(headers: Record<string, string | string[] | un
   const jobId = ours.get('jobid');
   if (jobId !== undefined && !JOB_ID.test(jobId)) bad('JobId', jobId);
   const debug = (ours.get('debug') ?? '').split(',').map((d) => d.trim().toLowerCase()).filter(Boolean);
-  for (const d of debug) if (d !== 'request-time' && d !== 'ua') bad('Debug', d);
+  for (const d of debug) if (!DEBUG_VALUES.includes(d)) bad('Debug', d);
   const useHttps = ours.get('use-https');
   if (useHttps !== undefined && useHttps !== '1') bad('Use-Https', useHttps);
   const pass = (ours.get('profile-pass') ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
@@ -111,6 +115,7 @@ export function parseProxyHeaders(headers: Record<string, string | string[] | un
     timeoutMs: timeoutRaw === null ? timeout.minMs : Math.min(timeout.maxMs, Math.max(timeout.minMs, timeoutRaw)),
     debugRequestTime: debug.includes('request-time'),
     debugUa: debug.includes('ua'),
+    debugNextRequestIn: debug.includes('next-request-in'),
     useHttps: useHttps !== undefined,
     debugPrefix,
   };
@@ -132,6 +137,7 @@ function defaultOptions(timeoutMs: number): ProxyOptions {
     timeoutMs,
     debugRequestTime: false,
     debugUa: false,
+    debugNextRequestIn: false,
     useHttps: false,
     debugPrefix: 'X-Proxy-',
   };

@@ -179,7 +179,7 @@ export class ProxyForwarder {
     let clientGone = false;
     f.res.once('close', () => (clientGone = true));
     let sessionSlot = session?.slot ?? null;
-    const bannedAnswer = () => fail(new ProxyError('banned', undefined, { 'Retry-After': seconds(p.banCooldownMs) }), [...sessionHeaders, ...this.nextRequestIn(host, pinned)]);
+    const bannedAnswer = () => fail(new ProxyError('banned', undefined, { 'Retry-After': seconds(p.banCooldownMs) }), [...sessionHeaders, ...this.nextRequestIn(host, pinned, options.debugNextRequestIn)]);
     for (;;) {
       const picked = sessionSlot ?? (pinned ? this.pool.reserve(pinned, host, options.maxWaitMs) : this.pool.pick(host, tried, options.region, options.maxWaitMs));
       sessionSlot = null;
@@ -248,7 +248,7 @@ export class ProxyForwarder {
       for (let i = 0; i < upstream.rawHeaders.length; i += 2) {
         if (!RESPONSE_HOP_BY_HOP.has(upstream.rawHeaders[i].toLowerCase())) out.push(upstream.rawHeaders[i], upstream.rawHeaders[i + 1]);
       }
-      out.push(...versionHeaders().flat(), 'X-Proxy-Slave', exit.id, 'X-Crawlera-Slave', exit.id, ...sessionHeaders.flat(), ...this.nextRequestIn(host, pinned).flat());
+      out.push(...versionHeaders().flat(), 'X-Proxy-Slave', exit.id, 'X-Crawlera-Slave', exit.id, ...sessionHeaders.flat(), ...this.nextRequestIn(host, pinned, options.debugNextRequestIn).flat());
       if (options.debugRequestTime) out.push(`${options.debugPrefix}Debug-Request-Time`, (result.requestMs / 1000).toFixed(6));
       if (options.debugUa && userAgent !== null) out.push(`${options.debugPrefix}Debug-UA`, userAgent);
       await this.stream(f.res, upstream, status, out, prefix, options, count, finish);
@@ -272,15 +272,20 @@ export class ProxyForwarder {
     });
   }
 
-  /** X-Proxy-Next-Request-In (and the X-Crawlera- twin): from the soft limit on, the seconds a next request to the domain would wait. */
-  private nextRequestIn(domain: string, pinned: Exit | null): [string, string][] {
+  /**
+   * X-Proxy-Next-Request-In (and the X-Crawlera- twin): from the soft limit on, the seconds a
+   * next request to the domain would wait; with `always` (the client's `Debug: next-request-in`)
+   * whatever the wait, so the 12 s spacing a second request meets can be seen before it is met.
+   */
+  private nextRequestIn(domain: string, pinned: Exit | null, always: boolean): [string, string][] {
     const { spacingMs, softLimitMs } = this.config.proxy.throttle;
     if (spacingMs === 0) return [];
     const waitMs = this.pool.nextWaitMs(domain, pinned ?? undefined);
-    if (waitMs < softLimitMs) return [];
+    if (waitMs < softLimitMs && !always) return [];
+    const value = waitMs > 0 ? seconds(waitMs) : '0';
     return [
-      ['X-Proxy-Next-Request-In', seconds(waitMs)],
-      ['X-Crawlera-Next-Request-In', seconds(waitMs)],
+      ['X-Proxy-Next-Request-In', value],
+      ['X-Crawlera-Next-Request-In', value],
     ];
   }
 
