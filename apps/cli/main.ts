@@ -7,14 +7,14 @@ import { CommandBus } from '@nestjs/cqrs';
 import { ACCESS_KEYS_VIEW, AccessKeysView, CreateAccessKeyCommand, SetKeyCapabilitiesCommand, UnknownKeyError } from '@crawlhub/access';
 import { ConfigError, loadConfig } from '@crawlhub/config';
 import {
-  EXTRACTION_COMPLETED, EXTRACTION_RESULTS_TOPIC, ExtractionCompleted, extractionEventProblem, JOB_DATA_TOPIC, JOB_METADATA_TOPIC, JOBS_REQUESTED_TYPES, JOBS_TOPIC, JobsRequested, KEY_CAPABILITIES, KeyCapability,
+  EXTRACTION_COMPLETED, EXTRACTION_RESULTS_TOPIC, ExtractionCompleted, extractionEventProblem, KEY_CAPABILITIES, KeyCapability,
 } from '@crawlhub/contracts';
 import { ExtractionUsage } from '@crawlhub/extraction-batches';
-import { LoggedEvent, partitionForKey } from '@crawlhub/eventlog';
-import { JOBS_VIEW, JobsView } from '@crawlhub/jobs';
+import { LoggedEvent } from '@crawlhub/eventlog';
 import { Core, CoreModule, openCore } from '@crawlhub/platform';
 import { parseSpidersFile, RegisterSpidersCommand, SPIDER_COMMANDS_VIEW, SpiderCommandError, SpiderCommandsView, SpiderRegistryModule } from '@crawlhub/runner';
 import { createProjector } from '../projector/projector.app';
+import { auditEntries, auditLine, auditTargetOf } from './audit';
 
 const HELP = `crawlhub operations (same configuration as npm start: DATA_DIR, EVENT_LOG, VIEW_STORE...)
 
@@ -28,10 +28,16 @@ const HELP = `crawlhub operations (same configuration as npm start: DATA_DIR, EV
                          capabilities: ${KEY_CAPABILITIES.join(', ')} (browser: the fetch API;
                          extraction: the extraction API; deploy: shub deploy)
   crawlhub keys list     list keys (ids, projects, capabilities; never the secrets)
-  crawlhub replay        drop every view and rebuild it from the event log
-                         (stop the platform's projector first)
-  crawlhub audit <project>/<spider>/<job>
-                         print the job's event history from the log, oldest first
+  crawlhub replay        drop every view and rebuild it from the event log's facts
+                         (stop the platform's projector first); job requests of a log
+                         written before decisions were facts are decided once, and
+                         their facts appended (the upgrade path)
+  crawlhub audit <project>/<spider>/<job> [--json]
+  crawlhub audit <project> [--json]
+                         the job's (or the project's) history from the log alone, oldest
+                         first: each decision with its request, the decider's version,
+                         actor, correlation and causation ids; a job's own writes too.
+                         --json: one JSON object per line
   crawlhub spiders register --project N --file spiders.json
                          register (or replace) the commands the runners start for
                          spiders of project N; the file: {"spiders": {"<name>":
@@ -44,9 +50,6 @@ const HELP = `crawlhub operations (same configuration as npm start: DATA_DIR, EV
                          added up from the log's extraction results
 
 Through npm: npm run crawlhub -- <command>`;
-
-/** Topics that carry a job's history, keyed by its job key. */
-const JOB_TOPICS = [JOB_DATA_TOPIC, JOB_METADATA_TOPIC];
 
 function option(args: string[], name: string): string[] {
   const values: string[] = [];
@@ -148,38 +151,13 @@ async function replay(core: Core): Promise<void> {
   });
 }
 
-async function audit(core: Core, jobKey: string | undefined): Promise<void> {
-  if (!jobKey || !/^\d{1,15}\/\d{1,15}\/\d{1,15}$/.test(jobKey)) fail('audit takes a job key like 1/2/3');
-  await core.eventLog.ensureTopics([...JOB_TOPICS, JOBS_TOPIC]);
-  const rows: { at: number; line: string }[] = [];
-  const row = (e: LoggedEvent, extra: string) =>
-    rows.push({
-      at: e.event.occurredAt,
-      line: `${new Date(e.event.occurredAt).toISOString()}  ${e.topic}/${e.partition}@${e.offset}  ${e.event.type} v${e.event.version}  by ${e.event.actor.kind}:${e.event.actor.id}  ${extra}`,
-    });
-  // What the job wrote and what clients wrote to its metadata: keyed by the job.
-  for (const topic of JOB_TOPICS) {
-    for await (const e of partitionEvents(core, topic, jobKey)) {
-      if (e.event.key === jobKey) row(e, `${JSON.stringify(e.event.data)}${e.event.lines ? ` +${e.event.lines.length} records` : ''}`);
-    }
-  }
-  // Its lifecycle: requests on the project's stream whose recorded decision touched the job.
-  await withProjector(core, async ({ context, projector }) => {
-    await projector.catchUp(projector.topics(), () => undefined);
-    const jobs = context.get<JobsView>(JOBS_VIEW);
-    const project = jobKey.split('/')[0];
-    for await (const e of partitionEvents(core, JOBS_TOPIC, project)) {
-      // Requests only: runner heartbeats share the project's stream and decide nothing.
-      if (e.event.key !== project || !JOBS_REQUESTED_TYPES.includes(e.event.type)) continue;
-      const d = e.event.data as JobsRequested;
-      const decision = await jobs.outcome(d.requestId);
-      const touched = decision?.effects.jobs.find((j) => j.key === jobKey);
-      if (touched) row(e, `${JSON.stringify(d.request)} -> ${touched.state}${decision!.outcome.op === 'push' && decision!.outcome.error ? ` (refused: ${decision!.outcome.error})` : ''}`);
-    }
-  });
-  rows.sort((a, b) => a.at - b.at);
-  for (const r of rows) console.log(r.line);
-  if (rows.length === 0) console.log(`no events for job ${jobKey}`);
+async function audit(core: Core, args: string[]): Promise<void> {
+  const target = auditTargetOf(args.find((a) => !a.startsWith('--')));
+  if (!target) fail('audit takes a project id like 1 or a job key like 1/2/3 (and --json)');
+  const entries = await auditEntries(core.eventLog, target);
+  if (args.includes('--json')) for (const a of entries) console.log(JSON.stringify(a));
+  else if (entries.length === 0) console.log(`no events for ${target.job === null ? `project ${target.project}` : `job ${target.job}`}`);
+  else for (const a of entries) console.log(auditLine(a));
 }
 
 async function extractionUsage(core: Core, args: string[]): Promise<void> {
@@ -200,11 +178,6 @@ async function extractionUsage(core: Core, args: string[]): Promise<void> {
   if (rows.length === 0) return console.log('no extraction queries');
   console.log(`${'day'.padEnd(10)}  ${'key'.padEnd(20)}  ${'queries'.padStart(8)}  ${'billable'.padStart(8)}  ${'errors'.padStart(8)}`);
   for (const r of rows) console.log(`${r.day}  ${r.user.padEnd(20)}  ${String(r.queries).padStart(8)}  ${String(r.billable).padStart(8)}  ${String(r.errors).padStart(8)}`);
-}
-
-/** Every event of the partition a key lands in, oldest first. */
-function partitionEvents(core: Core, topic: string, key: string): AsyncGenerator<LoggedEvent> {
-  return partitionFrom(core, topic, partitionForKey(key, core.eventLog.partitionCount(topic)));
 }
 
 /** Every event of one partition, oldest first. */
@@ -289,7 +262,7 @@ async function main(): Promise<void> {
     else if (command === 'keys' && sub === 'list') await listKeys(core);
     else if (command === 'keys' && (sub === 'grant' || sub === 'withdraw')) await setCapability(core, sub, args.slice(2));
     else if (command === 'replay') await replay(core);
-    else if (command === 'audit') await audit(core, sub);
+    else if (command === 'audit') await audit(core, args.slice(1));
     else if (command === 'spiders' && sub === 'register') await registerSpiders(core, args.slice(2));
     else if (command === 'spiders' && sub === 'list') await listSpiders(core, args.slice(2));
     else if (command === 'usage' && sub === 'extraction') await extractionUsage(core, args.slice(2));

@@ -22,12 +22,26 @@ export interface JobFilter {
 }
 
 /**
- * Jobs, spiders and the outcomes of job requests. The decider reads it through
- * JobsState; the projection writes whole documents, so applying twice changes nothing.
+ * Jobs, spiders and the decisions of job requests, folded from the decider's facts
+ * (`jobs.decided`). The decider reads it through JobsState; the projection writes whole
+ * documents, so applying twice changes nothing.
  */
 export interface JobsView extends JobsState {
+  /** The decision folded for a request (none for a runner check that failed nothing, see recordsOutcome). */
   outcome(requestId: string): Promise<JobsDecision | null>;
   saveOutcome(at: LogPosition, requestId: string, decision: JobsDecision): Promise<void>;
+  /**
+   * The offset of the last request of a partition of the jobs topic whose fact is folded
+   * (-1: none): every request up to it is decided. Written with the fact's documents.
+   */
+  decidedThrough(partition: number): Promise<number>;
+  markDecided(at: LogPosition, partition: number, requestOffset: number): Promise<void>;
+  /**
+   * Whether the view was built by a release that decided requests while projecting them
+   * (before decisions were facts): the decider must not decide on it (its state is the end
+   * of the log, not the fold of facts) until `crawlhub replay` rebuilds it.
+   */
+  builtBeforeFacts(): Promise<boolean>;
   putSpiders(at: LogPosition, spiders: SpiderDoc[]): Promise<void>;
   putJobs(at: LogPosition, jobs: JobDoc[]): Promise<void>;
   /** Removes jobs (purged): no list, count or lookup finds them any more. */

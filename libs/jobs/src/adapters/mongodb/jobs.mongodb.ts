@@ -57,6 +57,12 @@ interface RunnerMongoDoc {
   _o: number;
 }
 
+/** The last request of a partition of the jobs topic whose fact is folded. */
+interface DecidedThroughDoc {
+  _id: number;
+  requestOffset: number;
+}
+
 interface BotgroupMongoDoc {
   /** The botgroup's name. */
   _id: string;
@@ -100,7 +106,7 @@ export class JobsMongo implements JobsView {
       const spiders = db.collection<SpiderMongoDoc>('spiders');
       await spiders.createIndex({ project: 1, name: 1 }, { unique: true, name: 'spiders_name' });
       await spiders.createIndex({ project: 1, id: 1 }, { unique: true, name: 'spiders_id' });
-      // job_outcomes: keyed by `_id` (the request id) only.
+      // job_decisions: keyed by `_id` (the request id) only; jobs_decided_through by the partition.
     });
     this.ready.catch(() => undefined);
   }
@@ -112,7 +118,10 @@ export class JobsMongo implements JobsView {
     return this.views.db.collection<SpiderMongoDoc>('spiders');
   }
   private get outcomes(): Collection<OutcomeDoc> {
-    return this.views.db.collection<OutcomeDoc>('job_outcomes');
+    return this.views.db.collection<OutcomeDoc>('job_decisions');
+  }
+  private get decidedThroughDocs(): Collection<DecidedThroughDoc> {
+    return this.views.db.collection<DecidedThroughDoc>('jobs_decided_through');
   }
   private get runnerDocs(): Collection<RunnerMongoDoc> {
     return this.views.db.collection<RunnerMongoDoc>('job_runners');
@@ -183,6 +192,23 @@ export class JobsMongo implements JobsView {
     await this.ready;
     // Insert if absent: the first decision recorded for a request stays.
     await this.outcomes.updateOne({ _id: requestId }, { $setOnInsert: { d: JSON.stringify(decision), _o: at.offset } }, { upsert: true });
+  }
+
+  async decidedThrough(partition: number): Promise<number> {
+    await this.ready;
+    return (await this.decidedThroughDocs.findOne({ _id: partition }))?.requestOffset ?? -1;
+  }
+
+  async markDecided(_at: LogPosition, partition: number, requestOffset: number): Promise<void> {
+    await this.ready;
+    // $max: applying an older fact again never moves the mark back.
+    await this.decidedThroughDocs.updateOne({ _id: partition }, { $max: { requestOffset } }, { upsert: true });
+  }
+
+  async builtBeforeFacts(): Promise<boolean> {
+    await this.ready;
+    // The release that decided while projecting kept its decisions in job_outcomes; a replay drops it.
+    return (await this.views.db.collection('job_outcomes').findOne({})) !== null;
   }
 
   async putSpiders(at: LogPosition, spiders: SpiderDoc[]): Promise<void> {

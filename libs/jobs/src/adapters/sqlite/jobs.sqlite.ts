@@ -12,7 +12,11 @@ interface JobRow {
 
 @Injectable()
 export class JobsSqlite implements JobsView {
+  /** Set when the file held the view of a release that decided while projecting (see builtBeforeFacts). */
+  private readonly legacy: boolean;
+
   constructor(@Inject(SqliteViewDatabase) private readonly views: SqliteViewDatabase) {
+    this.legacy = views.writer.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'job_outcomes'`).get() !== undefined;
     views.defineSchema(`
       CREATE TABLE IF NOT EXISTS jobs (
         project INTEGER NOT NULL, spider_id INTEGER NOT NULL, number INTEGER NOT NULL, key TEXT NOT NULL,
@@ -31,7 +35,8 @@ export class JobsSqlite implements JobsView {
         PRIMARY KEY (project, id)) WITHOUT ROWID;
       CREATE UNIQUE INDEX IF NOT EXISTS spiders_name ON spiders (project, name);
       CREATE TABLE IF NOT EXISTS project_settings (project INTEGER PRIMARY KEY, doc TEXT NOT NULL);
-      CREATE TABLE IF NOT EXISTS job_outcomes (request_id TEXT PRIMARY KEY, decision TEXT NOT NULL) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS job_decisions (request_id TEXT PRIMARY KEY, decision TEXT NOT NULL) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS jobs_decided_through (partition INTEGER PRIMARY KEY, request_offset INTEGER NOT NULL);
       CREATE TABLE IF NOT EXISTS job_runners (project INTEGER NOT NULL, runner TEXT NOT NULL, silent_since INTEGER, PRIMARY KEY (project, runner)) WITHOUT ROWID;
       CREATE TABLE IF NOT EXISTS botgroups (name TEXT PRIMARY KEY, max_running INTEGER) WITHOUT ROWID;
     `);
@@ -84,12 +89,31 @@ export class JobsSqlite implements JobsView {
   }
 
   async outcome(requestId: string): Promise<JobsDecision | null> {
-    const row = this.r.prepare('SELECT decision FROM job_outcomes WHERE request_id = ?').get(requestId) as { decision: string } | undefined;
+    const row = this.r.prepare('SELECT decision FROM job_decisions WHERE request_id = ?').get(requestId) as { decision: string } | undefined;
     return row ? JSON.parse(row.decision) : null;
   }
 
   async saveOutcome(_at: LogPosition, requestId: string, decision: JobsDecision): Promise<void> {
-    this.w.prepare('INSERT OR IGNORE INTO job_outcomes (request_id, decision) VALUES (?, ?)').run(requestId, JSON.stringify(decision));
+    this.w.prepare('INSERT OR IGNORE INTO job_decisions (request_id, decision) VALUES (?, ?)').run(requestId, JSON.stringify(decision));
+  }
+
+  async decidedThrough(partition: number): Promise<number> {
+    const row = this.w.prepare('SELECT request_offset FROM jobs_decided_through WHERE partition = ?').get(partition) as { request_offset: number } | undefined;
+    return row?.request_offset ?? -1;
+  }
+
+  async markDecided(_at: LogPosition, partition: number, requestOffset: number): Promise<void> {
+    this.w
+      .prepare(
+        `INSERT INTO jobs_decided_through (partition, request_offset) VALUES (?, ?)
+         ON CONFLICT (partition) DO UPDATE SET request_offset = MAX(request_offset, excluded.request_offset)`,
+      )
+      .run(partition, requestOffset);
+  }
+
+  async builtBeforeFacts(): Promise<boolean> {
+    // A replay drops every table, job_outcomes with them, and the schema no longer makes it.
+    return this.legacy && this.w.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'job_outcomes'`).get() !== undefined;
   }
 
   async putSpiders(_at: LogPosition, spiders: SpiderDoc[]): Promise<void> {
