@@ -62,7 +62,9 @@ export class JobsDecider implements LogDecider {
         if (requests.length === 0) return;
         await this.refuseViewsBuiltBeforeFacts();
         await this.viewsCaughtUp(batch.partition);
-        for (const e of requests) await this.decide(e, (fact) => this.appendAndFold(fact));
+        let decidedBefore = 0;
+        for (const e of requests) if (!(await this.decide(e, (fact) => this.appendAndFold(fact)))) decidedBefore++;
+        if (decidedBefore) this.logger.log(`${JOBS_TOPIC}/${batch.partition}: ${decidedBefore} requests delivered again were decided already (their facts are in the log), not decided twice`);
       },
       poison: {
         // The views lagging, or their store down: the batch comes back; never a reason to refuse a request.
