@@ -2,6 +2,7 @@ import { createEvent, JOBS_DECIDED, JOBS_REQUESTED_TYPES, JOBS_TOPIC, JobPushReq
 import { LoggedEvent, partitionForKey } from '@crawlhub/eventlog';
 import * as decideModule from '../../libs/jobs/src/domain/decide-jobs';
 import { auditEntries } from '../../apps/cli/audit';
+import { cli } from '../support/cli';
 import { basic, startTestPlatform, TestPlatform } from '../support/platform';
 
 jest.setTimeout(120_000);
@@ -115,6 +116,30 @@ describe('jobs: decisions are facts', () => {
     expect(before.every((b) => b.length > 0)).toBe(true);
     expect(await auditEntries(p.core.eventLog, { project: 41, job: null })).toEqual(auditBefore);
     expect(await auditEntries(p.core.eventLog, { project: 41, job: '41/2/1' })).toEqual(jobAuditBefore);
+
+    // Audit reads the log alone: the same with every view deleted, through the CLI too (text and --json).
+    await p.projector!.stop();
+    await p.core.projections.reset();
+    expect(await auditEntries(p.core.eventLog, { project: 41, job: null })).toEqual(auditBefore);
+    const config = p.core.config;
+    const laneEnv: Record<string, string> = {
+      EVENT_LOG: config.eventLog.kind,
+      EVENT_LOG_NAMESPACE: config.eventLog.namespace,
+      VIEW_STORE: config.viewStore.kind,
+      ...(config.eventLog.kind === 'kafka' ? { KAFKA_BROKERS: config.eventLog.brokers.join(',') } : {}),
+      ...(config.viewStore.kind === 'mongodb' ? { MONGODB_URI: config.viewStore.uri, MONGODB_DATABASE: config.viewStore.database } : {}),
+    };
+    const json = await cli(config.dataDir, ['audit', '41/2/1', '--json'], laneEnv);
+    expect(json.code).toBe(0);
+    expect(json.out.split('\n').filter(Boolean).map((l) => JSON.parse(l))).toEqual(JSON.parse(JSON.stringify(jobAuditBefore)));
+    const lines = await cli(config.dataDir, ['audit', '41'], laneEnv);
+    expect(lines.code).toBe(0);
+    const pushLine = lines.out.split('\n').find((l) => l.includes('jobs.decided') && l.includes('"unique":"u1"') && l.includes('Active job exists'));
+    expect(pushLine).toMatch(/ by key:key-\w+  correlation [\w-]+  caused by [\w-]+  decider v1 /);
+    expect((await cli(config.dataDir, ['audit', '41/x'], laneEnv)).code).toBe(2);
+    await p.projector!.replay(() => undefined);
+    await p.projector!.start();
+    expect(await readAll()).toEqual(before);
 
     // The switch is live: a new request is decided by the changed rules, the history stays.
     expect(JSON.parse(await post('/jobq/41/push', { spider: 'alpha' }))).toEqual({ request: { spider: 'alpha' }, error: 'the changed decider refuses every push' });
