@@ -12,11 +12,7 @@ interface JobRow {
 
 @Injectable()
 export class JobsSqlite implements JobsView {
-  /** Set when the file held the view of a release that decided while projecting (see builtBeforeFacts). */
-  private readonly legacy: boolean;
-
   constructor(@Inject(SqliteViewDatabase) private readonly views: SqliteViewDatabase) {
-    this.legacy = views.writer.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'job_outcomes'`).get() !== undefined;
     views.defineSchema(`
       CREATE TABLE IF NOT EXISTS jobs (
         project INTEGER NOT NULL, spider_id INTEGER NOT NULL, number INTEGER NOT NULL, key TEXT NOT NULL,
@@ -112,8 +108,9 @@ export class JobsSqlite implements JobsView {
   }
 
   async builtBeforeFacts(): Promise<boolean> {
-    // A replay drops every table, job_outcomes with them, and the schema no longer makes it.
-    return this.legacy && this.w.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'job_outcomes'`).get() !== undefined;
+    // The release that decided while projecting kept its decisions in job_outcomes; a replay
+    // drops every table, and the schema no longer makes that one.
+    return this.w.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'job_outcomes'`).get() !== undefined;
   }
 
   async putSpiders(_at: LogPosition, spiders: SpiderDoc[]): Promise<void> {
