@@ -94,8 +94,9 @@ export class Projector implements OnModuleDestroy {
         await new Promise((r) => setTimeout(r, Math.min(10_000, 250 * 2 ** attempt)));
       }
     }
-    this.consumption = await this.log.consume(this.consumeOptions(topics));
-    for (const decider of this.discoverDeciders()) await decider.start();
+    // The deciders join their groups while the projector joins its own (a Kafka group join takes seconds).
+    const [consumption] = await Promise.all([this.log.consume(this.consumeOptions(topics)), ...this.discoverDeciders().map((d) => d.start())]);
+    this.consumption = consumption;
     this.logger.log(`projecting ${this.projections.length} views from topics ${topics.join(', ')}`);
   }
 

@@ -40,6 +40,13 @@ export class JobsDecider implements LogDecider {
   private readonly logger = new Logger('JobsDecider');
   private consumption: Consumption | null = null;
   private toldLegacy = false;
+  /**
+   * Per partition, the offset of the last event of the last batch this member handled,
+   * while its assignment stays the same: a batch right after it needs no catch-up (every
+   * fact since is this member's own, folded before it went on).
+   */
+  private handledThrough = new Map<number, number>();
+  private assignedAs = '';
 
   constructor(
     @Inject(EVENT_LOG) private readonly log: EventLog,
@@ -61,10 +68,12 @@ export class JobsDecider implements LogDecider {
         const requests = batch.events.filter(isRequest);
         if (requests.length === 0) return;
         await this.refuseViewsBuiltBeforeFacts();
-        await this.viewsCaughtUp(batch.partition);
+        if (!this.continues(batch.partition, batch.events[0].offset)) await this.viewsCaughtUp(batch.partition);
+        this.handledThrough.delete(batch.partition);
         let decidedBefore = 0;
         for (const e of requests) if (!(await this.decide(e, (fact) => this.appendAndFold(fact)))) decidedBefore++;
         if (decidedBefore) this.logger.log(`${JOBS_TOPIC}/${batch.partition}: ${decidedBefore} requests delivered again were decided already (their facts are in the log), not decided twice`);
+        this.handledThrough.set(batch.partition, batch.events[batch.events.length - 1].offset);
       },
       poison: {
         // The views lagging, or their store down: the batch comes back; never a reason to refuse a request.
@@ -81,6 +90,15 @@ export class JobsDecider implements LogDecider {
   async stop(): Promise<void> {
     await this.consumption?.stop();
     this.consumption = null;
+    this.handledThrough.clear();
+  }
+
+  /** Whether a batch of the partition starting at `offset` directly follows this member's last one, its assignment unchanged. */
+  private continues(partition: number, offset: number): boolean {
+    const assignedAs = JSON.stringify(this.consumption?.assignment() ?? null);
+    if (assignedAs !== this.assignedAs) this.handledThrough.clear();
+    this.assignedAs = assignedAs;
+    return this.handledThrough.get(partition) === offset - 1;
   }
 
   async decideUndecided(applyViews: (topics: string[]) => Promise<void>): Promise<number> {
@@ -134,7 +152,7 @@ export class JobsDecider implements LogDecider {
     await this.writer.appendAndWait(JOBS_TOPIC, [fact]).catch(passedAsPoison);
   }
 
-  /** After a restart or a rebalance: facts a previous owner appended are folded before anything is decided. */
+  /** After a start, a rebalance or a batch given again: facts appended meanwhile (by a previous owner) are folded before anything is decided. */
   private async viewsCaughtUp(partition: number): Promise<void> {
     const end = (await this.log.endOffsets(JOBS_TOPIC))[partition];
     if (end > 0) await this.writer.waitForViews([{ topic: JOBS_TOPIC, partition, offset: end - 1 }]).catch(passedAsPoison);
