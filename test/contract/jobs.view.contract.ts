@@ -18,9 +18,11 @@ interface Crash {
 }
 
 /**
- * A fake `jobs` log partition applied like JobsProjection does: the outcome recorded for
- * the request, or the real decider's, then saveOutcome, putSpiders, putJobs, each event at
- * the next offset, through the projection store's `applyBatch`.
+ * A fake `jobs` log partition whose requests are decided and folded in one step (the
+ * decision recorded for the request, or the real rules', then saveOutcome, putSpiders,
+ * putJobs, each event at the next offset, through the projection store's `applyBatch`):
+ * what the decider and the fold of its fact (JobsProjection) do together, for the adapters'
+ * reads and writes. The fold of real facts has its own test below.
  */
 class JobsLog {
   private next = 0;
