@@ -73,7 +73,7 @@ class JobsLog {
     return this.clock;
   }
 
-  /** As JobsProjection applies it, with the crash points. */
+  /** As the decider decides it and JobsProjection folds its fact, with the crash points. */
   private async apply(e: LoggedEvent, crash?: Crash): Promise<void> {
     const view = this.f.view;
     if (e.event.type === RUNNER_HEARTBEAT) {
