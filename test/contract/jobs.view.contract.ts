@@ -210,6 +210,22 @@ export function jobsViewContract(name: string, harness: ViewHarness<JobsView>): 
       expect(await view.decidedThrough(0)).toBe(3);
     });
 
+    it('keeps a runner heard when a check requested before its heartbeat is folded after it', async () => {
+      const heartbeat = log.heartbeat(4, 'r');
+      const staleCheck = log.heartbeat(4, 'x'); // positions of two check facts
+      const freshCheck = log.heartbeat(4, 'x');
+      const silence = (runner: string, silentSince: number) => ({ put: [{ project: 4, runner, silentSince }], drop: [] });
+      await f.store.applyBatch(JOBS_TOPIC, 0, [heartbeat, staleCheck], async (e) => {
+        if (e === heartbeat) await view.putRunners(e, 4, { put: [{ project: 4, runner: 'r', silentSince: null }], drop: [] });
+        // Requested before the heartbeat (at its offset - 1): the runner stays heard.
+        else await view.putRunners(e, 4, silence('r', 1000), heartbeat.offset - 1);
+      });
+      expect(await view.runnersOf(4)).toEqual([{ project: 4, runner: 'r', silentSince: null }]);
+      // Requested after it: the silence starts.
+      await f.store.applyBatch(JOBS_TOPIC, 0, [freshCheck], (e) => view.putRunners(e, 4, silence('r', 2000), staleCheck.offset));
+      expect(await view.runnersOf(4)).toEqual([{ project: 4, runner: 'r', silentSince: 2000 }]);
+    });
+
     it('pushes a job: the whole document, metadata in the order the platform writes it', async () => {
       const e = log.event(
         1,

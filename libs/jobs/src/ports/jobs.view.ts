@@ -47,8 +47,14 @@ export interface JobsView extends JobsState {
   /** Removes jobs (purged): no list, count or lookup finds them any more. */
   dropJobs(at: LogPosition, keys: string[]): Promise<void>;
   putSettings(at: LogPosition, project: number, settings: Record<string, unknown>): Promise<void>;
-  /** Writes liveness rows (whole) and forgets runners of a project. */
-  putRunners(at: LogPosition, project: number, runners: { put: RunnerLiveness[]; drop: string[] }): Promise<void>;
+  /**
+   * Writes liveness rows and forgets runners of a project. `heardAt` is the offset, in the
+   * project's partition, of the event the rows come from (default: `at`'s): a row that says
+   * the runner was heard remembers it; a silence (a check's `silentSince`) is written only if
+   * the runner was not heard after it (a heartbeat appended after the check's request and
+   * folded before its fact keeps the runner heard, as in log order).
+   */
+  putRunners(at: LogPosition, project: number, runners: { put: RunnerLiveness[]; drop: string[] }, heardAt?: number): Promise<void>;
   /** A botgroup's `max_running` (null: no limit); `undefined` deletes the botgroup. */
   putBotgroup(at: LogPosition, name: string, maxRunning: number | null | undefined): Promise<void>;
   /** The botgroups among `names` that exist, with their `max_running`. */

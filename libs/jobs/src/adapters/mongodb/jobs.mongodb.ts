@@ -49,6 +49,8 @@ interface SettingsMongoDoc {
 }
 
 interface RunnerMongoDoc {
+  /** Offset (in the project's partition) of the last event that showed the runner alive. */
+  heardAt?: number;
   /** `project/runner`. */
   _id: string;
   project: number;
@@ -297,13 +299,19 @@ export class JobsMongo implements JobsView {
     return docs.map((d) => ({ project, runner: d.runner, silentSince: d.silentSince }));
   }
 
-  async putRunners(at: LogPosition, project: number, runners: { put: RunnerLiveness[]; drop: string[] }): Promise<void> {
+  async putRunners(at: LogPosition, project: number, runners: { put: RunnerLiveness[]; drop: string[] }, heardAt = at.offset): Promise<void> {
     await this.ready;
     const ops: AnyBulkWriteOperation<RunnerMongoDoc>[] = [];
     for (const r of runners.put) {
       const _id = `${project}/${r.runner}`;
-      // A newer event already wrote the row: a duplicate key on the upsert, skipped below.
-      ops.push({ updateOne: { filter: { _id, _o: { $lt: at.offset } }, update: { $set: { project, runner: r.runner, silentSince: r.silentSince, _o: at.offset } }, upsert: true } });
+      // A newer event already wrote the row, or (a silence) the runner was heard after the
+      // check: the filter fails, the upsert meets the row's key, skipped below.
+      const silence = r.silentSince !== null;
+      const filter = silence ? { _id, _o: { $lt: at.offset }, heardAt: { $not: { $gt: heardAt } } } : { _id, _o: { $lt: at.offset } };
+      const update = silence
+        ? { $set: { project, runner: r.runner, silentSince: r.silentSince, _o: at.offset } }
+        : { $set: { project, runner: r.runner, silentSince: null, _o: at.offset }, $max: { heardAt } };
+      ops.push({ updateOne: { filter, update, upsert: true } });
     }
     for (const runner of runners.drop) ops.push({ deleteOne: { filter: { _id: `${project}/${runner}` } } });
     if (ops.length) await this.runnerDocs.bulkWrite(ops, { ordered: false }).catch(ignoreDuplicateKeys);

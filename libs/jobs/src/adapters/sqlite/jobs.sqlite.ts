@@ -33,7 +33,8 @@ export class JobsSqlite implements JobsView {
       CREATE TABLE IF NOT EXISTS project_settings (project INTEGER PRIMARY KEY, doc TEXT NOT NULL);
       CREATE TABLE IF NOT EXISTS job_decisions (request_id TEXT PRIMARY KEY, decision TEXT NOT NULL) WITHOUT ROWID;
       CREATE TABLE IF NOT EXISTS jobs_decided_through (partition INTEGER PRIMARY KEY, request_offset INTEGER NOT NULL);
-      CREATE TABLE IF NOT EXISTS job_runners (project INTEGER NOT NULL, runner TEXT NOT NULL, silent_since INTEGER, PRIMARY KEY (project, runner)) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS runner_liveness (
+        project INTEGER NOT NULL, runner TEXT NOT NULL, silent_since INTEGER, heard_at INTEGER NOT NULL, PRIMARY KEY (project, runner)) WITHOUT ROWID;
       CREATE TABLE IF NOT EXISTS botgroups (name TEXT PRIMARY KEY, max_running INTEGER) WITHOUT ROWID;
     `);
   }
@@ -174,14 +175,24 @@ export class JobsSqlite implements JobsView {
   }
 
   async runnersOf(project: number): Promise<RunnerLiveness[]> {
-    const rows = this.w.prepare('SELECT runner, silent_since FROM job_runners WHERE project = ? ORDER BY runner').all(project) as { runner: string; silent_since: number | null }[];
+    const rows = this.w.prepare('SELECT runner, silent_since FROM runner_liveness WHERE project = ? ORDER BY runner').all(project) as { runner: string; silent_since: number | null }[];
     return rows.map((r) => ({ project, runner: r.runner, silentSince: r.silent_since }));
   }
 
-  async putRunners(_at: LogPosition, project: number, runners: { put: RunnerLiveness[]; drop: string[] }): Promise<void> {
-    const put = this.w.prepare('INSERT OR REPLACE INTO job_runners (project, runner, silent_since) VALUES (?, ?, ?)');
-    const drop = this.w.prepare('DELETE FROM job_runners WHERE project = ? AND runner = ?');
-    for (const r of runners.put) put.run(project, r.runner, r.silentSince);
+  async putRunners(at: LogPosition, project: number, runners: { put: RunnerLiveness[]; drop: string[] }, heardAt = at.offset): Promise<void> {
+    const heard = this.w.prepare(
+      `INSERT INTO runner_liveness (project, runner, silent_since, heard_at) VALUES (?, ?, NULL, ?)
+       ON CONFLICT (project, runner) DO UPDATE SET silent_since = NULL, heard_at = MAX(heard_at, excluded.heard_at)`,
+    );
+    const silence = this.w.prepare(
+      `INSERT INTO runner_liveness (project, runner, silent_since, heard_at) VALUES (?, ?, ?, -1)
+       ON CONFLICT (project, runner) DO UPDATE SET silent_since = excluded.silent_since WHERE heard_at <= ?`,
+    );
+    const drop = this.w.prepare('DELETE FROM runner_liveness WHERE project = ? AND runner = ?');
+    for (const r of runners.put) {
+      if (r.silentSince === null) heard.run(project, r.runner, heardAt);
+      else silence.run(project, r.runner, r.silentSince, heardAt);
+    }
     for (const runner of runners.drop) drop.run(project, runner);
   }
 
