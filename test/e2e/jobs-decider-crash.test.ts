@@ -96,6 +96,7 @@ describe('jobs decider: SIGKILL in the middle of a batch', () => {
     const core = await openCore(loadConfig({ ...process.env, ...env }));
     try {
       const log = core.eventLog;
+      await log.ensureTopics([JOBS_TOPIC]);
       const partition = partitionForKey(String(PROJECT), log.partitionCount(JOBS_TOPIC));
       const events: LoggedEvent[] = [];
       for (let from = 0; ; ) {
