@@ -30,6 +30,8 @@ export interface CrawlhubConfig {
   /** Request bodies are cut into log events of about this many bytes. */
   eventChunkBytes: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
+  /** NO_COLOR set and not empty (https://no-color.org): log lines never carry colour codes. */
+  noColor: boolean;
   runner: RunnerConfig;
   deploys: DeploysConfig;
   frontier: FrontierConfig;
@@ -268,6 +270,7 @@ export const CONFIG_DOCS: [string, string, string][] = [
   ['MAX_RECORD_BYTES', '1048576', 'largest item, log line, request or collection record (413 above)'],
   ['EVENT_CHUNK_BYTES', '1048576', 'request bodies are cut into log events of about this size'],
   ['LOG_LEVEL', 'info', 'debug, info, warn or error (debug also turns on kafkajs\' own debug lines on `EVENT_LOG=kafka`)'],
+  ['NO_COLOR', '—', 'any non-empty value: log lines without colour codes even on a terminal (they never have them when output is not a terminal)'],
   ['COLLECTION_EXPIRY_SECONDS', '2592000', 'records of cached collections (cs, vcs) expire this long after they were written (30 days)'],
   ['COLLECTION_VERSIONS', '3', 'versions kept of each record of versioned collections (vs, vcs), the newest included'],
   ['COLLECTION_SCAN_BATCH', '100000', 'records one collection count or delete-by-filter call examines before answering with `nextstart`'],
@@ -438,6 +441,7 @@ export function loadConfig(env: Env = process.env): CrawlhubConfig {
     maxRecordBytes: int('MAX_RECORD_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     eventChunkBytes: int('EVENT_CHUNK_BYTES', 1024 * 1024, 64 * 1024, 8 * 1024 * 1024),
     logLevel: oneOf('LOG_LEVEL', 'info', ['debug', 'info', 'warn', 'error'] as const),
+    noColor: str('NO_COLOR', '') !== '',
     collections: {
       expirySeconds: int('COLLECTION_EXPIRY_SECONDS', 30 * 24 * 3600, 1, 100 * 365 * 24 * 3600),
       versions: int('COLLECTION_VERSIONS', 3, 1, 100),

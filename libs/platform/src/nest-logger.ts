@@ -20,8 +20,8 @@ export function nestLogLevels(config: CrawlhubConfig): LogLevel[] {
  * Nest's default logger colours whenever NO_COLOR is unset, so `npm start > platform.log`
  * filled the file with escape codes.
  */
-export function logColours(env: NodeJS.ProcessEnv = process.env, streams: { isTTY?: boolean }[] = [process.stdout, process.stderr]): boolean {
-  return !env.NO_COLOR && streams.every((s) => s.isTTY === true);
+export function logColours(config: Pick<CrawlhubConfig, 'noColor'>, streams: { isTTY?: boolean }[] = [process.stdout, process.stderr]): boolean {
+  return !config.noColor && streams.every((s) => s.isTTY === true);
 }
 
 /**
@@ -29,6 +29,6 @@ export function logColours(env: NodeJS.ProcessEnv = process.env, streams: { isTT
  * `new Logger(context)` too): LOG_LEVEL's levels, coloured only on a terminal (logColours).
  * A worker thread's stdout is never a terminal, so its parent decides and passes `colours`.
  */
-export function nestLogger(config: CrawlhubConfig, colours = logColours()): ConsoleLogger {
+export function nestLogger(config: CrawlhubConfig, colours = logColours(config)): ConsoleLogger {
   return new ConsoleLogger({ logLevels: nestLogLevels(config), colors: colours });
 }
