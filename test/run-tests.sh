@@ -91,11 +91,11 @@ run_jest integration KAFKA_BROKERS="$KAFKA_BROKERS" MONGODB_URI="$MONGODB_URI" P
   --selectProjects integration --runInBand || FAILED_RUNS=$((FAILED_RUNS + 1))
 # The whole-platform suites again on the distributed adapters.
 if [ -n "$KAFKA_BROKERS" ]; then
-  run_jest e2e-kafka EVENT_LOG=kafka KAFKA_BROKERS="$KAFKA_BROKERS" SCRAPY_PYTHON="$SCRAPY_PYTHON" -- --selectProjects integration --runInBand test/e2e \
+  run_jest e2e-kafka EVENT_LOG=kafka KAFKA_BROKERS="$KAFKA_BROKERS" SCRAPY_PYTHON="$SCRAPY_PYTHON" PYTHON_CLIENTS="$PYTHON_CLIENTS" -- --selectProjects integration --runInBand test/e2e \
     || FAILED_RUNS=$((FAILED_RUNS + 1))
 fi
 if [ -n "$MONGODB_URI" ]; then
-  run_jest e2e-mongodb VIEW_STORE=mongodb MONGODB_URI="$MONGODB_URI" SCRAPY_PYTHON="$SCRAPY_PYTHON" -- --selectProjects integration --runInBand test/e2e \
+  run_jest e2e-mongodb VIEW_STORE=mongodb MONGODB_URI="$MONGODB_URI" SCRAPY_PYTHON="$SCRAPY_PYTHON" PYTHON_CLIENTS="$PYTHON_CLIENTS" -- --selectProjects integration --runInBand test/e2e \
     || FAILED_RUNS=$((FAILED_RUNS + 1))
 fi
 
