@@ -294,7 +294,7 @@ export const CONFIG_DOCS: [string, string, string][] = [
   ['DEPLOY_PYTHON', 'python3', 'the interpreter that creates the environments (`-m venv`; 3.9 or later)'],
   ['DEPLOY_BUILD_TIMEOUT_MS', '900000', 'a build of an environment (pip, then listing the spiders) taking longer fails'],
   ['DEPLOY_WAIT_MS', '960000', 'how long `scrapyd/addversion.json` waits for a runner to build the deploy before it answers that none did'],
-  ['DEPLOY_ENV_MAX_IDLE_MS', '604800000', 'environments no job used for this long are removed (7 days)'],
+  ['DEPLOY_ENV_MAX_IDLE_MS', '604800000', 'environments no job used for this long are removed (7 days; checked at a runner\'s start, every hour and after each build)'],
   ['DEPLOY_ENV_MAX_BYTES', '10737418240', 'beyond this much disk used by environments, the least recently used ones are removed (10 GiB); the one a job uses never'],
   ['DEPLOY_BLOB_DIR', 'DATA_DIR/blobs', 'where deployed eggs and requirements are kept on the embedded deployment (on `VIEW_STORE=mongodb`: GridFS, bucket `blobs`)'],
   ['PROXY_CA_DIR', 'DATA_DIR/proxy-ca', 'where the proxy keeps its CA (created on first start, served at GET /ca.crt on the proxy port) and its leaf certificates'],

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { HttpSupportModule } from '@crawlhub/http';
 import { StorageViewsModule } from '@crawlhub/storage';
+import { ScrapySettingsController } from './commands/change-scrapy-settings/scrapy-settings.controller';
 import { ProjectSettingsController } from './commands/change-settings/project-settings.controller';
 import { SpidersV2Controller } from './commands/change-spider/spiders-v2.controller';
 import { PushJobController } from './commands/push-job/push-job.controller';
@@ -44,7 +45,7 @@ export class JobqApiModule {}
 /** Job control on the dash port (:8001, under /api). */
 @Module({
   imports: [CqrsModule, HttpSupportModule, JobsViewsModule, StorageViewsModule],
-  controllers: [RunJobController, DashJobsController, SchedulesController, SpidersV2Controller],
+  controllers: [RunJobController, DashJobsController, SchedulesController, SpidersV2Controller, ScrapySettingsController],
   providers: [...shared, SetScheduleHandler, PeriodicScheduler],
   exports: [PeriodicScheduler],
 })

@@ -40,6 +40,8 @@ export class JobsProjection implements Projection {
     await this.view.putJobs(e, decision.effects.jobs);
     if (decision.effects.purge) await this.view.dropJobs(e, decision.effects.purge);
     if (decision.effects.settings) await this.view.putSettings(e, d.project, decision.effects.settings);
+    const scrapy = decision.effects.scrapySettings;
+    if (scrapy) await this.view.putScrapySettings(e, d.project, scrapy.spider, scrapy.settings);
     if (decision.effects.runners) await this.view.putRunners(e, d.project, decision.effects.runners);
     // job:scheduled, job:started, job:completed, job:cancelled, job:deleted, as the original records them.
     if (decision.effects.activity.length) await recordActivity(this.activity, e, d.project, decision.effects.activity.map((a) => ({ ...a })));

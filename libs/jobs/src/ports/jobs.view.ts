@@ -33,6 +33,8 @@ export interface JobsView extends JobsState {
   /** Removes jobs (purged): no list, count or lookup finds them any more. */
   dropJobs(at: LogPosition, keys: string[]): Promise<void>;
   putSettings(at: LogPosition, project: number, settings: Record<string, unknown>): Promise<void>;
+  /** Writes the Scrapy settings of the project (`spider` null) or of a spider, whole. */
+  putScrapySettings(at: LogPosition, project: number, spider: string | null, settings: Record<string, unknown>): Promise<void>;
   /** Writes liveness rows (whole) and forgets runners of a project. */
   putRunners(at: LogPosition, project: number, runners: { put: RunnerLiveness[]; drop: string[] }): Promise<void>;
   /** A botgroup's `max_running` (null: no limit); `undefined` deletes the botgroup. */

@@ -48,6 +48,13 @@ interface SettingsMongoDoc {
   _o: number;
 }
 
+interface ScrapySettingsMongoDoc {
+  /** `project/spider`, `project/` for the project's own. */
+  _id: string;
+  d: string;
+  _o: number;
+}
+
 interface RunnerMongoDoc {
   /** `project/runner`. */
   _id: string;
@@ -218,6 +225,23 @@ export class JobsMongo implements JobsView {
       .catch((e: { code?: number }) => {
         if (e.code !== 11000) throw e; // a newer event already wrote them
       });
+  }
+
+  private get scrapySettingsDocs() {
+    return this.views.db.collection<ScrapySettingsMongoDoc>('scrapy_settings');
+  }
+
+  async scrapySettings(project: number, spider: string | null): Promise<Record<string, unknown>> {
+    await this.ready;
+    const doc = await this.scrapySettingsDocs.findOne({ _id: `${project}/${spider ?? ''}` });
+    return doc ? JSON.parse(doc.d) : {};
+  }
+
+  async putScrapySettings(at: LogPosition, project: number, spider: string | null, settings: Record<string, unknown>): Promise<void> {
+    await this.ready;
+    await this.scrapySettingsDocs
+      .updateOne({ _id: `${project}/${spider ?? ''}`, _o: { $lt: at.offset } }, { $set: { d: JSON.stringify(settings), _o: at.offset } }, { upsert: true })
+      .catch(ignoreDuplicateKeys);
   }
 
   async putJobs(at: LogPosition, jobs: JobDoc[]): Promise<void> {

@@ -6,6 +6,9 @@ import { JobsDecision, RunnerLiveness } from '../../domain/decide-jobs';
 import { JobDoc, SpiderDoc } from '../../domain/job';
 import { JobFilter, JobsView } from '../../ports/jobs.view';
 
+/** The `spider` of a project's own Scrapy settings: no spider name is empty. */
+const PROJECT_LAYER = '';
+
 interface JobRow {
   doc: string;
 }
@@ -31,6 +34,7 @@ export class JobsSqlite implements JobsView {
         PRIMARY KEY (project, id)) WITHOUT ROWID;
       CREATE UNIQUE INDEX IF NOT EXISTS spiders_name ON spiders (project, name);
       CREATE TABLE IF NOT EXISTS project_settings (project INTEGER PRIMARY KEY, doc TEXT NOT NULL);
+      CREATE TABLE IF NOT EXISTS scrapy_settings (project INTEGER NOT NULL, spider TEXT NOT NULL, doc TEXT NOT NULL, PRIMARY KEY (project, spider)) WITHOUT ROWID;
       CREATE TABLE IF NOT EXISTS job_outcomes (request_id TEXT PRIMARY KEY, decision TEXT NOT NULL) WITHOUT ROWID;
       CREATE TABLE IF NOT EXISTS job_runners (project INTEGER NOT NULL, runner TEXT NOT NULL, silent_since INTEGER, PRIMARY KEY (project, runner)) WITHOUT ROWID;
       CREATE TABLE IF NOT EXISTS botgroups (name TEXT PRIMARY KEY, max_running INTEGER) WITHOUT ROWID;
@@ -146,6 +150,15 @@ export class JobsSqlite implements JobsView {
 
   async putSettings(_at: LogPosition, project: number, settings: Record<string, unknown>): Promise<void> {
     this.w.prepare('INSERT OR REPLACE INTO project_settings (project, doc) VALUES (?, ?)').run(project, JSON.stringify(settings));
+  }
+
+  async scrapySettings(project: number, spider: string | null): Promise<Record<string, unknown>> {
+    const row = this.w.prepare('SELECT doc FROM scrapy_settings WHERE project = ? AND spider = ?').get(project, spider ?? PROJECT_LAYER) as { doc: string } | undefined;
+    return row ? JSON.parse(row.doc) : {};
+  }
+
+  async putScrapySettings(_at: LogPosition, project: number, spider: string | null, settings: Record<string, unknown>): Promise<void> {
+    this.w.prepare('INSERT OR REPLACE INTO scrapy_settings (project, spider, doc) VALUES (?, ?, ?)').run(project, spider ?? PROJECT_LAYER, JSON.stringify(settings));
   }
 
   async runningJobs(project: number): Promise<JobDoc[]> {

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { createEvent, JOBS_TOPIC, jobsRequestedType, JobsRequested } from '@crawlhub/contracts';
@@ -13,7 +12,7 @@ export class RequestJobsChangeHandler implements ICommandHandler<RequestJobsChan
   constructor(private readonly writer: EventWriter, @Inject(JOBS_VIEW) private readonly view: JobsView) {}
 
   async execute(cmd: RequestJobsChangeCommand): Promise<JobsOutcome> {
-    const requestId = randomUUID();
+    const { requestId } = cmd;
     const data: JobsRequested = { requestId, project: cmd.project, request: cmd.request };
     await this.writer.appendAndWait(JOBS_TOPIC, [createEvent({ type: jobsRequestedType(cmd.request.op), key: String(cmd.project), data, actor: cmd.actor })]);
     const decision = await this.view.outcome(requestId);
