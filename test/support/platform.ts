@@ -68,7 +68,7 @@ export async function startTestPlatform(env: Record<string, string> = {}, option
   const app: INestApplication = await startStorageApp(core, ['error']);
   contexts.push(app);
   const port = (app.getHttpServer().address() as AddressInfo).port;
-  const dash: INestApplication = await startDashApp(core, ['error']);
+  const dash: INestApplication = await startDashApp(core, ['error'], { storage: `http://127.0.0.1:${port}/` });
   contexts.push(dash);
   const dashPort = (dash.getHttpServer().address() as AddressInfo).port;
   const commands = context.get(CommandBus);

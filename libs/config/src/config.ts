@@ -41,6 +41,17 @@ export interface CrawlhubConfig {
   fetch: FetchConfig;
   extraction: ExtractionConfig;
   worker: WorkerConfig;
+  console: ConsoleConfig;
+}
+
+/** The web console the dash role serves at / (libs/console, docs/console.md). */
+export interface ConsoleConfig {
+  /** The storage API the console forwards /storage/ to; null: http://HOST:STORAGE_PORT/. */
+  storageUrl: string | null;
+  /** The proxy usage stats API the console forwards /stats/ to; null: http://HOST:STATS_PORT/. */
+  statsUrl: string | null;
+  /** A console session (cookie) ends this long after sign-in. */
+  sessionHours: number;
 }
 
 /** The fetch API (libs/fetch, :8003). */
@@ -286,6 +297,9 @@ export const CONFIG_DOCS: [string, string, string][] = [
   ['RUNNER_LOST_MS', '60000', 'a runner not heard from for this long is lost: its running jobs finish as `failed` (at least 3 × RUNNER_HEARTBEAT_MS; a job ends at most RUNNER_LOST_MS + 2 × RUNNER_HEARTBEAT_MS after its runner\'s last heartbeat)'],
   ['RUNNER_STORAGE_URL', 'http://HOST:STORAGE_PORT/', 'SHUB_STORAGE given to jobs (the storage API as jobs reach it)'],
   ['RUNNER_API_URL', 'http://HOST:DASH_PORT/api/', 'SHUB_APIURL given to jobs (the dash API as jobs reach it)'],
+  ['CONSOLE_STORAGE_URL', 'http://HOST:STORAGE_PORT/', 'the storage API the web console (dash port, `/`) forwards `/storage/` to, so the browser talks to one origin'],
+  ['CONSOLE_STATS_URL', 'http://HOST:STATS_PORT/', 'the proxy usage stats API the web console forwards `/stats/` to'],
+  ['CONSOLE_SESSION_HOURS', '12', 'a console session (its HttpOnly cookie) ends this many hours after sign-in'],
   ['DEPLOY_ENV_DIR', 'DATA_DIR/environments', 'where a runner builds and keeps the Python environment of each deployed version (one folder per version, shared by its jobs)'],
   ['DEPLOY_PIP_CACHE_DIR', 'DATA_DIR/pip-cache', 'pip\'s cache for the environments\' builds (PIP_CACHE_DIR): a package is downloaded once per machine'],
   ['DEPLOY_PYTHON', 'python3', 'the interpreter that creates the environments (`-m venv`; 3.9 or later)'],
@@ -482,6 +496,11 @@ export function loadConfig(env: Env = process.env): CrawlhubConfig {
       storageUrl: url('RUNNER_STORAGE_URL'),
       apiUrl: url('RUNNER_API_URL'),
       passEnv: passEnvOf(env, str('RUNNER_PASS_ENV', RUNNER_PASS_ENV_DEFAULT)),
+    },
+    console: {
+      storageUrl: url('CONSOLE_STORAGE_URL'),
+      statsUrl: url('CONSOLE_STATS_URL'),
+      sessionHours: int('CONSOLE_SESSION_HOURS', 12, 1, 24 * 365),
     },
     deploys: {
       envDir: resolve(str('DEPLOY_ENV_DIR', join(dataDir, 'environments'))),
