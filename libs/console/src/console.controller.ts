@@ -21,13 +21,13 @@ const MAX_SIGN_IN_BYTES = 4096;
 export const CONSOLE_ROUTES: RouteInfo[] = [
   { path: '/', method: RequestMethod.GET },
   { path: 'p', method: RequestMethod.GET },
-  { path: 'p/*path', method: RequestMethod.GET },
+  { path: 'p/*', method: RequestMethod.GET },
   { path: 'usage', method: RequestMethod.GET },
-  { path: 'console/*path', method: RequestMethod.ALL },
+  { path: 'console/*', method: RequestMethod.ALL },
   { path: 'storage', method: RequestMethod.ALL },
-  { path: 'storage/*path', method: RequestMethod.ALL },
+  { path: 'storage/*', method: RequestMethod.ALL },
   { path: 'stats', method: RequestMethod.ALL },
-  { path: 'stats/*path', method: RequestMethod.ALL },
+  { path: 'stats/*', method: RequestMethod.ALL },
 ];
 
 function sendJson(reply: FastifyReply, status: number, value: unknown): FastifyReply {
@@ -58,7 +58,7 @@ export class ConsoleController {
     return this.page(req, reply);
   }
 
-  @Get(['p', 'p/*path', 'usage'])
+  @Get(['p', 'p/*', 'usage'])
   projectPages(@Req() req: FastifyRequest, @Res() reply: FastifyReply) {
     return this.page(req, reply);
   }
@@ -109,12 +109,12 @@ export class ConsoleController {
     return sendJson(reply, 200, { status: 'ok' });
   }
 
-  @All(['storage', 'storage/*path'])
+  @All(['storage', 'storage/*'])
   storage(@Req() req: FastifyRequest, @Res() reply: FastifyReply) {
     forwardToPublicApi(req, reply, '/storage/', this.upstreams.storage, unreachable);
   }
 
-  @All(['stats', 'stats/*path'])
+  @All(['stats', 'stats/*'])
   stats(@Req() req: FastifyRequest, @Res() reply: FastifyReply) {
     forwardToPublicApi(req, reply, '/stats/', this.upstreams.stats, unreachable);
   }
