@@ -67,7 +67,6 @@ describeIf(needs.chromium)('the web console, driven in headless Chromium', () =>
       headless: 'shell',
       args: [...CHROMIUM_FLAGS, `--user-data-dir=${mkdtempSync(join(tmpdir(), 'console-chromium-'))}`],
       defaultViewport: { width: 1280, height: 800 },
-      downloadBehavior: { policy: 'allow', downloadPath: downloads },
     });
   });
 
@@ -78,9 +77,9 @@ describeIf(needs.chromium)('the web console, driven in headless Chromium', () =>
     await platform?.stop();
   });
 
-  /** A page of a fresh browser context (its own cookies): signed in with `key` through the form, unless null. */
+  /** A page of a fresh browser context (its own cookies; downloads saved in `downloads`): signed in with `key` through the form, unless null. */
   async function signedInPage(key: string | null): Promise<Page> {
-    const context = await browser.createBrowserContext();
+    const context = await browser.createBrowserContext({ downloadBehavior: { policy: 'allow', downloadPath: downloads } });
     const page = await context.newPage();
     await page.setViewport({ width: 1280, height: 800 });
     await page.goto(`${url}/`);
