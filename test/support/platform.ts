@@ -24,6 +24,8 @@ import { Runner, RunnerOptions } from '@crawlhub/runner';
 export interface TestPlatform {
   core: Core;
   storageUrl: string;
+  /** The storage API app, for tests that look inside it (open event streams, say). */
+  storageApp: INestApplication;
   /** The dash API base, ending in /api. */
   dashUrl: string;
   /** The dash app's periodic-jobs scheduler, for tests that drive its clock. */
@@ -83,6 +85,7 @@ export async function startTestPlatform(env: Record<string, string> = {}, option
   return {
     core,
     storageUrl: `http://127.0.0.1:${port}`,
+    storageApp: app,
     dashUrl: `http://127.0.0.1:${dashPort}/api`,
     scheduler: dash.get(PeriodicScheduler),
     adminKey,
