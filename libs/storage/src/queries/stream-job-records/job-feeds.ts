@@ -3,7 +3,7 @@ import { QueryBus } from '@nestjs/cqrs';
 import { PROJECTION_STORE, ProjectionStore } from '@crawlhub/views';
 import { formatJobKey, JobKey } from '../../domain/job-key';
 import { RecordKind } from '../../domain/record-kinds';
-import { JOB_RECORDS_VIEW, JobRecordsView } from '../../ports/job-records.view';
+import { JOB_RECORDS_VIEW, JobRecordsView, StoredRecord } from '../../ports/job-records.view';
 import { ReadJobMetadataQuery } from '../read-job-metadata/read-job-metadata.query';
 
 /** The record kinds a job's event streams serve. */
@@ -14,6 +14,8 @@ export const STREAMED_KINDS: readonly RecordKind[] = ['items', 'logs', 'requests
  * when the projector runs in another process (nothing wakes this one then).
  */
 const LOOK_EVERY_MS = 250;
+/** Records read per scan while a stream catches up. */
+export const READ_PAGE = 500;
 /** The least time between two looks of one feed, however often the projector wakes it. */
 const LOOK_GAP_MS = 20;
 
@@ -30,9 +32,10 @@ export interface JobSight {
 /**
  * One job watched for every stream open on it: one look at a time (the job's record
  * stats and its metadata), after each wake-up of the projection store or every
- * LOOK_EVERY_MS. Streams read records themselves, from their own positions, when the
- * version moves; so a thousand streams of one job cost one look per change, and a
- * stream never waits on another.
+ * LOOK_EVERY_MS. Streams read records from their own positions when the version moves,
+ * through `read`, which shares one scan between the streams asking for the same page at
+ * the same version (those following the tail): a thousand streams of one job cost one
+ * look and one scan per change, and a stream that lags behind never holds up the others.
  */
 class JobFeed {
   private members = 0;
@@ -40,6 +43,9 @@ class JobFeed {
   private signature: string | null = null;
   private waiters = new Set<() => void>();
   private stopped = false;
+  /** Scans of the current version, by kind and position. */
+  private reads = new Map<string, Promise<StoredRecord[]>>();
+  private readsVersion = 0;
   readonly first: Promise<void>;
 
   constructor(private readonly look: () => Promise<{ signature: string; metadata: Record<string, unknown> | null; hasRecords: boolean }>, private readonly store: ProjectionStore) {
@@ -74,6 +80,22 @@ class JobFeed {
 
   get isStopped(): boolean {
     return this.stopped;
+  }
+
+  /** The records of `kind` from position `from` on, read once for every stream asking at this version. */
+  read(kind: RecordKind, from: number, scan: () => Promise<StoredRecord[]>): Promise<StoredRecord[]> {
+    if (this.readsVersion !== this.sight.version) {
+      this.reads.clear();
+      this.readsVersion = this.sight.version;
+    }
+    const key = `${kind}:${from}`;
+    let page = this.reads.get(key);
+    if (!page) {
+      page = scan();
+      this.reads.set(key, page);
+      page.catch(() => this.reads.delete(key));
+    }
+    return page;
   }
 
   /** Resolves once the version passes `seen`, or the feed stops. */
@@ -111,6 +133,8 @@ export interface FeedMembership {
   readonly current: JobSight;
   /** Resolves once the job changed after version `seen`, or the feed closed (see `closed`). */
   changed(seen: number): Promise<void>;
+  /** Up to `limit` records of `kind` from position `from` on (a scan shared with the job's other streams). */
+  read(kind: RecordKind, from: number): Promise<StoredRecord[]>;
   /** The platform is shutting down: the stream ends. */
   readonly closed: boolean;
   leave(): void;
@@ -154,6 +178,7 @@ export class JobFeeds implements OnModuleDestroy {
         return joined.current;
       },
       changed: (seen) => joined.changed(seen),
+      read: (kind, from) => joined.read(kind, from, () => this.records.scan({ kind, ...job, from: { ...job, pos: from }, limit: READ_PAGE })),
       get closed() {
         return joined.isStopped;
       },

@@ -7,11 +7,8 @@ import { formatJobKey, JobKey, MAX_POSITION, parseId, parsePosition } from '../.
 import { RecordKind } from '../../domain/record-kinds';
 import { withMeta } from '../../domain/record-meta';
 import { idOf } from '../../http/storage-request';
-import { JOB_RECORDS_VIEW, JobRecordsView } from '../../ports/job-records.view';
-import { FeedMembership, JobFeeds } from './job-feeds';
+import { FeedMembership, JobFeeds, READ_PAGE } from './job-feeds';
 
-/** Records read per scan while a stream catches up. */
-const PAGE = 500;
 /** The job states after which nothing more is written: the stream ends once it sent everything. */
 const FINAL_STATES = ['finished', 'deleted'];
 /** The event name of each kind's records. */
@@ -29,7 +26,6 @@ export class StreamJobRecordsController {
   constructor(
     private readonly principals: RequestPrincipal,
     private readonly feeds: JobFeeds,
-    @Inject(JOB_RECORDS_VIEW) private readonly records: JobRecordsView,
     @Inject(CONFIG) private readonly config: CrawlhubConfig,
   ) {}
 
@@ -88,11 +84,11 @@ export class StreamJobRecordsController {
       const purged = sent !== null && sight.metadata === null;
       sent = sight.metadata;
       for (;;) {
-        const page = await this.records.scan({ kind, project: job.project, spider: job.spider, job: job.job, from: { ...job, pos: next }, limit: PAGE });
+        const page = await feed.read(kind, next);
         for (const r of page) out.event(EVENT_OF[kind], asJson(r), r.pos);
         if (page.length) next = page[page.length - 1].pos + 1;
         await out.drained();
-        if (out.gone || page.length < PAGE) break;
+        if (out.gone || page.length < READ_PAGE) break;
       }
       const state = sight.metadata?.state;
       if (purged || (typeof state === 'string' && FINAL_STATES.includes(state))) {
