@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { jobsBench } from './jobs.bench';
+import { consoleBench } from './console.bench';
 import { storageBench } from './storage.bench';
 import { collectionsBench } from './collections.bench';
 import { frontierBench } from './frontier.bench';
@@ -27,6 +28,7 @@ const OPTIONS = ['soak', 'pages'];
 const SECTIONS: Record<string, () => Promise<void>> = {
   collections: () => collectionsBench({ records: Math.round(1_000_000 * Number(process.env.BENCH_SCALE ?? '1')), clients: Number(process.env.BENCH_CLIENTS ?? '4') }),
   jobs: () => jobsBench({ jobs: Math.round(100_000 * Number(process.env.BENCH_SCALE ?? '1')) }),
+  console: () => consoleBench({ jobs: Math.round(100_000 * Number(process.env.BENCH_SCALE ?? '1')), items: Math.round(1_000_000 * Number(process.env.BENCH_SCALE ?? '1')) }),
   storage: async () => {
     const scale = Number(process.env.BENCH_SCALE ?? '1');
     const lanes: Record<string, Record<string, string>> = { 'embedded (sqlite)': { EVENT_LOG: 'sqlite', VIEW_STORE: 'sqlite' } };

@@ -145,6 +145,8 @@ describeIf(needs.chromium)('the web console, driven in headless Chromium', () =>
     await waitForText(page, '.job-head', 'running');
     await page.click('button[name=tab-log]');
     await waitForText(page, '.live', 'live');
+    // From the storage API's event stream, not the polling fallback.
+    expect(await textOf(page, '.live')).not.toContain('polling');
     await page.waitForSelector('.log .line');
     const seenWhileRunning = await page.$$eval('.log .line', (lines) => lines.length);
     // New lines arrive in the open page while the job still runs: the tail is live.

@@ -27,6 +27,8 @@ export interface TestPlatform {
   storageUrl: string;
   /** The dash app's root: the web console (libs/console). */
   consoleUrl: string;
+  /** The storage API app, for tests that look inside it (open event streams, say). */
+  storageApp: INestApplication;
   /** The dash API base, ending in /api. */
   dashUrl: string;
   /** The dash app's periodic-jobs scheduler, for tests that drive its clock. */
@@ -94,6 +96,7 @@ export async function startTestPlatform(env: Record<string, string> = {}, option
     core,
     storageUrl: `http://127.0.0.1:${port}`,
     consoleUrl: `http://127.0.0.1:${dashPort}`,
+    storageApp: app,
     dashUrl: `http://127.0.0.1:${dashPort}/api`,
     scheduler: dash.get(PeriodicScheduler),
     adminKey,

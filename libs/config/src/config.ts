@@ -23,6 +23,8 @@ export interface CrawlhubConfig {
   allowTargetAddresses: string[];
   /** How long a write waits for the views it touched to catch up before answering 503. */
   readYourWritesTimeoutMs: number;
+  /** How often the storage API's event streams send a keepalive comment, so proxies keep idle connections. */
+  streamKeepaliveMs: number;
   /** How often the scheduler looks for periodic jobs that are due. */
   schedulerIntervalMs: number;
   /** Largest single record (item, log line, request) accepted by the storage API. */
@@ -275,6 +277,7 @@ export const CONFIG_DOCS: [string, string, string][] = [
   ['ALLOW_PRIVATE_TARGETS', 'false', 'let fetch, render, extraction and the proxy reach private and loopback addresses'],
   ['ALLOW_TARGET_ADDRESSES', '—', 'comma list of addresses and CIDR ranges (`10.1.2.3`, `10.8.0.0/16`, `::1`) that fetch, render, extraction and the proxy may reach although they are private or loopback, while every other one stays refused'],
   ['READ_YOUR_WRITES_TIMEOUT_MS', '10000', 'how long a write waits for its views before answering 503'],
+  ['STREAM_KEEPALIVE_MS', '15000', 'how often the storage API\'s event streams (`…/events`) send a `: keepalive` comment, so proxies keep idle connections open'],
   ['SCHEDULER_INTERVAL_MS', '10000', 'how often periodic jobs are checked (a run starts at most this late)'],
   ['MAX_RECORD_BYTES', '1048576', 'largest item, log line, request or collection record (413 above)'],
   ['EVENT_CHUNK_BYTES', '1048576', 'request bodies are cut into log events of about this size'],
@@ -448,6 +451,7 @@ export function loadConfig(env: Env = process.env): CrawlhubConfig {
     allowPrivateTargets: bool('ALLOW_PRIVATE_TARGETS', false),
     allowTargetAddresses: addressRangesOf(str('ALLOW_TARGET_ADDRESSES', ''), problems),
     readYourWritesTimeoutMs: int('READ_YOUR_WRITES_TIMEOUT_MS', 10_000, 10, 600_000),
+    streamKeepaliveMs: int('STREAM_KEEPALIVE_MS', 15_000, 100, 3_600_000),
     schedulerIntervalMs: int('SCHEDULER_INTERVAL_MS', 10_000, 100, 3_600_000),
     maxRecordBytes: int('MAX_RECORD_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     eventChunkBytes: int('EVENT_CHUNK_BYTES', 1024 * 1024, 64 * 1024, 8 * 1024 * 1024),

@@ -7,8 +7,8 @@ export interface Series {
   color: string;
 }
 
-/** A time chart (uPlot): `times` in seconds, one line per series; it follows its container's width. */
-export function TimeChart(props: { title: string; times: number[]; series: Series[]; height?: number }) {
+/** A time chart (uPlot): `times` in seconds over `range` (seconds), one line per series; it follows its container's width. */
+export function TimeChart(props: { title: string; times: number[]; series: Series[]; range: [number, number]; height?: number }) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const el = box.current;
@@ -18,7 +18,8 @@ export function TimeChart(props: { title: string; times: number[]; series: Serie
         title: props.title,
         width: el.clientWidth || 600,
         height: props.height ?? 220,
-        series: [{}, ...props.series.map((s) => ({ label: s.label, stroke: s.color, width: 2 }))],
+        scales: { x: { time: true, range: () => props.range } },
+        series: [{}, ...props.series.map((s) => ({ label: s.label, stroke: s.color, width: 2, points: { show: true } }))],
         axes: [{}, { size: 60 }],
       },
       [props.times, ...props.series.map((s) => s.values)],
@@ -30,6 +31,6 @@ export function TimeChart(props: { title: string; times: number[]; series: Serie
       resize.disconnect();
       plot.destroy();
     };
-  }, [props.times, props.series]);
+  }, [props.times, props.series, props.range[0], props.range[1]]);
   return <div class="chart" ref={box} data-chart={props.title} />;
 }

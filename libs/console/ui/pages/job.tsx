@@ -292,8 +292,9 @@ const TAIL_LINES = 1000;
 
 /**
  * The log: level filter and search (the storage API's filters); while the job runs, a
- * live tail from the storage API's event stream (`/logs/<job>/events`, resumed by the
- * browser with Last-Event-ID), or by polling where that stream is not served.
+ * live tail from the storage API's event stream (`/logs/<job>/events?start=<n>`, from the
+ * first record not read yet; the browser resumes a dropped stream with Last-Event-ID),
+ * or by polling where that stream is not served (a storage API behind an older proxy).
  */
 function Log(props: { jobKey: string; live: boolean }) {
   const [level, setLevel] = useState(0);
@@ -327,7 +328,7 @@ function Log(props: { jobKey: string; live: boolean }) {
     const append = (more: LogLine[]) => setLines((old) => [...(old ?? []), ...more.filter(matches)].slice(-TAIL_LINES));
     // Positions: the stream resumes after the last record read (its id is the record's position).
     function tail(from: number): () => void {
-      const source = new EventSource(`/storage/logs/${props.jobKey}/events`);
+      const source = new EventSource(`/storage/logs/${props.jobKey}/events?start=${from}`);
       let opened = false;
       let seen = from;
       let poller: ReturnType<typeof setInterval> | null = null;

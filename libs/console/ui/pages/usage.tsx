@@ -60,13 +60,15 @@ export function UsagePage(props: { me: Me }) {
         )}
       </div>
       <Show loaded={loaded} label="Loading usage…">
-        {(entries) => (entries.length === 0 ? <Empty>No proxy usage in this range.</Empty> : <UsageCharts entries={entries} />)}
+        {(entries) => (entries.length === 0 ? <Empty>No proxy usage in this range.</Empty> : <UsageCharts entries={entries} rangeMs={rangeMs} />)}
       </Show>
     </section>
   );
 }
 
-function UsageCharts(props: { entries: UsageEntry[] }) {
+function UsageCharts(props: { entries: UsageEntry[]; rangeMs: number }) {
+  // The range the entries were read for, ending now (an hour with one bucket still spans the hour).
+  const range = useMemo((): [number, number] => [(Date.now() - props.rangeMs) / 1000, Date.now() / 1000], [props.entries]);
   const charts = useMemo(() => {
     const times = props.entries.map((e) => Date.parse(e.time_gte) / 1000);
     const col = (f: keyof UsageEntry) => props.entries.map((e) => Number(e[f]));
@@ -86,9 +88,9 @@ function UsageCharts(props: { entries: UsageEntry[] }) {
       <p>
         {totals.clean} clean and {totals.failed} failed requests.
       </p>
-      <TimeChart title="Requests" times={charts.times} series={charts.requests} />
-      <TimeChart title="Traffic" times={charts.times} series={charts.traffic} />
-      <TimeChart title="Concurrency" times={charts.times} series={charts.concurrency} />
+      <TimeChart title="Requests" times={charts.times} series={charts.requests} range={range} />
+      <TimeChart title="Traffic" times={charts.times} series={charts.traffic} range={range} />
+      <TimeChart title="Concurrency" times={charts.times} series={charts.concurrency} range={range} />
     </div>
   );
 }

@@ -122,13 +122,29 @@ export class JobsSqlite implements JobsView {
   }
 
   async list(filter: JobFilter, page: { offset: number; limit: number }): Promise<JobDoc[]> {
-    const { where, args } = whereOf(filter);
+    // Newest first along jobs_recent, checking each job's tags, finds a page of a common tag
+    // at once but walks the whole project for a rare one: then the tagged jobs go first.
+    const tags = filter.hasTags?.length && this.taggedJobs(filter.project, filter.hasTags) <= FEW_TAGGED ? 'tagged-first' : 'newest-first';
+    const { where, args } = whereOf(filter, tags);
     return this.many(this.r, `SELECT doc FROM jobs WHERE ${where} ORDER BY ts DESC, ord DESC LIMIT ? OFFSET ?`, [...args, page.limit, page.offset]);
   }
 
   async count(filter: JobFilter): Promise<number> {
-    const { where, args } = whereOf(filter);
+    // (No states is every state; any other condition present, even an empty list, narrows.)
+    const { project, hasTags, states, ...others } = filter;
+    if (hasTags?.length && !states?.length && Object.values(others).every((v) => v === undefined)) {
+      // Tags alone: the tags table answers by itself (a job with two of the tags counts once).
+      const n = this.r.prepare(`SELECT COUNT(DISTINCT key) AS n FROM job_tags WHERE project = ? AND tag IN (${hasTags.map(() => '?').join(',')})`).get(project, ...hasTags);
+      return (n as { n: number }).n;
+    }
+    const { where, args } = whereOf(filter, 'tagged-first');
     return (this.r.prepare(`SELECT COUNT(*) AS n FROM jobs WHERE ${where}`).get(...args) as { n: number }).n;
+  }
+
+  /** Tag rows of `tags` in the project (a job with two of them counts twice): a cheap bound on how many jobs carry them. */
+  private taggedJobs(project: number, tags: string[]): number {
+    const row = this.r.prepare(`SELECT COUNT(*) AS n FROM job_tags WHERE project = ? AND tag IN (${tags.map(() => '?').join(',')})`).get(project, ...tags);
+    return (row as { n: number }).n;
   }
 
   async spiders(project: number): Promise<SpiderDoc[]> {
@@ -216,7 +232,16 @@ function spiderOf(row: unknown): SpiderDoc | null {
   return { project: r.project, id: r.id, name: r.name, seq: r.seq, tags: JSON.parse(r.tags) };
 }
 
-function whereOf(f: JobFilter): { where: string; args: unknown[] } {
+/** Up to this many tagged jobs, a tag filter reads the tagged jobs and sorts them, rather than walking the project newest first. */
+const FEW_TAGGED = 10_000;
+
+/**
+ * The conditions of a filter. `tags` is how `hasTags` is checked: `newest-first` per job
+ * met along the newest-first index (quick to fill a page when many jobs carry the tags),
+ * `tagged-first` by looking the tagged jobs up from the tags table (quick when few do,
+ * and for counts, which meet every job anyway).
+ */
+function whereOf(f: JobFilter, tags: 'newest-first' | 'tagged-first'): { where: string; args: unknown[] } {
   const where = ['project = ?'];
   const args: unknown[] = [f.project];
   const list = (col: string, values: unknown[]) => {
@@ -229,8 +254,14 @@ function whereOf(f: JobFilter): { where: string; args: unknown[] } {
   if (f.startts !== undefined) (where.push('ts >= ?'), args.push(f.startts));
   if (f.endts !== undefined) (where.push('ts <= ?'), args.push(f.endts));
   if (f.hasTags?.length) {
-    where.push(`EXISTS (SELECT 1 FROM job_tags t WHERE t.project = jobs.project AND t.key = jobs.key AND t.tag IN (${f.hasTags.map(() => '?').join(',')}))`);
-    args.push(...f.hasTags);
+    const anyOf = f.hasTags.map(() => '?').join(',');
+    if (tags === 'newest-first') {
+      where.push(`EXISTS (SELECT 1 FROM job_tags t WHERE t.project = jobs.project AND t.key = jobs.key AND t.tag IN (${anyOf}))`);
+      args.push(...f.hasTags);
+    } else {
+      where.push(`key IN (SELECT t.key FROM job_tags t WHERE t.project = ? AND t.tag IN (${anyOf}))`);
+      args.push(f.project, ...f.hasTags);
+    }
   }
   for (const tag of f.lacksTags ?? []) {
     where.push('NOT EXISTS (SELECT 1 FROM job_tags t WHERE t.project = jobs.project AND t.key = jobs.key AND t.tag = ?)');
