@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { BENCH_AUTH, httpCall, percentile, startPlatform } from './bench-support';
 import { seedJobs, timed } from './jobs.bench';
@@ -16,20 +17,14 @@ const ITEMS_PER_POST = 10_000;
  * a keep-alive round trip, whose floor GET /system/ts shows), next to a bare SQLite query
  * of the same rows on the same view file in the same run, with the 300 ms target.
  */
-export async function consoleBench(options: { jobs: number; items: number }): Promise<void> {
-  const platform = await startPlatform({});
+export async function consoleBench(options: { jobs: number; items: number; dataDir?: string }): Promise<void> {
+  // Seeding takes most of the run (some 40 minutes on a busy 2-core machine): a kept data dir is measured again as it is.
+  const seeded = options.dataDir !== undefined && existsSync(join(options.dataDir, 'views.db'));
+  const platform = await startPlatform({}, { dataDir: options.dataDir });
   try {
-    await seedJobs(platform.url, options.jobs);
-    // Job 1/1/1 (spider alpha's first) gets the items.
-    console.log(`  seeding ${options.items.toLocaleString('en-US')} items into job 1/1/1`);
-    const posts = Math.ceil(options.items / ITEMS_PER_POST);
-    await timed(posts, 2, async (b) => {
-      const from = b * ITEMS_PER_POST;
-      const n = Math.min(ITEMS_PER_POST, options.items - from);
-      const body = Array.from({ length: n }, (_, i) => JSON.stringify({ name: `item ${from + i}`, price: (from + i) / 100, url: `http://127.0.0.1/p/${from + i}` })).join('\n') + '\n';
-      const res = await httpCall(`${platform.url}/items/1/1/1?start=${from}`, 'POST', { authorization: BENCH_AUTH }, Buffer.from(body));
-      if (res.status !== 200) throw new Error(`items POST answered ${res.status}: ${res.text}`);
-    });
+    if (seeded) console.log(`  measuring the data seeded before in ${options.dataDir}`);
+    else await seed(platform.url, options);
+
 
     const views = new Database(join(platform.dataDir, 'views.db'), { readonly: true });
     try {
@@ -70,6 +65,20 @@ export async function consoleBench(options: { jobs: number; items: number }): Pr
   } finally {
     await platform.stop();
   }
+}
+
+async function seed(url: string, options: { jobs: number; items: number }): Promise<void> {
+  await seedJobs(url, options.jobs);
+  // Job 1/1/1 (spider alpha's first) gets the items.
+  console.log(`  seeding ${options.items.toLocaleString('en-US')} items into job 1/1/1`);
+  const posts = Math.ceil(options.items / ITEMS_PER_POST);
+  await timed(posts, 2, async (b) => {
+    const from = b * ITEMS_PER_POST;
+    const n = Math.min(ITEMS_PER_POST, options.items - from);
+    const body = Array.from({ length: n }, (_, i) => JSON.stringify({ name: `item ${from + i}`, price: (from + i) / 100, url: `http://127.0.0.1/p/${from + i}` })).join('\n') + '\n';
+    const res = await httpCall(`${url}/items/1/1/1?start=${from}`, 'POST', { authorization: BENCH_AUTH }, Buffer.from(body));
+    if (res.status !== 200) throw new Error(`items POST answered ${res.status}: ${res.text}`);
+  });
 }
 
 async function compare(title: string, baseline: { name: string; run: () => Promise<unknown> }, cases: [string, () => Promise<unknown>][]): Promise<void> {

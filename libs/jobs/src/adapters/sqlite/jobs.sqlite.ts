@@ -122,11 +122,11 @@ export class JobsSqlite implements JobsView {
   }
 
   async list(filter: JobFilter, page: { offset: number; limit: number }): Promise<JobDoc[]> {
-    // Newest first along jobs_recent, checking each job's tags, finds a page of a common tag
+    // Newest first along jobs_recent, checking each job's tags, fills a page of a common tag
     // at once but walks the whole project for a rare one: then the tagged jobs go first.
-    const tags = filter.hasTags?.length && this.taggedJobs(filter.project, filter.hasTags) <= FEW_TAGGED ? 'tagged-first' : 'newest-first';
-    const { where, args } = whereOf(filter, tags);
-    return this.many(this.r, `SELECT doc FROM jobs WHERE ${where} ORDER BY ts DESC, ord DESC LIMIT ? OFFSET ?`, [...args, page.limit, page.offset]);
+    const tags = filter.hasTags?.length && this.fewTagged(filter.project, filter.hasTags) ? 'tagged-first' : 'newest-first';
+    const { from, where, args } = queryOf(filter, tags);
+    return this.many(this.r, `SELECT doc FROM ${from} WHERE ${where} ORDER BY ts DESC, ord DESC LIMIT ? OFFSET ?`, [...args, page.limit, page.offset]);
   }
 
   async count(filter: JobFilter): Promise<number> {
@@ -137,14 +137,14 @@ export class JobsSqlite implements JobsView {
       const n = this.r.prepare(`SELECT COUNT(DISTINCT key) AS n FROM job_tags WHERE project = ? AND tag IN (${hasTags.map(() => '?').join(',')})`).get(project, ...hasTags);
       return (n as { n: number }).n;
     }
-    const { where, args } = whereOf(filter, 'tagged-first');
-    return (this.r.prepare(`SELECT COUNT(*) AS n FROM jobs WHERE ${where}`).get(...args) as { n: number }).n;
+    const { from, where, args } = queryOf(filter, 'tagged-first');
+    return (this.r.prepare(`SELECT COUNT(*) AS n FROM ${from} WHERE ${where}`).get(...args) as { n: number }).n;
   }
 
-  /** Tag rows of `tags` in the project (a job with two of them counts twice): a cheap bound on how many jobs carry them. */
-  private taggedJobs(project: number, tags: string[]): number {
-    const row = this.r.prepare(`SELECT COUNT(*) AS n FROM job_tags WHERE project = ? AND tag IN (${tags.map(() => '?').join(',')})`).get(project, ...tags);
-    return (row as { n: number }).n;
+  /** Whether at most FEW_TAGGED tag rows of `tags` exist in the project (counted no further). */
+  private fewTagged(project: number, tags: string[]): boolean {
+    const sql = `SELECT COUNT(*) AS n FROM (SELECT 1 FROM job_tags WHERE project = ? AND tag IN (${tags.map(() => '?').join(',')}) LIMIT ?)`;
+    return (this.r.prepare(sql).get(project, ...tags, FEW_TAGGED + 1) as { n: number }).n <= FEW_TAGGED;
   }
 
   async spiders(project: number): Promise<SpiderDoc[]> {
@@ -236,12 +236,14 @@ function spiderOf(row: unknown): SpiderDoc | null {
 const FEW_TAGGED = 10_000;
 
 /**
- * The conditions of a filter. `tags` is how `hasTags` is checked: `newest-first` per job
- * met along the newest-first index (quick to fill a page when many jobs carry the tags),
- * `tagged-first` by looking the tagged jobs up from the tags table (quick when few do,
- * and for counts, which meet every job anyway).
+ * The rows and conditions of a filter. `tags` is how `hasTags` is checked: `newest-first`
+ * per job met along the newest-first index (quick to fill a page when many jobs carry the
+ * tags), `tagged-first` by reading the tagged jobs from the tags table and only them (quick
+ * when few do, and for counts, which meet every job anyway; CROSS JOIN keeps SQLite to that order).
  */
-function whereOf(f: JobFilter, tags: 'newest-first' | 'tagged-first'): { where: string; args: unknown[] } {
+function queryOf(f: JobFilter, tags: 'newest-first' | 'tagged-first'): { from: string; where: string; args: unknown[] } {
+  let from = 'jobs';
+  const fromArgs: unknown[] = [];
   const where = ['project = ?'];
   const args: unknown[] = [f.project];
   const list = (col: string, values: unknown[]) => {
@@ -259,8 +261,8 @@ function whereOf(f: JobFilter, tags: 'newest-first' | 'tagged-first'): { where: 
       where.push(`EXISTS (SELECT 1 FROM job_tags t WHERE t.project = jobs.project AND t.key = jobs.key AND t.tag IN (${anyOf}))`);
       args.push(...f.hasTags);
     } else {
-      where.push(`key IN (SELECT t.key FROM job_tags t WHERE t.project = ? AND t.tag IN (${anyOf}))`);
-      args.push(f.project, ...f.hasTags);
+      from = `(SELECT DISTINCT key AS tagged_key FROM job_tags WHERE project = ? AND tag IN (${anyOf})) CROSS JOIN jobs ON jobs.key = tagged_key`;
+      fromArgs.push(f.project, ...f.hasTags);
     }
   }
   for (const tag of f.lacksTags ?? []) {
@@ -271,5 +273,5 @@ function whereOf(f: JobFilter, tags: 'newest-first' | 'tagged-first'): { where: 
     where.push('(ts > ? OR (ts = ? AND ord > ?))');
     args.push(f.newerThan.ts, f.newerThan.ts, f.newerThan.order);
   }
-  return { where: where.join(' AND '), args };
+  return { from, where: where.join(' AND '), args: [...fromArgs, ...args] };
 }

@@ -43,9 +43,8 @@ class JobFeed {
   private signature: string | null = null;
   private waiters = new Set<() => void>();
   private stopped = false;
-  /** Scans of the current version, by kind and position. */
-  private reads = new Map<string, Promise<StoredRecord[]>>();
-  private readsVersion = 0;
+  /** Scans in flight, by version, kind and position. */
+  private readonly reads = new Map<string, Promise<StoredRecord[]>>();
   readonly first: Promise<void>;
 
   constructor(private readonly look: () => Promise<{ signature: string; metadata: Record<string, unknown> | null; hasRecords: boolean }>, private readonly store: ProjectionStore) {
@@ -82,18 +81,19 @@ class JobFeed {
     return this.stopped;
   }
 
-  /** The records of `kind` from position `from` on, read once for every stream asking at this version. */
+  /**
+   * The records of `kind` from position `from` on, read once for every stream asking at
+   * this version while the read is in flight (the streams woken by one change ask together);
+   * nothing is kept after, so a stream paging through a million records holds one page.
+   */
   read(kind: RecordKind, from: number, scan: () => Promise<StoredRecord[]>): Promise<StoredRecord[]> {
-    if (this.readsVersion !== this.sight.version) {
-      this.reads.clear();
-      this.readsVersion = this.sight.version;
-    }
-    const key = `${kind}:${from}`;
+    const key = `${this.sight.version}:${kind}:${from}`;
     let page = this.reads.get(key);
     if (!page) {
       page = scan();
       this.reads.set(key, page);
-      page.catch(() => this.reads.delete(key));
+      const forget = () => this.reads.delete(key);
+      page.then(forget, forget);
     }
     return page;
   }
