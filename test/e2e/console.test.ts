@@ -199,6 +199,10 @@ describeIf(needs.chromium)('the web console, driven in headless Chromium', () =>
     await shot(page, 'jobs');
     await page.select('select[name=state]', 'finished');
     await page.waitForFunction((k: string) => !document.querySelector(`tr[data-job="${k}"]`) && document.querySelectorAll('table.jobs tbody tr').length > 0, {}, jobKey);
+    // The time filter: the finished jobs all finished within the last hour.
+    await page.select('select[name=since]', '3600000');
+    await page.waitForFunction(() => document.querySelectorAll('table.jobs tbody tr').length > 0 && !document.querySelector('.reloading'));
+    await page.select('select[name=state]', '');
     await page.goto(`${url}/p/${jobKey}`);
     await waitForText(page, '[data-state]', 'running');
     await page.click('button[name=stop-job]');

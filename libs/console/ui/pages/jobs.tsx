@@ -19,6 +19,13 @@ export interface DashJob {
 
 const PAGE = 20;
 const STATES = ['pending', 'running', 'finished', 'deleted'];
+/** The time filter: jobs that entered their state within the last … (jobs/list.json `startts`). */
+const SINCE: [string, number][] = [
+  ['any time', 0],
+  ['last hour', 3600_000],
+  ['last day', 86_400_000],
+  ['last week', 7 * 86_400_000],
+];
 
 export function ScheduleForm(props: { project: number; spiders: string[]; onScheduled: (jobid: string) => void }) {
   const [spider, setSpider] = useState(props.spiders[0] ?? '');
@@ -79,15 +86,15 @@ export function ScheduleForm(props: { project: number; spiders: string[]; onSche
 
 export function JobsTab(props: { project: number }) {
   const { project } = props;
-  const [filters, setFilters] = useState({ state: '', spider: '', tag: '' });
+  const [filters, setFilters] = useState({ state: '', spider: '', tag: '', since: '0' });
   const [offset, setOffset] = useState(0);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [tagText, setTagText] = useState('');
   const [scheduling, setScheduling] = useState(false);
   const spiders = useLoad(() => dash.get<{ spiders: { id: string }[] }>('spiders/list.json', { project }), [project]);
   const jobs = useLoad(
-    () => dash.get<{ jobs: DashJob[]; total: number }>('jobs/list.json', { project, state: filters.state || STATES, spider: filters.spider, has_tag: filters.tag, count: PAGE, offset }),
-    [project, filters.state, filters.spider, filters.tag, offset],
+    () => dash.get<{ jobs: DashJob[]; total: number }>('jobs/list.json', { project, state: filters.state || STATES, spider: filters.spider, has_tag: filters.tag, startts: Number(filters.since) ? Date.now() - Number(filters.since) : undefined, count: PAGE, offset }),
+    [project, filters.state, filters.spider, filters.tag, filters.since, offset],
   );
   const filter = (name: keyof typeof filters, value: string) => {
     setFilters({ ...filters, [name]: value });
@@ -152,6 +159,15 @@ export function JobsTab(props: { project: number }) {
           </select>
         </Field>
         <Field label="Tag" name="tag-filter" value={filters.tag} onInput={(v) => filter('tag', v.trim())} />
+        <Field label="In its state since" name="since">
+          <select name="since" value={filters.since} onChange={(e) => filter('since', (e.target as HTMLSelectElement).value)}>
+            {SINCE.map(([label, ms]) => (
+              <option key={label} value={ms}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </Field>
       </div>
       {chosen.length > 0 && (
         <div class="bulk" aria-label="bulk actions">
@@ -177,7 +193,7 @@ export function JobsTab(props: { project: number }) {
       <Show loaded={jobs} label="Loading jobs…">
         {({ jobs: list, total }) =>
           list.length === 0 ? (
-            <Empty>{filters.state || filters.spider || filters.tag ? 'No job matches these filters.' : 'No jobs yet: schedule one.'}</Empty>
+            <Empty>{filters.state || filters.spider || filters.tag || filters.since !== '0' ? 'No job matches these filters.' : 'No jobs yet: schedule one.'}</Empty>
           ) : (
             <>
               <div class="scroll">
