@@ -62,6 +62,7 @@ async function main(): Promise<void> {
   if (config.roles.includes('dash')) {
     running.push(await startDashApp(core, logger));
     urls.push(`dash API       http://${config.host}:${config.ports.dash}/api/`);
+    urls.push(`web console    http://${config.host}:${config.ports.dash}/ (sign in with an API key)`);
   }
   if (config.roles.includes('runner')) {
     const { context, runner } = await startRunner(core, logger);

@@ -598,6 +598,13 @@ export function jobsViewContract(name: string, harness: ViewHarness<JobsView>): 
       expect(await listed({ project: 1, hasTags: ['a'] })).toEqual([k3]);
       expect(await listed({ project: 1, hasTags: ['d'] })).toEqual([k2, k1]);
       expect(await listed({ project: 1, hasTags: ['b', 'c'] })).toEqual([k3, k2, k1]);
+      // Counted once per job however many of the tags it has, with and without other conditions.
+      expect(await listed({ project: 1, hasTags: ['c', 'd'] })).toEqual([k3, k2, k1]);
+      expect(await view.count({ project: 1, hasTags: ['c', 'd'] })).toBe(3);
+      expect(await view.count({ project: 1, hasTags: ['c', 'd'], states: [] })).toBe(3);
+      expect(await view.count({ project: 1, hasTags: ['c', 'd'], spiderIds: [] })).toBe(0);
+      expect(await view.count({ project: 1, hasTags: ['c', 'd'], keys: [k1, k3] })).toBe(2);
+      expect(await view.count({ project: 2, hasTags: ['c', 'd'] })).toBe(0);
       expect(await listed({ project: 1, lacksTags: ['d'] })).toEqual([k4, k3]);
       expect(await listed({ project: 1, lacksTags: ['b', 'c'] })).toEqual([k4]);
       expect(await listed({ project: 1, hasTags: ['d'], lacksTags: ['b'] })).toEqual([k1]);

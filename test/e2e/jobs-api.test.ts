@@ -200,6 +200,23 @@ describe('jobs: JobQ and job control', () => {
     expect((await storage('/jobq/12/list?state=bogus')).status).toBe(400);
   });
 
+  it('filters the dash job list by time range too, with spider, state and tag, newest first and paginated', async () => {
+    for (const spider of ['a', 'b', 'a']) {
+      await push(41, { spider, tags: ['t'] });
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    const pending = await jl(await storage('/jobq/41/list?state=pending'));
+    const ts = Object.fromEntries(pending.map((j) => [j.key, j.ts as number]));
+    const ids = async (q: string) => ((await (await dash(`/jobs/list.json?project=41&${q}`)).json()) as { jobs: { id: string }[] }).jobs.map((j) => j.id);
+    expect(await ids('')).toEqual(['41/1/2', '41/2/1', '41/1/1']);
+    expect(await ids(`startts=${ts['41/2/1']}`)).toEqual(['41/1/2', '41/2/1']);
+    expect(await ids(`endts=${ts['41/2/1']}`)).toEqual(['41/2/1', '41/1/1']);
+    expect(await ids(`startts=${ts['41/1/1']}&endts=${ts['41/2/1']}&spider=a&state=pending&has_tag=t`)).toEqual(['41/1/1']);
+    expect(await ids('count=1&offset=1')).toEqual(['41/2/1']);
+    expect(await (await dash(`/jobs/count.json?project=41&startts=${ts['41/2/1']}`)).json()).toEqual({ status: 'ok', total: 2 });
+    expect((await dash('/jobs/list.json?project=41&startts=soon')).status).toBe(400);
+  });
+
   it('cancels: a pending job finishes at once, a running one gets a stop request', async () => {
     await push(13, { spider: 'c' });
     await push(13, { spider: 'c' });

@@ -23,6 +23,8 @@ export interface CrawlhubConfig {
   allowTargetAddresses: string[];
   /** How long a write waits for the views it touched to catch up before answering 503. */
   readYourWritesTimeoutMs: number;
+  /** How often the storage API's event streams send a keepalive comment, so proxies keep idle connections. */
+  streamKeepaliveMs: number;
   /** How often the scheduler looks for periodic jobs that are due. */
   schedulerIntervalMs: number;
   /** Largest single record (item, log line, request) accepted by the storage API. */
@@ -43,6 +45,17 @@ export interface CrawlhubConfig {
   fetch: FetchConfig;
   extraction: ExtractionConfig;
   worker: WorkerConfig;
+  console: ConsoleConfig;
+}
+
+/** The web console the dash role serves at / (libs/console, docs/console.md). */
+export interface ConsoleConfig {
+  /** The storage API the console forwards /storage/ to; null: http://HOST:STORAGE_PORT/. */
+  storageUrl: string | null;
+  /** The proxy usage stats API the console forwards /stats/ to; null: http://HOST:STATS_PORT/. */
+  statsUrl: string | null;
+  /** A console session (cookie) ends this long after sign-in. */
+  sessionHours: number;
 }
 
 /** The fetch API (libs/fetch, :8003). */
@@ -266,6 +279,7 @@ export const CONFIG_DOCS: [string, string, string][] = [
   ['ALLOW_PRIVATE_TARGETS', 'false', 'let fetch, render, extraction and the proxy reach private and loopback addresses'],
   ['ALLOW_TARGET_ADDRESSES', '—', 'comma list of addresses and CIDR ranges (`10.1.2.3`, `10.8.0.0/16`, `::1`) that fetch, render, extraction and the proxy may reach although they are private or loopback, while every other one stays refused'],
   ['READ_YOUR_WRITES_TIMEOUT_MS', '10000', 'how long a write waits for its views before answering 503'],
+  ['STREAM_KEEPALIVE_MS', '15000', 'how often the storage API\'s event streams (`…/events`) send a `: keepalive` comment, so proxies keep idle connections open'],
   ['SCHEDULER_INTERVAL_MS', '10000', 'how often periodic jobs are checked (a run starts at most this late)'],
   ['MAX_RECORD_BYTES', '1048576', 'largest item, log line, request or collection record (413 above)'],
   ['EVENT_CHUNK_BYTES', '1048576', 'request bodies are cut into log events of about this size'],
@@ -289,6 +303,9 @@ export const CONFIG_DOCS: [string, string, string][] = [
   ['RUNNER_LOST_MS', '60000', 'a runner not heard from for this long is lost: its running jobs finish as `failed` (at least 3 × RUNNER_HEARTBEAT_MS; a job ends at most RUNNER_LOST_MS + 2 × RUNNER_HEARTBEAT_MS after its runner\'s last heartbeat)'],
   ['RUNNER_STORAGE_URL', 'http://HOST:STORAGE_PORT/', 'SHUB_STORAGE given to jobs (the storage API as jobs reach it)'],
   ['RUNNER_API_URL', 'http://HOST:DASH_PORT/api/', 'SHUB_APIURL given to jobs (the dash API as jobs reach it)'],
+  ['CONSOLE_STORAGE_URL', 'http://HOST:STORAGE_PORT/', 'the storage API the web console (dash port, `/`) forwards `/storage/` to, so the browser talks to one origin'],
+  ['CONSOLE_STATS_URL', 'http://HOST:STATS_PORT/', 'the proxy usage stats API the web console forwards `/stats/` to'],
+  ['CONSOLE_SESSION_HOURS', '12', 'a console session (its HttpOnly cookie) ends this many hours after sign-in'],
   ['DEPLOY_ENV_DIR', 'DATA_DIR/environments', 'where a runner builds and keeps the Python environment of each deployed version (one folder per version, shared by its jobs)'],
   ['DEPLOY_PIP_CACHE_DIR', 'DATA_DIR/pip-cache', 'pip\'s cache for the environments\' builds (PIP_CACHE_DIR): a package is downloaded once per machine'],
   ['DEPLOY_PYTHON', 'python3', 'the interpreter that creates the environments (`-m venv`; 3.9 or later)'],
@@ -437,6 +454,7 @@ export function loadConfig(env: Env = process.env): CrawlhubConfig {
     allowPrivateTargets: bool('ALLOW_PRIVATE_TARGETS', false),
     allowTargetAddresses: addressRangesOf(str('ALLOW_TARGET_ADDRESSES', ''), problems),
     readYourWritesTimeoutMs: int('READ_YOUR_WRITES_TIMEOUT_MS', 10_000, 10, 600_000),
+    streamKeepaliveMs: int('STREAM_KEEPALIVE_MS', 15_000, 100, 3_600_000),
     schedulerIntervalMs: int('SCHEDULER_INTERVAL_MS', 10_000, 100, 3_600_000),
     maxRecordBytes: int('MAX_RECORD_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     eventChunkBytes: int('EVENT_CHUNK_BYTES', 1024 * 1024, 64 * 1024, 8 * 1024 * 1024),
@@ -486,6 +504,11 @@ export function loadConfig(env: Env = process.env): CrawlhubConfig {
       storageUrl: url('RUNNER_STORAGE_URL'),
       apiUrl: url('RUNNER_API_URL'),
       passEnv: passEnvOf(env, str('RUNNER_PASS_ENV', RUNNER_PASS_ENV_DEFAULT)),
+    },
+    console: {
+      storageUrl: url('CONSOLE_STORAGE_URL'),
+      statsUrl: url('CONSOLE_STATS_URL'),
+      sessionHours: int('CONSOLE_SESSION_HOURS', 12, 1, 24 * 365),
     },
     deploys: {
       envDir: resolve(str('DEPLOY_ENV_DIR', join(dataDir, 'environments'))),

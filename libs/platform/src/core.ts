@@ -4,6 +4,7 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { JOB_TOKEN_SECRET } from '@crawlhub/access';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
 import { EVENT_LOG, EventLog, openEventLog } from '@crawlhub/eventlog';
 import {
@@ -15,7 +16,8 @@ import {
  * view store. Apps running in one process get the same instances, so a write wakes
  * the projector and the waiting request without polling.
  */
-export const JOB_TOKEN_SECRET = Symbol('JOB_TOKEN_SECRET');
+// Defined beside the tokens it signs (libs/access); exported here too, where the apps have always taken it.
+export { JOB_TOKEN_SECRET };
 
 export interface Core {
   config: CrawlhubConfig;

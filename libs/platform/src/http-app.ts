@@ -1,4 +1,5 @@
 import { INestApplication, LoggerService, LogLevel, Type } from '@nestjs/common';
+import type { RouteInfo } from '@nestjs/common/interfaces';
 import { NestFactory } from '@nestjs/core';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -14,7 +15,15 @@ import { ApiErrorFilter, MAX_PATH_SEGMENT_CHARS, parseQuery } from '@crawlhub/ht
  */
 export async function startHttpApp(
   module: Type<unknown> | ReturnType<typeof Object>,
-  options: { host: string; port: number; errors: ApiErrorFilter; logger: LoggerService | LogLevel[] | false; prefix?: string },
+  options: {
+    host: string;
+    port: number;
+    errors: ApiErrorFilter;
+    logger: LoggerService | LogLevel[] | false;
+    prefix?: string;
+    /** Routes served outside `prefix` (the dash role's console pages beside its /api). */
+    unprefixed?: RouteInfo[];
+  },
 ): Promise<INestApplication> {
   const { errors } = options;
   const adapter = new FastifyAdapter({
@@ -28,7 +37,7 @@ export async function startHttpApp(
   const fastify = app.getHttpAdapter().getInstance();
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));
-  if (options.prefix) app.setGlobalPrefix(options.prefix);
+  if (options.prefix) app.setGlobalPrefix(options.prefix, { exclude: options.unprefixed ?? [] });
   app.useGlobalFilters(errors);
   app.enableShutdownHooks();
   await app.listen(options.port, options.host);

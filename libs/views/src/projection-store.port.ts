@@ -24,6 +24,12 @@ export interface ProjectionStore {
    */
   waitFor(positions: LogPosition[], timeoutMs: number): Promise<boolean>;
   /**
+   * Resolves when a projector in this process (any thread) has applied something, or after
+   * `timeoutMs`, whichever comes first: the wake-up of live readers (the storage API's
+   * event streams). A projector in another process wakes nobody, so callers bound the wait.
+   */
+  nextChange(timeoutMs: number): Promise<void>;
+  /**
    * Records an event that the projections could not apply however often they tried (a
    * poison event) and moves its partition's checkpoint past it, so the events behind it
    * apply. Replay meets it again and records it again (docs/DESIGN.md).

@@ -102,6 +102,9 @@ export class JobsMongo implements JobsView {
       await jobs.createIndex({ project: 1, ts: -1, order: -1 }, { name: 'jobs_recent' });
       await jobs.createIndex({ project: 1, state: 1, priority: -1, order: 1 }, { name: 'jobs_queue' });
       await jobs.createIndex({ project: 1, tags: 1 }, { name: 'jobs_tags' });
+      // The console's job list filtered by spider or by tag, newest first, without sorting in memory.
+      await jobs.createIndex({ project: 1, spiderId: 1, ts: -1, order: -1 }, { name: 'jobs_spider_recent' });
+      await jobs.createIndex({ project: 1, tags: 1, ts: -1, order: -1 }, { name: 'jobs_tag_recent' });
       await jobs.createIndex({ state: 1, runner: 1, project: 1 }, { name: 'jobs_runner' });
       await db.collection<RunnerMongoDoc>('job_runners').createIndex({ project: 1 }, { name: 'job_runners_project' });
       const spiders = db.collection<SpiderMongoDoc>('spiders');

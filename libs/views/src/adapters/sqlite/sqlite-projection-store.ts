@@ -97,6 +97,10 @@ export class SqliteProjectionStore implements ProjectionStore {
     return true;
   }
 
+  nextChange(timeoutMs: number): Promise<void> {
+    return this.progressed.wait(timeoutMs);
+  }
+
   async reset(): Promise<void> {
     await this.queue.idle();
     this.views.dropAll();
