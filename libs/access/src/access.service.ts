@@ -36,7 +36,7 @@ export class AccessService {
    * not expired.
    */
   async authenticateProxyToken(token: string, secret: string): Promise<Principal | null> {
-    const keyId = keyIdOfProxyToken(token, secret, Date.now());
+    const keyId = await keyIdOfProxyToken(token, secret, Date.now());
     if (keyId === null) return null;
     if (this.config.adminKey !== null && keyId === keyIdOf(this.config.adminKey)) return { id: keyId, admin: true, projects: [] };
     const hit = cached(this.byKeyId, keyId);
