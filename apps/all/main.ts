@@ -4,7 +4,7 @@ import { DynamicModule, INestApplicationContext, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { CommandBus } from '@nestjs/cqrs';
 import { AccessModule } from '@crawlhub/access';
-import { ConfigError, CONFIG_DOCS, CrawlhubConfig, loadConfig } from '@crawlhub/config';
+import { ConfigError, CONFIG_DOCS, CrawlhubConfig, loadConfig, plainText } from '@crawlhub/config';
 import { adminKeyFile, Core, CoreModule, ensureAdminKey, nestLogger, openCore } from '@crawlhub/platform';
 import { startProjectorThread } from '../projector/projector.thread';
 import { startDashApp } from '../dash/dash.app';
@@ -22,7 +22,7 @@ Usage: npm start            start every app in one process (data under ./data)
        APP_ROLE=storage,projector npm start   start only some roles
 
 Configuration (environment variables, all optional):
-${CONFIG_DOCS.map(([n, d, m]) => `  ${n}\n      default ${d}: ${m}`).join('\n')}
+${CONFIG_DOCS.map(([n, d, m]) => `  ${n}\n      default ${plainText(d)}: ${plainText(m)}`).join('\n')}
 
 Operations: npm run crawlhub -- --help   (keys, replay, audit)`;
 

@@ -107,7 +107,7 @@ describe('jobs: JobQ and job control', () => {
     const payload = JSON.parse(Buffer.from(job.auth.split('.')[1], 'base64url').toString());
     expect(payload).toEqual({ aud: `job:${job.key}`, run: expect.any(Number) });
     // A token of another run of the same job (signed with the platform's secret, as a replayed or older token would be).
-    const otherRun = jobToken({ key: job.key, run: payload.run + 1 }, p.core.jobTokenSecret);
+    const otherRun = await jobToken({ key: job.key, run: payload.run + 1 }, p.core.jobTokenSecret);
     const asJob = (token: string) => ({ authorization: `Basic ${Buffer.from(`${job.key}:${token}`).toString('base64')}` });
     expect((await fetch(`${p.storageUrl}/items/${job.key}`, { method: 'POST', body: '{}\n', headers: asJob(otherRun) })).status).toBe(401);
     expect((await fetch(`${p.storageUrl}/items/${job.key}`, { method: 'POST', body: '{}\n', headers: asJob(job.auth) })).status).toBe(200);

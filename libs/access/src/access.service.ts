@@ -44,7 +44,7 @@ export class AccessService {
    * not expired.
    */
   async authenticateProxyToken(token: string, secret: string): Promise<Principal | null> {
-    const keyId = keyIdOfProxyToken(token, secret, Date.now());
+    const keyId = await keyIdOfProxyToken(token, secret, Date.now());
     return keyId === null ? null : this.principalOfKeyId(keyId);
   }
 
@@ -55,13 +55,13 @@ export class AccessService {
   async startSession(secret: string, nowMs = Date.now()): Promise<{ token: string; session: ConsoleSession; principal: Principal } | null> {
     const principal = await this.authenticate(secret);
     if (principal === null) return null;
-    const { token, session } = mintSessionToken(principal.id, nowMs + this.config.console.sessionHours * 3_600_000, this.requireSecret());
+    const { token, session } = await mintSessionToken(principal.id, nowMs + this.config.console.sessionHours * 3_600_000, this.requireSecret());
     return { token, session, principal };
   }
 
   /** The principal of a console session's token, exactly as its key's (same projects, same capabilities), while the key lives and the session has not expired. */
   async authenticateSession(token: string): Promise<{ principal: Principal; session: ConsoleSession } | null> {
-    const session = sessionOfToken(token, this.requireSecret(), Date.now());
+    const session = await sessionOfToken(token, this.requireSecret(), Date.now());
     if (session === null) return null;
     const principal = await this.principalOfKeyId(session.keyId);
     return principal === null ? null : { principal, session };

@@ -1,12 +1,13 @@
 import { ConsoleLogger, LogLevel } from '@nestjs/common';
 import { CrawlhubConfig } from '@crawlhub/config';
 
-/** Nest's own log levels for LOG_LEVEL (route-mapping chatter only at debug). */
-export function nestLogLevels(config: CrawlhubConfig): LogLevel[] {
+/** Nest's log levels for LOG_LEVEL: `info` shows our `log` lines (Nest's own start-up chatter only at debug, see PlatformLogger). */
+export function nestLogLevels(config: Pick<CrawlhubConfig, 'logLevel'>): LogLevel[] {
   switch (config.logLevel) {
     case 'debug':
       return ['error', 'warn', 'log', 'debug', 'verbose'];
     case 'info':
+      return ['error', 'warn', 'log'];
     case 'warn':
       return ['error', 'warn'];
     case 'error':
@@ -24,11 +25,27 @@ export function logColours(config: Pick<CrawlhubConfig, 'noColor'>, streams: { i
   return !config.noColor && streams.every((s) => s.isTTY === true);
 }
 
+/** Nest's own contexts, whose `log` lines (modules initialised, routes mapped, app started) are start-up chatter. */
+const NEST_CONTEXTS = new Set(['NestFactory', 'InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestApplication', 'NestApplicationContext']);
+
+/** Nest's ConsoleLogger that keeps Nest's own `log` chatter for LOG_LEVEL=debug, so `info` shows the platform's lines only. */
+class PlatformLogger extends ConsoleLogger {
+  constructor(private readonly nestChatter: boolean, colours: boolean, levels: LogLevel[]) {
+    super({ logLevels: levels, colors: colours });
+  }
+
+  override log(message: unknown, ...rest: unknown[]): void {
+    const context = rest.length > 0 ? rest[rest.length - 1] : this.context;
+    if (!this.nestChatter && typeof context === 'string' && NEST_CONTEXTS.has(context)) return;
+    super.log(message, ...rest);
+  }
+}
+
 /**
  * The logger every Nest app of the process gets (NestFactory makes it the one behind
  * `new Logger(context)` too): LOG_LEVEL's levels, coloured only on a terminal (logColours).
  * A worker thread's stdout is never a terminal, so its parent decides and passes `colours`.
  */
-export function nestLogger(config: CrawlhubConfig, colours = logColours(config)): ConsoleLogger {
-  return new ConsoleLogger({ logLevels: nestLogLevels(config), colors: colours });
+export function nestLogger(config: Pick<CrawlhubConfig, 'logLevel' | 'noColor'>, colours = logColours(config)): ConsoleLogger {
+  return new PlatformLogger(config.logLevel === 'debug', colours, nestLogLevels(config));
 }

@@ -19,15 +19,15 @@ export interface ConsoleSession {
 }
 
 /** A new session of `keyId` until `expiresAtMs` (rounded up to the second), with a fresh CSRF proof. */
-export function mintSessionToken(keyId: string, expiresAtMs: number, secret: string): { token: string; session: ConsoleSession } {
+export async function mintSessionToken(keyId: string, expiresAtMs: number, secret: string): Promise<{ token: string; session: ConsoleSession }> {
   const exp = Math.ceil(expiresAtMs / 1000);
   const csrf = randomBytes(18).toString('base64url');
-  return { token: signJwt({ aud: `${AUDIENCE}${keyId}`, exp, csrf }, secret), session: { keyId, csrf, expiresAtMs: exp * 1000 } };
+  return { token: await signJwt({ aud: `${AUDIENCE}${keyId}`, exp, csrf }, secret), session: { keyId, csrf, expiresAtMs: exp * 1000 } };
 }
 
 /** The session a token carries, or null when it is not ours, malformed or expired at `nowMs`. */
-export function sessionOfToken(token: string, secret: string, nowMs: number): ConsoleSession | null {
-  const payload = verifiedJwtPayload(token, secret);
+export async function sessionOfToken(token: string, secret: string, nowMs: number): Promise<ConsoleSession | null> {
+  const payload = await verifiedJwtPayload(token, secret, nowMs);
   if (payload === null) return null;
   const { aud, exp, csrf } = payload;
   if (typeof aud !== 'string' || !aud.startsWith(AUDIENCE) || typeof exp !== 'number' || exp * 1000 <= nowMs || typeof csrf !== 'string') return null;

@@ -97,7 +97,7 @@ export class ExtractionWorker implements OnApplicationBootstrap, OnApplicationSh
   private async extract(q: ExtractionRequested): Promise<Pick<ExtractionCompleted, 'result' | 'error' | 'downloadMs' | 'extractMs'>> {
     const started = Date.now();
     const request: FetchRequested = { id: q.id, user: q.user, url: q.url, method: 'GET', headers: PAGE_HEADERS, body: null, region: null, device: null, jobId: null, render: false, screenshot: false, deadline: q.deadline };
-    const fetched = await this.fetcher.fetch(request, this.tokens.for(q.user, q.deadline + 5_000));
+    const fetched = await this.fetcher.fetch(request, await this.tokens.for(q.user, q.deadline + 5_000));
     const downloadMs = Date.now() - started;
     const failed = (error: string) => ({ result: null, error, downloadMs, extractMs: 0 });
     // A download cut by the query's own deadline is the query's timeout, not the website's.

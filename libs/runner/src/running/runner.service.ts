@@ -300,7 +300,7 @@ export class Runner implements OnApplicationShutdown {
     });
     const launchJob = launchJobOf(key, job.meta);
     // A job claimed before runs had ids has no token to give: its process gets an empty one.
-    const token = tokenOfRun(job, this.secret) ?? '';
+    const token = (await tokenOfRun(job, this.secret)) ?? '';
     const command = prepared.then(({ spider }) => ({
       cwd: spider.cwd,
       launchOf: (fifoPath: string) => jobLaunch(launchJob, spider, { token, fifoPath, storageUrl: this.storageUrl, apiUrl: this.apiUrl, passEnv: this.config.runner.passEnv }),

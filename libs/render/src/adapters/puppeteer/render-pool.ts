@@ -4,9 +4,9 @@ import puppeteer from 'puppeteer-core';
 import { Cluster } from 'puppeteer-cluster';
 import { CrawlhubConfig, PRIVATE_TARGETS_REFUSED, RenderConfig } from '@crawlhub/config';
 import { TargetPolicy } from '@crawlhub/net';
-import { RenderError } from '../domain/render-error';
-import { mayRequest } from '../domain/target-filter';
-import { Renderer, RenderRequest, RenderResult } from '../ports/renderer.port';
+import { RenderError } from '../../domain/render-error';
+import { mayRequest } from '../../domain/target-filter';
+import { Renderer, RenderRequest, RenderResult } from '../../ports/renderer.port';
 import { KeptBrowsers, keptPageConcurrency } from './kept-page-concurrency';
 
 export interface RenderPoolOptions extends RenderConfig {
