@@ -16,7 +16,7 @@ export class DashAppModule {
 
 /** The dash app; it also runs the periodic-jobs scheduler and the lost-runner checks. */
 export async function startDashApp(core: Core, logger: LoggerService | LogLevel[] | false): Promise<INestApplication> {
-  const app = await startHttpApp(DashAppModule.with(core), { host: core.config.host, port: core.config.ports.dash, errors: dashErrorFilter().register(commentsErrorOf), logger, prefix: 'api' });
+  const app = await startHttpApp(DashAppModule.with(core), { api: 'dash', host: core.config.host, port: core.config.ports.dash, errors: dashErrorFilter().register(commentsErrorOf), logger, prefix: 'api' });
   app.get(PeriodicScheduler).start(core.config.schedulerIntervalMs);
   app.get(LostRunnerWatch).start();
   return app;

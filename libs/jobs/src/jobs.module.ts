@@ -1,3 +1,4 @@
+import { JobsMetrics } from './queries/jobs-metrics/jobs-metrics';
 import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { HttpSupportModule } from '@crawlhub/http';
@@ -45,7 +46,7 @@ export class JobqApiModule {}
 @Module({
   imports: [CqrsModule, HttpSupportModule, JobsViewsModule, StorageViewsModule],
   controllers: [RunJobController, DashJobsController, SchedulesController, SpidersV2Controller],
-  providers: [...shared, SetScheduleHandler, PeriodicScheduler],
+  providers: [...shared, SetScheduleHandler, PeriodicScheduler, JobsMetrics],
   exports: [PeriodicScheduler],
 })
 export class JobControlApiModule {}

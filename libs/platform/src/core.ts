@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
 import { EVENT_LOG, EventLog, openEventLog } from '@crawlhub/eventlog';
+import { instrumentEventLog } from './instrumented-event-log';
 import {
   EventWriter, MongoProjectionStore, MongoViewDatabase, PROJECTION_STORE, ProjectionStore, SqliteProjectionStore, SqliteViewDatabase,
 } from '@crawlhub/views';
@@ -16,6 +17,8 @@ import {
  * the projector and the waiting request without polling.
  */
 export const JOB_TOKEN_SECRET = Symbol('JOB_TOKEN_SECRET');
+/** The process's Core itself, for what serves every role (the ops endpoints, http-ops.ts). */
+export const CORE = Symbol('CORE');
 
 export interface Core {
   config: CrawlhubConfig;
@@ -27,7 +30,7 @@ export interface Core {
 }
 
 export async function openCore(config: CrawlhubConfig): Promise<Core> {
-  const eventLog = openEventLog(config);
+  const eventLog = instrumentEventLog(openEventLog(config));
   let views: Core['views'];
   let projections: ProjectionStore;
   if (config.viewStore.kind === 'sqlite') {
@@ -58,6 +61,7 @@ export async function openCore(config: CrawlhubConfig): Promise<Core> {
 export class CoreModule {
   static with(core: Core): DynamicModule {
     const providers: Provider[] = [
+      { provide: CORE, useValue: core },
       { provide: CONFIG, useValue: core.config },
       { provide: EVENT_LOG, useValue: core.eventLog },
       { provide: JOB_TOKEN_SECRET, useValue: core.jobTokenSecret },

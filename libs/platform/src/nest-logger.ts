@@ -1,5 +1,6 @@
 import { ConsoleLogger, LogLevel } from '@nestjs/common';
 import { CrawlhubConfig } from '@crawlhub/config';
+import { currentCorrelationId } from '@crawlhub/contracts';
 
 /** Nest's own log levels for LOG_LEVEL (route-mapping chatter only at debug). */
 export function nestLogLevels(config: CrawlhubConfig): LogLevel[] {
@@ -30,5 +31,23 @@ export function logColours(env: NodeJS.ProcessEnv = process.env, streams: { isTT
  * A worker thread's stdout is never a terminal, so its parent decides and passes `colours`.
  */
 export function nestLogger(config: CrawlhubConfig, colours = logColours()): ConsoleLogger {
+  if (config.logFormat === 'json') return new JsonLogger({ logLevels: nestLogLevels(config), json: true });
   return new ConsoleLogger({ logLevels: nestLogLevels(config), colors: colours });
+}
+
+/**
+ * LOG_FORMAT=json: Nest's JSON lines (level, pid, timestamp, context, message), with the
+ * correlation id of the request being handled when there is one (the id its events carry).
+ */
+class JsonLogger extends ConsoleLogger {
+  protected override getJsonLogObject(message: unknown, options: Parameters<ConsoleLogger['getJsonLogObject']>[1]): ReturnType<ConsoleLogger['getJsonLogObject']> {
+    const line = super.getJsonLogObject(message, options);
+    const correlationId = currentCorrelationId();
+    return correlationId === undefined ? line : Object.assign(line, { correlationId });
+  }
+}
+
+/** One access log line (LOG_FORMAT=json) in the shape of Nest's JSON lines, newline included. */
+export function accessLogLine(fields: Record<string, unknown>): string {
+  return `${JSON.stringify({ level: 'log', pid: process.pid, timestamp: Date.now(), context: 'http', message: 'request', ...fields })}\n`;
 }
