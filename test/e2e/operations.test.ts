@@ -16,6 +16,8 @@ import { hasSeries, sample, scrape } from '../support/metrics';
  * the numbers move with the traffic. Runs on every lane (the lanes' EVENT_LOG and VIEW_STORE).
  */
 describe('health, readiness and metrics on every port', () => {
+  // Each readiness read and scrape asks the log for the end offsets of every projected topic: on Kafka, round trips to the broker.
+  jest.setTimeout(30_000);
   let platform: TestPlatform;
   const apps: INestApplication[] = [];
   let proxy: StartedProxy;
