@@ -35,13 +35,8 @@ const CACHE_MS = 1000;
 function viewLagReader(core: Core): () => Promise<PartitionLag[]> {
   let cached: { at: number; lag: Promise<PartitionLag[]> } | null = null;
   const read = async (): Promise<PartitionLag[]> => {
-    const lags = await Promise.all(
-      PROJECTED_TOPICS.map(async (topic) => {
-        const ends = await core.eventLog.endOffsets(topic);
-        return Promise.all(ends.map(async (end, partition) => ({ topic, partition, lag: Math.max(0, end - (await core.projections.nextOffset(topic, partition))) })));
-      }),
-    );
-    return lags.flat();
+    const [checkpoints, ...ends] = await Promise.all([core.projections.allCheckpoints(), ...PROJECTED_TOPICS.map((topic) => core.eventLog.endOffsets(topic))]);
+    return PROJECTED_TOPICS.flatMap((topic, i) => ends[i].map((end, partition) => ({ topic, partition, lag: Math.max(0, end - (checkpoints.get(`${topic}:${partition}`) ?? 0)) })));
   };
   return () => {
     if (cached === null || Date.now() - cached.at > CACHE_MS) {
