@@ -32,7 +32,8 @@ describe('health, readiness and metrics on every port', () => {
     await new Promise<void>((r) => site.listen(0, '127.0.0.1', () => r()));
     siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
     platform = await startTestPlatform(
-      { FETCH_PORT: '0', EXTRACT_PORT: '0', STATS_PORT: '0', PROXY_PORT: '0', OPS_PORT: '0', ALLOW_PRIVATE_TARGETS: 'true', PROXY_THROTTLE_SPACING_MS: '0', PROXY_BAN_RETRY_BACKOFF_MS: '10' },
+      // No fetch worker runs here: a fetch waits until its deadline (FETCH_DEADLINE_MS) and answers 503.
+      { FETCH_PORT: '0', EXTRACT_PORT: '0', STATS_PORT: '0', PROXY_PORT: '0', OPS_PORT: '0', ALLOW_PRIVATE_TARGETS: 'true', PROXY_THROTTLE_SPACING_MS: '0', PROXY_BAN_RETRY_BACKOFF_MS: '10', FETCH_DEADLINE_MS: '3000' },
       { runner: { id: 'ops-runner', units: 3 } },
     );
     const url = (app: INestApplication) => `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
@@ -101,6 +102,14 @@ describe('health, readiness and metrics on every port', () => {
     // A route nobody has: counted as unmatched, never as a new series per path.
     await fetch(`${platform.storageUrl}/no/such/route/with/many/segments/${Date.now()}`, { headers: auth });
     expect(sample(await scrape(ports.ops), 'crawlhub_http_requests_total', { api: 'storage', route: 'unmatched', status: '404' })).toBeGreaterThanOrEqual(1);
+  });
+
+  it('shows the fetch requests an API process waits for', async () => {
+    const waiting = fetch(`${ports.fetch}/fetch/v2`, { method: 'POST', headers: { Authorization: basic(platform.adminKey), 'content-type': 'application/json' }, body: JSON.stringify({ url: `${siteUrl}/fine` }) });
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(sample(await scrape(ports.ops), 'crawlhub_fetch_api_requests_in_flight')).toBe(1);
+    expect((await waiting).status).toBe(503);
+    expect(sample(await scrape(ports.ops), 'crawlhub_fetch_api_requests_in_flight')).toBe(0);
   });
 
   it('shows jobs by state and the runner\'s slots', async () => {
