@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
 import { EVENT_LOG, EventLog, openEventLog } from '@crawlhub/eventlog';
 import { instrumentEventLog } from './instrumented-event-log';
+import { forgetViewLag } from './ops';
 import {
   EventWriter, MongoProjectionStore, MongoViewDatabase, PROJECTION_STORE, ProjectionStore, SqliteProjectionStore, SqliteViewDatabase,
 } from '@crawlhub/views';
@@ -42,18 +43,20 @@ export async function openCore(config: CrawlhubConfig): Promise<Core> {
     views = { kind: 'mongodb', db };
     projections = new MongoProjectionStore(db);
   }
-  return {
+  const core: Core = {
     config,
     jobTokenSecret: config.jobTokenSecret ?? persistentSecret(join(config.dataDir, 'job-token-secret')),
     eventLog,
     views,
     projections,
     close: async () => {
+      forgetViewLag(core);
       await projections.close();
       await eventLog.close();
       if (views.kind === 'sqlite') views.db.close();
     },
   };
+  return core;
 }
 
 @Global()

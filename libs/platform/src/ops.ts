@@ -6,7 +6,7 @@ import {
 } from '@crawlhub/contracts';
 import { credentialsOf } from '@crawlhub/http';
 import { OpsEndpoints, projectorLag, Readiness } from '@crawlhub/ops';
-import { Core } from './core';
+import type { Core } from './core';
 
 /**
  * The topics the projector applies to the views (apps/projector; a spec checks that this
@@ -32,6 +32,26 @@ const CACHE_MS = 1000;
  * stores answer within READY_TIMEOUT_MS or the read fails: an unreachable server is not
  * waited for.
  */
+const lagOfCore = new WeakMap<Core, { read: () => Promise<PartitionLag[]>; unlist: () => void }>();
+
+/** The views' lag of a Core (read as below), also shown as crawlhub_projector_lag_events until `forgetViewLag`. */
+function viewLagOf(core: Core): () => Promise<PartitionLag[]> {
+  let lag = lagOfCore.get(core);
+  if (lag === undefined) {
+    const read = viewLagReader(core);
+    const unlist = projectorLag.add(async () => (await read()).map(({ topic, partition, lag: value }) => ({ labels: { topic, partition }, value })));
+    lag = { read, unlist };
+    lagOfCore.set(core, lag);
+  }
+  return lag.read;
+}
+
+/** Called when a Core closes: its stores are gone, its lag leaves /metrics. */
+export function forgetViewLag(core: Core): void {
+  lagOfCore.get(core)?.unlist();
+  lagOfCore.delete(core);
+}
+
 function viewLagReader(core: Core): () => Promise<PartitionLag[]> {
   let cached: { at: number; lag: Promise<PartitionLag[]> } | null = null;
   const read = async (): Promise<PartitionLag[]> => {
@@ -58,13 +78,12 @@ const opsOfCore = new WeakMap<Core, { endpoints: OpsEndpoints; access: { service
 export function opsEndpointsOf(core: Core, access: AccessService | null = null): OpsEndpoints {
   let ops = opsOfCore.get(core);
   if (ops === undefined) {
-    const lagOf = viewLagReader(core);
+    const lagOf = viewLagOf(core);
     const holder = { service: access };
     const endpoints = new OpsEndpoints({
       readiness: () => readinessOf(lagOf, core.config.ops.readyMaxLag),
       mayReadMetrics: async (req) => core.config.ops.metricsPublic || (await isAdmin(holder.service, req)),
     });
-    projectorLag.add(async () => (await lagOf()).map(({ topic, partition, lag }) => ({ labels: { topic, partition }, value: lag })));
     ops = { endpoints, access: holder };
     opsOfCore.set(core, ops);
   }
