@@ -1,4 +1,3 @@
-import { JobsMetrics } from './queries/jobs-metrics/jobs-metrics';
 import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { HttpSupportModule } from '@crawlhub/http';
@@ -14,6 +13,7 @@ import { SetBotgroupHandler } from './commands/set-botgroup/set-botgroup.handler
 import { SchedulesController } from './commands/set-schedule/schedules.controller';
 import { SetScheduleHandler } from './commands/set-schedule/set-schedule.handler';
 import { PeriodicScheduler } from './scheduler/periodic-scheduler';
+import { JobsMetrics } from './queries/jobs-metrics/jobs-metrics';
 import { StartJobController } from './commands/start-job/start-job.controller';
 import { UpdateJobsController } from './commands/update-jobs/update-jobs.controller';
 import { PurgeJobController } from './commands/purge-job/purge-job.controller';
