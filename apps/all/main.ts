@@ -5,7 +5,7 @@ import { NestFactory } from '@nestjs/core';
 import { CommandBus } from '@nestjs/cqrs';
 import { AccessModule } from '@crawlhub/access';
 import { ConfigError, CONFIG_DOCS, CrawlhubConfig, loadConfig, plainText } from '@crawlhub/config';
-import { adminKeyFile, Core, CoreModule, ensureAdminKey, nestLogger, openCore } from '@crawlhub/platform';
+import { adminKeyFile, Core, CoreModule, ensureAdminKey, nestLogger, openCore, startOpsServer } from '@crawlhub/platform';
 import { startProjectorThread } from '../projector/projector.thread';
 import { startDashApp } from '../dash/dash.app';
 import { startStorageApp } from '../storage/storage.app';
@@ -92,6 +92,11 @@ async function main(): Promise<void> {
     const app = await startExtractApp(core, logger);
     running.push(app);
     urls.push(`extraction API http://${config.host}:${(app.getHttpServer().address() as { port: number }).port}/v1/extract`);
+  }
+  if (config.ops.port !== null) {
+    const ops = await startOpsServer(core);
+    running.push(ops);
+    urls.push(`ops            http://${config.ops.host}:${ops.port}/healthz /readyz /metrics`);
   }
 
   let createdKey: string | null = null;

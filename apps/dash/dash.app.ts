@@ -36,6 +36,7 @@ export function consoleUpstreamsOf(core: Core, given: Partial<ConsoleUpstreams> 
  */
 export async function startDashApp(core: Core, logger: LoggerService | LogLevel[] | false, upstreams: Partial<ConsoleUpstreams> = {}): Promise<INestApplication> {
   const app = await startHttpApp(DashAppModule.with(core, consoleUpstreamsOf(core, upstreams)), {
+    api: 'dash',
     host: core.config.host,
     port: core.config.ports.dash,
     errors: dashErrorFilter().register(commentsErrorOf),

@@ -34,6 +34,9 @@ export interface CrawlhubConfig {
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   /** NO_COLOR (https://no-color.org) set and not empty: log lines never carry colour codes. */
   noColor: boolean;
+  /** `json`: one JSON object per log line, and one per HTTP request answered, with its correlation id. */
+  logFormat: 'text' | 'json';
+  ops: OpsConfig;
   runner: RunnerConfig;
   deploys: DeploysConfig;
   frontier: FrontierConfig;
@@ -56,6 +59,20 @@ export interface ConsoleConfig {
   statsUrl: string | null;
   /** A console session (cookie) ends this long after sign-in. */
   sessionHours: number;
+}
+
+/** Health, readiness and metrics of every process (libs/ops, docs/operations.md). */
+export interface OpsConfig {
+  /** A port of its own serving /healthz, /readyz and /metrics (without a key); null: none. */
+  port: number | null;
+  /** Where OPS_PORT listens (loopback by default: the metrics there need no key). */
+  host: string;
+  /** GET /metrics on the API ports without a key (otherwise it needs the admin key). */
+  metricsPublic: boolean;
+  /** /readyz fails while the views are more than this many events behind the log. */
+  readyMaxLag: number;
+  /** /readyz fails when the event log or the view store does not answer within this time. */
+  readyTimeoutMs: number;
 }
 
 /** The fetch API (libs/fetch, :8003). */
@@ -287,6 +304,12 @@ export const CONFIG_DOCS: [string, string, string][] = [
   ['SCHEDULER_INTERVAL_MS', '`10000`', 'how often periodic jobs are checked (a run starts at most this late)'],
   ['MAX_RECORD_BYTES', '`1048576`', 'largest item, log line, request or collection record (413 above)'],
   ['EVENT_CHUNK_BYTES', '`1048576`', 'request bodies are cut into log events of about this size'],
+  ['LOG_FORMAT', '`text`', '`text`, or `json`: one JSON object per log line, and one access line per HTTP request (at LOG_LEVEL info or debug) with its correlation id, the one the events of the request carry'],
+  ['OPS_PORT', '—', 'a port of its own for GET /healthz, /readyz and /metrics, without a key (for roles without an HTTP port: projector, runner, worker); every API port and the proxy port serve them too'],
+  ['OPS_HOST', '`127.0.0.1`', 'listen address of OPS_PORT (loopback by default: its metrics need no key)'],
+  ['METRICS_PUBLIC', '`false`', 'answer GET /metrics on the API and proxy ports without a key (otherwise the admin key, HTTP Basic; OPS_PORT never needs one)'],
+  ['READY_MAX_LAG', '`1000`', 'GET /readyz answers 503 while the views are more than this many events behind the log'],
+  ['READY_TIMEOUT_MS', '`2000`', 'GET /readyz answers 503 when the event log or the view store does not answer within this time'],
   ['LOG_LEVEL', '`info`', 'debug, info, warn or error (debug also turns on kafkajs\' own debug lines on `EVENT_LOG=kafka`)'],
   ['NO_COLOR', '—', 'set and not empty: log lines never carry colour codes (off a terminal they never do; [no-color.org](https://no-color.org))'],
   ['COLLECTION_EXPIRY_SECONDS', '`2592000`', 'records of cached collections (cs, vcs) expire this long after they were written (30 days)'],
@@ -464,6 +487,14 @@ export function loadConfig(env: Env = process.env): CrawlhubConfig {
     eventChunkBytes: int('EVENT_CHUNK_BYTES', 1024 * 1024, 64 * 1024, 8 * 1024 * 1024),
     logLevel: oneOf('LOG_LEVEL', 'info', ['debug', 'info', 'warn', 'error'] as const),
     noColor: str('NO_COLOR', '') !== '',
+    logFormat: oneOf('LOG_FORMAT', 'text', ['text', 'json'] as const),
+    ops: {
+      port: str('OPS_PORT', '') === '' ? null : int('OPS_PORT', 0, 0, 65535),
+      host: str('OPS_HOST', '127.0.0.1'),
+      metricsPublic: bool('METRICS_PUBLIC', false),
+      readyMaxLag: int('READY_MAX_LAG', 1000, 0, Number.MAX_SAFE_INTEGER),
+      readyTimeoutMs: int('READY_TIMEOUT_MS', 2000, 10, 600_000),
+    },
     collections: {
       expirySeconds: int('COLLECTION_EXPIRY_SECONDS', 30 * 24 * 3600, 1, 100 * 365 * 24 * 3600),
       versions: int('COLLECTION_VERSIONS', 3, 1, 100),

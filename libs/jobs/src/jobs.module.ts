@@ -14,6 +14,7 @@ import { SetBotgroupHandler } from './commands/set-botgroup/set-botgroup.handler
 import { SchedulesController } from './commands/set-schedule/schedules.controller';
 import { SetScheduleHandler } from './commands/set-schedule/set-schedule.handler';
 import { PeriodicScheduler } from './scheduler/periodic-scheduler';
+import { JobsMetrics } from './queries/jobs-metrics/jobs-metrics';
 import { StartJobController } from './commands/start-job/start-job.controller';
 import { UpdateJobsController } from './commands/update-jobs/update-jobs.controller';
 import { PurgeJobController } from './commands/purge-job/purge-job.controller';
@@ -46,7 +47,7 @@ export class JobqApiModule {}
 @Module({
   imports: [CqrsModule, HttpSupportModule, JobsViewsModule, StorageViewsModule],
   controllers: [RunJobController, DashJobsController, SchedulesController, SpidersV2Controller, ScrapySettingsController],
-  providers: [...shared, SetScheduleHandler, PeriodicScheduler],
+  providers: [...shared, SetScheduleHandler, PeriodicScheduler, JobsMetrics],
   exports: [PeriodicScheduler],
 })
 export class JobControlApiModule {}

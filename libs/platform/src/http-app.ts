@@ -4,6 +4,8 @@ import { NestFactory } from '@nestjs/core';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ApiErrorFilter, MAX_PATH_SEGMENT_CHARS, parseQuery } from '@crawlhub/http';
+import { ApiName } from './openapi';
+import { instrumentHttpApp } from './http-ops';
 
 /**
  * Starts one HTTP API on Fastify. Bodies are not parsed by the framework: every
@@ -11,11 +13,13 @@ import { ApiErrorFilter, MAX_PATH_SEGMENT_CHARS, parseQuery } from '@crawlhub/ht
  * arrive (JSON lines, gzip, forms); query strings are read by the strict form decoder of
  * every API (parseQuery). Every error answer, whoever raises it (a controller,
  * Nest, Fastify's router, Node's HTTP parser), goes through the app's `errors` filter, so
- * each API answers in its own style and never in Fastify's JSON.
+ * each API answers in its own style and never in Fastify's JSON. Every API also serves the
+ * platform's routes (instrumentHttpApp: health, metrics, its OpenAPI description).
  */
 export async function startHttpApp(
   module: Type<unknown> | ReturnType<typeof Object>,
   options: {
+    api: ApiName;
     host: string;
     port: number;
     errors: ApiErrorFilter;
@@ -40,6 +44,7 @@ export async function startHttpApp(
   if (options.prefix) app.setGlobalPrefix(options.prefix, { exclude: options.unprefixed ?? [] });
   app.useGlobalFilters(errors);
   app.enableShutdownHooks();
+  instrumentHttpApp(app, options.api, options.prefix);
   await app.listen(options.port, options.host);
   return app;
 }

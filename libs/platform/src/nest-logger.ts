@@ -1,5 +1,6 @@
 import { ConsoleLogger, LogLevel } from '@nestjs/common';
 import { CrawlhubConfig } from '@crawlhub/config';
+import { currentCorrelationId } from '@crawlhub/contracts';
 
 /** Nest's log levels for LOG_LEVEL: `info` shows our `log` lines (Nest's own start-up chatter only at debug, see PlatformLogger). */
 export function nestLogLevels(config: Pick<CrawlhubConfig, 'logLevel'>): LogLevel[] {
@@ -46,6 +47,24 @@ class PlatformLogger extends ConsoleLogger {
  * `new Logger(context)` too): LOG_LEVEL's levels, coloured only on a terminal (logColours).
  * A worker thread's stdout is never a terminal, so its parent decides and passes `colours`.
  */
-export function nestLogger(config: Pick<CrawlhubConfig, 'logLevel' | 'noColor'>, colours = logColours(config)): ConsoleLogger {
+export function nestLogger(config: Pick<CrawlhubConfig, 'logLevel' | 'noColor' | 'logFormat'>, colours = logColours(config)): ConsoleLogger {
+  if (config.logFormat === 'json') return new JsonLogger({ logLevels: nestLogLevels(config), json: true });
   return new PlatformLogger(config.logLevel === 'debug', colours, nestLogLevels(config));
+}
+
+/**
+ * LOG_FORMAT=json: Nest's JSON lines (level, pid, timestamp, context, message), with the
+ * correlation id of the request being handled when there is one (the id its events carry).
+ */
+class JsonLogger extends ConsoleLogger {
+  protected override getJsonLogObject(message: unknown, options: Parameters<ConsoleLogger['getJsonLogObject']>[1]): ReturnType<ConsoleLogger['getJsonLogObject']> {
+    const line = super.getJsonLogObject(message, options);
+    const correlationId = currentCorrelationId();
+    return correlationId === undefined ? line : Object.assign(line, { correlationId });
+  }
+}
+
+/** One access log line (LOG_FORMAT=json) in the shape of Nest's JSON lines, newline included. */
+export function accessLogLine(fields: Record<string, unknown>): string {
+  return `${JSON.stringify({ level: 'log', pid: process.pid, timestamp: Date.now(), context: 'http', message: 'request', ...fields })}\n`;
 }

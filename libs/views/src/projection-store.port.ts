@@ -18,6 +18,8 @@ export interface ProjectionStore {
   applyBatch(topic: string, partition: number, events: LoggedEvent[], apply: (e: LoggedEvent) => Promise<void>): Promise<void>;
   /** The next offset this store expects in the partition (0 when nothing was applied). */
   nextOffset(topic: string, partition: number): Promise<number>;
+  /** Every checkpoint in one read: the next offset of each partition applied so far, by `topic:partition` (readiness, lag metrics). */
+  allCheckpoints(): Promise<Map<string, number>>;
   /**
    * Resolves true once every position is applied, false when the bound passes first;
    * rejects with ProjectionFailedError when one of them was skipped as a poison event.

@@ -9,6 +9,7 @@ import { consumeWorkQueue, Consumption, EVENT_LOG, EventLog, Limiter } from '@cr
 import { ProxyFetcher, WORKER_PROXY_URL } from '@crawlhub/fetch';
 import { JOB_TOKEN_SECRET } from '@crawlhub/platform';
 import { EventWriter } from '@crawlhub/views';
+import { extractionDuration, extractionWorkerInFlight } from '@crawlhub/ops';
 import { downloadError, EXTRACTION_FAILED, EXTRACTION_TOO_LONG, isBillable } from '../domain/query-errors';
 import { PageExtractionTimeout, PageExtractor } from './page-extractor';
 
@@ -76,8 +77,16 @@ export class ExtractionWorker implements OnApplicationBootstrap, OnApplicationSh
       this.log.debug(`skipped query ${q.id}: its deadline passed (its batch has answered "query timed out")`);
       return;
     }
-    const done = await this.extract(q);
-    await this.answer(event, { ...done, billable: isBillable(done.error) });
+    extractionWorkerInFlight.inc();
+    try {
+      const done = await this.extract(q);
+      const outcome = done.error === null ? 'ok' : 'error';
+      extractionDuration.observe({ phase: 'download', outcome }, done.downloadMs / 1000);
+      extractionDuration.observe({ phase: 'extract', outcome }, done.extractMs / 1000);
+      await this.answer(event, { ...done, billable: isBillable(done.error) });
+    } finally {
+      extractionWorkerInFlight.dec();
+    }
   }
 
   /** A query whose work kept failing (a poison message): answered with the engine's internal error, not billed (the fault is ours). */

@@ -6,7 +6,8 @@ import type { Duplex } from 'node:stream';
 import { format } from 'node:util';
 import { AccessService, looksLikeProxyToken, Principal } from '@crawlhub/access';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
-import { JOB_TOKEN_SECRET } from '@crawlhub/platform';
+import { OpsEndpoints } from '@crawlhub/ops';
+import { Core, CORE, JOB_TOKEN_SECRET, opsEndpointsOf } from '@crawlhub/platform';
 import { errorCodeOf, ProxyError, PROXY_ERRORS } from '../domain/proxy-errors';
 import { ourHeader } from '../domain/proxy-headers';
 import { TargetGuard } from '../domain/target-guard';
@@ -86,7 +87,8 @@ function ignoreLateWrite(): void {}
 /**
  * The proxy port (:8010) on http-mitm-proxy: absolute-form requests, CONNECT intercepted
  * with crawlhub's CA (the library runs one TLS server per host with our leaf certificate),
- * and a few direct (origin-form) routes: GET /ca.crt, the legacy GET /fetch and /sessions. Every
+ * and a few direct (origin-form) routes: GET /ca.crt, the legacy GET /fetch and /sessions, and
+ * the platform's /healthz, /readyz and /metrics (libs/ops). Every
  * proxied request is taken over in `onRequest` and forwarded by ProxyForwarder (the
  * library's own upstream request is never made).
  */
@@ -112,6 +114,7 @@ export class ProxyServer {
     private readonly guard: TargetGuard,
     @Inject(PROXY_SESSIONS) private readonly sessions: ProxySessions,
     @Inject(JOB_TOKEN_SECRET) private readonly platformSecret: string,
+    @Inject(CORE) private readonly core: Core,
   ) {}
 
   async listen(host: string, port: number): Promise<number> {
@@ -297,6 +300,7 @@ export class ProxyServer {
   private async direct(req: IncomingMessage, res: ServerResponse, raw: string): Promise<void> {
     req.resume();
     const url = new URL(raw, 'http://proxy.invalid');
+    if (OpsEndpoints.handles(url.pathname)) return opsEndpointsOf(this.core, this.access).answer(req, res, url.pathname);
     if (url.pathname === '/ca.crt') {
       if (req.method !== 'GET' && req.method !== 'HEAD') return sendProxyError(res, new ProxyError('method_not_allowed'), [['Allow', 'GET, HEAD']]);
       const pem = this.ca.certificatePem;

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { mkdir, rm } from 'node:fs/promises';
+import { runnerUnits } from '@crawlhub/ops';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
@@ -143,7 +144,14 @@ export class Runner implements OnApplicationShutdown {
     this.lastReconcile = Date.now();
     this.schedule(0);
     this.heartbeatTimer = setInterval(() => void this.heartbeat(), this.heartbeatMs);
+    this.unlistMetrics = runnerUnits.add(() => [
+      { labels: { runner: this.id, state: 'busy' }, value: this.busyUnits },
+      { labels: { runner: this.id, state: 'free' }, value: Math.max(0, this.units - this.busyUnits) },
+    ]);
   }
+
+  /** Takes this runner's units out of /metrics (set while it runs). */
+  private unlistMetrics = (): void => undefined;
 
   /**
    * Tells each project whose jobs it runs (or has yet to finish) that it is alive. A
@@ -450,6 +458,7 @@ export class Runner implements OnApplicationShutdown {
   async stop(): Promise<void> {
     if (!this.running) return;
     this.running = false;
+    this.unlistMetrics();
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.ticking;

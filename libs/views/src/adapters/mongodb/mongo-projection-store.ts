@@ -75,6 +75,10 @@ export class MongoProjectionStore implements ProjectionStore {
     return error.hasErrorLabel(MongoErrorLabel.RetryableWriteError) || error.hasErrorLabel(MongoErrorLabel.ResetPool) || UNAVAILABLE_CODES.has(Number(error.code));
   }
 
+  async allCheckpoints(): Promise<Map<string, number>> {
+    return new Map((await this.checkpoints.find({}).toArray()).map((d) => [d._id, d.next]));
+  }
+
   async nextOffset(topic: string, partition: number): Promise<number> {
     const doc = await this.checkpoints.findOne({ _id: `${topic}:${partition}` });
     return doc?.next ?? 0;

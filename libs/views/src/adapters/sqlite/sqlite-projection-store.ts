@@ -78,6 +78,11 @@ export class SqliteProjectionStore implements ProjectionStore {
     return row?.next_offset ?? 0;
   }
 
+  async allCheckpoints(): Promise<Map<string, number>> {
+    const rows = this.views.reader.prepare('SELECT topic, partition, next_offset FROM projection_checkpoints').all() as { topic: string; partition: number; next_offset: number }[];
+    return new Map(rows.map((r) => [`${r.topic}:${r.partition}`, r.next_offset]));
+  }
+
   async nextOffset(topic: string, partition: number): Promise<number> {
     return this.read(this.views.reader, topic, partition);
   }
