@@ -60,7 +60,9 @@ describe('OpenAPI descriptions of every API', () => {
     for (const { path, method } of operations) {
       const url = path.replace(/\{([A-Za-z0-9_]+)\}/g, (_, name: string) => PARAMETER_VALUES[name] ?? 'x');
       const answer = await fetch(`${base}${url}`, { method, headers: { Authorization: basic(platform.adminKey) }, body: method === 'GET' || method === 'HEAD' ? undefined : '', signal: AbortSignal.timeout(20_000) });
-      await answer.arrayBuffer();
+      // An event stream (the storage API's …/events) stays open by design: its status is the answer.
+      if (answer.headers.get('content-type')?.startsWith('text/event-stream')) await answer.body?.cancel();
+      else await answer.arrayBuffer();
       answers.push({ path, method, status: answer.status });
     }
     expect(answers.filter((a) => a.status === 405 || a.status >= 500)).toEqual([]);

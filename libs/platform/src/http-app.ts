@@ -44,7 +44,7 @@ export async function startHttpApp(
   if (options.prefix) app.setGlobalPrefix(options.prefix, { exclude: options.unprefixed ?? [] });
   app.useGlobalFilters(errors);
   app.enableShutdownHooks();
-  instrumentHttpApp(app, options.api, options.prefix);
+  instrumentHttpApp(app, options.api, options.prefix, options.unprefixed);
   await app.listen(options.port, options.host);
   return app;
 }

@@ -1,4 +1,5 @@
 import { INestApplication } from '@nestjs/common';
+import type { RouteInfo } from '@nestjs/common/interfaces';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
@@ -8,7 +9,7 @@ import { httpRequestDuration, httpRequests, OPS_PATHS } from '@crawlhub/ops';
 import { CORE } from './core';
 import type { Core } from './core';
 import { accessLogLine } from './nest-logger';
-import { ApiName, OPENAPI_PAGE, openApiDocument } from './openapi';
+import { ApiName, isUnprefixedRoute, OPENAPI_PAGE, openApiDocument } from './openapi';
 import { opsEndpointsOf } from './ops';
 
 /** The route template a request matched (Fastify's, e.g. `/items/:project`), noted for the metrics and the access log. */
@@ -16,11 +17,15 @@ const ROUTE = Symbol('route');
 type NotedRequest = IncomingMessage & { [ROUTE]?: string };
 
 /** The routes Fastify registered on each app (method and URL template), as its router has them. */
-const routesOf = new WeakMap<INestApplication, { method: string; url: string }[]>();
+const routesOf = new WeakMap<INestApplication, { routes: { method: string; url: string }[]; unprefixed: RouteInfo[] }>();
 
-/** Every route the app's router has (what its port answers), for the check against its OpenAPI description. */
+/**
+ * Every route of the app's API its router has (what its port answers, less the routes served
+ * beside the API outside its prefix), for the check against its OpenAPI description.
+ */
 export function registeredRoutes(app: INestApplication): { method: string; url: string }[] {
-  return routesOf.get(app) ?? [];
+  const { routes, unprefixed } = routesOf.get(app) ?? { routes: [], unprefixed: [] };
+  return routes.filter((r) => !isUnprefixedRoute(r.url, unprefixed));
 }
 
 /** An X-Request-Id a client may choose (anything else is replaced by one of ours). */
@@ -33,12 +38,12 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
  * makes carry it), the request metrics per route and status, and with LOG_FORMAT=json one
  * access line. Called by startHttpApp before the app listens.
  */
-export function instrumentHttpApp(app: INestApplication, api: ApiName, prefix?: string): void {
+export function instrumentHttpApp(app: INestApplication, api: ApiName, prefix?: string, unprefixed: RouteInfo[] = []): void {
   const core = app.get<Core>(CORE);
   const ops = opsEndpointsOf(core, accessServiceOf(app));
   const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
   const routes: { method: string; url: string }[] = [];
-  routesOf.set(app, routes);
+  routesOf.set(app, { routes, unprefixed });
   fastify.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) routes.push({ method, url: route.url });
   });
@@ -54,7 +59,7 @@ export function instrumentHttpApp(app: INestApplication, api: ApiName, prefix?: 
   }
   let document: string | null = null;
   fastify.get('/openapi.json', (_request, reply) => {
-    document ??= JSON.stringify(openApiDocument(app, api, prefix));
+    document ??= JSON.stringify(openApiDocument(app, api, prefix, unprefixed));
     return reply.header('Content-Type', 'application/json; charset=utf-8').send(document);
   });
   fastify.get('/openapi', (_request, reply) => reply.header('Content-Type', 'text/html; charset=utf-8').send(OPENAPI_PAGE));

@@ -1,4 +1,5 @@
 import { INestApplication, RequestMethod } from '@nestjs/common';
+import type { RouteInfo } from '@nestjs/common/interfaces';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { DiscoveryService } from '@nestjs/core';
 
@@ -22,12 +23,25 @@ const PLATFORM_ROUTES: { path: string; summary: string; open: boolean; type: str
 ];
 
 /**
+ * Whether a route (a path as its controller declares it, e.g. `p/*` or `/console/session`)
+ * is one of `unprefixed`: served outside the API's prefix, beside the API but not part of
+ * it (the dash port's web console: its pages, assets, session and forwarders; docs/console.md).
+ */
+export function isUnprefixedRoute(path: string, unprefixed: RouteInfo[]): boolean {
+  const bare = path.replace(/^\/+|\/+$/g, '');
+  return unprefixed.some(({ path: declared }) => {
+    const pattern = declared.replace(/^\/+|\/+$/g, '');
+    return pattern.endsWith('/*') ? bare.startsWith(pattern.slice(0, -1)) : bare === pattern;
+  });
+}
+
+/**
  * An OpenAPI 3 description of one API, made from its Nest controllers' route metadata
  * (@Controller, @Get, @Post...), so it cannot drift from the routes: every route with its
  * method, path parameters and the controller that serves it. The contracts of bodies and
  * answers are the API's reference page (`doc`), linked from the description.
  */
-export function openApiDocument(app: INestApplication, api: ApiName, prefix = ''): Record<string, unknown> {
+export function openApiDocument(app: INestApplication, api: ApiName, prefix = '', unprefixed: RouteInfo[] = []): Record<string, unknown> {
   const { title, doc, errors } = API_DESCRIPTIONS[api];
   const paths: Record<string, Record<string, unknown>> = {};
   const discovery = app.get(DiscoveryService);
@@ -43,6 +57,7 @@ export function openApiDocument(app: INestApplication, api: ApiName, prefix = ''
       if (method === undefined) continue;
       for (const base of bases) {
         for (const sub of asList(Reflect.getMetadata(PATH_METADATA, handler))) {
+          if (isUnprefixedRoute(joinPath('', base, sub), unprefixed)) continue;
           const route = joinPath(prefix, base, sub);
           const openApiPath = route.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
           const params = [...route.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
