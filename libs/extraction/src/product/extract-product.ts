@@ -68,7 +68,8 @@ export function extractProductWithEvidence(html: string, url: string, models: Ex
     hasIdentifier: sku !== undefined || gtin !== undefined,
     hasAvailability: offer?.availability !== undefined,
     addToCartButtons: cartButtons,
-    isArticle: /article/i.test(metaValue(data, 'og:type') ?? '') || data.records.some((r) => r.types.some((t) => ARTICLE_TYPES.includes(t))),
+    articleRecord: data.records.some((r) => r.types.some((t) => ARTICLE_TYPES.includes(t))),
+    openGraphArticle: /article/i.test(metaValue(data, 'og:type') ?? ''),
     priceElements: scan.priceElements.length,
   };
   const pageFeatures = productPageFeatures(signals);

@@ -13,8 +13,10 @@ export interface ProductPageSignals {
   hasIdentifier: boolean;
   hasAvailability: boolean;
   addToCartButtons: number;
-  /** og:type article, or a top-level Article/NewsArticle/BlogPosting record: the page is an article (a paywall product inside is no product page). */
-  isArticle: boolean;
+  /** A top-level Article/NewsArticle/BlogPosting record: the page is an article (a paywall product inside is no product page). */
+  articleRecord: boolean;
+  /** og:type article: weaker (some themes set it on every page, shop pages included). */
+  openGraphArticle: boolean;
   /** Elements that show a price, in the whole page. */
   priceElements: number;
 }
@@ -32,7 +34,8 @@ export function productPageFeatures(s: ProductPageSignals): FeatureValues {
     availability: s.hasAvailability ? 1 : 0,
     fewCartButtons: s.addToCartButtons >= 1 && s.addToCartButtons <= 3 ? 1 : 0,
     logCartButtons: Math.log1p(s.addToCartButtons),
-    article: s.isArticle ? 1 : 0,
+    articleRecord: s.articleRecord ? 1 : 0,
+    ogArticle: s.openGraphArticle ? 1 : 0,
     logPriceElements: Math.log1p(s.priceElements),
   };
 }
