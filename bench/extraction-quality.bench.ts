@@ -31,6 +31,6 @@ export async function extractionQualityBench(): Promise<void> {
   const ourSeconds = cv.inSample.reduce((sum, run) => sum + run.articleSeconds, 0);
   const ours = pages.length / ourSeconds;
   const speed = [`crawlhub ${ours.toFixed(0)} pages/s`];
-  if (peer.ok) speed.push(`trafilatura ${(pages.length / peer.seconds).toFixed(0)} pages/s (crawlhub ${(ours / (pages.length / peer.seconds)).toFixed(1)}x)`);
+  if (peer.ok) speed.push(`trafilatura ${(pages.length / peer.seconds).toFixed(1)} pages/s (crawlhub ${(ours / (pages.length / peer.seconds)).toFixed(1)}x)`);
   console.log(`  article extraction speed on these pages (parsing included, one thread, same run): ${speed.join('; ')}`);
 }
