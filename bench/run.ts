@@ -8,6 +8,7 @@ import { proxyBench, proxyBenchOptions } from './proxy.bench';
 import { renderBench } from './render.bench';
 import { fetchBench, fetchBenchOptions } from './fetch.bench';
 import { articleExtractionBench } from './extraction.bench';
+import { extractionQualityBench } from './extraction-quality.bench';
 import { productExtractionBench } from './extraction-product.bench';
 import { extractionApiBench, extractionApiBenchOptions } from './extraction-api.bench';
 import { idleBench } from './idle.bench';
@@ -49,10 +50,12 @@ const SECTIONS: Record<string, () => Promise<void>> = {
     await renderBench({ seconds: Number(process.env.BENCH_RENDER_SECONDS ?? '5'), soakRenders: Number(process.env.BENCH_RENDER_SOAK ?? '2000') });
   },
   extraction: async () => {
+    await extractionQualityBench();
     await articleExtractionBench({ perPage: process.argv.includes('pages') });
     await productExtractionBench();
     await extractionApiBench(extractionApiBenchOptions());
   },
+  'extraction-quality': () => extractionQualityBench(),
   idle: () => idleBench({ seconds: Number(process.env.BENCH_IDLE_SECONDS ?? '60') }),
   deploy: () => deployBench(),
 };
