@@ -7,10 +7,10 @@ import { gunzipSync } from 'node:zlib';
  * `<name>/html/<id>.html.gz` and `<name>/ground-truth.json` (their READMEs define the
  * metrics). One loader for every extraction bench section.
  */
-export type DatasetName = 'article-extraction-dev' | 'product-extraction-dev';
+export type DatasetName = 'article-extraction-dev' | 'product-extraction-dev' | 'wcxb-dev';
 
 /** Environment variables that point a dataset elsewhere (e.g. a benchmark's held-back half, same layout). */
-const DATASET_OVERRIDES: Record<DatasetName, string> = { 'article-extraction-dev': 'ARTICLE_DATASET', 'product-extraction-dev': 'PRODUCT_DATASET' };
+const DATASET_OVERRIDES: Record<DatasetName, string> = { 'article-extraction-dev': 'ARTICLE_DATASET', 'product-extraction-dev': 'PRODUCT_DATASET', 'wcxb-dev': 'WCXB_DATASET' };
 
 export interface DatasetPage<T> {
   id: string;
@@ -27,9 +27,14 @@ function datasetsDir(): string {
   return found;
 }
 
-/** The folder of a dataset (`ground-truth.json` and `html/<id>.html.gz`): ARTICLE_DATASET / PRODUCT_DATASET, else under datasetsDir(). */
+/** The folder of a dataset (`ground-truth.json` and `html/<id>.html.gz`): ARTICLE_DATASET / PRODUCT_DATASET / WCXB_DATASET, else under datasetsDir(). */
 export function datasetDir(name: DatasetName): string {
   return process.env[DATASET_OVERRIDES[name]] || join(datasetsDir(), name);
+}
+
+/** The compressed page file of one dataset page. */
+export function pageFile(name: DatasetName, id: string): string {
+  return join(datasetDir(name), 'html', `${id}.html.gz`);
 }
 
 /** Every page of a dataset with its ground truth, sorted by id (the same order every run). */
@@ -38,5 +43,5 @@ export function loadDataset<T extends { url: string }>(name: DatasetName): Datas
   const truth = JSON.parse(readFileSync(join(dir, 'ground-truth.json'), 'utf8')) as Record<string, T>;
   return Object.keys(truth)
     .sort()
-    .map((id) => ({ id, url: truth[id].url, html: gunzipSync(readFileSync(join(dir, 'html', `${id}.html.gz`))).toString('utf8'), truth: truth[id] }));
+    .map((id) => ({ id, url: truth[id].url, html: gunzipSync(readFileSync(pageFile(name, id))).toString('utf8'), truth: truth[id] }));
 }

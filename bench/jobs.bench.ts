@@ -11,7 +11,7 @@ async function push(url: string, body: Record<string, unknown>): Promise<string>
 }
 
 /** Latencies (ms, sorted) of `n` calls of `call`, `concurrency` at a time. */
-async function timed(n: number, concurrency: number, call: (i: number) => Promise<unknown>): Promise<number[]> {
+export async function timed(n: number, concurrency: number, call: (i: number) => Promise<unknown>): Promise<number[]> {
   const out: number[] = [];
   let next = 0;
   await Promise.all(
@@ -26,6 +26,19 @@ async function timed(n: number, concurrency: number, call: (i: number) => Promis
   return out.sort((a, b) => a - b);
 }
 
+/** Pushes `n` jobs into project 1 (5 spiders, mixed states and tags), 16 at a time, as the jobs and console sections measure them. */
+export async function seedJobs(url: string, n: number): Promise<void> {
+  console.log(`  seeding ${n.toLocaleString('en-US')} jobs (5 spiders, mixed states and tags) through jobq/push`);
+  await timed(n, 16, (i) =>
+    push(url, {
+      spider: SPIDERS[i % SPIDERS.length],
+      state: i % 10 === 0 ? 'pending' : i % 10 === 1 ? 'running' : 'finished',
+      tags: [TAGS[i % TAGS.length], TAGS[(i * 7) % TAGS.length]],
+      priority: i % 5,
+    }),
+  );
+}
+
 /**
  * `npm run bench:jobs`: JobQ list with filters over many jobs (target p99 < 50 ms), and
  * schedule-to-running latency with 1,000 pending jobs, next to a baseline request
@@ -34,16 +47,8 @@ async function timed(n: number, concurrency: number, call: (i: number) => Promis
 export async function jobsBench(options: { jobs: number }): Promise<void> {
   const platform = await startPlatform({});
   try {
-    console.log(`jobs: seeding ${options.jobs.toLocaleString('en-US')} jobs (5 spiders, mixed states and tags) through jobq/push`);
     const t0 = performance.now();
-    await timed(options.jobs, 16, (i) =>
-      push(platform.url, {
-        spider: SPIDERS[i % SPIDERS.length],
-        state: i % 10 === 0 ? 'pending' : i % 10 === 1 ? 'running' : 'finished',
-        tags: [TAGS[i % TAGS.length], TAGS[(i * 7) % TAGS.length]],
-        priority: i % 5,
-      }),
-    );
+    await seedJobs(platform.url, options.jobs);
     report('push (16 concurrent clients)', options.jobs / ((performance.now() - t0) / 1000), 'jobs/s');
 
     const floor = await timed(300, 1, () => httpCall(`${platform.url}/system/ts`, 'GET', {}));

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { jobsBench } from './jobs.bench';
+import { consoleBench } from './console.bench';
 import { storageBench } from './storage.bench';
 import { collectionsBench } from './collections.bench';
 import { frontierBench } from './frontier.bench';
@@ -7,6 +8,7 @@ import { proxyBench, proxyBenchOptions } from './proxy.bench';
 import { renderBench } from './render.bench';
 import { fetchBench, fetchBenchOptions } from './fetch.bench';
 import { articleExtractionBench } from './extraction.bench';
+import { extractionQualityBench } from './extraction-quality.bench';
 import { productExtractionBench } from './extraction-product.bench';
 import { extractionApiBench, extractionApiBenchOptions } from './extraction-api.bench';
 import { idleBench } from './idle.bench';
@@ -20,6 +22,7 @@ import { deployBench } from './deploy.bench';
  * BENCH_RENDER_SECONDS and BENCH_RENDER_SOAK size `fetch` (bench/render.bench.ts);
  * BENCH_IDLE_SECONDS (default 60) is how long `idle` watches a platform doing nothing;
  * BENCH_PIP_CACHE_DIR (default ~/.cache/crawlhub/pip) is the pip cache of `deploy`'s builds.
+ * BENCH_CONSOLE_DATA_DIR keeps the data `console` seeds there, and measures it again, unseeded, when it is already there.
  * Words after the sections that are options, not sections: `soak` (proxy: memory soak only),
  * `pages` (extraction: each article page's precision and recall, worst first).
  */
@@ -27,6 +30,12 @@ const OPTIONS = ['soak', 'pages'];
 const SECTIONS: Record<string, () => Promise<void>> = {
   collections: () => collectionsBench({ records: Math.round(1_000_000 * Number(process.env.BENCH_SCALE ?? '1')), clients: Number(process.env.BENCH_CLIENTS ?? '4') }),
   jobs: () => jobsBench({ jobs: Math.round(100_000 * Number(process.env.BENCH_SCALE ?? '1')) }),
+  console: () =>
+    consoleBench({
+      jobs: Math.round(100_000 * Number(process.env.BENCH_SCALE ?? '1')),
+      items: Math.round(1_000_000 * Number(process.env.BENCH_SCALE ?? '1')),
+      dataDir: process.env.BENCH_CONSOLE_DATA_DIR,
+    }),
   storage: async () => {
     const scale = Number(process.env.BENCH_SCALE ?? '1');
     const lanes: Record<string, Record<string, string>> = { 'embedded (sqlite)': { EVENT_LOG: 'sqlite', VIEW_STORE: 'sqlite' } };
@@ -41,10 +50,12 @@ const SECTIONS: Record<string, () => Promise<void>> = {
     await renderBench({ seconds: Number(process.env.BENCH_RENDER_SECONDS ?? '5'), soakRenders: Number(process.env.BENCH_RENDER_SOAK ?? '2000') });
   },
   extraction: async () => {
+    await extractionQualityBench();
     await articleExtractionBench({ perPage: process.argv.includes('pages') });
     await productExtractionBench();
     await extractionApiBench(extractionApiBenchOptions());
   },
+  'extraction-quality': () => extractionQualityBench(),
   idle: () => idleBench({ seconds: Number(process.env.BENCH_IDLE_SECONDS ?? '60') }),
   deploy: () => deployBench(),
 };

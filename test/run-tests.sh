@@ -80,8 +80,12 @@ apt_provide curl "curl -x checks of the proxy" command -v curl
 apt_provide chromium-headless-shell "render pool suites (or set CHROMIUM_PATH)" test -n "${CHROMIUM_PATH:-}" -o -x /usr/lib/chromium/chromium-headless-shell
 apt_provide squid "the proxy bench harness check (test/bench/loadgen.test.ts)" test -x /usr/sbin/squid
 KAFKA_BROKERS="${KAFKA_BROKERS:-}" MONGODB_URI="${MONGODB_URI:-}" PYTHON_CLIENTS="${PYTHON_CLIENTS:-}" SCRAPY_PYTHON="${SCRAPY_PYTHON:-}" SHUB="${SHUB:-}"
-provision KAFKA_BROKERS "starting Kafka (KRaft) from Maven Central artifacts" "Kafka lane" bash test/infra/kafka.sh start && started+=(kafka)
-provision MONGODB_URI "starting a MongoDB wire-protocol server" "MongoDB lane" bash test/infra/mongodb.sh start && started+=(mongodb)
+# A server this run starts is stopped at its end; one that was already running (another run's,
+# or a developer's) is reused and left running.
+already_running() { bash "test/infra/$1.sh" status >/dev/null 2>&1 && echo yes; }
+kafka_before=$(already_running kafka) mongodb_before=$(already_running mongodb)
+provision KAFKA_BROKERS "starting Kafka (KRaft) from Maven Central artifacts" "Kafka lane" bash test/infra/kafka.sh start && [ -z "$kafka_before" ] && started+=(kafka)
+provision MONGODB_URI "starting a MongoDB wire-protocol server" "MongoDB lane" bash test/infra/mongodb.sh start && [ -z "$mongodb_before" ] && started+=(mongodb)
 provision PYTHON_CLIENTS "installing the official Python clients" "Python client compatibility" bash test/compat/python-env.sh
 provision SCRAPY_PYTHON "installing Scrapy, sh_scrapy (scrapinghub-entrypoint-scrapy) and scrapy-zyte-smartproxy" "Scrapy spider through the runner and through the proxy" bash test/compat/scrapy-env.sh
 provision SHUB "installing shub 2.18.1 (the Scrapy Cloud command line client)" "shub deploy compatibility" bash test/compat/shub-env.sh
@@ -91,11 +95,11 @@ run_jest integration KAFKA_BROKERS="$KAFKA_BROKERS" MONGODB_URI="$MONGODB_URI" P
   --selectProjects integration --runInBand || FAILED_RUNS=$((FAILED_RUNS + 1))
 # The whole-platform suites again on the distributed adapters.
 if [ -n "$KAFKA_BROKERS" ]; then
-  run_jest e2e-kafka EVENT_LOG=kafka KAFKA_BROKERS="$KAFKA_BROKERS" SCRAPY_PYTHON="$SCRAPY_PYTHON" -- --selectProjects integration --runInBand test/e2e \
+  run_jest e2e-kafka EVENT_LOG=kafka KAFKA_BROKERS="$KAFKA_BROKERS" SCRAPY_PYTHON="$SCRAPY_PYTHON" PYTHON_CLIENTS="$PYTHON_CLIENTS" -- --selectProjects integration --runInBand test/e2e \
     || FAILED_RUNS=$((FAILED_RUNS + 1))
 fi
 if [ -n "$MONGODB_URI" ]; then
-  run_jest e2e-mongodb VIEW_STORE=mongodb MONGODB_URI="$MONGODB_URI" SCRAPY_PYTHON="$SCRAPY_PYTHON" -- --selectProjects integration --runInBand test/e2e \
+  run_jest e2e-mongodb VIEW_STORE=mongodb MONGODB_URI="$MONGODB_URI" SCRAPY_PYTHON="$SCRAPY_PYTHON" PYTHON_CLIENTS="$PYTHON_CLIENTS" -- --selectProjects integration --runInBand test/e2e \
     || FAILED_RUNS=$((FAILED_RUNS + 1))
 fi
 

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // The build (`npm run build`): tsc, then tsc-alias (rewrites the @crawlhub/* imports of the
-// output). With --if-changed (what `npm start`, `npm run crawlhub` and `npm run bench` run
+// output), then the web console's browser bundle (tools/build-console.js, esbuild). With --if-changed (what `npm start`, `npm run crawlhub` and `npm run bench` run
 // first) it builds only when the sources changed since the last build: a full build takes
 // some 16 s of CPU, which `npm start -- --help` used to pay every time.
 //
 // "Changed" compares a fingerprint of the sources (path, mtime and size of every file
-// tsconfig.build.json compiles, of the tsconfig files and of package-lock.json) with the
+// tsconfig.build.json compiles and of the console's sources, of the tsconfig files and of package-lock.json) with the
 // one of the last successful build, kept in dist/.sources-fingerprint. It is taken before
 // the build starts, so a file saved during a build makes the next start build again, and
 // a file added, removed or renamed changes it as an edit does.
@@ -16,6 +16,7 @@ const { execFileSync } = require('node:child_process');
 const { existsSync, readFileSync, statSync, writeFileSync } = require('node:fs');
 const { join, relative } = require('node:path');
 const ts = require('typescript');
+const { buildConsole, consoleSources } = require('./build-console');
 
 const ROOT = join(__dirname, '..');
 const BUILD_CONFIG = join(ROOT, 'tsconfig.build.json');
@@ -30,7 +31,7 @@ function sourceFiles(root) {
       throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
     },
   });
-  return [...parsed.fileNames, config, join(root, 'tsconfig.json'), join(root, 'package-lock.json')];
+  return [...parsed.fileNames, ...consoleSources(root), config, join(root, 'tsconfig.json'), join(root, 'package-lock.json')];
 }
 
 /** The fingerprint of the sources of the build in `root`: path, mtime and size of each. */
@@ -47,6 +48,7 @@ function build(fingerprint) {
   const run = (bin, args) => execFileSync(process.execPath, [require.resolve(bin), ...args], { cwd: ROOT, stdio: 'inherit' });
   run('typescript/bin/tsc', ['-p', BUILD_CONFIG]);
   run('tsc-alias/dist/bin/index.js', ['-p', BUILD_CONFIG]);
+  buildConsole(ROOT);
   writeFileSync(FINGERPRINT_FILE, `${fingerprint}\n`);
 }
 

@@ -4,8 +4,8 @@ import { DynamicModule, INestApplicationContext, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { CommandBus } from '@nestjs/cqrs';
 import { AccessModule } from '@crawlhub/access';
-import { ConfigError, CONFIG_DOCS, CrawlhubConfig, loadConfig } from '@crawlhub/config';
-import { adminKeyFile, Core, CoreModule, ensureAdminKey, nestLogger, openCore } from '@crawlhub/platform';
+import { ConfigError, CONFIG_DOCS, CrawlhubConfig, loadConfig, plainText } from '@crawlhub/config';
+import { adminKeyFile, Core, CoreModule, ensureAdminKey, nestLogger, openCore, startOpsServer } from '@crawlhub/platform';
 import { startProjectorThread } from '../projector/projector.thread';
 import { startDashApp } from '../dash/dash.app';
 import { startStorageApp } from '../storage/storage.app';
@@ -22,7 +22,7 @@ Usage: npm start            start every app in one process (data under ./data)
        APP_ROLE=storage,projector npm start   start only some roles
 
 Configuration (environment variables, all optional):
-${CONFIG_DOCS.map(([n, d, m]) => `  ${n}\n      default ${d}: ${m}`).join('\n')}
+${CONFIG_DOCS.map(([n, d, m]) => `  ${n}\n      default ${plainText(d)}: ${plainText(m)}`).join('\n')}
 
 Operations: npm run crawlhub -- --help   (keys, replay, audit)`;
 
@@ -62,6 +62,7 @@ async function main(): Promise<void> {
   if (config.roles.includes('dash')) {
     running.push(await startDashApp(core, logger));
     urls.push(`dash API       http://${config.host}:${config.ports.dash}/api/`);
+    urls.push(`web console    http://${config.host}:${config.ports.dash}/ (sign in with an API key)`);
   }
   if (config.roles.includes('runner')) {
     const { context, runner } = await startRunner(core, logger);
@@ -91,6 +92,11 @@ async function main(): Promise<void> {
     const app = await startExtractApp(core, logger);
     running.push(app);
     urls.push(`extraction API http://${config.host}:${(app.getHttpServer().address() as { port: number }).port}/v1/extract`);
+  }
+  if (config.ops.port !== null) {
+    const ops = await startOpsServer(core);
+    running.push(ops);
+    urls.push(`ops            http://${config.ops.host}:${ops.port}/healthz /readyz /metrics`);
   }
 
   let createdKey: string | null = null;

@@ -15,54 +15,103 @@ import { Core, CoreModule, openCore } from '@crawlhub/platform';
 import { parseSpidersFile, RegisterSpidersCommand, SPIDER_COMMANDS_VIEW, SpiderCommandError, SpiderCommandsView, SpiderRegistryModule } from '@crawlhub/runner';
 import { createProjector } from '../projector/projector.app';
 import { auditEntries, auditLine, auditTargetOf } from './audit';
+import { CliCommand, CliUsageError, ParsedCommandLine, parseCommandLine } from './command-line';
+
+type CommandArgs = Pick<ParsedCommandLine<CliCommand>, 'values' | 'positionals'>;
+type RunnableCommand = CliCommand & { run: (core: Core, args: CommandArgs) => Promise<void> };
+
+/** Every command: its words, usage, options and positional arguments (parsed strictly: an unknown option is an error). */
+const COMMANDS: RunnableCommand[] = [
+  {
+    words: ['keys', 'create'],
+    usage: `crawlhub keys create --project N [--project M ...] [--label TEXT] [--grant CAP ...]
+                       create an API key bound to projects; prints the key once
+crawlhub keys create --admin [--label TEXT]
+                       create another admin key (sees every project, has every
+                       capability)`,
+    options: { project: { type: 'string', multiple: true }, admin: { type: 'boolean' }, label: { type: 'string' }, grant: { type: 'string', multiple: true } },
+    run: (core: Core, args: CommandArgs) => createKey(core, args),
+  },
+  ...(['grant', 'withdraw'] as const).map((action) => ({
+    words: ['keys', action],
+    usage:
+      action === 'grant'
+        ? `crawlhub keys grant <key-id> CAP     give a key a capability
+                       capabilities: ${KEY_CAPABILITIES.join(', ')} (browser: the fetch API;
+                       extraction: the extraction API; deploy: shub deploy)`
+        : `crawlhub keys withdraw <key-id> CAP  take it back`,
+    positionals: ['<key-id>', 'CAP'],
+    run: (core: Core, { positionals }: CommandArgs) => setCapability(core, action, positionals),
+  })),
+  {
+    words: ['keys', 'list'],
+    usage: `crawlhub keys list     list keys (ids, projects, capabilities; never the secrets)`,
+    run: (core: Core) => listKeys(core),
+  },
+  {
+    words: ['replay'],
+    usage: `crawlhub replay        drop every view and rebuild it from the event log's facts
+                       (stop the platform's projector first); job requests of a log
+                       written before decisions were facts are decided once, and
+                       their facts appended (the upgrade path)`,
+    run: (core: Core) => replay(core),
+  },
+  {
+    words: ['audit'],
+    usage: `crawlhub audit <project>/<spider>/<job> [--json]
+crawlhub audit <project> [--json]
+                       the job's (or the project's) history from the log alone, oldest
+                       first: each decision with its request, the decider's version,
+                       actor, correlation and causation ids; a job's own writes too.
+                       --json: one JSON object per line`,
+    options: { json: { type: 'boolean' } },
+    positionals: ['<project>[/<spider>/<job>]'],
+    run: (core: Core, { values, positionals }: CommandArgs) => audit(core, positionals[0], values.json === true),
+  },
+  {
+    words: ['spiders', 'register'],
+    usage: `crawlhub spiders register --project N --file spiders.json
+                       register (or replace) the commands the runners start for
+                       spiders of project N; the file: {"spiders": {"<name>":
+                       {"command": ["prog", "arg"...], "cwd": "dir", "env": {...}}}}
+                       (cwd relative to the file's folder, which is the default)`,
+    options: { project: { type: 'string' }, file: { type: 'string' } },
+    run: (core: Core, args: CommandArgs) => registerSpiders(core, args),
+  },
+  {
+    words: ['spiders', 'list'],
+    usage: `crawlhub spiders list --project N
+                       the registered spiders of project N and their commands`,
+    options: { project: { type: 'string' } },
+    run: (core: Core, args: CommandArgs) => listSpiders(core, args),
+  },
+  {
+    words: ['usage', 'extraction'],
+    usage: `crawlhub usage extraction [--key KEY-ID] [--since YYYY-MM-DD]
+                       extraction queries per day and key (done, billable, errors),
+                       added up from the log's extraction results`,
+    options: { key: { type: 'string' }, since: { type: 'string' } },
+    run: (core: Core, args: CommandArgs) => extractionUsage(core, args),
+  },
+];
 
 const HELP = `crawlhub operations (same configuration as npm start: DATA_DIR, EVENT_LOG, VIEW_STORE...)
 
-  crawlhub keys create --project N [--project M ...] [--label TEXT] [--grant CAP]
-                         create an API key bound to projects; prints the key once
-  crawlhub keys create --admin [--label TEXT]
-                         create another admin key (sees every project, has every
-                         capability)
-  crawlhub keys grant <key-id> CAP     give a key a capability
-  crawlhub keys withdraw <key-id> CAP  take it back
-                         capabilities: ${KEY_CAPABILITIES.join(', ')} (browser: the fetch API;
-                         extraction: the extraction API; deploy: shub deploy)
-  crawlhub keys list     list keys (ids, projects, capabilities; never the secrets)
-  crawlhub replay        drop every view and rebuild it from the event log's facts
-                         (stop the platform's projector first); job requests of a log
-                         written before decisions were facts are decided once, and
-                         their facts appended (the upgrade path)
-  crawlhub audit <project>/<spider>/<job> [--json]
-  crawlhub audit <project> [--json]
-                         the job's (or the project's) history from the log alone, oldest
-                         first: each decision with its request, the decider's version,
-                         actor, correlation and causation ids; a job's own writes too.
-                         --json: one JSON object per line
-  crawlhub spiders register --project N --file spiders.json
-                         register (or replace) the commands the runners start for
-                         spiders of project N; the file: {"spiders": {"<name>":
-                         {"command": ["prog", "arg"...], "cwd": "dir", "env": {...}}}}
-                         (cwd relative to the file's folder, which is the default)
-  crawlhub spiders list --project N
-                         the registered spiders of project N and their commands
-  crawlhub usage extraction [--key KEY-ID] [--since YYYY-MM-DD]
-                         extraction queries per day and key (done, billable, errors),
-                         added up from the log's extraction results
+${COMMANDS.map((c) => c.usage.replace(/^/gm, '  ')).join('\n')}
+
+  crawlhub <command> --help   the usage of one command
 
 Through npm: npm run crawlhub -- <command>`;
 
-function option(args: string[], name: string): string[] {
-  const values: string[] = [];
-  args.forEach((a, i) => {
-    if (a === name && args[i + 1] !== undefined) values.push(args[i + 1]);
-    else if (a.startsWith(`${name}=`)) values.push(a.slice(name.length + 1));
-  });
-  return values;
+/** The values of a string option (none when absent). */
+function strings(values: CommandArgs['values'], name: string): string[] {
+  const value = values[name];
+  return value === undefined ? [] : (Array.isArray(value) ? value : [value]).map(String);
 }
 
+/** Refuses the command line: main prints the message with the command's usage and exits 2. */
 function fail(message: string): never {
-  console.error(`crawlhub: ${message}\n\n${HELP}`);
-  process.exit(2);
+  throw new CliUsageError(message);
 }
 
 async function withProjector<T>(core: Core, run: (ctx: Awaited<ReturnType<typeof createProjector>>) => Promise<T>): Promise<T> {
@@ -93,15 +142,15 @@ function capabilityOf(value: string | undefined): KeyCapability {
   return value as KeyCapability;
 }
 
-async function createKey(core: Core, args: string[]): Promise<void> {
-  const admin = args.includes('--admin');
-  const projects = option(args, '--project').map((p) => {
+async function createKey(core: Core, { values }: CommandArgs): Promise<void> {
+  const admin = values.admin === true;
+  const projects = strings(values, 'project').map((p) => {
     if (!/^\d{1,15}$/.test(p)) fail(`--project takes a project id (an integer), got ${JSON.stringify(p)}`);
     return Number(p);
   });
   if (!admin && projects.length === 0) fail('keys create needs --project N (repeatable) or --admin');
-  const label = option(args, '--label')[0] ?? (admin ? 'admin' : `projects ${projects.join(',')}`);
-  const capabilities = option(args, '--grant').map(capabilityOf);
+  const label = strings(values, 'label')[0] ?? (admin ? 'admin' : `projects ${projects.join(',')}`);
+  const capabilities = strings(values, 'grant').map(capabilityOf);
   await withProjector(core, async ({ context, projector }) => {
     const { keyId, secret } = await whileApplying(projector, () =>
       context.get(CommandBus).execute<CreateAccessKeyCommand, { keyId: string; secret: string }>(new CreateAccessKeyCommand(projects, admin, label, { kind: 'system', id: 'cli' }, undefined, capabilities)),
@@ -110,8 +159,7 @@ async function createKey(core: Core, args: string[]): Promise<void> {
   });
 }
 
-async function setCapability(core: Core, action: 'grant' | 'withdraw', args: string[]): Promise<void> {
-  const [keyId, value] = args;
+async function setCapability(core: Core, action: 'grant' | 'withdraw', [keyId, value]: string[]): Promise<void> {
   if (!keyId || !/^key-[0-9a-f]{12}$/.test(keyId)) fail(`keys ${action} takes a key id (key-… from keys list), then a capability`);
   const capability = capabilityOf(value);
   await withProjector(core, async ({ context, projector }) => {
@@ -151,18 +199,18 @@ async function replay(core: Core): Promise<void> {
   });
 }
 
-async function audit(core: Core, args: string[]): Promise<void> {
-  const target = auditTargetOf(args.find((a) => !a.startsWith('--')));
+async function audit(core: Core, what: string, json: boolean): Promise<void> {
+  const target = auditTargetOf(what);
   if (!target) fail('audit takes a project id like 1 or a job key like 1/2/3 (and --json)');
   const entries = await auditEntries(core.eventLog, target);
-  if (args.includes('--json')) for (const a of entries) console.log(JSON.stringify(a));
+  if (json) for (const a of entries) console.log(JSON.stringify(a));
   else if (entries.length === 0) console.log(`no events for ${target.job === null ? `project ${target.project}` : `job ${target.job}`}`);
   else for (const a of entries) console.log(auditLine(a));
 }
 
-async function extractionUsage(core: Core, args: string[]): Promise<void> {
-  const [key] = option(args, '--key');
-  const [since] = option(args, '--since');
+async function extractionUsage(core: Core, { values }: CommandArgs): Promise<void> {
+  const [key] = strings(values, 'key');
+  const [since] = strings(values, 'since');
   if (since !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(since)) fail('--since takes a day like 2026-11-21');
   await core.eventLog.ensureTopics([EXTRACTION_RESULTS_TOPIC]);
   const usage = new ExtractionUsage();
@@ -198,15 +246,15 @@ class SpidersCliModule {
   }
 }
 
-function projectOption(args: string[]): number {
-  const [p] = option(args, '--project');
+function projectOption(values: CommandArgs['values']): number {
+  const [p] = strings(values, 'project');
   if (p === undefined || !/^\d{1,15}$/.test(p)) fail('spiders commands need --project N (an integer)');
   return Number(p);
 }
 
-async function registerSpiders(core: Core, args: string[]): Promise<void> {
-  const project = projectOption(args);
-  const [file] = option(args, '--file');
+async function registerSpiders(core: Core, { values }: CommandArgs): Promise<void> {
+  const project = projectOption(values);
+  const [file] = strings(values, 'file');
   if (!file) fail('spiders register needs --file spiders.json');
   const path = resolve(file);
   let specs;
@@ -227,8 +275,8 @@ async function registerSpiders(core: Core, args: string[]): Promise<void> {
   });
 }
 
-async function listSpiders(core: Core, args: string[]): Promise<void> {
-  const project = projectOption(args);
+async function listSpiders(core: Core, { values }: CommandArgs): Promise<void> {
+  const project = projectOption(values);
   await withProjector(core, async ({ projector }) => {
     await projector.catchUp(projector.topics(), () => undefined);
     const context = await NestFactory.createApplicationContext(SpidersCliModule.with(core), { logger: ['error', 'warn'] });
@@ -244,31 +292,25 @@ async function listSpiders(core: Core, args: string[]): Promise<void> {
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
-  if (args.length === 0 || args.includes('--help') || args.includes('-h')) {
+  if (args.length === 0 || args[0] === '--help' || args[0] === '-h') {
     console.log(HELP);
     return;
   }
-  let config;
+  let usage = HELP;
   try {
-    config = loadConfig();
+    const { command, values, positionals, help } = parseCommandLine(COMMANDS, args);
+    usage = command.usage;
+    if (help) return console.log(usage);
+    const core = await openCore(loadConfig());
+    try {
+      await command.run(core, { values, positionals });
+    } finally {
+      await core.close();
+    }
   } catch (e) {
-    if (e instanceof ConfigError) fail(e.message);
-    throw e;
-  }
-  const core = await openCore(config);
-  try {
-    const [command, sub] = args;
-    if (command === 'keys' && sub === 'create') await createKey(core, args.slice(2));
-    else if (command === 'keys' && sub === 'list') await listKeys(core);
-    else if (command === 'keys' && (sub === 'grant' || sub === 'withdraw')) await setCapability(core, sub, args.slice(2));
-    else if (command === 'replay') await replay(core);
-    else if (command === 'audit') await audit(core, args.slice(1));
-    else if (command === 'spiders' && sub === 'register') await registerSpiders(core, args.slice(2));
-    else if (command === 'spiders' && sub === 'list') await listSpiders(core, args.slice(2));
-    else if (command === 'usage' && sub === 'extraction') await extractionUsage(core, args.slice(2));
-    else fail(`unknown command: ${args.join(' ')}`);
-  } finally {
-    await core.close();
+    if (!(e instanceof CliUsageError || e instanceof ConfigError)) throw e;
+    console.error(`crawlhub: ${e.message}\n\n${e instanceof CliUsageError ? (e.usage ?? usage) : HELP}`);
+    process.exitCode = 2;
   }
 }
 

@@ -11,5 +11,5 @@ export class ExtractAppModule {
 
 /** The extraction API (default :8004, EXTRACT_PORT): POST /v1/extract; the work is done by the workers (WORKER_KINDS extract). */
 export function startExtractApp(core: Core, logger: LoggerService | LogLevel[] | false): Promise<INestApplication> {
-  return startHttpApp(ExtractAppModule.with(core), { host: core.config.host, port: core.config.ports.extract, errors: extractionProblemFilter(), logger });
+  return startHttpApp(ExtractAppModule.with(core), { api: 'extract', host: core.config.host, port: core.config.ports.extract, errors: extractionProblemFilter(), logger });
 }

@@ -11,5 +11,5 @@ export class FetchAppModule {
 
 /** The fetch API (default :8003, FETCH_PORT): POST /fetch/v2; the work is done by the workers. */
 export function startFetchApp(core: Core, logger: LoggerService | LogLevel[] | false): Promise<INestApplication> {
-  return startHttpApp(FetchAppModule.with(core), { host: core.config.host, port: core.config.ports.fetch, errors: fetchErrorFilter(), logger });
+  return startHttpApp(FetchAppModule.with(core), { api: 'fetch', host: core.config.host, port: core.config.ports.fetch, errors: fetchErrorFilter(), logger });
 }

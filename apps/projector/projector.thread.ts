@@ -11,5 +11,5 @@ import { logColours, startSupervisedThread, SupervisedThread } from '@crawlhub/p
  * checkpoints, so nothing is applied twice and the other roles keep serving meanwhile.
  */
 export function startProjectorThread(config: CrawlhubConfig): Promise<SupervisedThread> {
-  return startSupervisedThread(() => new Worker(join(__dirname, 'projector.worker.js'), { workerData: { config, colours: logColours() } }), { name: 'ProjectorThread' });
+  return startSupervisedThread(() => new Worker(join(__dirname, 'projector.worker.js'), { workerData: { config, colours: logColours(config) } }), { name: 'ProjectorThread' });
 }

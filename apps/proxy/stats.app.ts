@@ -11,5 +11,5 @@ export class StatsAppModule {
 
 /** The proxy usage statistics API (default :8011, STATS_PORT): GET /stats. */
 export function startStatsApp(core: Core, logger: LoggerService | LogLevel[] | false, options: { clock?: UsageClock } = {}): Promise<INestApplication> {
-  return startHttpApp(StatsAppModule.with(core, options), { host: core.config.host, port: core.config.ports.stats, errors: statsErrorFilter(), logger });
+  return startHttpApp(StatsAppModule.with(core, options), { api: 'stats', host: core.config.host, port: core.config.ports.stats, errors: statsErrorFilter(), logger });
 }

@@ -17,6 +17,7 @@ export class StorageAppModule {
 /** The storage API (default :8002). */
 export function startStorageApp(core: Core, logger: LoggerService | LogLevel[] | false): Promise<INestApplication> {
   return startHttpApp(StorageAppModule.with(core), {
+    api: 'storage',
     host: core.config.host,
     port: core.config.ports.storage,
     errors: storageErrorFilter().register(storageErrorOf).register(activityErrorOf).register(frontierErrorOf).register(collectionsErrorOf),

@@ -94,6 +94,8 @@ class JobsLog {
     await view.putJobs(e, decision.effects.jobs);
     stop('putJobs');
     if (decision.effects.settings) await view.putSettings(e, d.project, decision.effects.settings);
+    const scrapy = decision.effects.scrapySettings;
+    if (scrapy) await view.putScrapySettings(e, d.project, scrapy.spider, scrapy.settings);
     if (decision.effects.runners) await view.putRunners(e, d.project, decision.effects.runners);
   }
 }
@@ -324,6 +326,38 @@ export function jobsViewContract(name: string, harness: ViewHarness<JobsView>): 
       await req(1, { op: 'settings', set: { c: 'x' }, remove: 'a', by: 'x' });
       expect(await view.settings(1)).toEqual({ b: [2], c: 'x' });
       expect(await view.settings(2)).toEqual({});
+    });
+
+    it('layers the project\'s and the spider\'s Scrapy settings under a job\'s job_settings, the job\'s own winning', async () => {
+      const scrapy = (spider: string | null, set: Record<string, unknown>): JobsRequest => ({ op: 'scrapy-settings', spider, set, by: 'x' });
+      const jobSettings = async (key: string) => (await job(key)).meta.job_settings;
+      // Nothing set, nothing asked: no job_settings at all (as before settings existed).
+      expect(await jobSettings(await pushed(1, 'books'))).toBeUndefined();
+      expect(await req(1, scrapy(null, { LOG_LEVEL: 'INFO', DOWNLOAD_DELAY: 1, FEEDS: { a: 1 } }))).toEqual({
+        op: 'scrapy-settings', settings: { LOG_LEVEL: 'INFO', DOWNLOAD_DELAY: 1, FEEDS: { a: 1 } },
+      });
+      await req(1, scrapy('books', { DOWNLOAD_DELAY: 2, CLOSESPIDER_ITEMCOUNT: 5 }));
+      // Merged key by key into what is there; null removes a key.
+      expect(await req(1, scrapy('books', { CLOSESPIDER_ITEMCOUNT: null, ROBOTSTXT_OBEY: false }))).toEqual({
+        op: 'scrapy-settings', settings: { DOWNLOAD_DELAY: 2, ROBOTSTXT_OBEY: false },
+      });
+      expect(await view.scrapySettings(1, null)).toEqual({ LOG_LEVEL: 'INFO', DOWNLOAD_DELAY: 1, FEEDS: { a: 1 } });
+      expect(await view.scrapySettings(1, 'books')).toEqual({ DOWNLOAD_DELAY: 2, ROBOTSTXT_OBEY: false });
+      expect(await view.scrapySettings(1, 'other')).toEqual({});
+      expect(await view.scrapySettings(2, null)).toEqual({});
+      // Project < spider < job, key by key; a whole value is replaced, not merged into.
+      const both = await pushed(1, 'books', { jobSettings: { LOG_LEVEL: 'DEBUG', FEEDS: { b: 2 } } });
+      expect(await jobSettings(both)).toEqual({ LOG_LEVEL: 'DEBUG', DOWNLOAD_DELAY: 2, FEEDS: { b: 2 }, ROBOTSTXT_OBEY: false });
+      expect(await jobSettings(await pushed(1, 'other'))).toEqual({ LOG_LEVEL: 'INFO', DOWNLOAD_DELAY: 1, FEEDS: { a: 1 } });
+      expect(await jobSettings(await pushed(2, 'books', { jobSettings: {} }))).toEqual({});
+      // A job keeps the settings it was scheduled with; the next one gets the new ones.
+      await req(1, scrapy(null, { LOG_LEVEL: null, FEEDS: null }));
+      expect(await jobSettings(both)).toEqual({ LOG_LEVEL: 'DEBUG', DOWNLOAD_DELAY: 2, FEEDS: { b: 2 }, ROBOTSTXT_OBEY: false });
+      expect(await jobSettings(await pushed(1, 'other'))).toEqual({ DOWNLOAD_DELAY: 1 });
+      // Platform settings (projects/<p>/settings) are another thing: untouched, and never in job_settings.
+      await req(1, { op: 'settings', set: { botgroups: ['g'] }, remove: null, by: 'x' });
+      expect(await view.settings(1)).toEqual({ botgroups: ['g'] });
+      expect(await jobSettings(await pushed(1, 'other', { spiderArgs: { n: '2' } }))).toEqual({ DOWNLOAD_DELAY: 1 });
     });
 
     it('takes one periodic fire (schedule and slot) once, without spending a number on the duplicate', async () => {
@@ -619,6 +653,13 @@ export function jobsViewContract(name: string, harness: ViewHarness<JobsView>): 
       expect(await listed({ project: 1, hasTags: ['a'] })).toEqual([k3]);
       expect(await listed({ project: 1, hasTags: ['d'] })).toEqual([k2, k1]);
       expect(await listed({ project: 1, hasTags: ['b', 'c'] })).toEqual([k3, k2, k1]);
+      // Counted once per job however many of the tags it has, with and without other conditions.
+      expect(await listed({ project: 1, hasTags: ['c', 'd'] })).toEqual([k3, k2, k1]);
+      expect(await view.count({ project: 1, hasTags: ['c', 'd'] })).toBe(3);
+      expect(await view.count({ project: 1, hasTags: ['c', 'd'], states: [] })).toBe(3);
+      expect(await view.count({ project: 1, hasTags: ['c', 'd'], spiderIds: [] })).toBe(0);
+      expect(await view.count({ project: 1, hasTags: ['c', 'd'], keys: [k1, k3] })).toBe(2);
+      expect(await view.count({ project: 2, hasTags: ['c', 'd'] })).toBe(0);
       expect(await listed({ project: 1, lacksTags: ['d'] })).toEqual([k4, k3]);
       expect(await listed({ project: 1, lacksTags: ['b', 'c'] })).toEqual([k4]);
       expect(await listed({ project: 1, hasTags: ['d'], lacksTags: ['b'] })).toEqual([k1]);

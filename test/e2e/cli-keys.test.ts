@@ -40,4 +40,16 @@ describe('cli: keys and their capabilities', () => {
     expect(unknown.code).toBe(2);
     expect(unknown.out).toContain('no key key-000000000000');
   });
+
+  it('refuses a misspelt option with a hint and the command’s usage (exit 2), and creates nothing', async () => {
+    const before = (await cli(dataDir, ['keys', 'list'])).out;
+    const typo = await cli(dataDir, ['keys', 'create', '--project', '3', '--lable', 'nightly']);
+    expect(typo.code).toBe(2);
+    expect(typo.out).toContain('crawlhub: unknown option --lable (did you mean --label?)');
+    expect(typo.out).toContain('crawlhub keys create --project N');
+    expect(typo.out).not.toContain('crawlhub spiders register'); // the command's usage, not the whole help
+    expect((await cli(dataDir, ['keys', 'list'])).out).toBe(before);
+    expect((await cli(dataDir, ['keys', 'grant', '--help'])).out).toContain('crawlhub keys grant <key-id> CAP');
+  });
 });
+

@@ -228,10 +228,10 @@ describe('fetch API: plain and rendered fetches', () => {
     // Another domain than the ban test's (its exits may still be banned for 127.0.0.1).
     const target = `http://site.test:${origin.httpPort}/status/200`;
     const victim = await platform.createKey([1], ['browser']);
-    const token = mintProxyToken(keyIdOf(victim), Date.now() + 60_000, secret);
+    const token = await mintProxyToken(keyIdOf(victim), Date.now() + 60_000, secret);
     expect((await viaProxy(proxy.port, target, { key: token })).status).toBe(200);
-    expect((await viaProxy(proxy.port, target, { key: mintProxyToken(keyIdOf(victim), Date.now() - 1000, secret) })).status).toBe(407);
-    expect((await viaProxy(proxy.port, target, { key: mintProxyToken(keyIdOf(victim), Date.now() + 60_000, 'another secret') })).status).toBe(407);
+    expect((await viaProxy(proxy.port, target, { key: await mintProxyToken(keyIdOf(victim), Date.now() - 1000, secret) })).status).toBe(407);
+    expect((await viaProxy(proxy.port, target, { key: await mintProxyToken(keyIdOf(victim), Date.now() + 60_000, 'another secret') })).status).toBe(407);
     const writer = new EventWriter(platform.core.eventLog, platform.core.projections, platform.core.config);
     await writer.appendAndWait(ACCESS_KEYS_TOPIC, [createEvent({ type: ACCESS_KEY_REVOKED, key: keyIdOf(victim), data: { keyId: keyIdOf(victim) }, actor: { kind: 'system', id: 'test' } })]);
     // Lookups are cached for 2 s.

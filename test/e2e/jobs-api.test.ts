@@ -107,7 +107,7 @@ describe('jobs: JobQ and job control', () => {
     const payload = JSON.parse(Buffer.from(job.auth.split('.')[1], 'base64url').toString());
     expect(payload).toEqual({ aud: `job:${job.key}`, run: expect.any(Number) });
     // A token of another run of the same job (signed with the platform's secret, as a replayed or older token would be).
-    const otherRun = jobToken({ key: job.key, run: payload.run + 1 }, p.core.jobTokenSecret);
+    const otherRun = await jobToken({ key: job.key, run: payload.run + 1 }, p.core.jobTokenSecret);
     const asJob = (token: string) => ({ authorization: `Basic ${Buffer.from(`${job.key}:${token}`).toString('base64')}` });
     expect((await fetch(`${p.storageUrl}/items/${job.key}`, { method: 'POST', body: '{}\n', headers: asJob(otherRun) })).status).toBe(401);
     expect((await fetch(`${p.storageUrl}/items/${job.key}`, { method: 'POST', body: '{}\n', headers: asJob(job.auth) })).status).toBe(200);
@@ -198,6 +198,23 @@ describe('jobs: JobQ and job control', () => {
     const summary = await jl(await storage('/jobq/12/summary'));
     expect(summary.map((s) => [s.name, s.count, s.summary.length])).toEqual([['pending', 1, 1], ['running', 0, 0], ['finished', 2, 2]]);
     expect((await storage('/jobq/12/list?state=bogus')).status).toBe(400);
+  });
+
+  it('filters the dash job list by time range too, with spider, state and tag, newest first and paginated', async () => {
+    for (const spider of ['a', 'b', 'a']) {
+      await push(41, { spider, tags: ['t'] });
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    const pending = await jl(await storage('/jobq/41/list?state=pending'));
+    const ts = Object.fromEntries(pending.map((j) => [j.key, j.ts as number]));
+    const ids = async (q: string) => ((await (await dash(`/jobs/list.json?project=41&${q}`)).json()) as { jobs: { id: string }[] }).jobs.map((j) => j.id);
+    expect(await ids('')).toEqual(['41/1/2', '41/2/1', '41/1/1']);
+    expect(await ids(`startts=${ts['41/2/1']}`)).toEqual(['41/1/2', '41/2/1']);
+    expect(await ids(`endts=${ts['41/2/1']}`)).toEqual(['41/2/1', '41/1/1']);
+    expect(await ids(`startts=${ts['41/1/1']}&endts=${ts['41/2/1']}&spider=a&state=pending&has_tag=t`)).toEqual(['41/1/1']);
+    expect(await ids('count=1&offset=1')).toEqual(['41/2/1']);
+    expect(await (await dash(`/jobs/count.json?project=41&startts=${ts['41/2/1']}`)).json()).toEqual({ status: 'ok', total: 2 });
+    expect((await dash('/jobs/list.json?project=41&startts=soon')).status).toBe(400);
   });
 
   it('cancels: a pending job finishes at once, a running one gets a stop request', async () => {

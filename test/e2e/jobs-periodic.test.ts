@@ -54,7 +54,20 @@ describe('jobs: periodic schedules', () => {
     expect((await p.scheduler.tick(far + 3600_000)).filter((k) => k.startsWith('31/'))).toEqual([]);
     expect((await dash('/schedules/delete.json', { project: '31', id: 'nope' })).status).toBe(404);
     const bad = await dash('/schedules/add.json', { project: '31', spider: 's', cron: '61 * * * *' });
-    expect(bad).toEqual({ status: 400, body: { status: 'error', message: expect.stringContaining('out of range') } });
+    expect(bad).toEqual({ status: 400, body: { status: 'error', message: expect.stringContaining('invalid cron expression "61 * * * *"') } });
+    expect((await dash('/schedules/add.json', { project: '31', spider: 's', cron: '0 0 31 2 *' })).body.message).toContain('never fires');
     expect((await dash('/schedules/add.json', { project: '31', spider: 's' })).status).toBe(400);
+  });
+
+  it('takes day names (0 9 * * MON) and answers its next run', async () => {
+    const added = await dash('/schedules/add.json', { project: '32', spider: 'weekly', cron: '0 9 * * MON' });
+    expect(added.status).toBe(200);
+    const [schedule] = (await dash('/schedules/list.json?project=32')).body.schedules as { cron: string; next_run: string }[];
+    expect(schedule.cron).toBe('0 9 * * MON');
+    const next = new Date(schedule.next_run);
+    expect([next.getUTCDay(), next.getUTCHours(), next.getUTCMinutes()]).toEqual([1, 9, 0]);
+    expect(next.getTime() - Date.now()).toBeLessThanOrEqual(7 * 24 * 3600_000);
+    // Its slot fires the spider when the scheduler ticks past it.
+    expect(await p.scheduler.tick(next.getTime() + 1000)).toContain('32/1/1');
   });
 });

@@ -13,6 +13,7 @@ import { createProjector } from '../../apps/projector/projector.app';
 import { PeriodicScheduler } from '@crawlhub/jobs';
 import { startDashApp } from '../../apps/dash/dash.app';
 import { startStorageApp } from '../../apps/storage/storage.app';
+import { startStatsApp } from '../../apps/proxy/stats.app';
 import { startRunner } from '../../apps/runner/runner.app';
 import { Runner, RunnerOptions } from '@crawlhub/runner';
 
@@ -24,6 +25,10 @@ import { Runner, RunnerOptions } from '@crawlhub/runner';
 export interface TestPlatform {
   core: Core;
   storageUrl: string;
+  /** The dash app's root: the web console (libs/console). */
+  consoleUrl: string;
+  /** The storage API app, for tests that look inside it (open event streams, say). */
+  storageApp: INestApplication;
   /** The dash API base, ending in /api. */
   dashUrl: string;
   /** The dash app's periodic-jobs scheduler, for tests that drive its clock. */
@@ -42,7 +47,7 @@ export interface TestPlatform {
   stop(): Promise<void>;
 }
 
-export async function startTestPlatform(env: Record<string, string> = {}, options: { projector?: boolean; runner?: boolean | RunnerOptions } = {}): Promise<TestPlatform> {
+export async function startTestPlatform(env: Record<string, string> = {}, options: { projector?: boolean; runner?: boolean | RunnerOptions; stats?: boolean } = {}): Promise<TestPlatform> {
   const dataDir = mkdtempSync(join(tmpdir(), 'crawlhub-e2e-'));
   const unique = `t${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
   const config = loadConfig({
@@ -68,7 +73,14 @@ export async function startTestPlatform(env: Record<string, string> = {}, option
   const app: INestApplication = await startStorageApp(core, ['error']);
   contexts.push(app);
   const port = (app.getHttpServer().address() as AddressInfo).port;
-  const dash: INestApplication = await startDashApp(core, ['error']);
+  // The proxy usage stats API, for suites that read it through the console (STATS_PORT 0 unless given).
+  let statsUrl: string | undefined;
+  if (options.stats) {
+    const stats = await startStatsApp(env.STATS_PORT ? core : { ...core, config: { ...core.config, ports: { ...core.config.ports, stats: 0 } } }, ['error']);
+    contexts.push(stats);
+    statsUrl = `http://127.0.0.1:${(stats.getHttpServer().address() as AddressInfo).port}/`;
+  }
+  const dash: INestApplication = await startDashApp(core, ['error'], { storage: `http://127.0.0.1:${port}/`, stats: statsUrl });
   contexts.push(dash);
   const dashPort = (dash.getHttpServer().address() as AddressInfo).port;
   const commands = context.get(CommandBus);
@@ -83,6 +95,8 @@ export async function startTestPlatform(env: Record<string, string> = {}, option
   return {
     core,
     storageUrl: `http://127.0.0.1:${port}`,
+    consoleUrl: `http://127.0.0.1:${dashPort}`,
+    storageApp: app,
     dashUrl: `http://127.0.0.1:${dashPort}/api`,
     scheduler: dash.get(PeriodicScheduler),
     adminKey,

@@ -21,21 +21,21 @@ describe('AccessService', () => {
     const s = service();
     const expected = { id: key.keyId, admin: false, projects: [3], capabilities: ['browser'] };
     expect(await s.authenticate(secret)).toEqual(expected);
-    expect(await s.authenticateProxyToken(mintProxyToken(key.keyId, Date.now() + 60_000, signing), signing)).toEqual(expected);
+    expect(await s.authenticateProxyToken(await mintProxyToken(key.keyId, Date.now() + 60_000, signing), signing)).toEqual(expected);
     expect(await s.authenticate('b'.repeat(32))).toBeNull();
   });
 
   it('never takes a key id for a key, even once a proxy token of that key was seen', async () => {
     const s = service();
-    expect(await s.authenticateProxyToken(mintProxyToken(key.keyId, Date.now() + 60_000, signing), signing)).not.toBeNull();
+    expect(await s.authenticateProxyToken(await mintProxyToken(key.keyId, Date.now() + 60_000, signing), signing)).not.toBeNull();
     expect(await s.authenticate(key.keyId)).toBeNull();
   });
 
   it('refuses expired tokens, tokens signed with another secret, and tokens of a key that is gone', async () => {
     const s = service();
-    expect(await s.authenticateProxyToken(mintProxyToken(key.keyId, Date.now() - 2_000, signing), signing)).toBeNull();
-    expect(await s.authenticateProxyToken(mintProxyToken(key.keyId, Date.now() + 60_000, 'other'), signing)).toBeNull();
+    expect(await s.authenticateProxyToken(await mintProxyToken(key.keyId, Date.now() - 2_000, signing), signing)).toBeNull();
+    expect(await s.authenticateProxyToken(await mintProxyToken(key.keyId, Date.now() + 60_000, 'other'), signing)).toBeNull();
     keys = [];
-    expect(await s.authenticateProxyToken(mintProxyToken(key.keyId, Date.now() + 60_000, signing), signing)).toBeNull();
+    expect(await s.authenticateProxyToken(await mintProxyToken(key.keyId, Date.now() + 60_000, signing), signing)).toBeNull();
   });
 });

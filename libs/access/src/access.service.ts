@@ -1,8 +1,15 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
 import { AccessKey, digestOf, keyIdOf, Principal } from './domain/access-key';
 import { keyIdOfProxyToken } from './domain/proxy-token';
+import { ConsoleSession, mintSessionToken, sessionOfToken } from './domain/session-token';
 import { ACCESS_KEYS_VIEW, AccessKeysView } from './ports/access-keys.view';
+
+/**
+ * The platform secret (JOB_TOKEN_SECRET: signs job, proxy and console session tokens).
+ * Provided by CoreModule (libs/platform), resolved once per process.
+ */
+export const JOB_TOKEN_SECRET = Symbol('JOB_TOKEN_SECRET');
 
 const CACHE_MS = 2_000;
 const CACHE_ENTRIES = 10_000;
@@ -20,6 +27,7 @@ export class AccessService {
   constructor(
     @Inject(ACCESS_KEYS_VIEW) private readonly keys: AccessKeysView,
     @Inject(CONFIG) private readonly config: CrawlhubConfig,
+    @Optional() @Inject(JOB_TOKEN_SECRET) private readonly platformSecret: string | null = null,
   ) {}
 
   async authenticate(secret: string | undefined): Promise<Principal | null> {
@@ -36,12 +44,39 @@ export class AccessService {
    * not expired.
    */
   async authenticateProxyToken(token: string, secret: string): Promise<Principal | null> {
-    const keyId = keyIdOfProxyToken(token, secret, Date.now());
-    if (keyId === null) return null;
+    const keyId = await keyIdOfProxyToken(token, secret, Date.now());
+    return keyId === null ? null : this.principalOfKeyId(keyId);
+  }
+
+  /**
+   * A console session for an API key (libs/console): the token for its cookie and the
+   * session it names (its CSRF proof), or null when the key is unknown.
+   */
+  async startSession(secret: string, nowMs = Date.now()): Promise<{ token: string; session: ConsoleSession; principal: Principal } | null> {
+    const principal = await this.authenticate(secret);
+    if (principal === null) return null;
+    const { token, session } = await mintSessionToken(principal.id, nowMs + this.config.console.sessionHours * 3_600_000, this.requireSecret());
+    return { token, session, principal };
+  }
+
+  /** The principal of a console session's token, exactly as its key's (same projects, same capabilities), while the key lives and the session has not expired. */
+  async authenticateSession(token: string): Promise<{ principal: Principal; session: ConsoleSession } | null> {
+    const session = await sessionOfToken(token, this.requireSecret(), Date.now());
+    if (session === null) return null;
+    const principal = await this.principalOfKeyId(session.keyId);
+    return principal === null ? null : { principal, session };
+  }
+
+  private async principalOfKeyId(keyId: string): Promise<Principal | null> {
     if (this.config.adminKey !== null && keyId === keyIdOf(this.config.adminKey)) return { id: keyId, admin: true, projects: [] };
     const hit = cached(this.byKeyId, keyId);
     if (hit !== undefined) return hit;
     return remember(this.byKeyId, keyId, principalOf(await this.keys.findById(keyId)));
+  }
+
+  private requireSecret(): string {
+    if (this.platformSecret === null) throw new Error('console sessions need the platform secret (JOB_TOKEN_SECRET, provided by CoreModule)');
+    return this.platformSecret;
   }
 }
 

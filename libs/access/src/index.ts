@@ -10,3 +10,4 @@ export * from './commands/set-key-capabilities/set-key-capabilities.handler';
 export * from './access.service';
 export * from './access.module';
 export * from './domain/jwt';
+export * from './domain/session-token';

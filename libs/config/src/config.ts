@@ -23,6 +23,8 @@ export interface CrawlhubConfig {
   allowTargetAddresses: string[];
   /** How long a write waits for the views it touched to catch up before answering 503. */
   readYourWritesTimeoutMs: number;
+  /** How often the storage API's event streams send a keepalive comment, so proxies keep idle connections. */
+  streamKeepaliveMs: number;
   /** How often the scheduler looks for periodic jobs that are due. */
   schedulerIntervalMs: number;
   /** Largest single record (item, log line, request) accepted by the storage API. */
@@ -30,6 +32,11 @@ export interface CrawlhubConfig {
   /** Request bodies are cut into log events of about this many bytes. */
   eventChunkBytes: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
+  /** NO_COLOR (https://no-color.org) set and not empty: log lines never carry colour codes. */
+  noColor: boolean;
+  /** `json`: one JSON object per log line, and one per HTTP request answered, with its correlation id. */
+  logFormat: 'text' | 'json';
+  ops: OpsConfig;
   runner: RunnerConfig;
   deploys: DeploysConfig;
   frontier: FrontierConfig;
@@ -41,6 +48,31 @@ export interface CrawlhubConfig {
   fetch: FetchConfig;
   extraction: ExtractionConfig;
   worker: WorkerConfig;
+  console: ConsoleConfig;
+}
+
+/** The web console the dash role serves at / (libs/console, docs/console.md). */
+export interface ConsoleConfig {
+  /** The storage API the console forwards /storage/ to; null: http://HOST:STORAGE_PORT/. */
+  storageUrl: string | null;
+  /** The proxy usage stats API the console forwards /stats/ to; null: http://HOST:STATS_PORT/. */
+  statsUrl: string | null;
+  /** A console session (cookie) ends this long after sign-in. */
+  sessionHours: number;
+}
+
+/** Health, readiness and metrics of every process (libs/ops, docs/operations.md). */
+export interface OpsConfig {
+  /** A port of its own serving /healthz, /readyz and /metrics (without a key); null: none. */
+  port: number | null;
+  /** Where OPS_PORT listens (loopback by default: the metrics there need no key). */
+  host: string;
+  /** GET /metrics on the API ports without a key (otherwise it needs the admin key). */
+  metricsPublic: boolean;
+  /** /readyz fails while the views are more than this many events behind the log. */
+  readyMaxLag: number;
+  /** /readyz fails when the event log or the view store does not answer within this time. */
+  readyTimeoutMs: number;
 }
 
 /** The fetch API (libs/fetch, :8003). */
@@ -246,89 +278,104 @@ export class ConfigError extends Error {
   }
 }
 
-/** name, default, meaning: the table the README shows. */
+/**
+ * Every setting: name(s), default and meaning, in Markdown. The one list behind the README's
+ * settings table (written from it by `npm run docs:config`, config-docs.ts) and
+ * `npm start -- --help` (as plain text); a spec checks that loadConfig reads no other name.
+ */
 export const CONFIG_DOCS: [string, string, string][] = [
-  ['DATA_DIR', './data', 'where the embedded log and views live'],
-  ['APP_ROLE', 'all', 'which app(s) this process runs: storage, dash, proxy, fetch, extract, projector, worker, runner, all (comma list allowed)'],
-  ['EVENT_LOG', 'sqlite', '`sqlite` or `kafka`'],
-  ['EVENT_LOG_PARTITIONS', '8', 'partitions of every topic the platform creates'],
+  ['DATA_DIR', '`./data`', 'where the embedded log and views live'],
+  ['APP_ROLE', '`all`', 'which app(s) this process runs: storage, dash, proxy, fetch, extract, projector, worker, runner, all (comma list allowed)'],
+  ['EVENT_LOG', '`sqlite`', '`sqlite` or `kafka`'],
+  ['EVENT_LOG_PARTITIONS', '`8`', 'partitions of every topic the platform creates'],
   ['KAFKA_BROKERS', '—', 'comma list, for `EVENT_LOG=kafka`'],
   ['EVENT_LOG_NAMESPACE', '—', 'prefix of every topic and consumer group, to share one Kafka cluster between deployments'],
-  ['VIEW_STORE', 'sqlite', '`sqlite` or `mongodb`'],
+  ['VIEW_STORE', '`sqlite`', '`sqlite` or `mongodb`'],
   ['MONGODB_URI', '—', 'for `VIEW_STORE=mongodb`'],
-  ['MONGODB_DATABASE', 'crawlhub', 'database name used in MongoDB'],
-  ['CRAWLHUB_ADMIN_KEY', 'created on first start and printed', 'the admin API key (sees every project)'],
-  ['JOB_TOKEN_SECRET', 'created on first start, kept in DATA_DIR/job-token-secret', 'signs the job tokens given to running jobs (set it on every process of a distributed deployment)'],
-  ['HOST', '127.0.0.1', 'listen address of every port'],
+  ['MONGODB_DATABASE', '`crawlhub`', 'database name used in MongoDB'],
+  ['CRAWLHUB_ADMIN_KEY', 'created on first start, printed, kept in `DATA_DIR/admin-key`', 'the admin API key (sees every project)'],
+  ['JOB_TOKEN_SECRET', 'created on first start, kept in `DATA_DIR/job-token-secret`', 'signs the job tokens given to running jobs (set it on every process of a distributed deployment)'],
+  ['HOST', '`127.0.0.1`', 'listen address of every port'],
   ['DASH_PORT STORAGE_PORT FETCH_PORT EXTRACT_PORT PROXY_PORT STATS_PORT', '8001 8002 8003 8004 8010 8011', 'listen ports'],
-  ['ALLOW_PRIVATE_TARGETS', 'false', 'let fetch, render, extraction and the proxy reach private and loopback addresses'],
-  ['ALLOW_TARGET_ADDRESSES', '—', 'comma list of addresses and CIDR ranges (`10.1.2.3`, `10.8.0.0/16`, `::1`) that fetch, render, extraction and the proxy may reach although they are private or loopback, while every other one stays refused'],
-  ['READ_YOUR_WRITES_TIMEOUT_MS', '10000', 'how long a write waits for its views before answering 503'],
-  ['SCHEDULER_INTERVAL_MS', '10000', 'how often periodic jobs are checked (a run starts at most this late)'],
-  ['MAX_RECORD_BYTES', '1048576', 'largest item, log line, request or collection record (413 above)'],
-  ['EVENT_CHUNK_BYTES', '1048576', 'request bodies are cut into log events of about this size'],
-  ['LOG_LEVEL', 'info', 'debug, info, warn or error (debug also turns on kafkajs\' own debug lines on `EVENT_LOG=kafka`)'],
-  ['COLLECTION_EXPIRY_SECONDS', '2592000', 'records of cached collections (cs, vcs) expire this long after they were written (30 days)'],
-  ['COLLECTION_VERSIONS', '3', 'versions kept of each record of versioned collections (vs, vcs), the newest included'],
-  ['COLLECTION_SCAN_BATCH', '100000', 'records one collection count or delete-by-filter call examines before answering with `nextstart`'],
-  ['FRONTIER_MAX_POST_BYTES', '4194304', 'largest body of one crawl frontier POST (requests, or batch ids to delete); 413 above'],
-  ['FRONTIER_COUNT_BATCHES', '10000', 'batches one frontier `q/count` call scans before it answers with `nextstart`'],
-  ['PROXY_STATS_FLUSH_MS', '10000', 'how often a proxy process appends its aggregated usage statistics to the log (also at shutdown); the stats API lags by up to this much'],
-  ['PROXY_STATS_SAMPLE_MS', '1000', 'how often the proxy samples each active user\'s concurrency (the peak of requests in flight since the last sample, kept per second: 10 to 1000, the same on every proxy process)'],
-  ['PROXY_SESSION_IDLE_MS', '1800000', 'a proxy session unused for this long expires (30 minutes)'],
-  ['PROXY_SESSION_LIMIT', '5000', 'active proxy sessions per API key; one more answers 400 user_session_limit'],
-  ['PROXY_SESSION_TOUCH_MS', '15000', 'how often a proxy process appends the last uses of its sessions to the log (also at shutdown, and before a create of the same key)'],
-  ['RUNNER_UNITS', '4', 'capacity of a runner in units (a job takes its `units`, 1 to 6)'],
-  ['RUNNER_ID', 'created on first start, kept in DATA_DIR/runner-id', 'names the runner in the jobs it claims; a restarted runner finishes its own orphaned jobs as failed (give each runner its own id)'],
-  ['RUNNER_POLL_MS', '1000', 'how often a runner looks for pending jobs and for stop requests'],
-  ['RUNNER_STOP_GRACE_MS', '10000', 'after SIGTERM, how long a stopped job has before SIGKILL'],
-  ['RUNNER_HEARTBEAT_MS', '10000', 'how often a runner that runs jobs appends a heartbeat per project of its jobs (an idle runner appends nothing), and how often the dash role checks the runners of running jobs'],
-  ['RUNNER_LOST_MS', '60000', 'a runner not heard from for this long is lost: its running jobs finish as `failed` (at least 3 × RUNNER_HEARTBEAT_MS; a job ends at most RUNNER_LOST_MS + 2 × RUNNER_HEARTBEAT_MS after its runner\'s last heartbeat)'],
-  ['RUNNER_STORAGE_URL', 'http://HOST:STORAGE_PORT/', 'SHUB_STORAGE given to jobs (the storage API as jobs reach it)'],
-  ['RUNNER_API_URL', 'http://HOST:DASH_PORT/api/', 'SHUB_APIURL given to jobs (the dash API as jobs reach it)'],
-  ['DEPLOY_ENV_DIR', 'DATA_DIR/environments', 'where a runner builds and keeps the Python environment of each deployed version (one folder per version, shared by its jobs)'],
-  ['DEPLOY_PIP_CACHE_DIR', 'DATA_DIR/pip-cache', 'pip\'s cache for the environments\' builds (PIP_CACHE_DIR): a package is downloaded once per machine'],
-  ['DEPLOY_PYTHON', 'python3', 'the interpreter that creates the environments (`-m venv`; 3.9 or later)'],
-  ['DEPLOY_BUILD_TIMEOUT_MS', '900000', 'a build of an environment (pip, then listing the spiders) taking longer fails'],
-  ['DEPLOY_WAIT_MS', '960000', 'how long `scrapyd/addversion.json` waits for a runner to build the deploy before it answers that none did'],
-  ['DEPLOY_ENV_MAX_IDLE_MS', '604800000', 'environments no job used for this long are removed (7 days)'],
-  ['DEPLOY_ENV_MAX_BYTES', '10737418240', 'beyond this much disk used by environments, the least recently used ones are removed (10 GiB); the one a job uses never'],
-  ['DEPLOY_BLOB_DIR', 'DATA_DIR/blobs', 'where deployed eggs and requirements are kept on the embedded deployment (on `VIEW_STORE=mongodb`: GridFS, bucket `blobs`)'],
-  ['PROXY_CA_DIR', 'DATA_DIR/proxy-ca', 'where the proxy keeps its CA (created on first start, served at GET /ca.crt on the proxy port) and its leaf certificates'],
+  ['ALLOW_PRIVATE_TARGETS', '`false`', 'let fetch, render, extraction and the proxy reach private and loopback addresses'],
+  ['ALLOW_TARGET_ADDRESSES', '—', 'comma list of addresses and CIDR ranges (`10.1.2.3`, `10.8.0.0/16`, `::1`) that fetch, render, extraction and the proxy may reach although they are private or loopback, while every other one stays refused ([SSRF rules](docs/proxy.md#ssrf-rules))'],
+  ['READ_YOUR_WRITES_TIMEOUT_MS', '`10000`', 'how long a write waits for its views before answering 503'],
+  ['STREAM_KEEPALIVE_MS', '`15000`', 'how often the storage API\'s event streams (`…/events`) send a `: keepalive` comment, so proxies keep idle connections open'],
+  ['SCHEDULER_INTERVAL_MS', '`10000`', 'how often periodic jobs are checked (a run starts at most this late)'],
+  ['MAX_RECORD_BYTES', '`1048576`', 'largest item, log line, request or collection record (413 above)'],
+  ['EVENT_CHUNK_BYTES', '`1048576`', 'request bodies are cut into log events of about this size'],
+  ['LOG_FORMAT', '`text`', '`text`, or `json`: one JSON object per log line, and one access line per HTTP request (at LOG_LEVEL info or debug) with its correlation id, the one the events of the request carry'],
+  ['OPS_PORT', '—', 'a port of its own for GET /healthz, /readyz and /metrics, without a key (for roles without an HTTP port: projector, runner, worker); every API port and the proxy port serve them too'],
+  ['OPS_HOST', '`127.0.0.1`', 'listen address of OPS_PORT (loopback by default: its metrics need no key)'],
+  ['METRICS_PUBLIC', '`false`', 'answer GET /metrics on the API and proxy ports without a key (otherwise the admin key, HTTP Basic; OPS_PORT never needs one)'],
+  ['READY_MAX_LAG', '`1000`', 'GET /readyz answers 503 while the views are more than this many events behind the log'],
+  ['READY_TIMEOUT_MS', '`2000`', 'GET /readyz answers 503 when the event log or the view store does not answer within this time'],
+  ['LOG_LEVEL', '`info`', 'debug, info, warn or error (debug also turns on kafkajs\' own debug lines on `EVENT_LOG=kafka`)'],
+  ['NO_COLOR', '—', 'set and not empty: log lines never carry colour codes (off a terminal they never do; [no-color.org](https://no-color.org))'],
+  ['COLLECTION_EXPIRY_SECONDS', '`2592000`', 'records of cached collections (cs, vcs) expire this long after they were written (30 days)'],
+  ['COLLECTION_VERSIONS', '`3`', 'versions kept of each record of versioned collections (vs, vcs), the newest included'],
+  ['COLLECTION_SCAN_BATCH', '`100000`', 'records one collection count or delete-by-filter call examines before answering with `nextstart`'],
+  ['FRONTIER_MAX_POST_BYTES', '`4194304`', 'largest body of one crawl frontier POST (requests, or batch ids to delete); 413 above'],
+  ['FRONTIER_COUNT_BATCHES', '`10000`', 'batches one frontier `q/count` call scans before it answers with `nextstart`'],
+  ['PROXY_STATS_FLUSH_MS', '`10000`', 'how often a proxy process appends its aggregated usage statistics to the log (also at shutdown); the stats API lags by up to this much ([docs/proxy-stats.md](docs/proxy-stats.md))'],
+  ['PROXY_STATS_SAMPLE_MS', '`1000`', 'how often the proxy samples each active user\'s concurrency (the peak of requests in flight since the last sample, kept per second: 10 to 1000, the same on every proxy process)'],
+  ['PROXY_SESSION_IDLE_MS', '`1800000`', 'a proxy session unused for this long expires (30 minutes) ([docs/proxy.md](docs/proxy.md#sessions))'],
+  ['PROXY_SESSION_LIMIT', '`5000`', 'active proxy sessions per API key; one more answers 400 `user_session_limit`'],
+  ['PROXY_SESSION_TOUCH_MS', '`15000`', 'how often a proxy process appends the last uses of its sessions to the log (also at shutdown, and before a create of the same key)'],
+  ['RUNNER_UNITS', '`4`', 'capacity of a runner in units (a job takes its `units`, 1 to 6)'],
+  ['RUNNER_ID', 'created on first start, kept in `DATA_DIR/runner-id`', 'names the runner in the jobs it claims; a restarted runner finishes its own orphaned jobs as failed (give each runner its own id)'],
+  ['RUNNER_POLL_MS', '`1000`', 'how often a runner looks for pending jobs and for stop requests'],
+  ['RUNNER_STOP_GRACE_MS', '`10000`', 'after SIGTERM, how long a stopped job has before SIGKILL'],
+  ['RUNNER_HEARTBEAT_MS', '`10000`', 'how often a runner that runs jobs appends a heartbeat per project of its jobs (an idle runner appends nothing), and how often the dash role checks the runners of running jobs ([docs/runner.md](docs/runner.md#lost-runners))'],
+  ['RUNNER_LOST_MS', '`60000`', 'a runner not heard from for this long is lost: its running jobs finish as `failed` (at least 3 × RUNNER_HEARTBEAT_MS; a job ends at most RUNNER_LOST_MS + 2 × RUNNER_HEARTBEAT_MS after its runner\'s last heartbeat)'],
+  ['RUNNER_STORAGE_URL', '`http://HOST:STORAGE_PORT/`', '`SHUB_STORAGE` given to jobs (the storage API as jobs reach it)'],
+  ['RUNNER_API_URL', '`http://HOST:DASH_PORT/api/`', '`SHUB_APIURL` given to jobs (the dash API as jobs reach it)'],
+  ['CONSOLE_STORAGE_URL', '`http://HOST:STORAGE_PORT/`', 'the storage API the web console (dash port, `/`) forwards `/storage/` to, so the browser talks to one origin'],
+  ['CONSOLE_STATS_URL', '`http://HOST:STATS_PORT/`', 'the proxy usage stats API the web console forwards `/stats/` to'],
+  ['CONSOLE_SESSION_HOURS', '`12`', 'a console session (its HttpOnly cookie) ends this many hours after sign-in'],
+  ['DEPLOY_ENV_DIR', '`DATA_DIR/environments`', 'where a runner builds and keeps the Python environment of each deployed version (one folder per version, shared by its jobs)'],
+  ['DEPLOY_PIP_CACHE_DIR', '`DATA_DIR/pip-cache`', 'pip\'s cache for the environments\' builds (`PIP_CACHE_DIR`): a package is downloaded once per machine'],
+  ['DEPLOY_PYTHON', '`python3`', 'the interpreter that creates the environments (`-m venv`; 3.9 or later)'],
+  ['DEPLOY_BUILD_TIMEOUT_MS', '`900000`', 'a build of an environment (pip, then listing the spiders) taking longer fails'],
+  ['DEPLOY_WAIT_MS', '`960000`', 'how long `scrapyd/addversion.json` waits for a runner to build the deploy before it answers that none did'],
+  ['DEPLOY_ENV_MAX_IDLE_MS', '`604800000`', 'environments no job used for this long are removed (7 days; checked at a runner\'s start, every hour and after each build)'],
+  ['DEPLOY_ENV_MAX_BYTES', '`10737418240`', 'beyond this much disk used by environments, the least recently used ones are removed (10 GiB); the one a job uses never'],
+  ['DEPLOY_BLOB_DIR', '`DATA_DIR/blobs`', 'where deployed eggs and requirements are kept on the embedded deployment (on `VIEW_STORE=mongodb`: GridFS, bucket `blobs`)'],
+  ['PROXY_CA_DIR', '`DATA_DIR/proxy-ca`', 'where the proxy keeps its CA (created on first start, served at `GET /ca.crt` on the proxy port) and its leaf certificates ([docs/proxy.md](docs/proxy.md))'],
   ['PROXY_EXITS', 'the default route', 'outgoing exits of the proxy, comma list: local source addresses (`127.0.0.2`) and upstream proxies (`http://user:pass@host:port`, `https://…`, `socks5://…`), each optionally followed by ` region=<label>` (`127.0.0.2 region=us`)'],
-  ['PROXY_UPSTREAM_TLS_VERIFY', 'true', 'verify the certificates of HTTPS sites (and of https:// upstream proxies) reached through the proxy'],
+  ['PROXY_UPSTREAM_TLS_VERIFY', '`true`', 'verify the certificates of HTTPS sites (and of https:// upstream proxies) reached through the proxy'],
   ['PROXY_UPSTREAM_CA_FILE', '—', 'a PEM file of extra CA certificates the proxy trusts for HTTPS sites, on top of the system\'s'],
-  ['PROXY_TIMEOUT_MIN_MS PROXY_TIMEOUT_MAX_MS', '30000 180000', 'X-Proxy-Timeout is clamped to these bounds; the default timeout is the minimum'],
-  ['PROXY_MAX_RESPONSE_BYTES', '524288000', 'larger responses answer 541 data_error (500 MB)'],
-  ['PROXY_MAX_CONNS_PER_KEY', '200', 'requests in flight per API key before 429 too_many_conns'],
-  ['PROXY_MAX_OUTSTANDING', '10000', 'requests in flight in one proxy process before 503 serverbusy'],
-  ['PROXY_DENY_DOMAINS', '—', 'comma list of domains (with their subdomains) the proxy refuses with 523 domain_forbidden'],
-  ['PROXY_STATIC_HOSTS', '—', 'comma list `name=ip` the proxy answers without DNS (e.g. names under .test)'],
-  ['PROXY_BAN_RULES', PROXY_BAN_RULES_DEFAULT, 'ban rules, JSON array (or `@/path/rules.json`) of `{"domain"?, "status"?: [..], "body"?: [markers]}`'],
-  ['PROXY_BAN_BODY_BYTES', '65536', 'how much of a response body the ban rules with body markers inspect'],
-  ['PROXY_BAN_COOLDOWN_MS', '300000', 'how long after a ban an exit is the domain\'s last choice (other exits are preferred; a domain always keeps an exit)'],
-  ['PROXY_BAN_RETRY_BACKOFF_MS', '500', 'a ban is retried on another exit at once; with no other exit left, on the same one after this pause (or its throttling slot, if later)'],
-  ['PROXY_EXIT_COOLDOWN_MS', '30000', 'how long an exit that failed on its own side (upstream proxy down) is left out of rotation'],
-  ['PROXY_THROTTLE_SPACING_MS', '12000', 'time between two requests to one domain through one exit (a request waits for its slot); 0 turns throttling off'],
-  ['PROXY_THROTTLE_SOFT_LIMIT_MS', '120000', 'from this wait on, responses carry X-Proxy-Next-Request-In (seconds a next request to the domain would wait)'],
-  ['PROXY_THROTTLE_HARD_LIMIT_MS', '1000000', 'a request that would wait this long answers 503 `/limits/over-domain-limit` with Retry-After instead'],
-  ['CHROMIUM_PATH', '/usr/lib/chromium/chromium-headless-shell', 'the Chromium binary the renderer drives (Debian\'s `chromium-headless-shell` package; never a downloaded browser)'],
-  ['RENDER_CONCURRENCY', '2', 'renders at once in one process (each on its own kept browser and page)'],
-  ['RENDER_QUEUE_LIMIT', '100', 'renders waiting for a page beyond which a render fails at once with `queue_full`'],
-  ['RENDER_TIMEOUT_MS', '30000', 'default time of one render, counted from when it starts on a page (not while it waits in the queue)'],
-  ['RENDER_RECYCLE_PAGES', '500', 'a render browser is replaced after this many pages'],
-  ['RENDER_RECYCLE_RSS_MB', '1024', 'a render browser is replaced once its process tree uses more memory than this (MB, read from /proc)'],
-  ['FETCH_DEADLINE_MS', '60000', 'how long a fetch API request may take end to end (its deadline: a worker skips it after that); no answer by then: 503'],
-  ['FETCH_MAX_RESPONSE_BYTES', '10485760', 'larger website responses are a fetch failure (`data_error`): the spec\'s 10 MB fetch response limit'],
-  ['EXTRACT_QUERY_TIMEOUT_MS', '600000', 'an extraction query not done by then is answered `query timed out` (the other queries of its batch are still answered)'],
-  ['EXTRACT_USER_QUERIES_IN_FLIGHT', '1000', 'queries of one key in flight in one extraction API process beyond which a batch gets 429 user-rate-limit-exceeded'],
-  ['EXTRACT_QUERIES_IN_FLIGHT', '5000', 'queries of all keys in flight in one extraction API process beyond which a batch gets 429 rate-limit-exceeded'],
-  ['EXTRACT_THREADS', '1', 'worker threads of an extraction worker that run the engine beside its main thread (0: on the main thread)'],
-  ['EXTRACT_PAGE_TIMEOUT_MS', '30000', 'a page whose extraction runs longer fails with `Extraction error: page too complex` and its thread is replaced (needs EXTRACT_THREADS ≥ 1)'],
-  ['WORKER_KINDS', 'plain,render,extract', 'which requests a worker process takes: `plain` (fetches), `render` (browser renders), `extract` (extraction queries); any of them'],
-  ['WORKER_CONCURRENCY', '64', 'fetch requests (and, separately, extraction queries) one worker process works on at once'],
-  ['WORKER_PROXY_URL', 'http://127.0.0.1:PROXY_PORT', 'the proxy the workers fetch through (the platform\'s own)'],
-  ['RUNNER_PASS_ENV', RUNNER_PASS_ENV_DEFAULT, 'the runner\'s environment variables that jobs inherit (comma list, `X_*` for a prefix); nothing else of it reaches a job'],
+  ['PROXY_TIMEOUT_MIN_MS PROXY_TIMEOUT_MAX_MS', '`30000` `180000`', '`X-Proxy-Timeout` is clamped to these bounds; the default timeout is the minimum'],
+  ['PROXY_MAX_RESPONSE_BYTES', '`524288000`', 'larger responses answer 541 `data_error` (500 MB)'],
+  ['PROXY_MAX_CONNS_PER_KEY', '`200`', 'requests in flight per API key before 429 `too_many_conns`'],
+  ['PROXY_MAX_OUTSTANDING', '`10000`', 'requests in flight in one proxy process before 503 `serverbusy`'],
+  ['PROXY_DENY_DOMAINS', '—', 'comma list of domains (with their subdomains) the proxy refuses with 523 `domain_forbidden`'],
+  ['PROXY_STATIC_HOSTS', '—', 'comma list `name=ip` the proxy answers without DNS (e.g. names under `.test`)'],
+  ['PROXY_BAN_RULES', '`[{"status":[403,429,503]}]`', 'ban rules, JSON array (or `@/path/rules.json`) of `{"domain"?, "status"?: [..], "body"?: [markers]}`'],
+  ['PROXY_BAN_BODY_BYTES', '`65536`', 'how much of a response body the ban rules with body markers inspect'],
+  ['PROXY_BAN_COOLDOWN_MS', '`300000`', 'how long after a ban an exit is the domain\'s last choice (other exits are preferred; a domain always keeps an exit)'],
+  ['PROXY_BAN_RETRY_BACKOFF_MS', '`500`', 'a ban is retried on another exit at once; with no other exit left, on the same one after this pause (or its throttling slot, if later)'],
+  ['PROXY_EXIT_COOLDOWN_MS', '`30000`', 'how long an exit that failed on its own side (upstream proxy down) is left out of rotation'],
+  ['PROXY_THROTTLE_SPACING_MS', '`12000`', 'time between two requests to one domain through one exit (a request waits for its slot); 0 turns throttling off'],
+  ['PROXY_THROTTLE_SOFT_LIMIT_MS', '`120000`', 'from this wait on, responses carry X-Proxy-Next-Request-In (seconds a next request to the domain would wait)'],
+  ['PROXY_THROTTLE_HARD_LIMIT_MS', '`1000000`', 'a request that would wait this long answers 503 `/limits/over-domain-limit` with Retry-After instead'],
+  ['CHROMIUM_PATH', '`/usr/lib/chromium/chromium-headless-shell`', 'the Chromium binary the renderer drives (Debian\'s `chromium-headless-shell` package; never a downloaded browser)'],
+  ['RENDER_CONCURRENCY', '`2`', 'renders at once in one process (each on its own kept browser and page)'],
+  ['RENDER_QUEUE_LIMIT', '`100`', 'renders waiting for a page beyond which a render fails at once with `queue_full`'],
+  ['RENDER_TIMEOUT_MS', '`30000`', 'default time of one render, counted from when it starts on a page (not while it waits in the queue)'],
+  ['RENDER_RECYCLE_PAGES', '`500`', 'a render browser is replaced after this many pages'],
+  ['RENDER_RECYCLE_RSS_MB', '`1024`', 'a render browser is replaced once its process tree uses more memory than this (MB, read from /proc)'],
+  ['FETCH_DEADLINE_MS', '`60000`', 'how long a fetch API request may take end to end (its deadline: a worker skips it after that); no answer by then: 503 ([docs/fetch-api.md](docs/fetch-api.md))'],
+  ['FETCH_MAX_RESPONSE_BYTES', '`10485760`', 'larger website responses are a fetch failure (`data_error`): the spec\'s 10 MB fetch response limit'],
+  ['EXTRACT_QUERY_TIMEOUT_MS', '`600000`', 'an extraction query not done by then is answered `query timed out` (the other queries of its batch are still answered) ([docs/extraction-api.md](docs/extraction-api.md))'],
+  ['EXTRACT_USER_QUERIES_IN_FLIGHT', '`1000`', 'queries of one key in flight in one extraction API process beyond which a batch gets 429 user-rate-limit-exceeded'],
+  ['EXTRACT_QUERIES_IN_FLIGHT', '`5000`', 'queries of all keys in flight in one extraction API process beyond which a batch gets 429 rate-limit-exceeded'],
+  ['EXTRACT_THREADS', '`1`', 'worker threads of an extraction worker that run the engine beside its main thread (0: on the main thread)'],
+  ['EXTRACT_PAGE_TIMEOUT_MS', '`30000`', 'a page whose extraction runs longer fails with `Extraction error: page too complex` and its thread is replaced (needs EXTRACT_THREADS ≥ 1)'],
+  ['WORKER_KINDS', '`plain,render,extract`', 'which requests a worker process takes: `plain` (fetches), `render` (browser renders), `extract` (extraction queries); any of them'],
+  ['WORKER_CONCURRENCY', '`64`', 'fetch requests (and, separately, extraction queries) one worker process works on at once'],
+  ['WORKER_PROXY_URL', '`http://127.0.0.1:PROXY_PORT`', 'the proxy the workers fetch through (the platform\'s own)'],
+  ['RUNNER_PASS_ENV', '`PATH,HOME,USER,LOGNAME,SHELL,LANG,LANGUAGE,LC_*,TZ,TMPDIR`', 'the runner\'s environment variables that jobs inherit (comma list, `X_*` for a prefix); nothing else of it reaches a job'],
 ];
 
 type Env = Record<string, string | undefined>;
@@ -434,10 +481,20 @@ export function loadConfig(env: Env = process.env): CrawlhubConfig {
     allowPrivateTargets: bool('ALLOW_PRIVATE_TARGETS', false),
     allowTargetAddresses: addressRangesOf(str('ALLOW_TARGET_ADDRESSES', ''), problems),
     readYourWritesTimeoutMs: int('READ_YOUR_WRITES_TIMEOUT_MS', 10_000, 10, 600_000),
+    streamKeepaliveMs: int('STREAM_KEEPALIVE_MS', 15_000, 100, 3_600_000),
     schedulerIntervalMs: int('SCHEDULER_INTERVAL_MS', 10_000, 100, 3_600_000),
     maxRecordBytes: int('MAX_RECORD_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     eventChunkBytes: int('EVENT_CHUNK_BYTES', 1024 * 1024, 64 * 1024, 8 * 1024 * 1024),
     logLevel: oneOf('LOG_LEVEL', 'info', ['debug', 'info', 'warn', 'error'] as const),
+    noColor: str('NO_COLOR', '') !== '',
+    logFormat: oneOf('LOG_FORMAT', 'text', ['text', 'json'] as const),
+    ops: {
+      port: str('OPS_PORT', '') === '' ? null : int('OPS_PORT', 0, 0, 65535),
+      host: str('OPS_HOST', '127.0.0.1'),
+      metricsPublic: bool('METRICS_PUBLIC', false),
+      readyMaxLag: int('READY_MAX_LAG', 1000, 0, Number.MAX_SAFE_INTEGER),
+      readyTimeoutMs: int('READY_TIMEOUT_MS', 2000, 10, 600_000),
+    },
     collections: {
       expirySeconds: int('COLLECTION_EXPIRY_SECONDS', 30 * 24 * 3600, 1, 100 * 365 * 24 * 3600),
       versions: int('COLLECTION_VERSIONS', 3, 1, 100),
@@ -482,6 +539,11 @@ export function loadConfig(env: Env = process.env): CrawlhubConfig {
       storageUrl: url('RUNNER_STORAGE_URL'),
       apiUrl: url('RUNNER_API_URL'),
       passEnv: passEnvOf(env, str('RUNNER_PASS_ENV', RUNNER_PASS_ENV_DEFAULT)),
+    },
+    console: {
+      storageUrl: url('CONSOLE_STORAGE_URL'),
+      statsUrl: url('CONSOLE_STATS_URL'),
+      sessionHours: int('CONSOLE_SESSION_HOURS', 12, 1, 24 * 365),
     },
     deploys: {
       envDir: resolve(str('DEPLOY_ENV_DIR', join(dataDir, 'environments'))),

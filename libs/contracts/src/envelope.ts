@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { currentCorrelationId } from './correlation';
 
 /** Who caused an event: an API key (by id), a job (by key), or a platform component. */
 export interface Actor {
@@ -47,7 +48,8 @@ export function createEvent<T>(e: NewEvent<T>, now: number = Date.now()): EventE
     version: e.version ?? 1,
     key: e.key,
     occurredAt: now,
-    correlationId: e.correlationId ?? id,
+    // An event made while an HTTP request is handled carries the request's id (correlation.ts).
+    correlationId: e.correlationId ?? currentCorrelationId() ?? id,
     causationId: e.causationId ?? null,
     actor: e.actor,
     data: e.data,

@@ -16,3 +16,4 @@ export * from './topics/extraction/extraction.topic';
 export * from './topics/deploys/deploys.topic';
 export * from './spider-name';
 export * from './storage-name';
+export * from './correlation';

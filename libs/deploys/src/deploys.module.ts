@@ -8,6 +8,7 @@ import { DeploysSqlite } from './adapters/sqlite/deploys.sqlite';
 import { DeployBuilder } from './builder/deploy-builder';
 import { AddVersionController } from './commands/add-version/add-version.controller';
 import { DeployProgress } from './commands/add-version/deploy-progress';
+import { EnvironmentEviction } from './environments/environment-eviction';
 import { environmentsProvider } from './environments/environments.provider';
 import { DeploysProjection } from './events/deploys.projection';
 import { DEPLOYS_VIEW } from './ports/deploys.view';
@@ -32,7 +33,7 @@ export class DeploysApiModule {}
 /** The runner role's part: builds deploys (group deploy-builders) and prepares the environments of deployed jobs. */
 @Module({
   imports: [DeploysViewsModule],
-  providers: [blobStoreProvider, environmentsProvider, DeployBuilder, DeployedJobs],
+  providers: [blobStoreProvider, environmentsProvider, EnvironmentEviction, DeployBuilder, DeployedJobs],
   exports: [DeployedJobs],
 })
 export class DeployRunnerModule {}

@@ -34,6 +34,11 @@ export class AwaitedResults<T> {
 
   constructor(private readonly eventLog: EventLog, private readonly o: AwaitedResultsOptions) {}
 
+  /** Results this process is waiting for now. */
+  get pending(): number {
+    return this.waiting.size;
+  }
+
   async onApplicationBootstrap(): Promise<void> {
     await this.eventLog.ensureTopics(this.o.topics);
     this.consumption = await this.eventLog.consume({ groupId: `${this.o.groupPrefix}-${randomUUID()}`, topics: [this.o.topic], fromBeginning: false, handler: async (b) => this.deliver(b) });

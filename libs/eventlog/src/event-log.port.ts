@@ -1,5 +1,4 @@
 import { EventEnvelope } from '@crawlhub/contracts';
-import type { PoisonPolicy } from './poison-messages';
 
 export const EVENT_LOG = Symbol('EVENT_LOG');
 
@@ -66,4 +65,26 @@ export interface EventLog {
   /** The next offset to be written in each partition (the high-water mark). */
   endOffsets(topic: string): Promise<number[]>;
   close(): Promise<void>;
+}
+
+/**
+ * What a consumer does with a poison message: one whose handling fails every time, on
+ * its own. Delivery is at least once and a partition is consumed in order, so without
+ * this such a message would come back for ever and hold up every message behind it
+ * (poison-messages.ts; docs/DESIGN.md, "Failures stay inside their role").
+ */
+export interface PoisonPolicy {
+  /** How many times a message is handled on its own before it is poison (default 3). */
+  attempts?: number;
+  /**
+   * Settles a poison message for good, before the group's offset moves past it: answers
+   * the caller that waits for it with an error result, records it. If this throws, nothing
+   * is committed and the batch comes back after the adapter's backoff.
+   */
+  settle?: (message: LoggedEvent, error: unknown) => Promise<void>;
+  /**
+   * A failure of the platform rather than of the message (a store that is down or full):
+   * it never makes a message poison; the batch is delivered again after a backoff.
+   */
+  isTransient?: (error: unknown) => boolean;
 }

@@ -1,6 +1,6 @@
 import type { EventEnvelope } from '@crawlhub/contracts';
-import type { Consumption, EventLog } from './event-log.port';
-import { handleAlone, PoisonPolicy } from './poison-messages';
+import type { Consumption, EventLog, PoisonPolicy } from './event-log.port';
+import { handleAlone } from './poison-messages';
 
 /** Lets at most `limit` tasks run at once; the others wait their turn in order. */
 export class Limiter {

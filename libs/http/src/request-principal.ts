@@ -1,5 +1,6 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
+import { parse as parseCookies } from 'cookie';
 import { AccessService, canAccessJob, canAccessProject, Principal } from '@crawlhub/access';
 import { Actor } from '@crawlhub/contracts';
 import { credentialsOf } from './credentials';
@@ -20,10 +21,20 @@ export interface JobTokenVerifier {
 
 const JOB_KEY = /^\d{1,15}\/\d{1,15}\/\d{1,15}$/;
 
+/** The web console's session cookie (libs/console): HttpOnly, SameSite=Strict, a token of AccessService.startSession. */
+export const SESSION_COOKIE = 'crawlhub_session';
+/** The header in which a request made with the session cookie repeats the session's CSRF proof. */
+export const CSRF_HEADER = 'x-csrf-token';
+/** Methods that change nothing: the only ones a session request may make without the CSRF proof. */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 /**
- * Resolves the principal of a request: an API key (Basic user name or `?apikey=`), or a
- * job token (Basic `<job key>:<token>`, compat-notes §1.4). Each API renders failures in
- * its own style.
+ * Resolves the principal of a request: an API key (Basic user name or `?apikey=`), a
+ * job token (Basic `<job key>:<token>`, compat-notes §1.4), or the web console's
+ * session cookie, which stands for its key exactly (same projects, same capabilities).
+ * A request that changes something with the cookie alone must repeat the session's CSRF
+ * proof in X-CSRF-Token (else 403), so no other site can act through a signed-in
+ * browser. Each API renders failures in its own style.
  */
 @Injectable()
 export class RequestPrincipal {
@@ -34,9 +45,22 @@ export class RequestPrincipal {
 
   async of(req: FastifyRequest): Promise<Principal | null> {
     const c = credentialsOf(req.headers, queryOf(req));
-    if (!c) return null;
+    if (!c) return this.ofSession(req);
     if (JOB_KEY.test(c.user) && c.password !== '') return this.jobTokens ? this.jobTokens.verify(c.user, c.password) : null;
     return this.access.authenticate(c.user);
+  }
+
+  /** The principal of the console session cookie, if any; a changing request without the session's CSRF proof is refused. */
+  private async ofSession(req: FastifyRequest): Promise<Principal | null> {
+    const cookies = req.headers.cookie;
+    const token = cookies ? parseCookies(cookies)[SESSION_COOKIE] : undefined;
+    if (!token) return null;
+    const signedIn = await this.access.authenticateSession(token);
+    if (signedIn === null) return null;
+    if (!SAFE_METHODS.has(req.method) && req.headers[CSRF_HEADER] !== signedIn.session.csrf) {
+      throw new ApiError(403, 'Cross-site request refused: a request made with the console session must carry its X-CSRF-Token');
+    }
+    return signedIn.principal;
   }
 
   /** The principal of a request that must carry valid credentials (else 401). */

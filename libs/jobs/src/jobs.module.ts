@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { HttpSupportModule } from '@crawlhub/http';
 import { StorageViewsModule } from '@crawlhub/storage';
+import { ScrapySettingsController } from './commands/change-scrapy-settings/scrapy-settings.controller';
 import { ProjectSettingsController } from './commands/change-settings/project-settings.controller';
 import { SpidersV2Controller } from './commands/change-spider/spiders-v2.controller';
 import { PushJobController } from './commands/push-job/push-job.controller';
@@ -13,6 +14,7 @@ import { SetBotgroupHandler } from './commands/set-botgroup/set-botgroup.handler
 import { SchedulesController } from './commands/set-schedule/schedules.controller';
 import { SetScheduleHandler } from './commands/set-schedule/set-schedule.handler';
 import { PeriodicScheduler } from './scheduler/periodic-scheduler';
+import { JobsMetrics } from './queries/jobs-metrics/jobs-metrics';
 import { StartJobController } from './commands/start-job/start-job.controller';
 import { UpdateJobsController } from './commands/update-jobs/update-jobs.controller';
 import { PurgeJobController } from './commands/purge-job/purge-job.controller';
@@ -44,8 +46,8 @@ export class JobqApiModule {}
 /** Job control on the dash port (:8001, under /api). */
 @Module({
   imports: [CqrsModule, HttpSupportModule, JobsViewsModule, StorageViewsModule],
-  controllers: [RunJobController, DashJobsController, SchedulesController, SpidersV2Controller],
-  providers: [...shared, SetScheduleHandler, PeriodicScheduler],
+  controllers: [RunJobController, DashJobsController, SchedulesController, SpidersV2Controller, ScrapySettingsController],
+  providers: [...shared, SetScheduleHandler, PeriodicScheduler, JobsMetrics],
   exports: [PeriodicScheduler],
 })
 export class JobControlApiModule {}

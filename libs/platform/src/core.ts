@@ -4,8 +4,11 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { JOB_TOKEN_SECRET } from '@crawlhub/access';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
 import { EVENT_LOG, EventLog, openEventLog } from '@crawlhub/eventlog';
+import { instrumentEventLog } from './instrumented-event-log';
+import { forgetViewLag } from './ops';
 import {
   EventWriter, MongoProjectionStore, MongoViewDatabase, PROJECTION_STORE, ProjectionStore, SqliteProjectionStore, SqliteViewDatabase,
 } from '@crawlhub/views';
@@ -15,7 +18,10 @@ import {
  * view store. Apps running in one process get the same instances, so a write wakes
  * the projector and the waiting request without polling.
  */
-export const JOB_TOKEN_SECRET = Symbol('JOB_TOKEN_SECRET');
+// Defined beside the tokens it signs (libs/access); exported here too, where the apps have always taken it.
+export { JOB_TOKEN_SECRET };
+/** The process's Core itself, for what serves every role (the ops endpoints, http-ops.ts). */
+export const CORE = Symbol('CORE');
 
 export interface Core {
   config: CrawlhubConfig;
@@ -27,7 +33,7 @@ export interface Core {
 }
 
 export async function openCore(config: CrawlhubConfig): Promise<Core> {
-  const eventLog = openEventLog(config);
+  const eventLog = instrumentEventLog(openEventLog(config));
   let views: Core['views'];
   let projections: ProjectionStore;
   if (config.viewStore.kind === 'sqlite') {
@@ -39,18 +45,20 @@ export async function openCore(config: CrawlhubConfig): Promise<Core> {
     views = { kind: 'mongodb', db };
     projections = new MongoProjectionStore(db);
   }
-  return {
+  const core: Core = {
     config,
     jobTokenSecret: config.jobTokenSecret ?? persistentSecret(join(config.dataDir, 'job-token-secret')),
     eventLog,
     views,
     projections,
     close: async () => {
+      forgetViewLag(core);
       await projections.close();
       await eventLog.close();
       if (views.kind === 'sqlite') views.db.close();
     },
   };
+  return core;
 }
 
 @Global()
@@ -58,6 +66,7 @@ export async function openCore(config: CrawlhubConfig): Promise<Core> {
 export class CoreModule {
   static with(core: Core): DynamicModule {
     const providers: Provider[] = [
+      { provide: CORE, useValue: core },
       { provide: CONFIG, useValue: core.config },
       { provide: EVENT_LOG, useValue: core.eventLog },
       { provide: JOB_TOKEN_SECRET, useValue: core.jobTokenSecret },

@@ -1,8 +1,11 @@
 import { INestApplication, LoggerService, LogLevel, Type } from '@nestjs/common';
+import type { RouteInfo } from '@nestjs/common/interfaces';
 import { NestFactory } from '@nestjs/core';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ApiErrorFilter, MAX_PATH_SEGMENT_CHARS, parseQuery } from '@crawlhub/http';
+import { ApiName } from './openapi';
+import { instrumentHttpApp } from './http-ops';
 
 /**
  * Starts one HTTP API on Fastify. Bodies are not parsed by the framework: every
@@ -10,11 +13,21 @@ import { ApiErrorFilter, MAX_PATH_SEGMENT_CHARS, parseQuery } from '@crawlhub/ht
  * arrive (JSON lines, gzip, forms); query strings are read by the strict form decoder of
  * every API (parseQuery). Every error answer, whoever raises it (a controller,
  * Nest, Fastify's router, Node's HTTP parser), goes through the app's `errors` filter, so
- * each API answers in its own style and never in Fastify's JSON.
+ * each API answers in its own style and never in Fastify's JSON. Every API also serves the
+ * platform's routes (instrumentHttpApp: health, metrics, its OpenAPI description).
  */
 export async function startHttpApp(
   module: Type<unknown> | ReturnType<typeof Object>,
-  options: { host: string; port: number; errors: ApiErrorFilter; logger: LoggerService | LogLevel[] | false; prefix?: string },
+  options: {
+    api: ApiName;
+    host: string;
+    port: number;
+    errors: ApiErrorFilter;
+    logger: LoggerService | LogLevel[] | false;
+    prefix?: string;
+    /** Routes served outside `prefix` (the dash role's console pages beside its /api). */
+    unprefixed?: RouteInfo[];
+  },
 ): Promise<INestApplication> {
   const { errors } = options;
   const adapter = new FastifyAdapter({
@@ -28,9 +41,10 @@ export async function startHttpApp(
   const fastify = app.getHttpAdapter().getInstance();
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));
-  if (options.prefix) app.setGlobalPrefix(options.prefix);
+  if (options.prefix) app.setGlobalPrefix(options.prefix, { exclude: options.unprefixed ?? [] });
   app.useGlobalFilters(errors);
   app.enableShutdownHooks();
+  instrumentHttpApp(app, options.api, options.prefix, options.unprefixed);
   await app.listen(options.port, options.host);
   return app;
 }

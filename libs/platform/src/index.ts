@@ -3,3 +3,6 @@ export * from './http-app';
 export * from './admin-key';
 export * from './nest-logger';
 export * from './supervised-thread';
+export * from './ops';
+export * from './openapi';
+export * from './http-ops';

@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
 import { RENDERER } from './ports/renderer.port';
-import { RenderPool, renderPoolOptionsOf } from './pool/render-pool';
+import { RenderPool, renderPoolOptionsOf } from './adapters/puppeteer/render-pool';
 
 /**
  * Provides RENDERER: a RenderPool started from the config (closed with the module), its

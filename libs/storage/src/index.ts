@@ -8,3 +8,4 @@ export * from './domain/record-filter';
 export * from './ports/job-platform-metadata.port';
 export * from './commands/write-job-records/write-job-records.command';
 export * from './commands/update-job-metadata/update-job-metadata.command';
+export { JobFeeds } from './queries/stream-job-records/job-feeds';

@@ -21,6 +21,8 @@ import { JobRecordsStatsHandler } from './queries/job-records-stats/job-records-
 import { ReadJobMetadataHandler } from './queries/read-job-metadata/read-job-metadata.handler';
 import { ReadJobRecordsController } from './queries/read-job-records/read-job-records.controller';
 import { ReadJobRecordsHandler } from './queries/read-job-records/read-job-records.handler';
+import { JobFeeds } from './queries/stream-job-records/job-feeds';
+import { StreamJobRecordsController } from './queries/stream-job-records/stream-job-records.controller';
 import { FormatError } from '@crawlhub/http';
 
 /** The projections and views of job data; needed by the storage API and by the projector. */
@@ -47,8 +49,8 @@ export class StorageCommandsModule {}
 /** The storage API on :8002 (job data part): items, logs, requests, stats, job metadata. */
 @Module({
   imports: [CqrsModule, HttpSupportModule, StorageViewsModule, StorageCommandsModule],
-  controllers: [SystemController, JobRecordsStatsController, WriteJobRecordsController, ReadJobRecordsController, JobMetadataController],
-  providers: [ReadJobRecordsHandler, JobRecordsStatsHandler, ReadJobMetadataHandler],
+  controllers: [SystemController, JobRecordsStatsController, WriteJobRecordsController, StreamJobRecordsController, ReadJobRecordsController, JobMetadataController],
+  providers: [ReadJobRecordsHandler, JobRecordsStatsHandler, ReadJobMetadataHandler, JobFeeds],
 })
 export class StorageApiModule {}
 

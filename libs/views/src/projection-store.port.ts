@@ -18,11 +18,19 @@ export interface ProjectionStore {
   applyBatch(topic: string, partition: number, events: LoggedEvent[], apply: (e: LoggedEvent) => Promise<void>): Promise<void>;
   /** The next offset this store expects in the partition (0 when nothing was applied). */
   nextOffset(topic: string, partition: number): Promise<number>;
+  /** Every checkpoint in one read: the next offset of each partition applied so far, by `topic:partition` (readiness, lag metrics). */
+  allCheckpoints(): Promise<Map<string, number>>;
   /**
    * Resolves true once every position is applied, false when the bound passes first;
    * rejects with ProjectionFailedError when one of them was skipped as a poison event.
    */
   waitFor(positions: LogPosition[], timeoutMs: number): Promise<boolean>;
+  /**
+   * Resolves when a projector in this process (any thread) has applied something, or after
+   * `timeoutMs`, whichever comes first: the wake-up of live readers (the storage API's
+   * event streams). A projector in another process wakes nobody, so callers bound the wait.
+   */
+  nextChange(timeoutMs: number): Promise<void>;
   /**
    * Records an event that the projections could not apply however often they tried (a
    * poison event) and moves its partition's checkpoint past it, so the events behind it

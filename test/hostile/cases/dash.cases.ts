@@ -21,6 +21,7 @@ const jobs = (c: Ctx) => [dget('/jobs/list.json?project=1'), dget('/jobs/list.js
 const comments = (c: Ctx) => [dget(`/comments/${c.seed.runningJob}`), dget('/comments/1/stats')];
 const schedules = () => [dget('/schedules/list.json?project=1')];
 const registry = () => [dget('/spiders/commands.json?project=1')];
+const scrapySettings = () => [dget('/settings/get.json?project=1'), dget('/settings/get.json?project=1&spider=s')];
 
 const run = (fields: Fields): Fields => [['project', '1'], ['spider', 'hostile'], ...fields];
 
@@ -209,6 +210,23 @@ const registryCases: HostileCase[] = [
   { name: 'spiders/commands.json by the other tenant', request: () => dget('/spiders/commands.json?project=1', 'p2'), expect: refused(403) },
 ];
 
+const SETTINGS_BAD: [string, Fields, number[]?][] = [
+  ['no settings', [['project', '1']]],
+  ['malformed settings', [['project', '1'], ['settings', '{"A":']]],
+  ['settings that are a list', [['project', '1'], ['settings', '[1]']]],
+  ['an empty setting name', [['project', '1'], ['settings', '{"": 1}']]],
+  ['settings nested 10,000 levels', [['project', '1'], ['settings', deepObject(10_000)]], [5]],
+  ['a spider name with "/"', [['project', '1'], ['spider', '../x'], ['settings', '{"A": 1}']], [9]],
+  ['a spider name of 10,000 characters', [['project', '1'], ['spider', 's'.repeat(10_000)], ['settings', '{"A": 1}']], [9]],
+  ['project -1', [['project', '-1'], ['settings', '{"A": 1}']]],
+];
+
+const scrapySettingsCases: HostileCase[] = [
+  ...SETTINGS_BAD.map(([name, fields, items]) => ({ name: `settings/set: ${name}`, items, request: () => dpost('/settings/set.json', fields), expect: refused(400), unchanged: scrapySettings })),
+  { name: 'settings/set by the other tenant', request: () => dpost('/settings/set.json', [['project', '1'], ['spider', 's'], ['settings', '{"A": 1}']], 'p2'), expect: refused(403), unchanged: scrapySettings },
+  { name: 'settings/get by the other tenant', request: () => dget('/settings/get.json?project=1', 'p2'), expect: refused(403) },
+];
+
 const routeCases: HostileCase[] = [
   { name: 'an unknown route', request: () => dget('/nope.json'), expect: refused(404) },
   { name: 'run.json through ../', request: () => ({ ...dpost('/../api/run.json', run([])), target: '/api/jobs/../run.json' }), expect: refused(404), unchanged: jobs },
@@ -217,4 +235,4 @@ const routeCases: HostileCase[] = [
   { name: 'jobs/list.json with an unknown key', request: () => dget('/jobs/list.json?project=1', { rawAuthorization: 'Basic eDo=' }), expect: refused(401) },
 ];
 
-export const DASH_CASES: HostileCase[] = [...runCases, ...listCases, ...changeCases, ...commentCases, ...scheduleCases, ...registryCases, ...routeCases];
+export const DASH_CASES: HostileCase[] = [...runCases, ...listCases, ...changeCases, ...commentCases, ...scheduleCases, ...registryCases, ...scrapySettingsCases, ...routeCases];

@@ -1,32 +1,38 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { decodeProtectedHeader, errors, JWTPayload, jwtVerify, SignJWT } from 'jose';
 
 /**
  * The platform's own tokens (job tokens, proxy tokens) are compact JWTs signed with HS256
- * and the platform secret (JOB_TOKEN_SECRET). Only the platform issues and reads them, so
- * this is the whole of JWT they need: one header, a JSON payload, one algorithm.
+ * and the platform secret (JOB_TOKEN_SECRET), made and checked by jose. Only the platform
+ * issues and reads them: one algorithm, and a token naming any other is refused.
  */
-export const JWT_HEADER = Buffer.from(JSON.stringify({ typ: 'JWT', alg: 'HS256' })).toString('base64url');
+const ALGORITHM = 'HS256';
 
-function signature(body: string, secret: string): Buffer {
-  return createHmac('sha256', secret).update(body).digest();
+function keyOf(secret: string): Uint8Array {
+  return new TextEncoder().encode(secret);
 }
 
-export function signJwt(payload: Record<string, unknown>, secret: string): string {
-  const body = `${JWT_HEADER}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
-  return `${body}.${signature(body, secret).toString('base64url')}`;
+export function signJwt(payload: JWTPayload, secret: string): Promise<string> {
+  return new SignJWT(payload).setProtectedHeader({ typ: 'JWT', alg: ALGORITHM }).sign(keyOf(secret));
 }
 
-/** The payload of a token this secret signed, or null (malformed, another header, a wrong signature). */
-export function verifiedJwtPayload(token: string, secret: string): Record<string, unknown> | null {
-  const parts = token.split('.');
-  if (parts.length !== 3 || parts[0] !== JWT_HEADER) return null;
-  const given = Buffer.from(parts[2], 'base64url');
-  const expected = signature(`${parts[0]}.${parts[1]}`, secret);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+/**
+ * The payload of a token this secret signed, or null (malformed, another algorithm, a wrong
+ * signature, or an `exp` not after `nowMs`).
+ */
+export async function verifiedJwtPayload(token: string, secret: string, nowMs: number = Date.now()): Promise<JWTPayload | null> {
   try {
-    const payload: unknown = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8'));
-    return payload !== null && typeof payload === 'object' && !Array.isArray(payload) ? (payload as Record<string, unknown>) : null;
+    return (await jwtVerify(token, keyOf(secret), { algorithms: [ALGORITHM], currentDate: new Date(nowMs) })).payload;
+  } catch (e) {
+    if (e instanceof errors.JOSEError) return null;
+    throw e;
+  }
+}
+
+/** Whether a credential has the shape of one of our tokens (a JWS header naming HS256); API keys (hex) never do. */
+export function isPlatformJwt(credential: string): boolean {
+  try {
+    return decodeProtectedHeader(credential).alg === ALGORITHM;
   } catch {
-    return null;
+    return false;
   }
 }

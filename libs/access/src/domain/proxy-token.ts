@@ -1,4 +1,4 @@
-import { JWT_HEADER, signJwt, verifiedJwtPayload } from './jwt';
+import { isPlatformJwt, signJwt, verifiedJwtPayload } from './jwt';
 
 /**
  * Proxy tokens: how the platform's own workers use the proxy on behalf of a user without
@@ -10,21 +10,22 @@ import { JWT_HEADER, signJwt, verifiedJwtPayload } from './jwt';
 const AUDIENCE = 'proxy:';
 
 /** A token for `keyId`, valid until `expiresAtMs` (rounded up to the second). */
-export function mintProxyToken(keyId: string, expiresAtMs: number, secret: string): string {
+export function mintProxyToken(keyId: string, expiresAtMs: number, secret: string): Promise<string> {
   return signJwt({ aud: `${AUDIENCE}${keyId}`, exp: Math.ceil(expiresAtMs / 1000) }, secret);
 }
 
 /** Whether a credential has the shape of a token (API keys are hex: never). */
 export function looksLikeProxyToken(credential: string): boolean {
-  return credential.startsWith(`${JWT_HEADER}.`);
+  return isPlatformJwt(credential);
 }
 
 /** The key id a token was issued for, or null when it is not ours, malformed or expired at `nowMs`. */
-export function keyIdOfProxyToken(token: string, secret: string, nowMs: number): string | null {
-  const payload = verifiedJwtPayload(token, secret);
+export async function keyIdOfProxyToken(token: string, secret: string, nowMs: number): Promise<string | null> {
+  const payload = await verifiedJwtPayload(token, secret, nowMs);
   if (payload === null) return null;
   const { aud, exp } = payload;
-  if (typeof aud !== 'string' || !aud.startsWith(AUDIENCE) || typeof exp !== 'number' || exp * 1000 <= nowMs) return null;
+  // jose has refused an `exp` that passed; a token without one never expires, so it is not ours.
+  if (typeof aud !== 'string' || !aud.startsWith(AUDIENCE) || exp === undefined) return null;
   return aud.slice(AUDIENCE.length);
 }
 
@@ -37,12 +38,12 @@ const REUSE_MS = 10 * 60_000;
  * authentication per render), and most requests cost no signature.
  */
 export class ProxyTokens {
-  private readonly byKey = new Map<string, { token: string; expiresAtMs: number }>();
+  private readonly byKey = new Map<string, { token: Promise<string>; expiresAtMs: number }>();
 
   constructor(private readonly secret: string, private readonly now: () => number = Date.now) {}
 
   /** A token for `keyId` valid at least until `neededUntilMs`. */
-  for(keyId: string, neededUntilMs: number): string {
+  for(keyId: string, neededUntilMs: number): Promise<string> {
     const kept = this.byKey.get(keyId);
     if (kept && kept.expiresAtMs >= neededUntilMs) return kept.token;
     const expiresAtMs = Math.max(neededUntilMs, this.now() + REUSE_MS);

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Socket } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { hasCapability } from '@crawlhub/access';
-import { createEvent, EXTRACTION_REQUESTED, EXTRACTION_REQUESTS_TOPIC, ExtractionCompleted, ExtractionRequested } from '@crawlhub/contracts';
+import { createEvent, currentCorrelationId, EXTRACTION_REQUESTED, EXTRACTION_REQUESTS_TOPIC, ExtractionCompleted, ExtractionRequested } from '@crawlhub/contracts';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
 import { actorOf, readBody, RequestPrincipal } from '@crawlhub/http';
 import { EventWriter } from '@crawlhub/views';
@@ -74,7 +74,8 @@ export class ExtractionController {
     const waiting = new Map(queued.map((q) => [q.id, this.results.expect(q.id, timeoutMs + RESULT_GRACE_MS)]));
     const events = queued.map((q) => {
       const data: ExtractionRequested = { id: q.id, batch, user, url: q.url, pageType: q.pageType, articleBodyRaw: q.articleBodyRaw, deadline };
-      return createEvent({ type: EXTRACTION_REQUESTED, key: q.id, data, actor, correlationId: batch });
+      // One batch is one request: its events carry the request's correlation id (X-Request-Id), else the batch's.
+      return createEvent({ type: EXTRACTION_REQUESTED, key: q.id, data, actor, correlationId: currentCorrelationId() ?? batch });
     });
     if (events.length > 0) {
       try {

@@ -1,5 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
+import { extractionApiInFlight } from '@crawlhub/ops';
 import { ExtractionProblem } from './extraction-problem';
 
 /** Seconds a refused client is told to wait: batches take seconds, and the client retries 429s forever. */
@@ -12,11 +13,18 @@ const RETRY_AFTER_SECONDS = 5;
  * both carry the delay as `retryAfter` (seconds) and Retry-After.
  */
 @Injectable()
-export class QueriesInFlight {
+export class QueriesInFlight implements OnModuleDestroy {
   private total = 0;
   private readonly byUser = new Map<string, number>();
 
+  /** Takes this process's queries out of /metrics (at shutdown). */
+  private readonly unlistMetrics = extractionApiInFlight.add(() => [{ labels: {}, value: this.total }]);
+
   constructor(@Inject(CONFIG) private readonly config: CrawlhubConfig) {}
+
+  onModuleDestroy(): void {
+    this.unlistMetrics();
+  }
 
   /** Takes `count` places for `user`, or throws the 429; call the returned function once they are done. */
   take(user: string, count: number): () => void {

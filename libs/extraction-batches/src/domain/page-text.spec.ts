@@ -29,5 +29,8 @@ describe('hasVisibleContent', () => {
     expect(hasVisibleContent('')).toBe(false);
     expect(hasVisibleContent('just some text')).toBe(true);
     expect(hasVisibleContent('<html><body><div><span>&nbsp;</span></div><p>late text</p></body></html>')).toBe(true);
+    // Spaces in any spelling are no text; an entity that is a character is.
+    expect(hasVisibleContent('<body><p>&#xA0;&NonBreakingSpace;&ensp;&#32;</p></body>')).toBe(false);
+    expect(hasVisibleContent('<body><p>&copy;</p></body>')).toBe(true);
   });
 });

@@ -1,3 +1,4 @@
+import { decodeHTML } from 'entities';
 import { TextDecoder } from 'node:util';
 
 /** Content types that hold a page to extract from (the rest, images, PDFs..., have "no visible elements"). */
@@ -42,7 +43,8 @@ export function hasVisibleContent(html: string): boolean {
   if (!html.includes('<')) return /\S/.test(html);
   for (let m = VISIBLE_SCAN.exec(html); m !== null; m = VISIBLE_SCAN.exec(html)) {
     if (m[2] !== undefined) return true;
-    if (m[3] !== undefined && /[^\s]/.test(m[3].replace(/&nbsp;|&#160;/g, ''))) return true;
+    // Text that is only spaces, written as they are or as entities (`&nbsp;`, `&#xA0;`, `&ensp;`...), shows nothing.
+    if (m[3] !== undefined && /\S/.test(m[3].includes('&') ? decodeHTML(m[3]) : m[3])) return true;
   }
   return false;
 }

@@ -9,6 +9,7 @@ import { consumeWorkQueue, Consumption, EVENT_LOG, EventLog, Limiter } from '@cr
 import { ProxyFetcher, WORKER_PROXY_URL } from '@crawlhub/fetch';
 import { JOB_TOKEN_SECRET } from '@crawlhub/platform';
 import { EventWriter } from '@crawlhub/views';
+import { extractionDuration, extractionWorkerInFlight } from '@crawlhub/ops';
 import { downloadError, EXTRACTION_FAILED, EXTRACTION_TOO_LONG, isBillable } from '../domain/query-errors';
 import { PageExtractionTimeout, PageExtractor } from './page-extractor';
 
@@ -76,8 +77,16 @@ export class ExtractionWorker implements OnApplicationBootstrap, OnApplicationSh
       this.log.debug(`skipped query ${q.id}: its deadline passed (its batch has answered "query timed out")`);
       return;
     }
-    const done = await this.extract(q);
-    await this.answer(event, { ...done, billable: isBillable(done.error) });
+    extractionWorkerInFlight.inc();
+    try {
+      const done = await this.extract(q);
+      const outcome = done.error === null ? 'ok' : 'error';
+      extractionDuration.observe({ phase: 'download', outcome }, done.downloadMs / 1000);
+      extractionDuration.observe({ phase: 'extract', outcome }, done.extractMs / 1000);
+      await this.answer(event, { ...done, billable: isBillable(done.error) });
+    } finally {
+      extractionWorkerInFlight.dec();
+    }
   }
 
   /** A query whose work kept failing (a poison message): answered with the engine's internal error, not billed (the fault is ours). */
@@ -97,7 +106,7 @@ export class ExtractionWorker implements OnApplicationBootstrap, OnApplicationSh
   private async extract(q: ExtractionRequested): Promise<Pick<ExtractionCompleted, 'result' | 'error' | 'downloadMs' | 'extractMs'>> {
     const started = Date.now();
     const request: FetchRequested = { id: q.id, user: q.user, url: q.url, method: 'GET', headers: PAGE_HEADERS, body: null, region: null, device: null, jobId: null, render: false, screenshot: false, deadline: q.deadline };
-    const fetched = await this.fetcher.fetch(request, this.tokens.for(q.user, q.deadline + 5_000));
+    const fetched = await this.fetcher.fetch(request, await this.tokens.for(q.user, q.deadline + 5_000));
     const downloadMs = Date.now() - started;
     const failed = (error: string) => ({ result: null, error, downloadMs, extractMs: 0 });
     // A download cut by the query's own deadline is the query's timeout, not the website's.

@@ -116,8 +116,6 @@ describe('extractArticle: metadata', () => {
       headline: 'Rivers rise after a week of rain',
       datePublished: '2019-11-19T08:21:00+00:00',
       datePublishedRaw: '2019-11-19T08:21:00+0000',
-      author: 'Jane Doe, John Roe',
-      authorsList: ['Jane Doe', 'John Roe'],
       inLanguage: 'en',
       mainImage: 'https://news.example/img/river.jpg',
       images: ['https://news.example/img/river.jpg'],
@@ -127,6 +125,8 @@ describe('extractArticle: metadata', () => {
       url: 'https://news.example/world/rivers-rise',
     });
     expect(article.audioUrls).toBeUndefined();
+    // A byline read from one "byline" class alone, named nowhere else, falls under the fitted author model's 0.5 (issue 19: it was answered before).
+    expect(article.author).toBeUndefined();
   });
 
   it('prefers JSON-LD and meta tags: headline, date, authors, language, image, description, breadcrumbs, audio', () => {
@@ -140,7 +140,8 @@ describe('extractArticle: metadata', () => {
     const head = `<script type="application/ld+json">${JSON.stringify(jsonLd)}</script><meta property="og:title" content="OG title"><meta property="og:audio" content="https://cdn.example/a.mp3">`;
     const article = extractArticle(articlePage({ head }), 'https://news.example/world/rivers-rise');
     expect(article).toMatchObject({
-      headline: 'Structured headline',
+      // The fitted headline model prefers the visible <h1> over a JSON-LD headline that differs from it (issue 19: the JSON-LD one won before).
+      headline: 'Rivers rise after a week of rain',
       datePublished: '2019-11-20T00:00:00',
       datePublishedRaw: '2019-11-20',
       authorsList: ['Ann Lee', 'Bo Chan'],
@@ -168,7 +169,9 @@ describe('extractArticle: probability', () => {
     const single = extractArticle(articlePage({ article: `<p>${PROSE('Transport')}</p><p>${PROSE('Schools')}</p><p>${PROSE('Power cuts')}</p>` }), 'https://news.example/world/rivers-rise').probability;
     const teasers = extractArticle(listing, 'https://news.example/world/').probability;
     const front = extractArticle(home, 'https://news.example/').probability;
-    expect(single).toBeGreaterThan(0.7);
+    // The fitted page-type model: a short article (540 characters) without any metadata is above even, not sure (it was > 0.7 by the hand-set rule).
+    expect(single).toBeGreaterThan(0.5);
+    expect(single).toBeGreaterThan(teasers + 0.3);
     expect(teasers).toBeLessThan(0.3);
     expect(front).toBeLessThan(0.2);
   });

@@ -3,12 +3,14 @@ import { Article, ExtractOptions } from '../extraction.types';
 import { StructuredData, StructuredRecord, firstRecord, metaValue, propertyText, readStructuredData, structuredBreadcrumbs } from '../structured-data';
 import { findArticleBody } from './body/extract-body';
 import { headingKey, linesHtml, renderHtml, renderText } from './body/render-body';
-import { articleAuthors } from './fields/authors';
+import { AuthorCandidate, articleAuthors, authorCandidates } from './fields/authors';
 import { leanHtml } from './lean-html';
-import { articleHeadline } from './fields/headline';
+import { HeadlineCandidate, articleHeadline, headlineCandidates } from './fields/headline';
 import { articleLanguage } from './fields/language';
 import { bodyImages, leadFigureImage, mainImage, mediaUrls } from './fields/media';
-import { articleProbability, linkedHeadlines } from './fields/probability';
+import { articlePageFeatures, articleProbability, linkedHeadlines } from './fields/probability';
+import { FeatureValues } from '../model/logistic';
+import { ExtractionModels, SHIPPED_MODELS } from '../model/models';
 import { publishedDate } from './fields/published-date';
 
 /** schema.org types of one article, most specific first. */
@@ -16,23 +18,52 @@ const ARTICLE_TYPES = ['NewsArticle', 'ReportageNewsArticle', 'AnalysisNewsArtic
 const GENERATED_DESCRIPTION_CHARS = 300;
 
 /** An article's fields from its page; fields without a valid value are left out. */
-export function extractArticle(html: string, url: string, options: ExtractOptions = {}): Article {
+export function extractArticle(html: string, url: string, options: ExtractOptions = {}, models: ExtractionModels = SHIPPED_MODELS): Article {
+  return extractArticleWithEvidence(html, url, options, models).article;
+}
+
+/** What the fitted models weighed on one page (what bench/extraction/train-models.ts fits on). */
+export interface ArticleModelEvidence {
+  pageFeatures: FeatureValues;
+  headlineCandidates: HeadlineCandidate[];
+  authorCandidates: AuthorCandidate[];
+}
+
+/**
+ * The fields the fitted models decide, from the evidence alone: the rest of the extraction
+ * does not depend on the models, so the bench cross-validates by re-applying models to
+ * evidence gathered once (this is what extractArticle itself computes for them).
+ */
+export function modelledArticleFields(evidence: ArticleModelEvidence, models: ExtractionModels): Pick<Article, 'headline' | 'probability' | 'author' | 'authorsList'> {
+  const authors = articleAuthors(evidence.authorCandidates, models.author);
+  return {
+    headline: articleHeadline(evidence.headlineCandidates, models.headline),
+    author: authors.length ? authors.join(', ') : undefined,
+    authorsList: authors,
+    probability: articleProbability(evidence.pageFeatures, models.articlePage),
+  };
+}
+
+/** extractArticle, with the evidence its models weighed. */
+export function extractArticleWithEvidence(html: string, url: string, options: ExtractOptions = {}, models: ExtractionModels = SHIPPED_MODELS): { article: Article; evidence: ArticleModelEvidence } {
   const document = parseLightPage(leanHtml(html));
   const baseUrl = documentBaseUrl(document, url);
   // Everything read from the page as a whole comes first: finding the body prunes the document.
   const data = readStructuredData(document, baseUrl);
   const record = firstRecord(data, ARTICLE_TYPES);
-  const headline = articleHeadline(record, data, document);
-  // The title repeated at the top of the body is not body text.
-  const titles = new Set([headline, document.querySelector('h1')?.textContent].map(headingKey).filter(Boolean));
+  const candidates = headlineCandidates(record, data, document);
+  // The title repeated at the top of the body is not body text: any place the page states it (not only the chosen one, so the body does not hang on the headline model).
+  const titles = new Set(candidates.map((c) => headingKey(c.text)).filter(Boolean));
   const date = publishedDate(record, data, document);
-  const authors = articleAuthors(record, data, document);
+  const bylines = authorCandidates(record, data, document);
+  const authors = articleAuthors(bylines, models.author);
   const inLanguage = articleLanguage(record, data, document);
   const breadcrumbs = structuredBreadcrumbs(data, baseUrl) ?? domBreadcrumbs(document, baseUrl);
-  const probabilityEvidence = { article: record, data, teasers: linkedHeadlines(document), url };
+  const teasers = linkedHeadlines(document);
   const leadFigure = leadFigureImage(document, baseUrl);
 
-  const blocks = findArticleBody(document)?.blocks ?? [];
+  const body = findArticleBody(document);
+  const blocks = body?.blocks ?? [];
   const domText = renderText(blocks, titles);
   const structuredText = structuredBodyText(record, domText);
   const articleBody = structuredText ?? domText;
@@ -41,7 +72,7 @@ export function extractArticle(html: string, url: string, options: ExtractOption
   const images = bodyImages(blocks, baseUrl);
   const lead = mainImage(record, data, leadFigure, images, baseUrl);
   const article: Article = {
-    headline,
+    headline: articleHeadline(candidates, models.headline),
     datePublished: date?.iso,
     datePublishedRaw: date?.raw,
     author: authors.length ? authors.join(', ') : undefined,
@@ -55,10 +86,13 @@ export function extractArticle(html: string, url: string, options: ExtractOption
     articleBodyRaw,
     videoUrls: mediaUrls('video', blocks, data, baseUrl),
     audioUrls: mediaUrls('audio', blocks, data, baseUrl),
-    probability: articleProbability({ ...probabilityEvidence, bodyChars: articleBody.length }),
+    probability: 0,
     url,
   };
-  return withoutEmptyFields(article);
+  const pageEvidence = { article: record, data, teasers, url, body: articleBody, pageLinkDensity: body?.pageLinkDensity ?? 0, hasDate: !!date, hasAuthor: bylines.length > 0 };
+  const pageFeatures = articlePageFeatures(pageEvidence);
+  article.probability = articleProbability(pageFeatures, models.articlePage);
+  return { article: withoutEmptyFields(article), evidence: { pageFeatures, headlineCandidates: candidates, authorCandidates: bylines } };
 }
 
 /** The page's own body text (JSON-LD articleBody) wins when the DOM gave much less of it. */

@@ -1,6 +1,6 @@
 import { Parser } from 'htmlparser2';
 import { DomDocument, DomElement, DomNode, ELEMENT_NODE, TEXT_NODE } from './dom.types';
-import { decodeHtmlAttribute, decodeHtmlText } from './html-entities';
+import { decodeHTML, decodeHTMLAttribute } from 'entities';
 import { withoutNonContent } from './pre-parse';
 import { compileSelector } from './selector';
 
@@ -115,7 +115,7 @@ class LightElement extends LightNode implements DomElement {
    */
   getAttribute(name: string): string | null {
     const value = this.attributes[name];
-    return typeof value === 'string' ? decodeHtmlAttribute(value) : null;
+    return typeof value === 'string' ? decodeHTMLAttribute(value) : null;
   }
   hasAttribute(name: string): boolean {
     return typeof this.attributes[name] === 'string';
@@ -129,7 +129,7 @@ class LightElement extends LightNode implements DomElement {
   attributeEntries(): [string, string][] {
     return Object.entries(this.attributes)
       .filter(([, value]) => typeof value === 'string')
-      .map(([name, value]) => [name, decodeHtmlAttribute(value)]);
+      .map(([name, value]) => [name, decodeHTMLAttribute(value)]);
   }
   querySelectorAll(selectors: string): LightElement[] {
     const matches = compileSelector(selectors);
@@ -234,13 +234,15 @@ function buildInto(parent: LightElement, html: string): void {
       },
       ontext(raw) {
         const current = open[open.length - 1];
-        const text = UNDECODED_TEXT_ELEMENTS.has(current.localName) ? raw : decodeHtmlText(raw);
+        const text = UNDECODED_TEXT_ELEMENTS.has(current.localName) ? raw : decodeHTML(raw);
         const last = current.nodes[current.nodes.length - 1];
         if (last instanceof LightText) last.data += text;
         else current.append(new LightText(text));
       },
     },
-    // Entities are decoded by html-entities.ts, only where an '&' is.
+    // The tokenizer does not decode (it then skips ahead to the next '<' or quote instead of
+    // inspecting every character): text is decoded as the tree is built and attribute values
+    // when read, by the `entities` decoder htmlparser2 itself uses (same tables and rules).
     { decodeEntities: false, lowerCaseTags: true, lowerCaseAttributeNames: true },
   );
   parser.write(html);

@@ -1,3 +1,4 @@
+import { decodeHTMLStrict } from 'entities';
 import { DomNode, isElement, TEXT_NODE } from './dom.types';
 
 /** Collapses every run of whitespace (no-break and zero-width spaces included) to one space. */
@@ -11,18 +12,14 @@ export function textOf(node: DomNode | null | undefined): string {
   return node ? normalizeSpace(node.textContent) : '';
 }
 
-/** Decodes the few HTML entities that pages leave inside JSON-LD strings and meta values. */
+/**
+ * Decodes the HTML entities that pages leave inside JSON-LD strings and meta values: every
+ * named and numeric one, each only with its semicolon (a URL's `&copy=1` stays as written),
+ * a code point out of range as U+FFFD.
+ */
 export function decodeEntities(text: string): string {
-  if (!text.includes('&')) return text;
-  return text.replace(/&(#x[0-9a-f]+|#\d+|amp|lt|gt|quot|apos|nbsp);/gi, (_m, entity: string) => {
-    const lower = entity.toLowerCase();
-    if (lower.startsWith('#x')) return String.fromCodePoint(parseInt(lower.slice(2), 16));
-    if (lower.startsWith('#')) return String.fromCodePoint(parseInt(lower.slice(1), 10));
-    return NAMED_ENTITIES[lower];
-  });
+  return decodeHTMLStrict(text);
 }
-
-const NAMED_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
 
 // Elements that start a line of their own when a page is read as text.
 const BLOCK_TAGS = new Set([

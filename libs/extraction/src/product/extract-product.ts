@@ -9,14 +9,26 @@ import { labelledCode } from './labelled-codes';
 import { amountFromData, parsePrice } from './price';
 import { additionalProperties, aggregateRating, cleanBrand, galleryImages, plainText, structuredImages, unique } from './product-fields';
 import { PageScan, scanPage } from './page-scan';
-import { productProbability } from './probability';
+import { FeatureValues } from '../model/logistic';
+import { ExtractionModels, SHIPPED_MODELS } from '../model/models';
+import { ProductPageSignals, productPageFeatures, productProbability } from './probability';
 import { offerCurrencyData, offerPriceData, productRecords } from './structured-product';
 
 const ARTICLE_TYPES = ['Article', 'NewsArticle', 'BlogPosting', 'Report', 'ScholarlyArticle', 'TechArticle'];
 const GTIN_PROPERTIES = ['gtin13', 'gtin12', 'gtin14', 'gtin8', 'gtin', 'isbn', 'ean', 'upc'];
 
 /** A product page's fields (spec "Product"), from structured data first, then from what the page shows. */
-export function extractProduct(html: string, url: string): Product {
+export function extractProduct(html: string, url: string, models: ExtractionModels = SHIPPED_MODELS): Product {
+  return extractProductWithEvidence(html, url, models).product;
+}
+
+/** The fields the fitted models decide, from the page-type features alone (the bench re-applies models this way). */
+export function modelledProductFields(pageFeatures: FeatureValues, models: ExtractionModels): Pick<Product, 'probability'> {
+  return { probability: productProbability(pageFeatures, models.productPage) };
+}
+
+/** extractProduct, with the page-type features its probability was computed from (what bench/extraction/train-models.ts fits on). */
+export function extractProductWithEvidence(html: string, url: string, models: ExtractionModels = SHIPPED_MODELS): { product: Product; pageFeatures: FeatureValues } {
   const document = parseLightPage(html);
   const baseUrl = documentBaseUrl(document, url);
   const data = readStructuredData(document, url);
@@ -44,21 +56,25 @@ export function extractProduct(html: string, url: string): Product {
     ...optional('description', plainText(propertyText(product, 'description') ?? metaValue(data, 'og:description', 'description'))),
     ...optional('aggregateRating', aggregateRating(product)),
     ...optional('additionalProperty', additionalProperties(product, scan.specLists)),
-    probability: productProbability({
-      hasProductRecord: product !== undefined,
-      productsWithOffers,
-      openGraphProduct: /product/i.test(metaValue(data, 'og:type') ?? ''),
-      hasPrice: offer?.price !== undefined,
-      hasName: name !== undefined,
-      hasIdentifier: sku !== undefined || gtin !== undefined,
-      hasAvailability: offer?.availability !== undefined,
-      addToCartButtons: cartButtons,
-      isArticle: /article/i.test(metaValue(data, 'og:type') ?? '') || data.records.some((r) => r.types.some((t) => ARTICLE_TYPES.includes(t))),
-      priceElements: scan.priceElements.length,
-    }),
+    probability: 0,
     url,
   };
-  return result;
+  const signals: ProductPageSignals = {
+    hasProductRecord: product !== undefined,
+    productsWithOffers,
+    openGraphProduct: /product/i.test(metaValue(data, 'og:type') ?? ''),
+    hasPrice: offer?.price !== undefined,
+    hasName: name !== undefined,
+    hasIdentifier: sku !== undefined || gtin !== undefined,
+    hasAvailability: offer?.availability !== undefined,
+    addToCartButtons: cartButtons,
+    articleRecord: data.records.some((r) => r.types.some((t) => ARTICLE_TYPES.includes(t))),
+    openGraphArticle: /article/i.test(metaValue(data, 'og:type') ?? ''),
+    priceElements: scan.priceElements.length,
+  };
+  const pageFeatures = productPageFeatures(signals);
+  result.probability = productProbability(pageFeatures, models.productPage);
+  return { product: result, pageFeatures };
 }
 
 function optional<K extends keyof Product>(key: K, value: Product[K] | undefined): Partial<Product> {

@@ -1,3 +1,5 @@
+import { FeatureValues, LogisticModel, predictProbability } from '../model/logistic';
+
 /** What the page shows of one product versus many. */
 export interface ProductPageSignals {
   /** A structured Product record (JSON-LD, microdata or RDFa) is present. */
@@ -11,42 +13,39 @@ export interface ProductPageSignals {
   hasIdentifier: boolean;
   hasAvailability: boolean;
   addToCartButtons: number;
-  /** og:type article, or a top-level Article/NewsArticle/BlogPosting record: the page is an article (a paywall product inside is no product page). */
-  isArticle: boolean;
+  /** A top-level Article/NewsArticle/BlogPosting record: the page is an article (a paywall product inside is no product page). */
+  articleRecord: boolean;
+  /** og:type article: weaker (some themes set it on every page, shop pages included). */
+  openGraphArticle: boolean;
   /** Elements that show a price, in the whole page. */
   priceElements: number;
 }
 
+/** The product-page signals as the page-type model's features (productProbability weighs them). */
+export function productPageFeatures(s: ProductPageSignals): FeatureValues {
+  return {
+    productRecord: s.hasProductRecord ? 1 : 0,
+    logProductsWithOffers: Math.log1p(s.productsWithOffers),
+    severalProductsWithOffers: s.productsWithOffers > 2 ? 1 : 0,
+    ogProduct: s.openGraphProduct ? 1 : 0,
+    price: s.hasPrice ? 1 : 0,
+    nameAndPrice: s.hasName && s.hasPrice ? 1 : 0,
+    identifier: s.hasIdentifier ? 1 : 0,
+    availability: s.hasAvailability ? 1 : 0,
+    fewCartButtons: s.addToCartButtons >= 1 && s.addToCartButtons <= 3 ? 1 : 0,
+    logCartButtons: Math.log1p(s.addToCartButtons),
+    articleRecord: s.articleRecord ? 1 : 0,
+    ogArticle: s.openGraphArticle ? 1 : 0,
+    logPriceElements: Math.log1p(s.priceElements),
+  };
+}
+
 /**
- * How likely the page is one product's page. Evidence of one product (its record, an
- * og:type product, one price with a name, a code, one add-to-cart button) adds up; signs of
- * many (several product records with offers, many buttons or prices) or of an article take
- * it down.
+ * How likely the page is one product's page: the fitted page-type model weighs evidence of
+ * one product (its record, an og:type product, one price with a name, a code, one
+ * add-to-cart button) against signs of many (several product records with offers, many
+ * buttons or prices) or of an article.
  */
-export function productProbability(s: ProductPageSignals): number {
-  let evidence = 0;
-  if (s.hasProductRecord) evidence += 0.35;
-  if (s.openGraphProduct) evidence += 0.2;
-  if (s.hasPrice) evidence += 0.2;
-  if (s.hasName && s.hasPrice) evidence += 0.1;
-  if (s.hasIdentifier) evidence += 0.2;
-  if (s.hasAvailability) evidence += 0.15;
-  if (s.hasName && s.hasIdentifier) evidence += 0.15;
-  if (s.addToCartButtons >= 1 && s.addToCartButtons <= 3) evidence += 0.2;
-
-  let listing = 0;
-  if (s.productsWithOffers > 2) listing += Math.min(0.6, 0.15 * (s.productsWithOffers - 2));
-  // Many buttons and prices also fill product pages with carousels; a page that names one product code is one product's.
-  if (!s.hasIdentifier && s.addToCartButtons > 4) listing += 0.3;
-  if (!s.hasIdentifier && s.priceElements > 40) listing += 0.2;
-  if (s.isArticle) listing += 0.6;
-  return round(clamp(evidence - listing));
-}
-
-function clamp(value: number): number {
-  return Math.max(0.01, Math.min(0.99, value));
-}
-
-function round(value: number): number {
-  return Math.round(value * 100) / 100;
+export function productProbability(features: FeatureValues, model: LogisticModel): number {
+  return Math.round(Math.max(0.01, Math.min(0.99, predictProbability(model, features))) * 100) / 100;
 }

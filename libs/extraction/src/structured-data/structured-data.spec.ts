@@ -33,6 +33,13 @@ describe('JSON-LD', () => {
     expect(propertyText(firstRecord(data, ['Product']), 'name')).toBe('Salt & Pepper');
   });
 
+  it('decodes every named and numeric entity (one out of range as U+FFFD, never a failure) and leaves bare ampersands', () => {
+    const data = read(ldPage('{"@type":"Product","name":"Caf&eacute; &mdash; &#x1F600; &#99999999;","url":"https://shop.test/p?a=1&copy=2"}'));
+    const product = firstRecord(data, ['Product']);
+    expect(propertyText(product, 'name')).toBe('Café — 😀 \uFFFD');
+    expect(propertyText(product, 'url')).toBe('https://shop.test/p?a=1&copy=2');
+  });
+
   it('finds nested records and prefers the order of the types asked for', () => {
     const data = read(ldPage('{"@type":"WebPage","mainEntity":{"@type":"Article","headline":"A"}}', '{"@type":"NewsArticle","headline":"N"}'));
     expect(findRecords(data, ['Article', 'NewsArticle']).map((r) => propertyText(r, 'headline'))).toEqual(['A', 'N']);

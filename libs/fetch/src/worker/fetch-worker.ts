@@ -78,7 +78,7 @@ export class FetchWorker implements OnApplicationBootstrap, OnApplicationShutdow
       return;
     }
     // The user's own credentials never reach the log: a token valid a little past the deadline.
-    const token = this.tokens.for(r.user, r.deadline + 5_000);
+    const token = await this.tokens.for(r.user, r.deadline + 5_000);
     const outcome = r.render ? await this.render(r, token) : await this.fetcher.fetch(r, token);
     await this.answer(event, { screenshot: null, ...outcome });
   }

@@ -1,5 +1,6 @@
 import {
-  JobCancelRequest, JobPurgeRequest, JobPushRequest, JobsRequest, JobStartRequest, JobState, JobTagsRequest, JobUpdateRequest, RunnersCheckRequest, SettingsRequest, SpiderRequest,
+  JobCancelRequest, JobPurgeRequest, JobPushRequest, JobsRequest, JobStartRequest, JobState, JobTagsRequest, JobUpdateRequest, RunnersCheckRequest, ScrapySettingsRequest,
+  SettingsRequest, SpiderRequest,
 } from '@crawlhub/contracts';
 import {
   activityOfState, ACTIVE_STATES, argsKeyOf, fireKeyOf, JobActivity, JobDoc, jobKeyOf, refusedStateChange, runnerOf, SpiderDoc, withMeta, withState,
@@ -30,6 +31,8 @@ export interface JobsState {
   hasFired(project: number, fire: string): Promise<boolean>;
   spiderById(project: number, id: number): Promise<SpiderDoc | null>;
   settings(project: number): Promise<Record<string, unknown>>;
+  /** Scrapy settings of the project (`spider` null) or of one of its spiders, by name (`{}` when none). */
+  scrapySettings(project: number, spider: string | null): Promise<Record<string, unknown>>;
   /** The project's running jobs. */
   runningJobs(project: number): Promise<JobDoc[]>;
   runnersOf(project: number): Promise<RunnerLiveness[]>;
@@ -44,6 +47,7 @@ export type JobsOutcome =
   | { op: 'purge'; error: string | null }
   | { op: 'spider'; spider: SpiderDoc | null }
   | { op: 'settings'; settings: Record<string, unknown> }
+  | { op: 'scrapy-settings'; settings: Record<string, unknown> }
   | { op: 'check-runners'; failed: LostJob[] };
 
 /** A running job whose runner fell silent: finished as failed by a runner check. */
@@ -67,6 +71,8 @@ export interface JobsEffects {
   activity: JobActivity[];
   /** A project's settings, whole, when they changed. */
   settings?: Record<string, unknown>;
+  /** The Scrapy settings of the project (`spider` null) or of a spider, whole, when they changed. */
+  scrapySettings?: { spider: string | null; settings: Record<string, unknown> };
   /** Runners of the project whose liveness changed (whole rows), and runners to forget. */
   runners?: { put: RunnerLiveness[]; drop: string[] };
   /** Keys of jobs to remove from the view (purged). */
@@ -112,6 +118,8 @@ export async function decideJobs(state: JobsState, ctx: RequestContext, request:
       return decideSpider(state, ctx, request);
     case 'settings':
       return decideSettings(state, ctx, request);
+    case 'scrapy-settings':
+      return decideScrapySettings(state, ctx, request);
     case 'check-runners':
       return decideRunnersCheck(state, ctx, request);
   }
@@ -135,6 +143,7 @@ async function decidePush(state: JobsState, ctx: RequestContext, r: JobPushReque
   if (r.refuseDuplicateArgs && (await state.hasActiveJob(ctx.project, { spiderId: spider.id, argsKey }))) {
     return { outcome: { op: 'push', key, error: `${r.spider} already scheduled`, state: r.state }, effects };
   }
+  const jobSettings = await jobSettingsOf(state, ctx.project, r);
   const meta: Record<string, unknown> = {
     scheduled_by: r.by,
     units: r.units,
@@ -146,7 +155,7 @@ async function decidePush(state: JobsState, ctx: RequestContext, r: JobPushReque
     spider: r.spider,
     project: ctx.project,
     ...(Object.keys(r.spiderArgs).length ? { spider_args: r.spiderArgs } : {}),
-    ...(r.jobSettings ? { job_settings: r.jobSettings } : {}),
+    ...(jobSettings ? { job_settings: jobSettings } : {}),
     ...r.meta,
   };
   let job: JobDoc = {
@@ -160,6 +169,18 @@ async function decidePush(state: JobsState, ctx: RequestContext, r: JobPushReque
   }
   effects.jobs.push(job);
   return { outcome: { op: 'push', key, error: null, state: r.state }, effects };
+}
+
+/**
+ * The job's settings as the original layers them (sh_scrapy: project settings at priority
+ * 10, spider settings 30, job settings 40): the project's Scrapy settings, then its
+ * spider's, then the job's own, a later layer winning key by key. Taken when the job is
+ * scheduled, so a job keeps the settings it was scheduled with, as it keeps its version.
+ * Null when no layer has any (and the job asked for none).
+ */
+async function jobSettingsOf(state: JobsState, project: number, r: JobPushRequest): Promise<Record<string, unknown> | null> {
+  const merged = { ...(await state.scrapySettings(project, null)), ...(await state.scrapySettings(project, r.spider)), ...(r.jobSettings ?? {}) };
+  return r.jobSettings !== null || Object.keys(merged).length > 0 ? merged : null;
 }
 
 async function decideStart(state: JobsState, ctx: RequestContext, r: JobStartRequest): Promise<JobsDecision> {
@@ -288,6 +309,15 @@ async function decideSettings(state: JobsState, ctx: RequestContext, r: Settings
   const settings = { ...(await state.settings(ctx.project)), ...r.set };
   if (r.remove !== null) delete settings[r.remove];
   return { outcome: { op: 'settings', settings }, effects: { ...nothing(), settings } };
+}
+
+async function decideScrapySettings(state: JobsState, ctx: RequestContext, r: ScrapySettingsRequest): Promise<JobsDecision> {
+  const settings = { ...(await state.scrapySettings(ctx.project, r.spider)) };
+  for (const [name, value] of Object.entries(r.set)) {
+    if (value === null) delete settings[name];
+    else settings[name] = value;
+  }
+  return { outcome: { op: 'scrapy-settings', settings }, effects: { ...nothing(), scrapySettings: { spider: r.spider, settings } } };
 }
 
 /**

@@ -12,13 +12,13 @@ export interface JobRun {
   run: number;
 }
 
-export function jobToken(job: JobRun, secret: string): string {
+export function jobToken(job: JobRun, secret: string): Promise<string> {
   return signJwt({ aud: `job:${job.key}`, run: job.run }, secret);
 }
 
 /** The job run a token was issued for, or null when it is not one of ours. */
-export function jobRunOfToken(token: string, secret: string): JobRun | null {
-  const payload = verifiedJwtPayload(token, secret);
+export async function jobRunOfToken(token: string, secret: string): Promise<JobRun | null> {
+  const payload = await verifiedJwtPayload(token, secret);
   if (payload === null) return null;
   const { aud, run } = payload;
   if (typeof aud !== 'string' || !aud.startsWith('job:') || !Number.isSafeInteger(run)) return null;
@@ -26,6 +26,6 @@ export function jobRunOfToken(token: string, secret: string): JobRun | null {
 }
 
 /** The token of a running job's current run; null when the job is not running (or ran before runs had ids). */
-export function tokenOfRun(job: { key: string; state: string; run?: number }, secret: string): string | null {
+export async function tokenOfRun(job: { key: string; state: string; run?: number }, secret: string): Promise<string | null> {
   return job.state === 'running' && job.run !== undefined ? jobToken({ key: job.key, run: job.run }, secret) : null;
 }

@@ -46,6 +46,8 @@ export class JobsProjection implements Projection {
     await this.view.putJobs(e, decision.effects.jobs);
     if (decision.effects.purge) await this.view.dropJobs(e, decision.effects.purge);
     if (decision.effects.settings) await this.view.putSettings(e, d.project, decision.effects.settings);
+    const scrapy = decision.effects.scrapySettings;
+    if (scrapy) await this.view.putScrapySettings(e, d.project, scrapy.spider, scrapy.settings);
     // At the request's place in the stream: a heartbeat appended after it was heard after it.
     if (decision.effects.runners) await this.view.putRunners(e, d.project, decision.effects.runners, d.requestOffset);
     // job:scheduled, job:started, job:completed, job:cancelled, job:deleted, as the original records them:

@@ -24,7 +24,7 @@ class RunningJobTokens implements JobTokenVerifier {
   constructor(@Inject(JOBS_VIEW) private readonly view: JobsView, @Inject(JOB_TOKEN_SECRET) private readonly secret: string) {}
 
   async verify(jobKey: string, token: string): Promise<Principal | null> {
-    const run = jobRunOfToken(token, this.secret);
+    const run = await jobRunOfToken(token, this.secret);
     if (run === null || run.key !== jobKey) return null;
     const job = await this.view.job(jobKey);
     return job?.state === 'running' && job.run === run.run ? { id: `job:${jobKey}`, admin: false, projects: [], job: jobKey } : null;

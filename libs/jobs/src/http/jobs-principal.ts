@@ -8,7 +8,7 @@ import { tokenOfRun } from '../domain/job-token';
 export class JobTokens {
   constructor(@Inject(JOB_TOKEN_SECRET) private readonly secret: string) {}
 
-  issue(job: JobDoc): string | null {
+  issue(job: JobDoc): Promise<string | null> {
     return tokenOfRun(job, this.secret);
   }
 }

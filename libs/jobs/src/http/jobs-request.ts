@@ -35,6 +35,19 @@ export function jsonStringList(body: Record<string, unknown>, name: string): str
   return v as string[];
 }
 
+/** A form parameter holding a JSON object (`job_settings`, `meta`, `settings`...): `{}` when absent or empty. */
+export function jsonObject(text: string | null, name: string): Record<string, unknown> {
+  if (text === null || text === '') return {};
+  let v: unknown;
+  try {
+    v = parseJson(text);
+  } catch (e) {
+    throw new ApiError(400, `${name} must be a JSON object (malformed JSON${e instanceof JsonTooDeepError ? `: ${e.message}` : ''})`);
+  }
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new ApiError(400, `${name} must be a JSON object`);
+  return v as Record<string, unknown>;
+}
+
 /** A spider name to create or schedule (the rule of every path: spiderNameProblem). */
 export function spiderName(value: unknown): string {
   const problem = spiderNameProblem(value);

@@ -47,6 +47,8 @@ export interface JobsView extends JobsState {
   /** Removes jobs (purged): no list, count or lookup finds them any more. */
   dropJobs(at: LogPosition, keys: string[]): Promise<void>;
   putSettings(at: LogPosition, project: number, settings: Record<string, unknown>): Promise<void>;
+  /** Writes the Scrapy settings of the project (`spider` null) or of a spider, whole. */
+  putScrapySettings(at: LogPosition, project: number, spider: string | null, settings: Record<string, unknown>): Promise<void>;
   /**
    * Writes liveness rows and forgets runners of a project. `heardAt` is the offset, in the
    * project's partition, of the event the rows come from (default: `at`'s): a row that says

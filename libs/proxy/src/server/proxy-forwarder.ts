@@ -13,6 +13,7 @@ import { Exit, Target } from '../exits/exit';
 import { ExitPool, Pick, Slot } from '../exits/exit-pool';
 import { PROXY_SESSIONS, ProxySessions } from '../ports/proxy-sessions.port';
 import { PROXY_USAGE, ProxyUsage, UsageOutcome } from '../ports/proxy-usage.port';
+import { proxyBans, proxyErrors, proxyRequests, proxyRetries } from '@crawlhub/ops';
 
 /** The version header value: scrapy-zyte-smartproxy recognises proxy responses by X-Crawlera-Version. */
 export const PROXY_VERSION = '1.0.0-crawlhub';
@@ -92,13 +93,17 @@ export class ProxyForwarder {
     const started = Date.now();
     let bytes = 0;
     let ended = false;
+    /** The exit of the request's last attempt, for the metrics ('none': refused before one was picked). */
+    const via = { exit: 'none' };
     const finish = (outcome: UsageOutcome) => {
       if (ended) return;
       ended = true;
       this.usage.finished({ user, outcome, bytes, timeMs: Date.now() - started });
+      proxyRequests.inc({ outcome, exit: via.exit });
     };
     const fail = (e: ProxyError, extra: [string, string][] = []) => {
       sendProxyError(f.res, e, extra);
+      proxyErrors.inc({ code: e.code, exit: via.exit });
       finish(e.code === 'banned' ? 'ban' : 'failed');
     };
     this.usage.started(user);
@@ -122,7 +127,7 @@ export class ProxyForwarder {
       if (!f.res.writableFinished) finish('failed');
     });
     try {
-      await this.run(f, (n) => (bytes += n), finish, fail);
+      await this.run(f, (n) => (bytes += n), finish, fail, via);
     } catch (e) {
       const err = e instanceof ProxyError ? e : new ProxyError(errorCodeOf(e));
       if (err.code === 'unexpected') this.log.error(`${f.method} ${f.scheme}://${f.host}:${f.port}: ${(e as Error)?.stack ?? e}`);
@@ -130,7 +135,13 @@ export class ProxyForwarder {
     }
   }
 
-  private async run(f: ForwardRequest, count: (n: number) => void, finish: (o: UsageOutcome) => void, fail: (e: ProxyError, extra?: [string, string][]) => void): Promise<void> {
+  private async run(
+    f: ForwardRequest,
+    count: (n: number) => void,
+    finish: (o: UsageOutcome) => void,
+    fail: (e: ProxyError, extra?: [string, string][]) => void,
+    via: { exit: string },
+  ): Promise<void> {
     const p = this.config.proxy;
     // Only our X-Proxy-*/X-Crawlera-* headers are read here; a name not starting with x is skipped before any lowercasing.
     const ours: Record<string, string> = {};
@@ -193,6 +204,7 @@ export class ProxyForwarder {
         return;
       }
       tried.add(exit);
+      via.exit = exit.id;
       const jar = managedCookies ? this.cookies.jar(f.principal.id, exit.id, Date.now()) : null;
       const cookie = jar?.header(siteUrl, Date.now()) ?? null;
       const sent = cookie === null ? outgoing : { ...outgoing, Cookie: cookie };
@@ -210,7 +222,10 @@ export class ProxyForwarder {
         if (exit.isOwnFailure(result.error)) {
           this.pool.failed(exit);
           this.log.warn(`exit ${exit.id} failed: ${(result.error as Error).message}`);
-          if (!pinned && tried.size <= maxRetries) continue;
+          if (!pinned && tried.size <= maxRetries) {
+            proxyRetries.inc({ reason: 'exit_failure' });
+            continue;
+          }
           throw new ProxyError('noslaves');
         }
         throw result.error instanceof ProxyError ? result.error : new ProxyError(errorCodeOf(result.error));
@@ -231,10 +246,14 @@ export class ProxyForwarder {
       }
       if (banned) {
         bans++;
+        proxyBans.inc({ exit: exit.id });
         upstream.destroy();
         this.pool.banned(exit, host);
         // Inside a session the retries (only with Max-Retries) stay on its exit: pinning is the point of a session.
-        if (bans <= maxRetries) continue;
+        if (bans <= maxRetries) {
+          proxyRetries.inc({ reason: 'ban' });
+          continue;
+        }
         return bannedAnswer();
       }
       const setCookies = upstream.headers['set-cookie'];

@@ -1,19 +1,20 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Proxy } from 'http-mitm-proxy';
-import type { IContext } from 'http-mitm-proxy';
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import type { Server as HttpsServer } from 'node:https';
 import type { Duplex } from 'node:stream';
 import { format } from 'node:util';
 import { AccessService, looksLikeProxyToken, Principal } from '@crawlhub/access';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
-import { JOB_TOKEN_SECRET } from '@crawlhub/platform';
+import { OpsEndpoints } from '@crawlhub/ops';
+import { Core, CORE, JOB_TOKEN_SECRET, opsEndpointsOf } from '@crawlhub/platform';
 import { errorCodeOf, ProxyError, PROXY_ERRORS } from '../domain/proxy-errors';
 import { ourHeader } from '../domain/proxy-headers';
 import { TargetGuard } from '../domain/target-guard';
 import { ExitPool } from '../exits/exit-pool';
 import { PROXY_SESSIONS, ProxySessions } from '../ports/proxy-sessions.port';
 import { ProxyCa } from '../tls/proxy-ca';
+import { MitmInternals } from './mitm-internals';
 import { ProxyForwarder, sendProxyError, versionHeaders } from './proxy-forwarder';
 
 /** The user name of HTTP Basic credentials (the API key; the password is empty). */
@@ -83,21 +84,11 @@ function sendText(res: ServerResponse, status: number, body: string, headers: [s
 /** A write to a response that has ended (the answer was already given): nobody left to tell. */
 function ignoreLateWrite(): void {}
 
-/** The parts of http-mitm-proxy 1.1.0 we hook into (not in its typings). */
-interface MitmInternals {
-  /** CONNECT requests by the `remotePort:localPort` of the loopback connection that carries their tunnel to the library's servers. */
-  connectRequests: Record<string, IncomingMessage>;
-  /** Its TLS servers by the host part of a CONNECT's `req.url` (everything before the first colon). */
-  sslServers: Record<string, { port: number; server?: HttpsServer }>;
-  _createHttpsServer(options: object, cb: (port: number, server: HttpsServer, wss: unknown) => void): void;
-  _onError(kind: string, ctx: IContext | null, err: Error): void;
-  _onWebSocketServerConnect(isSSL: boolean, ws: { terminate(): void }): void;
-}
-
 /**
  * The proxy port (:8010) on http-mitm-proxy: absolute-form requests, CONNECT intercepted
  * with crawlhub's CA (the library runs one TLS server per host with our leaf certificate),
- * and a few direct (origin-form) routes: GET /ca.crt, the legacy GET /fetch and /sessions. Every
+ * and a few direct (origin-form) routes: GET /ca.crt, the legacy GET /fetch and /sessions, and
+ * the platform's /healthz, /readyz and /metrics (libs/ops). Every
  * proxied request is taken over in `onRequest` and forwarded by ProxyForwarder (the
  * library's own upstream request is never made).
  */
@@ -105,6 +96,7 @@ interface MitmInternals {
 export class ProxyServer {
   private readonly log = new Logger('proxy');
   private readonly proxy = new Proxy();
+  private readonly internals = new MitmInternals(this.proxy);
   /** The principal and the canonical target of each authenticated CONNECT, for the requests inside its tunnel. */
   private readonly tunnels = new WeakMap<IncomingMessage, { principal: Principal; host: string; port: number }>();
   /** The TLS server of each IPv6 literal a tunnel went to (its key in the library's `sslServers`), made once. */
@@ -122,12 +114,12 @@ export class ProxyServer {
     private readonly guard: TargetGuard,
     @Inject(PROXY_SESSIONS) private readonly sessions: ProxySessions,
     @Inject(JOB_TOKEN_SECRET) private readonly platformSecret: string,
+    @Inject(CORE) private readonly core: Core,
   ) {}
 
   async listen(host: string, port: number): Promise<number> {
     await this.ca.open();
     const proxy = this.proxy;
-    const internals = this.internals;
     // http-mitm-proxy prints a console.debug line per new intercepted host (and one console.info
     // at start): debug lines of ours. Nothing else in the proxy process prints with console.debug.
     console.debug = (...args: unknown[]) => this.log.debug(format(...args));
@@ -140,18 +132,13 @@ export class ProxyServer {
       );
     };
     // The library prints every error (its servers, sockets, CONNECT); requests are ours (see `adopt`).
-    internals._onError = (kind, _ctx, err) => this.log.debug(`${kind}: ${err?.message ?? err}`);
+    this.internals.routeErrors((kind, err) => this.log.debug(`${kind}: ${err?.message ?? err}`));
     proxy.onConnect((req, socket, head, cb) => this.onConnect(req, socket, cb));
     // WebSockets are not forwarded (the library would proxy them without our checks, and its
     // close handler throws when no upstream socket exists): closed before it sees them.
-    internals._onWebSocketServerConnect = (_ssl, ws) => ws.terminate();
+    this.internals.refuseWebSockets();
     // Its TLS servers (the SNI one, one per intercepted IP literal) take our request handler too.
-    const createHttpsServer = internals._createHttpsServer.bind(proxy);
-    internals._createHttpsServer = (options, cb) =>
-      createHttpsServer(options, (port, server, wss) => {
-        this.adopt(server, true);
-        cb(port, server, wss);
-      });
+    this.internals.onTlsServer((server) => this.adopt(server, true));
     const info = console.info;
     console.info = (...args: unknown[]) => this.log.debug(format(...args));
     try {
@@ -186,13 +173,8 @@ export class ProxyServer {
     server.on('clientError', refuseUnparsable);
   }
 
-  private get internals(): MitmInternals {
-    return this.proxy as unknown as MitmInternals;
-  }
-
   async close(): Promise<void> {
-    const p = this.proxy as unknown as { httpServer?: import('node:http').Server; httpsServer?: import('node:https').Server; sslServers: Record<string, { server?: import('node:https').Server }> };
-    const servers = [p.httpServer, p.httpsServer, ...Object.values(p.sslServers ?? {}).map((s) => s.server)].filter((s): s is import('node:http').Server => !!s);
+    const servers = this.internals.servers();
     try {
       this.proxy.close();
     } catch {
@@ -260,17 +242,9 @@ export class ProxyServer {
   private ipv6Server(address: string): Promise<string> {
     let server = this.ipv6Servers.get(address);
     if (server === undefined) {
-      server = this.ca.leaf(address).then(
-        (leaf) =>
-          new Promise<string>((resolve) => {
-            // `hosts` makes the library listen on a port of its own (TLS clients send no SNI for an IP literal).
-            this.internals._createHttpsServer({ key: leaf.key, cert: leaf.cert, hosts: [address] }, (port, https) => {
-              const key = `ipv6-${address.replace(/:/g, '-')}`;
-              this.internals.sslServers[key] = { port, server: https };
-              resolve(key);
-            });
-          }),
-      );
+      const key = `ipv6-${address.replace(/:/g, '-')}`;
+      // `hosts` makes the library listen on a port of its own (TLS clients send no SNI for an IP literal).
+      server = this.ca.leaf(address).then((leaf) => this.internals.addTlsServer(key, { key: leaf.key, cert: leaf.cert, hosts: [address] }).then(() => key));
       server.catch(() => this.ipv6Servers.delete(address));
       this.ipv6Servers.set(address, server);
     }
@@ -280,7 +254,7 @@ export class ProxyServer {
   private async onRequest(isSSL: boolean, req: IncomingMessage, res: ServerResponse): Promise<void> {
     const raw = req.url ?? '';
     // A request inside a CONNECT tunnel reaches the library's servers on a loopback connection of its own.
-    const connect: IncomingMessage | undefined = this.internals.connectRequests[`${req.socket.remotePort}:${req.socket.localPort}`];
+    const connect = this.internals.connectRequestOf(req);
     if (!isSSL && !connect && raw.startsWith('/')) return this.direct(req, res, raw);
 
     const tunnel = connect ? this.tunnels.get(connect) : undefined;
@@ -326,6 +300,7 @@ export class ProxyServer {
   private async direct(req: IncomingMessage, res: ServerResponse, raw: string): Promise<void> {
     req.resume();
     const url = new URL(raw, 'http://proxy.invalid');
+    if (OpsEndpoints.handles(url.pathname)) return opsEndpointsOf(this.core, this.access).answer(req, res, url.pathname);
     if (url.pathname === '/ca.crt') {
       if (req.method !== 'GET' && req.method !== 'HEAD') return sendProxyError(res, new ProxyError('method_not_allowed'), [['Allow', 'GET, HEAD']]);
       const pem = this.ca.certificatePem;

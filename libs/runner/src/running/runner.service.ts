@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { mkdir, rm } from 'node:fs/promises';
+import { runnerUnits } from '@crawlhub/ops';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
@@ -81,7 +82,18 @@ export class Runner implements OnApplicationShutdown {
   private running = false;
   private startedAt = 0;
   private lastReconcile = 0;
-  private lostClaim = false;
+  /**
+   * Claims whose answer was lost (the views lagged past READ_YOUR_WRITES_TIMEOUT_MS): request
+   * id → project. Each may have given this runner a job of up to all its free units, so
+   * nothing more is claimed until every one's outcome is read (resolveLostClaims).
+   */
+  private readonly lostClaims = new Map<string, number>();
+  /**
+   * Jobs whose final state this runner put in the log, until the views show it: a view
+   * that lags still lists them running under this runner's id, and they must not look
+   * like jobs to start (a second run of a job that ended) or orphans to fail.
+   */
+  private readonly ended = new Set<string>();
   /** Jobs whose process ended but whose final state could not be written yet: their close reason. */
   private readonly unfinished = new Map<string, string>();
   private rotation = 0;
@@ -132,7 +144,14 @@ export class Runner implements OnApplicationShutdown {
     this.lastReconcile = Date.now();
     this.schedule(0);
     this.heartbeatTimer = setInterval(() => void this.heartbeat(), this.heartbeatMs);
+    this.unlistMetrics = runnerUnits.add(() => [
+      { labels: { runner: this.id, state: 'busy' }, value: this.busyUnits },
+      { labels: { runner: this.id, state: 'free' }, value: Math.max(0, this.units - this.busyUnits) },
+    ]);
   }
+
+  /** Takes this runner's units out of /metrics (set while it runs). */
+  private unlistMetrics = (): void => undefined;
 
   /**
    * Tells each project whose jobs it runs (or has yet to finish) that it is alive. A
@@ -168,7 +187,8 @@ export class Runner implements OnApplicationShutdown {
   private async tick(): Promise<void> {
     try {
       await this.watch();
-      if (this.lostClaim || this.unfinished.size || Date.now() - this.lastReconcile >= RECONCILE_MS) await this.reconcile();
+      await this.resolveLostClaims();
+      if (this.unfinished.size || Date.now() - this.lastReconcile >= RECONCILE_MS) await this.reconcile();
       await this.claim();
     } catch (e) {
       this.logger.error(`poll failed: ${(e as Error).stack ?? e}`);
@@ -196,7 +216,7 @@ export class Runner implements OnApplicationShutdown {
 
   private async claim(): Promise<void> {
     let free = this.units - this.busyUnits;
-    if (free <= 0 || !this.running) return;
+    if (free <= 0 || !this.running || this.lostClaims.size) return;
     const projects = [...new Set([...(await this.spiders.projects()), ...(await this.deployed.projects())])].sort((a, b) => a - b);
     if (projects.length === 0) return;
     const start = this.rotation++ % projects.length;
@@ -232,17 +252,35 @@ export class Runner implements OnApplicationShutdown {
 
   /** One `start` request: the decider gives this runner the next job that fits, or none. */
   private async claimOne(project: number, maxUnits: number, maxRunning: number | null, spiders: string[]): Promise<JobDoc | null> {
+    const claim = new RequestJobsChangeCommand(project, { op: 'start', maxUnits, maxRunning, spiders, fields: { _runner: this.id }, by: 'jobrunner' }, this.actor);
     let outcome: Extract<JobsOutcome, { op: 'start' }>;
     try {
-      outcome = (await this.change(project, { op: 'start', maxUnits, maxRunning, spiders, fields: { _runner: this.id }, by: 'jobrunner' })) as typeof outcome;
+      outcome = (await this.commands.execute(claim)) as typeof outcome;
     } catch (e) {
-      // The claim is in the log but its outcome is not readable yet: the next reconcile finds the job.
-      if (e instanceof ProjectionLagError) this.lostClaim = true;
+      // The claim is in the log but its outcome is not readable yet: resolveLostClaims reads it later.
+      if (e instanceof ProjectionLagError) this.lostClaims.set(claim.requestId, project);
       else this.logger.error(`claiming a job of project ${project} failed: ${(e as Error).message}`);
       return null;
     }
     if (!outcome.key) return null;
     return this.jobDoc(project, outcome.key);
+  }
+
+  /**
+   * The outcomes of lost claims, once the views have them: a job a lost claim got is
+   * started now (unless it left running meanwhile); a claim that got nothing is forgotten.
+   */
+  private async resolveLostClaims(): Promise<void> {
+    for (const [requestId, project] of this.lostClaims) {
+      const decision = await this.jobs.outcome(requestId);
+      if (!decision) continue;
+      const key = decision.outcome.op === 'start' ? decision.outcome.key : null;
+      const job = key === null || this.active.has(key) ? null : await this.jobDoc(project, key);
+      // On MongoDB the outcome is written before the job: wait for the job too.
+      if (job?.state === 'pending') continue;
+      this.lostClaims.delete(requestId);
+      if (job?.state === 'running' && job.meta._runner === this.id && this.running) await this.launch(job, await this.spiders.get(project, job.spider));
+    }
   }
 
   private async jobDoc(project: number, key: string): Promise<JobDoc | null> {
@@ -270,7 +308,7 @@ export class Runner implements OnApplicationShutdown {
     });
     const launchJob = launchJobOf(key, job.meta);
     // A job claimed before runs had ids has no token to give: its process gets an empty one.
-    const token = tokenOfRun(job, this.secret) ?? '';
+    const token = (await tokenOfRun(job, this.secret)) ?? '';
     const command = prepared.then(({ spider }) => ({
       cwd: spider.cwd,
       launchOf: (fifoPath: string) => jobLaunch(launchJob, spider, { token, fifoPath, storageUrl: this.storageUrl, apiUrl: this.apiUrl, passEnv: this.config.runner.passEnv }),
@@ -344,6 +382,7 @@ export class Runner implements OnApplicationShutdown {
     for (let attempt = 0; ; attempt++) {
       try {
         await durable(this.change(project, { op: 'update', updates: [{ key, state: 'finished', fields: { close_reason: closeReason } }], by: 'jobrunner' }));
+        this.ended.add(key);
         return;
       } catch (e) {
         if (attempt >= 20) throw e;
@@ -391,17 +430,18 @@ export class Runner implements OnApplicationShutdown {
   }
 
   /**
-   * Jobs running under this id that it does not run: claimed by this very process when a
-   * claim's answer was lost (the views were slow) are started now; older ones are orphans.
+   * Jobs running under this id that it does not run (and did not end): claimed by this
+   * very process when a claim's answer was lost (the views were slow) are started now;
+   * older ones are orphans.
    */
   private async reconcile(): Promise<void> {
-    this.lostClaim = false;
     this.lastReconcile = Date.now();
     const own = await this.ownRunningJobs();
     const running = new Set(own.map((j) => j.key));
     for (const key of this.unfinished.keys()) if (!running.has(key)) this.unfinished.delete(key);
+    for (const key of this.ended) if (!running.has(key)) this.ended.delete(key);
     for (const job of own) {
-      if (this.active.has(job.key) || !this.running) continue;
+      if (this.active.has(job.key) || this.ended.has(job.key) || !this.running) continue;
       const closeReason = this.unfinished.get(job.key);
       if (closeReason !== undefined) {
         await this.finishJob(job.project, job.key, closeReason);
@@ -418,6 +458,7 @@ export class Runner implements OnApplicationShutdown {
   async stop(): Promise<void> {
     if (!this.running) return;
     this.running = false;
+    this.unlistMetrics();
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.ticking;

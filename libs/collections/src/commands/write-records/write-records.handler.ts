@@ -3,7 +3,7 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import {
   COLLECTION_CHUNK_STAGED, COLLECTION_RECORDS_WRITTEN, COLLECTION_UPLOAD_ABORTED, COLLECTION_UPLOAD_COMMITTED, CollectionChunkStaged,
-  CollectionRecordsWritten, COLLECTIONS_TOPIC, CollectionUploadAborted, CollectionUploadCommitted, createEvent,
+  CollectionRecordsWritten, COLLECTIONS_TOPIC, CollectionUploadAborted, CollectionUploadCommitted, createEvent, currentCorrelationId,
 } from '@crawlhub/contracts';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
 import { CountedLines, LineChunk, readLines } from '@crawlhub/http';
@@ -27,7 +27,8 @@ export class WriteRecordsHandler implements ICommandHandler<WriteRecordsCommand,
   async execute(cmd: WriteRecordsCommand): Promise<{ records: number }> {
     const { ref } = cmd;
     const max = this.config.maxRecordBytes;
-    const correlationId = randomUUID();
+    // The events of one write share one id: the request's (X-Request-Id), else a new one.
+    const correlationId = currentCorrelationId() ?? randomUUID();
     const event = <T>(type: string, data: T, lines?: string[]) => createEvent({ type, key: String(ref.project), data, lines, actor: cmd.actor, correlationId });
     const lines = (c: LineChunk<CollectionRecordInput>) => c.records.map(packCollectionLine);
 

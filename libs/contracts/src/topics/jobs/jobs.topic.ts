@@ -109,6 +109,19 @@ export interface SettingsRequest {
 }
 
 /**
+ * Scrapy settings of the project (`spider` null) or of one spider (dash `settings/set.json`):
+ * merged key by key into what is there, a null value removing its key. A job scheduled
+ * afterwards gets them under its `job_settings`: project, then spider, then the job's own
+ * settings, the later winning key by key (the original's layers, sh_scrapy's priorities 10, 30, 40).
+ */
+export interface ScrapySettingsRequest {
+  op: 'scrapy-settings';
+  spider: string | null;
+  set: Record<string, unknown>;
+  by: string;
+}
+
+/**
  * A periodic check of the runners of the project's running jobs, appended by the dash role
  * every RUNNER_HEARTBEAT_MS while the project has jobs claimed by runners. The decision
  * uses only what is in the project's stream: the check's time (the event's `occurredAt`,
@@ -130,6 +143,7 @@ export type JobsRequest =
   | JobPurgeRequest
   | SpiderRequest
   | SettingsRequest
+  | ScrapySettingsRequest
   | RunnersCheckRequest;
 
 export interface JobsRequested {
@@ -139,7 +153,7 @@ export interface JobsRequested {
 }
 
 export const jobsRequestedType = (op: JobsRequest['op']) => `jobs.${op}-requested`;
-export const JOBS_REQUESTED_TYPES = ['push', 'start', 'update', 'cancel', 'tags', 'purge', 'spider', 'settings', 'check-runners'].map((op) =>
+export const JOBS_REQUESTED_TYPES = ['push', 'start', 'update', 'cancel', 'tags', 'purge', 'spider', 'settings', 'scrapy-settings', 'check-runners'].map((op) =>
   jobsRequestedType(op as JobsRequest['op']),
 );
 

@@ -13,6 +13,7 @@ import { partitionForKey } from '../../partitioner';
 import { isolatePoisonMessages } from '../../poison-messages';
 import { KafkaConsumption } from './kafka-consumption';
 import { kafkaLogLines } from './kafka-log-lines';
+import { FetchedPartition, PartitionFetchCluster, partitionFetchCluster } from './partition-fetch-cluster';
 
 export type KafkaEventLogLevel = 'nothing' | 'error' | 'warn' | 'info' | 'debug';
 
@@ -80,41 +81,6 @@ const STALE_METADATA = new Set([
   'OFFSET_NOT_AVAILABLE',
 ]);
 
-/** The part of kafkajs' (internal, but frozen: 2.2.4 is its last release) cluster that `read` uses. */
-interface FetchedRecord {
-  offset: string;
-  value: Buffer | null;
-  isControlRecord?: boolean;
-}
-interface FetchedPartition {
-  partition: number;
-  highWatermark: string;
-  lastStableOffset?: string;
-  messages: FetchedRecord[];
-}
-interface InternalBroker {
-  fetch(request: {
-    isolationLevel: number;
-    maxWaitTime: number;
-    minBytes: number;
-    maxBytes: number;
-    topics: { topic: string; partitions: { partition: number; fetchOffset: string; maxBytes: number }[] }[];
-  }): Promise<{ responses: { topicName: string; partitions: FetchedPartition[] }[] }>;
-}
-interface InternalCluster {
-  connect(): Promise<void>;
-  disconnect(): Promise<void>;
-  refreshMetadata(): Promise<void>;
-  addTargetTopic(topic: string): Promise<void>;
-  findLeaderForPartitions(topic: string, partitions: number[]): Record<string, number[]>;
-  findBroker(options: { nodeId: string }): Promise<InternalBroker>;
-}
-type CreateCluster = (options: {
-  metadataMaxAge?: number;
-  allowAutoTopicCreation?: boolean;
-  isolationLevel?: number;
-}) => InternalCluster;
-
 /**
  * The Kafka adapter of the event log (kafkajs). Appends go through one idempotent
  * producer (acks=all), keyed and partitioned exactly like the embedded log
@@ -134,7 +100,7 @@ export class KafkaEventLog implements EventLog {
   private readonly consumers = new Set<KafkaConsumption>();
   private admin: Promise<Admin> | null = null;
   private producer: Promise<Producer> | null = null;
-  private reader: Promise<InternalCluster> | null = null;
+  private reader: Promise<PartitionFetchCluster> | null = null;
   /** Appends waiting for their request, in append order (see append). */
   private readonly appendQueue: QueuedAppend[] = [];
   /** The loop sending the queue, while it runs. */
@@ -511,18 +477,10 @@ export class KafkaEventLog implements EventLog {
     return this.producer;
   }
 
-  /**
-   * A connection pool of kafkajs used for plain Fetch requests (no group, no offsets).
-   * kafkajs has no public API for that; its private cluster factory is stable (kafkajs
-   * 2.2.4 is the final release).
-   */
-  private readerCluster(): Promise<InternalCluster> {
+  private readerCluster(): Promise<PartitionFetchCluster> {
     if (!this.reader) {
       this.reader = (async () => {
-        const symbol = Object.getOwnPropertySymbols(this.kafka).find((s) => s.description === 'private:Kafka:createCluster');
-        const create = symbol ? (this.kafka as unknown as Record<symbol, CreateCluster | undefined>)[symbol] : undefined;
-        if (typeof create !== 'function') throw new Error('this kafkajs version lacks the cluster factory KafkaEventLog.read uses');
-        const cluster = create({ metadataMaxAge: 60_000, allowAutoTopicCreation: false, isolationLevel: READ_COMMITTED });
+        const cluster = partitionFetchCluster(this.kafka, READ_COMMITTED);
         await cluster.connect();
         return cluster;
       })();

@@ -2,11 +2,13 @@ import { DomDocument, DomElement } from '../../dom';
 import { removeBoilerplate } from './boilerplate';
 import { cleanContent } from './clean-content';
 import { bestCandidate, climbToContainer, contains, contentBlocks, proseChars, scoreCandidates } from './main-content';
-import { StatsIndex, collectTextStats } from './text-stats';
+import { StatsIndex, collectTextStats, linkDensity } from './text-stats';
 
 export interface ArticleBody {
   /** The elements holding the body, in page order, furniture inside them removed. */
   blocks: DomElement[];
+  /** Share of the page's text (before pruning) inside links: high on listings and link hubs. */
+  pageLinkDensity: number;
 }
 
 /** Share of the page's prose that makes a container too important to drop for its class. */
@@ -38,5 +40,5 @@ export function findArticleBody(document: DomDocument): ArticleBody | undefined 
   const marked = markedBody(root, stats);
   const blocks = marked ? [marked] : contentBlocks(climbToContainer(top, scores), scores, stats);
   cleanContent(blocks);
-  return { blocks };
+  return { blocks, pageLinkDensity: linkDensity(rawStats.get(root)) };
 }

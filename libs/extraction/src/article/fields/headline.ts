@@ -1,18 +1,78 @@
 import { DomDocument, normalizeSpace } from '../../dom';
 import { StructuredData, StructuredRecord, metaValue, propertyText } from '../../structured-data';
+import { FeatureValues, LogisticModel, predictProbability } from '../../model/logistic';
 
-/** Structured headline, og:title, the page's <h1>, or the <title> without its " | Site" tail. */
-export function articleHeadline(article: StructuredRecord | undefined, data: StructuredData, document: DomDocument): string | undefined {
-  const candidates = [
-    propertyText(article, 'headline'),
-    propertyText(article, 'name'),
-    metaValue(data, 'og:title', 'twitter:title'),
-    document.querySelector('h1')?.textContent,
-    document.title.replace(/\s+[|–—-]\s+[^|–—-]+$/, ''),
+/** Where a headline candidate comes from (each is a feature of the headline model). */
+const SOURCES = ['structuredHeadline', 'structuredName', 'ogTitle', 'twitterTitle', 'h1', 'ogTitleCut', 'titleCut', 'title'] as const;
+type Source = (typeof SOURCES)[number];
+
+export interface HeadlineCandidate {
+  text: string;
+  features: FeatureValues;
+}
+
+// " | Site", " - Site", " — Site", " · Site" at the end of a title; ": Site" is too often part of the headline.
+const SITE_TAIL = /\s+[|–—·-]\s+[^|–—·]+$/;
+const SEPARATOR = /\s[|–—·-]\s/;
+
+/**
+ * Every place the page states its headline (structured data, og/twitter titles, the <h1>,
+ * the <title> with and without its " | Site" tail), each with the signals the headline model
+ * weighs: its source, how many other places agree, its length, a separator or the site's
+ * name left in it.
+ */
+export function headlineCandidates(article: StructuredRecord | undefined, data: StructuredData, document: DomDocument): HeadlineCandidate[] {
+  const og = metaValue(data, 'og:title');
+  const title = document.title;
+  const found: [Source, string | undefined][] = [
+    ['structuredHeadline', propertyText(article, 'headline')],
+    ['structuredName', propertyText(article, 'name')],
+    ['ogTitle', og],
+    ['twitterTitle', metaValue(data, 'twitter:title')],
+    ['h1', document.querySelector('h1')?.textContent ?? undefined],
+    ['ogTitleCut', og?.replace(SITE_TAIL, '')],
+    ['titleCut', title.replace(SITE_TAIL, '')],
+    ['title', title],
   ];
+  const texts = found.map(([source, text]) => [source, normalizeSpace(text)] as const).filter(([, text]) => text);
+  const keys = texts.map(([, text]) => headlineKey(text));
+  const siteName = headlineKey(metaValue(data, 'og:site_name') ?? '');
+  const h1Count = Math.min(document.querySelectorAll('h1').length, 3);
+  const seen = new Set<string>();
+  const candidates: HeadlineCandidate[] = [];
+  texts.forEach(([source, text], i) => {
+    const features: FeatureValues = Object.fromEntries(SOURCES.map((s) => [`from_${s}`, 0]));
+    // The same text from several places is one candidate with each of its sources.
+    texts.forEach(([other], j) => {
+      if (keys[j] === keys[i]) features[`from_${other}`] = 1;
+    });
+    if (seen.has(keys[i])) return;
+    seen.add(keys[i]);
+    const words = keys[i].split(' ').length;
+    features.agreement = keys.filter((k) => k === keys[i]).length;
+    features.logWords = Math.log1p(words);
+    features.fewWords = words <= 2 ? 1 : 0;
+    features.separator = SEPARATOR.test(text) ? 1 : 0;
+    features.namesSite = siteName && keys[i].includes(siteName) ? 1 : 0;
+    features.isSiteName = siteName && keys[i] === siteName ? 1 : 0;
+    features.h1Count = h1Count;
+    features.insideTitle = keys[i] !== headlineKey(title) && headlineKey(title).includes(keys[i]) ? 1 : 0;
+    candidates.push({ text, features });
+  });
+  return candidates;
+}
+
+/** The candidate the headline model rates highest. */
+export function articleHeadline(candidates: HeadlineCandidate[], model: LogisticModel): string | undefined {
+  let best: string | undefined;
+  let bestScore = -1;
   for (const candidate of candidates) {
-    const text = normalizeSpace(candidate);
-    if (text) return text;
+    const score = predictProbability(model, candidate.features);
+    if (score > bestScore) [best, bestScore] = [candidate.text, score];
   }
-  return undefined;
+  return best;
+}
+
+function headlineKey(text: string): string {
+  return (text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []).join(' ');
 }

@@ -48,6 +48,13 @@ interface SettingsMongoDoc {
   _o: number;
 }
 
+interface ScrapySettingsMongoDoc {
+  /** `project/spider`, `project/` for the project's own. */
+  _id: string;
+  d: string;
+  _o: number;
+}
+
 interface RunnerMongoDoc {
   /** Offset (in the project's partition) of the last event that showed the runner alive. */
   heardAt?: number;
@@ -103,6 +110,9 @@ export class JobsMongo implements JobsView {
       await jobs.createIndex({ project: 1, ts: -1, order: -1 }, { name: 'jobs_recent' });
       await jobs.createIndex({ project: 1, state: 1, priority: -1, order: 1 }, { name: 'jobs_queue' });
       await jobs.createIndex({ project: 1, tags: 1 }, { name: 'jobs_tags' });
+      // The console's job list filtered by spider or by tag, newest first, without sorting in memory.
+      await jobs.createIndex({ project: 1, spiderId: 1, ts: -1, order: -1 }, { name: 'jobs_spider_recent' });
+      await jobs.createIndex({ project: 1, tags: 1, ts: -1, order: -1 }, { name: 'jobs_tag_recent' });
       await jobs.createIndex({ state: 1, runner: 1, project: 1 }, { name: 'jobs_runner' });
       await db.collection<RunnerMongoDoc>('job_runners').createIndex({ project: 1 }, { name: 'job_runners_project' });
       const spiders = db.collection<SpiderMongoDoc>('spiders');
@@ -246,6 +256,23 @@ export class JobsMongo implements JobsView {
       .catch((e: { code?: number }) => {
         if (e.code !== 11000) throw e; // a newer event already wrote them
       });
+  }
+
+  private get scrapySettingsDocs() {
+    return this.views.db.collection<ScrapySettingsMongoDoc>('scrapy_settings');
+  }
+
+  async scrapySettings(project: number, spider: string | null): Promise<Record<string, unknown>> {
+    await this.ready;
+    const doc = await this.scrapySettingsDocs.findOne({ _id: `${project}/${spider ?? ''}` });
+    return doc ? JSON.parse(doc.d) : {};
+  }
+
+  async putScrapySettings(at: LogPosition, project: number, spider: string | null, settings: Record<string, unknown>): Promise<void> {
+    await this.ready;
+    await this.scrapySettingsDocs
+      .updateOne({ _id: `${project}/${spider ?? ''}`, _o: { $lt: at.offset } }, { $set: { d: JSON.stringify(settings), _o: at.offset } }, { upsert: true })
+      .catch(ignoreDuplicateKeys);
   }
 
   async putJobs(at: LogPosition, jobs: JobDoc[]): Promise<void> {

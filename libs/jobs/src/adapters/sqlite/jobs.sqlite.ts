@@ -6,6 +6,9 @@ import { JobsDecision, RunnerLiveness } from '../../domain/decide-jobs';
 import { JobDoc, SpiderDoc } from '../../domain/job';
 import { JobFilter, JobsView } from '../../ports/jobs.view';
 
+/** The `spider` of a project's own Scrapy settings: no spider name is empty. */
+const PROJECT_LAYER = '';
+
 interface JobRow {
   doc: string;
 }
@@ -31,6 +34,7 @@ export class JobsSqlite implements JobsView {
         PRIMARY KEY (project, id)) WITHOUT ROWID;
       CREATE UNIQUE INDEX IF NOT EXISTS spiders_name ON spiders (project, name);
       CREATE TABLE IF NOT EXISTS project_settings (project INTEGER PRIMARY KEY, doc TEXT NOT NULL);
+      CREATE TABLE IF NOT EXISTS scrapy_settings (project INTEGER NOT NULL, spider TEXT NOT NULL, doc TEXT NOT NULL, PRIMARY KEY (project, spider)) WITHOUT ROWID;
       CREATE TABLE IF NOT EXISTS job_decisions (request_id TEXT PRIMARY KEY, decision TEXT NOT NULL) WITHOUT ROWID;
       CREATE TABLE IF NOT EXISTS jobs_decided_through (partition INTEGER PRIMARY KEY, request_offset INTEGER NOT NULL);
       CREATE TABLE IF NOT EXISTS runner_liveness (
@@ -144,13 +148,29 @@ export class JobsSqlite implements JobsView {
   }
 
   async list(filter: JobFilter, page: { offset: number; limit: number }): Promise<JobDoc[]> {
-    const { where, args } = whereOf(filter);
-    return this.many(this.r, `SELECT doc FROM jobs WHERE ${where} ORDER BY ts DESC, ord DESC LIMIT ? OFFSET ?`, [...args, page.limit, page.offset]);
+    // Newest first along jobs_recent, checking each job's tags, fills a page of a common tag
+    // at once but walks the whole project for a rare one: then the tagged jobs go first.
+    const tags = filter.hasTags?.length && this.fewTagged(filter.project, filter.hasTags) ? 'tagged-first' : 'newest-first';
+    const { from, where, args } = queryOf(filter, tags);
+    return this.many(this.r, `SELECT doc FROM ${from} WHERE ${where} ORDER BY ts DESC, ord DESC LIMIT ? OFFSET ?`, [...args, page.limit, page.offset]);
   }
 
   async count(filter: JobFilter): Promise<number> {
-    const { where, args } = whereOf(filter);
-    return (this.r.prepare(`SELECT COUNT(*) AS n FROM jobs WHERE ${where}`).get(...args) as { n: number }).n;
+    // (No states is every state; any other condition present, even an empty list, narrows.)
+    const { project, hasTags, states, ...others } = filter;
+    if (hasTags?.length && !states?.length && Object.values(others).every((v) => v === undefined)) {
+      // Tags alone: the tags table answers by itself (a job with two of the tags counts once).
+      const n = this.r.prepare(`SELECT COUNT(DISTINCT key) AS n FROM job_tags WHERE project = ? AND tag IN (${hasTags.map(() => '?').join(',')})`).get(project, ...hasTags);
+      return (n as { n: number }).n;
+    }
+    const { from, where, args } = queryOf(filter, 'tagged-first');
+    return (this.r.prepare(`SELECT COUNT(*) AS n FROM ${from} WHERE ${where}`).get(...args) as { n: number }).n;
+  }
+
+  /** Whether at most FEW_TAGGED tag rows of `tags` exist in the project (counted no further). */
+  private fewTagged(project: number, tags: string[]): boolean {
+    const sql = `SELECT COUNT(*) AS n FROM (SELECT 1 FROM job_tags WHERE project = ? AND tag IN (${tags.map(() => '?').join(',')}) LIMIT ?)`;
+    return (this.r.prepare(sql).get(project, ...tags, FEW_TAGGED + 1) as { n: number }).n <= FEW_TAGGED;
   }
 
   async spiders(project: number): Promise<SpiderDoc[]> {
@@ -168,6 +188,15 @@ export class JobsSqlite implements JobsView {
 
   async putSettings(_at: LogPosition, project: number, settings: Record<string, unknown>): Promise<void> {
     this.w.prepare('INSERT OR REPLACE INTO project_settings (project, doc) VALUES (?, ?)').run(project, JSON.stringify(settings));
+  }
+
+  async scrapySettings(project: number, spider: string | null): Promise<Record<string, unknown>> {
+    const row = this.w.prepare('SELECT doc FROM scrapy_settings WHERE project = ? AND spider = ?').get(project, spider ?? PROJECT_LAYER) as { doc: string } | undefined;
+    return row ? JSON.parse(row.doc) : {};
+  }
+
+  async putScrapySettings(_at: LogPosition, project: number, spider: string | null, settings: Record<string, unknown>): Promise<void> {
+    this.w.prepare('INSERT OR REPLACE INTO scrapy_settings (project, spider, doc) VALUES (?, ?, ?)').run(project, spider ?? PROJECT_LAYER, JSON.stringify(settings));
   }
 
   async runningJobs(project: number): Promise<JobDoc[]> {
@@ -248,7 +277,18 @@ function spiderOf(row: unknown): SpiderDoc | null {
   return { project: r.project, id: r.id, name: r.name, seq: r.seq, tags: JSON.parse(r.tags) };
 }
 
-function whereOf(f: JobFilter): { where: string; args: unknown[] } {
+/** Up to this many tagged jobs, a tag filter reads the tagged jobs and sorts them, rather than walking the project newest first. */
+const FEW_TAGGED = 10_000;
+
+/**
+ * The rows and conditions of a filter. `tags` is how `hasTags` is checked: `newest-first`
+ * per job met along the newest-first index (quick to fill a page when many jobs carry the
+ * tags), `tagged-first` by reading the tagged jobs from the tags table and only them (quick
+ * when few do, and for counts, which meet every job anyway; CROSS JOIN keeps SQLite to that order).
+ */
+function queryOf(f: JobFilter, tags: 'newest-first' | 'tagged-first'): { from: string; where: string; args: unknown[] } {
+  let from = 'jobs';
+  const fromArgs: unknown[] = [];
   const where = ['project = ?'];
   const args: unknown[] = [f.project];
   const list = (col: string, values: unknown[]) => {
@@ -261,8 +301,14 @@ function whereOf(f: JobFilter): { where: string; args: unknown[] } {
   if (f.startts !== undefined) (where.push('ts >= ?'), args.push(f.startts));
   if (f.endts !== undefined) (where.push('ts <= ?'), args.push(f.endts));
   if (f.hasTags?.length) {
-    where.push(`EXISTS (SELECT 1 FROM job_tags t WHERE t.project = jobs.project AND t.key = jobs.key AND t.tag IN (${f.hasTags.map(() => '?').join(',')}))`);
-    args.push(...f.hasTags);
+    const anyOf = f.hasTags.map(() => '?').join(',');
+    if (tags === 'newest-first') {
+      where.push(`EXISTS (SELECT 1 FROM job_tags t WHERE t.project = jobs.project AND t.key = jobs.key AND t.tag IN (${anyOf}))`);
+      args.push(...f.hasTags);
+    } else {
+      from = `(SELECT DISTINCT key AS tagged_key FROM job_tags WHERE project = ? AND tag IN (${anyOf})) CROSS JOIN jobs ON jobs.key = tagged_key`;
+      fromArgs.push(f.project, ...f.hasTags);
+    }
   }
   for (const tag of f.lacksTags ?? []) {
     where.push('NOT EXISTS (SELECT 1 FROM job_tags t WHERE t.project = jobs.project AND t.key = jobs.key AND t.tag = ?)');
@@ -272,5 +318,5 @@ function whereOf(f: JobFilter): { where: string; args: unknown[] } {
     where.push('(ts > ? OR (ts = ? AND ord > ?))');
     args.push(f.newerThan.ts, f.newerThan.ts, f.newerThan.order);
   }
-  return { where: where.join(' AND '), args };
+  return { from, where: where.join(' AND '), args: [...fromArgs, ...args] };
 }

@@ -32,7 +32,7 @@ export class PushJobController {
     const outcome = (await this.commands.execute(new RequestJobsChangeCommand(project, request, actorOf(principal)))) as Extract<JobsOutcome, { op: 'push' }>;
     if (outcome.error) return sendJobqLines(reply, [{ request: body, error: outcome.error }]);
     const job = outcome.state === 'running' ? await this.view.job(outcome.key) : null;
-    return sendJobqLines(reply, [{ key: outcome.key, auth: job ? this.tokens.issue(job) : null }]);
+    return sendJobqLines(reply, [{ key: outcome.key, auth: job ? await this.tokens.issue(job) : null }]);
   }
 }
 

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
@@ -21,7 +20,7 @@ export class RequestJobsChangeHandler implements ICommandHandler<RequestJobsChan
   constructor(private readonly writer: EventWriter, @Inject(JOBS_VIEW) private readonly view: JobsView, @Inject(CONFIG) private readonly config: CrawlhubConfig) {}
 
   async execute(cmd: RequestJobsChangeCommand): Promise<JobsOutcome> {
-    const requestId = randomUUID();
+    const { requestId } = cmd;
     const data: JobsRequested = { requestId, project: cmd.project, request: cmd.request };
     const [request] = await this.writer.append(JOBS_TOPIC, [createEvent({ type: jobsRequestedType(cmd.request.op), key: String(cmd.project), data, actor: cmd.actor })]);
     await this.decided(request);

@@ -2,9 +2,9 @@ import { Controller, Inject, Optional, Post, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { JobPushRequest, JobState } from '@crawlhub/contracts';
-import { actorOf, ApiError, formParams, JsonTooDeepError, parseJson, RequestPrincipal } from '@crawlhub/http';
+import { actorOf, ApiError, formParams, RequestPrincipal } from '@crawlhub/http';
 import { JobsOutcome } from '../../domain/decide-jobs';
-import { clientMetadata, integer, projectId, sendDash, spiderName, states } from '../../http/jobs-request';
+import { clientMetadata, integer, jsonObject, projectId, sendDash, spiderName, states } from '../../http/jobs-request';
 import { RUNNABLE_SPIDERS, RunnableSpiders } from '../../ports/runnable-spiders';
 import { RequestJobsChangeCommand } from '../request-jobs-change/request-jobs-change.command';
 
@@ -78,16 +78,4 @@ export class RunJobController {
  */
 function dashApiUrlOf(req: FastifyRequest): string {
   return `${req.protocol}://${req.headers.host ?? req.hostname}/api/`;
-}
-
-function jsonObject(text: string | null, name: string): Record<string, unknown> {
-  if (text === null || text === '') return {};
-  let v: unknown;
-  try {
-    v = parseJson(text);
-  } catch (e) {
-    throw new ApiError(400, `${name} must be a JSON object (malformed JSON${e instanceof JsonTooDeepError ? `: ${e.message}` : ''})`);
-  }
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new ApiError(400, `${name} must be a JSON object`);
-  return v as Record<string, unknown>;
 }

@@ -41,6 +41,6 @@ export class StartJobController {
     const outcome = (await this.commands.execute(new RequestJobsChangeCommand(project, request, actorOf(principal)))) as Extract<JobsOutcome, { op: 'start' }>;
     if (!outcome.key) return reply.status(200).header('content-type', 'application/x-jsonlines').send('');
     const job = (await this.view.job(outcome.key))!;
-    return sendJobqLines(reply, [{ key: job.key, ...job.meta, auth: this.tokens.issue(job) }]);
+    return sendJobqLines(reply, [{ key: job.key, ...job.meta, auth: await this.tokens.issue(job) }]);
   }
 }

@@ -6,7 +6,7 @@ import { actorOf, ApiError, formParams, RequestPrincipal } from '@crawlhub/http'
 import { JOB_RECORDS_VIEW, JobRecordsView } from '@crawlhub/storage';
 import { JobsOutcome } from '../../domain/decide-jobs';
 import { JobDoc } from '../../domain/job';
-import { integer, jobKey, jobRecordCounts, projectId, sendDash, states } from '../../http/jobs-request';
+import { integer, jobFilter, jobKey, jobRecordCounts, projectId, sendDash } from '../../http/jobs-request';
 import { JOBS_VIEW, JobFilter, JobsView } from '../../ports/jobs.view';
 import { RUNNABLE_SPIDERS, RunnableSpiders } from '../../ports/runnable-spiders';
 import { RequestJobsChangeCommand } from '../../commands/request-jobs-change/request-jobs-change.command';
@@ -27,20 +27,10 @@ export class DashJobsController {
     @Optional() @Inject(RUNNABLE_SPIDERS) private readonly runnable: RunnableSpiders | null,
   ) {}
 
+  /** JobQ's filters (state, spider, has_tag, lacks_tag, startts, endts) with every state by default, and `job` keys. */
   private async filterOf(params: URLSearchParams, project: number): Promise<JobFilter> {
-    const filter: JobFilter = { project };
-    if (params.getAll('state').length) filter.states = states(params.getAll('state'));
+    const filter = await jobFilter(this.view, project, params, []);
     if (params.getAll('job').length) filter.keys = params.getAll('job').map((k) => jobKey(k, project));
-    if (params.getAll('spider').length) {
-      const ids = [];
-      for (const name of params.getAll('spider')) {
-        const s = await this.view.spiderByName(project, name);
-        if (s) ids.push(s.id);
-      }
-      filter.spiderIds = ids;
-    }
-    if (params.getAll('has_tag').length) filter.hasTags = params.getAll('has_tag');
-    if (params.getAll('lacks_tag').length) filter.lacksTags = params.getAll('lacks_tag');
     return filter;
   }
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import {
-  createEvent, JOB_DATA_CHUNK_STAGED, JOB_DATA_TOPIC, JOB_DATA_UPLOAD_ABORTED, JOB_DATA_UPLOAD_COMMITTED, JOB_DATA_WRITTEN,
+  createEvent, currentCorrelationId, JOB_DATA_CHUNK_STAGED, JOB_DATA_TOPIC, JOB_DATA_UPLOAD_ABORTED, JOB_DATA_UPLOAD_COMMITTED, JOB_DATA_WRITTEN,
   JobDataChunkStaged, JobDataUploadAborted, JobDataUploadCommitted, JobDataWritten,
 } from '@crawlhub/contracts';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
@@ -28,7 +28,8 @@ export class WriteJobRecordsHandler implements ICommandHandler<WriteJobRecordsCo
   async execute(cmd: WriteJobRecordsCommand): Promise<{ records: number }> {
     const job = formatJobKey(cmd.job);
     const base = { kind: cmd.kind, job };
-    const correlationId = randomUUID();
+    // The events of one write share one id: the request's (X-Request-Id), else a new one.
+    const correlationId = currentCorrelationId() ?? randomUUID();
     const event = <T>(type: string, data: T, lines?: string[]) => createEvent({ type, key: job, data, lines, actor: cmd.actor, correlationId });
     const chunkData = (c: RecordChunk) => ({
       sizes: c.records.map((r) => r.size),

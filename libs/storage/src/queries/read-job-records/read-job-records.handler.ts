@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { parseFilters } from '../../domain/record-filter';
-import { keyFirst, RecordKind, takesMeta } from '../../domain/record-kinds';
+import { withMeta } from '../../domain/record-meta';
 import { JOB_RECORDS_VIEW, JobRecordsView, RecordPosition, StoredRecord } from '../../ports/job-records.view';
 import { ReadJobRecordsQuery } from './read-job-records.query';
 
@@ -68,19 +68,4 @@ function later(a?: RecordPosition, b?: RecordPosition): RecordPosition | undefin
   if (!b) return a;
   const cmp = a.spider - b.spider || a.job - b.job || a.pos - b.pos;
   return cmp >= 0 ? a : b;
-}
-
-/** Appends the asked meta fields: `_key` first for logs and requests, last for items; `_ts` last. */
-function withMeta(kind: RecordKind, project: number, meta: string[], nodata: boolean): (r: StoredRecord) => string {
-  const wantKey = meta.includes('_key');
-  const wantTs = meta.includes('_ts');
-  if ((!wantKey && !wantTs && !nodata) || !takesMeta(kind)) return (r) => r.json;
-  const first = keyFirst(kind);
-  return (r) => {
-    const key = wantKey ? `"_key":"${project}/${r.spider}/${r.job}/${r.pos}"` : '';
-    const ts = wantTs ? `"_ts":${r.ts}` : '';
-    const body = nodata ? '' : r.json.slice(1, -1);
-    const parts = first ? [key, body, ts] : [body, key, ts];
-    return `{${parts.filter((p) => p !== '').join(',')}}`;
-  };
 }

@@ -1,5 +1,5 @@
 import { MongoError, MongoErrorLabel, MongoNetworkError, MongoNotConnectedError, MongoServerSelectionError, MongoTopologyClosedError } from 'mongodb';
-import { LoggedEvent, LogPosition } from '@crawlhub/eventlog';
+import { LoggedEvent, LogPosition, ThreadSignal } from '@crawlhub/eventlog';
 import { applyFrom, SerialQueue } from '../../apply-in-order';
 import { ProjectionFailedError, ProjectionStore } from '../../projection-store.port';
 import { MongoViewDatabase } from './mongo-view-database';
@@ -34,8 +34,11 @@ const UNAVAILABLE_CODES = new Set([6, 7, 89, 91, 189, 262, 9001, 10107, 11600, 1
  */
 export class MongoProjectionStore implements ProjectionStore {
   private readonly queue = new SerialQueue();
+  private readonly progressed: ThreadSignal;
 
-  constructor(private readonly views: MongoViewDatabase, private readonly pollMs = 20) {}
+  constructor(private readonly views: MongoViewDatabase, private readonly pollMs = 20) {
+    this.progressed = new ThreadSignal(`crawlhub:views:mongodb:${views.db.databaseName}`);
+  }
 
   private get checkpoints() {
     return this.views.db.collection<CheckpointDoc>('projection_checkpoints');
@@ -47,6 +50,7 @@ export class MongoProjectionStore implements ProjectionStore {
       const last = await applyFrom(events, next, apply);
       if (last >= next) {
         await this.checkpoints.updateOne({ _id: `${topic}:${partition}` }, { $max: { next: last + 1 } }, { upsert: true });
+        this.progressed.notify();
       }
     });
   }
@@ -71,6 +75,10 @@ export class MongoProjectionStore implements ProjectionStore {
     return error.hasErrorLabel(MongoErrorLabel.RetryableWriteError) || error.hasErrorLabel(MongoErrorLabel.ResetPool) || UNAVAILABLE_CODES.has(Number(error.code));
   }
 
+  async allCheckpoints(): Promise<Map<string, number>> {
+    return new Map((await this.checkpoints.find({}).toArray()).map((d) => [d._id, d.next]));
+  }
+
   async nextOffset(topic: string, partition: number): Promise<number> {
     const doc = await this.checkpoints.findOne({ _id: `${topic}:${partition}` });
     return doc?.next ?? 0;
@@ -92,6 +100,10 @@ export class MongoProjectionStore implements ProjectionStore {
     }
   }
 
+  nextChange(timeoutMs: number): Promise<void> {
+    return this.progressed.wait(timeoutMs);
+  }
+
   async reset(): Promise<void> {
     await this.queue.idle();
     await this.views.dropAll();
@@ -99,6 +111,7 @@ export class MongoProjectionStore implements ProjectionStore {
 
   async close(): Promise<void> {
     await this.queue.idle();
+    this.progressed.close();
     await this.views.close();
   }
 }

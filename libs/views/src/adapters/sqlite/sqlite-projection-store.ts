@@ -78,6 +78,11 @@ export class SqliteProjectionStore implements ProjectionStore {
     return row?.next_offset ?? 0;
   }
 
+  async allCheckpoints(): Promise<Map<string, number>> {
+    const rows = this.views.reader.prepare('SELECT topic, partition, next_offset FROM projection_checkpoints').all() as { topic: string; partition: number; next_offset: number }[];
+    return new Map(rows.map((r) => [`${r.topic}:${r.partition}`, r.next_offset]));
+  }
+
   async nextOffset(topic: string, partition: number): Promise<number> {
     return this.read(this.views.reader, topic, partition);
   }
@@ -95,6 +100,10 @@ export class SqliteProjectionStore implements ProjectionStore {
     const failed = positions.filter((p) => this.isFailure!.get(p.topic, p.partition, p.offset) !== undefined);
     if (failed.length) throw new ProjectionFailedError(failed);
     return true;
+  }
+
+  nextChange(timeoutMs: number): Promise<void> {
+    return this.progressed.wait(timeoutMs);
   }
 
   async reset(): Promise<void> {

@@ -3,8 +3,8 @@ import { EventEmitter } from 'node:events';
 import type { Browser, CDPSession, HTTPRequest, LaunchOptions, Page } from 'puppeteer-core';
 import ConcurrencyImplementation, { JobInstance, WorkerInstance } from 'puppeteer-cluster/dist/concurrency/ConcurrencyImplementation';
 import type { TargetPolicy } from '@crawlhub/net';
-import { RenderError } from '../domain/render-error';
-import { mayRequest } from '../domain/target-filter';
+import { RenderError } from '../../domain/render-error';
+import { mayRequest } from '../../domain/target-filter';
 import { processTreeMemoryBytes } from './process-tree';
 
 export interface KeptPageSettings {

@@ -4,10 +4,11 @@ import puppeteer from 'puppeteer-core';
 import { Cluster } from 'puppeteer-cluster';
 import { CrawlhubConfig, PRIVATE_TARGETS_REFUSED, RenderConfig } from '@crawlhub/config';
 import { TargetPolicy } from '@crawlhub/net';
-import { RenderError } from '../domain/render-error';
-import { mayRequest } from '../domain/target-filter';
-import { Renderer, RenderRequest, RenderResult } from '../ports/renderer.port';
+import { RenderError } from '../../domain/render-error';
+import { mayRequest } from '../../domain/target-filter';
+import { Renderer, RenderRequest, RenderResult } from '../../ports/renderer.port';
 import { KeptBrowsers, keptPageConcurrency } from './kept-page-concurrency';
+import { renderPool } from '@crawlhub/ops';
 
 export interface RenderPoolOptions extends RenderConfig {
   /** `http://[key:]@host:port`; null: the browsers connect directly. */
@@ -74,11 +75,24 @@ export class RenderPool implements Renderer, OnModuleDestroy {
   /** Rejects renders that are still waiting when the pool closes. */
   private readonly abandon = new Set<(e: RenderError) => void>();
 
+  /** Takes the pool out of /metrics (on close). */
+  private readonly unlistMetrics: () => void;
+
   private constructor(
     private readonly cluster: Cluster<RenderRequest, RenderOutcome>,
     private readonly browsers: KeptBrowsers,
     private readonly options: RenderPoolOptions,
-  ) {}
+  ) {
+    this.unlistMetrics = renderPool.add(() => {
+      const running = Math.min(this.admitted, this.options.concurrency);
+      return [
+        { labels: { measure: 'browsers' }, value: this.browsers.all.length },
+        { labels: { measure: 'running' }, value: running },
+        { labels: { measure: 'queued' }, value: this.admitted - running },
+        { labels: { measure: 'browser_memory_bytes' }, value: this.browsersMemoryBytes() },
+      ];
+    });
+  }
 
   static async start(options: RenderPoolOptions): Promise<RenderPool> {
     const browsers = new KeptBrowsers();
@@ -148,6 +162,7 @@ export class RenderPool implements Renderer, OnModuleDestroy {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.unlistMetrics();
     for (const abandon of this.abandon) abandon(new RenderError('browser_error', 'the render pool closed'));
     await this.cluster.close();
   }

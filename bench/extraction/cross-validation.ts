@@ -1,0 +1,131 @@
+/**
+ * Site-grouped cross-validation of the extraction engine (issue 19): every page of the three
+ * development sets belongs to its site (host without "www."), every site to one of FOLDS
+ * folds (by a hash of its name, so the split is the same every run); the fitted models are
+ * trained on the other folds' pages and the fold's pages are extracted with them. What a
+ * page scores that way is what the engine would score on a site it has never seen.
+ */
+import { Article, ExtractionModels, Product, SHIPPED_MODELS, extractArticleWithEvidence, extractProductWithEvidence, modelledArticleFields, modelledProductFields } from '@crawlhub/extraction';
+import type { ArticleModelEvidence, FeatureValues } from '@crawlhub/extraction';
+import { loadDataset } from '../extraction-datasets';
+import { Example, fitLogistic } from './logistic-fit';
+import { normalisedField } from './field-score';
+
+export const FOLDS = 5;
+
+export type CorpusName = 'article-extraction-dev' | 'product-extraction-dev' | 'wcxb-dev';
+
+export interface CorpusPage {
+  dataset: CorpusName;
+  id: string;
+  url: string;
+  html: string;
+  site: string;
+  fold: number;
+  /** article, product, or WCXB's page type. */
+  pageType: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  truth: any;
+}
+
+export interface PageRun {
+  article: Article;
+  product: Product;
+  articleEvidence: ArticleModelEvidence;
+  productFeatures: FeatureValues;
+  /** Seconds this page's article extraction took. */
+  articleSeconds: number;
+}
+
+export function siteOf(url: string): string {
+  try {
+    return new URL(url).hostname.replace(/^www\./, '');
+  } catch {
+    return url;
+  }
+}
+
+/** FNV-1a of the site's name, modulo FOLDS. */
+export function foldOf(site: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < site.length; i++) hash = Math.imul(hash ^ site.charCodeAt(i), 0x01000193) >>> 0;
+  return hash % FOLDS;
+}
+
+export function loadCorpus(): CorpusPage[] {
+  const pages: CorpusPage[] = [];
+  for (const dataset of ['article-extraction-dev', 'product-extraction-dev', 'wcxb-dev'] as const) {
+    for (const page of loadDataset<{ url: string; pageType?: string }>(dataset)) {
+      const site = siteOf(page.url);
+      const pageType = dataset === 'wcxb-dev' ? page.truth.pageType ?? 'unknown' : dataset === 'article-extraction-dev' ? 'article' : 'product';
+      pages.push({ dataset, id: page.id, url: page.url, html: page.html, site, fold: foldOf(site), pageType, truth: page.truth });
+    }
+  }
+  return pages;
+}
+
+export function runPage(page: CorpusPage, models: ExtractionModels): PageRun {
+  const started = process.hrtime.bigint();
+  const { article, evidence } = extractArticleWithEvidence(page.html, page.url, { articleBodyRaw: false }, models);
+  const articleSeconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const { product, pageFeatures } = extractProductWithEvidence(page.html, page.url, models);
+  return { article, product, articleEvidence: evidence, productFeatures: pageFeatures, articleSeconds };
+}
+
+/** Fits every model on these pages (their runs give the features, their truths the labels). */
+export function trainModels(pages: CorpusPage[], runs: PageRun[]): ExtractionModels {
+  const headlineExamples: Example[] = [];
+  pages.forEach((page, i) => {
+    const truth = normalisedField('headline', page.truth.headline);
+    if (!truth) return;
+    for (const candidate of runs[i].articleEvidence.headlineCandidates) headlineExamples.push({ features: candidate.features, label: normalisedField('headline', candidate.text) === truth });
+  });
+  const authorExamples: Example[] = [];
+  pages.forEach((page, i) => {
+    if (page.dataset !== 'wcxb-dev') return; // the only set whose truth says who wrote it (or that nobody is named)
+    const truth = normalisedField('author', page.truth.author);
+    for (const candidate of runs[i].articleEvidence.authorCandidates) authorExamples.push({ features: candidate.features, label: truth !== '' && normalisedField('author', candidate.names.join(', ')) === truth });
+  });
+  return {
+    author: fitLogistic(authorExamples, undefined, false),
+    articlePage: fitLogistic(pages.map((page, i) => ({ features: runs[i].articleEvidence.pageFeatures, label: page.pageType === 'article' }))),
+    productPage: fitLogistic(pages.map((page, i) => ({ features: runs[i].productFeatures, label: page.pageType === 'product' }))),
+    headline: fitLogistic(headlineExamples),
+  };
+}
+
+/**
+ * The run as the engine would have made it with other models: the models decide only the
+ * fields modelledArticleFields / modelledProductFields give, from evidence that does not
+ * depend on them (tested: cross-validation.test.ts), so re-applying them is exact.
+ */
+export function withModels(run: PageRun, models: ExtractionModels): PageRun {
+  const article = { ...run.article, ...modelledArticleFields(run.articleEvidence, models) };
+  for (const key of ['headline', 'author'] as const) if (article[key] === undefined) delete article[key];
+  if (!article.authorsList?.length) delete article.authorsList;
+  return { ...run, article, product: { ...run.product, ...modelledProductFields(run.productFeatures, models) } };
+}
+
+export interface CrossValidation {
+  pages: CorpusPage[];
+  /** Each page as extracted with models fitted on the other folds' sites. */
+  crossValidated: PageRun[];
+  /** Each page extracted with the given (shipped) models. */
+  inSample: PageRun[];
+  /** The models fitted on every page (what train-models.ts ships). */
+  fittedOnAll: ExtractionModels;
+}
+
+/** One extraction pass with the shipped models (features, in-sample figures); per fold, models fitted on the other folds applied to it. */
+export function crossValidate(pages: CorpusPage[], shipped: ExtractionModels = SHIPPED_MODELS): CrossValidation {
+  const inSample = pages.map((page) => runPage(page, shipped));
+  const crossValidated: PageRun[] = new Array(pages.length);
+  for (let fold = 0; fold < FOLDS; fold++) {
+    const training = pages.map((_, i) => i).filter((i) => pages[i].fold !== fold);
+    const models = trainModels(training.map((i) => pages[i]), training.map((i) => inSample[i]));
+    pages.forEach((page, i) => {
+      if (page.fold === fold) crossValidated[i] = withModels(inSample[i], models);
+    });
+  }
+  return { pages, crossValidated, inSample, fittedOnAll: trainModels(pages, inSample) };
+}

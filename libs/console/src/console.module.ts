@@ -1,0 +1,18 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { HttpSupportModule } from '@crawlhub/http';
+import { AccessModule } from '@crawlhub/access';
+import { loadConsoleBuild } from './console-assets';
+import { CONSOLE_BUILD, CONSOLE_UPSTREAMS, ConsoleController, ConsoleUpstreams } from './console.controller';
+
+/** The web console of the dash role (docs/console.md). */
+@Module({})
+export class ConsoleModule {
+  static register(upstreams: ConsoleUpstreams): DynamicModule {
+    return {
+      module: ConsoleModule,
+      imports: [AccessModule, HttpSupportModule],
+      controllers: [ConsoleController],
+      providers: [{ provide: CONSOLE_BUILD, useFactory: () => loadConsoleBuild() }, { provide: CONSOLE_UPSTREAMS, useValue: upstreams }],
+    };
+  }
+}

@@ -1,0 +1,4 @@
+export * from './console-assets';
+export * from './console.controller';
+export * from './console.module';
+export * from './public-api-forwarder';

@@ -1,0 +1,419 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { dash, query, storage } from '../api';
+import { Link, navigate } from '../router';
+import { Action, cell, Empty, ErrorBox, formatBytes, formatTime, Json, Pager, Show, Spinner, useLoad } from '../ui';
+
+type Meta = Record<string, unknown> & { state?: string; spider?: string; close_reason?: string; tags?: string[]; spider_args?: Record<string, string>; scrapystats?: Record<string, unknown> };
+interface RecordStats {
+  counts: Record<string, number>;
+  totals: { input_values: number; input_bytes: number };
+}
+
+const TABS = ['items', 'requests', 'log', 'stats', 'metadata'] as const;
+type Tab = (typeof TABS)[number];
+const LIVE = new Set(['pending', 'running']);
+
+export function JobPage(props: { project: number; spider: number; job: number }) {
+  const key = `${props.project}/${props.spider}/${props.job}`;
+  const [tab, setTab] = useState<Tab>('items');
+  const meta = useLoad(() => storage.json<Meta>(`jobs/${key}`), [key]);
+  const state = meta.data?.state;
+  // While the job runs, its state is read again now and then (the log tab streams by itself).
+  useEffect(() => {
+    if (!state || !LIVE.has(state)) return;
+    const timer = setInterval(meta.reload, 2000);
+    return () => clearInterval(timer);
+  }, [state]);
+  return (
+    <section>
+      <h1>
+        <Link href="/">Projects</Link> › <Link href={`/p/${props.project}`}>Project {props.project}</Link> › Job {key}
+      </h1>
+      <Show loaded={meta} label="Loading the job…">
+        {(m) => (Object.keys(m).length === 0 ? <Empty>No job {key} (nothing was written for it).</Empty> : <JobHeader jobKey={key} meta={m} reload={meta.reload} />)}
+      </Show>
+      <nav class="tabs">
+        {TABS.map((t) => (
+          <button key={t} type="button" name={`tab-${t}`} class={tab === t ? 'active' : undefined} onClick={() => setTab(t)}>
+            {t[0].toUpperCase() + t.slice(1)}
+          </button>
+        ))}
+      </nav>
+      {tab === 'items' && <Records jobKey={key} kind="items" />}
+      {tab === 'requests' && <Records jobKey={key} kind="requests" />}
+      {tab === 'log' && <Log jobKey={key} live={!!state && LIVE.has(state)} />}
+      {tab === 'stats' && meta.data && <CrawlStats meta={meta.data} jobKey={key} />}
+      {tab === 'metadata' && meta.data && <Json value={meta.data} />}
+    </section>
+  );
+}
+
+function JobHeader(props: { jobKey: string; meta: Meta; reload: () => void }) {
+  const { meta, jobKey } = props;
+  const project = jobKey.split('/')[0];
+  const state = meta.state ?? 'unknown';
+  const rerun = async () => {
+    const answer = await dash.post<{ jobid: string }>('run.json', { project, spider: meta.spider, priority: meta.priority as number, units: meta.units as number, add_tag: meta.tags ?? [], ...(meta.spider_args ?? {}) });
+    navigate(`/p/${answer.jobid}`);
+  };
+  return (
+    <div class="job-head">
+      <dl class="facts">
+        <dt>State</dt>
+        <dd>
+          <span class={`state ${state}`} data-state={state}>
+            {state}
+          </span>
+          {meta.stop_requested ? ' (stop requested)' : ''}
+        </dd>
+        <dt>Spider</dt>
+        <dd>{meta.spider ?? '—'}</dd>
+        <dt>Pending since</dt>
+        <dd>{formatTime(meta.pending_time)}</dd>
+        <dt>Started</dt>
+        <dd>{formatTime(meta.running_time)}</dd>
+        <dt>Finished</dt>
+        <dd>{formatTime(meta.finished_time)}</dd>
+        <dt>Close reason</dt>
+        <dd data-close-reason>{meta.close_reason ?? '—'}</dd>
+        <dt>Tags</dt>
+        <dd>{(meta.tags ?? []).join(', ') || '—'}</dd>
+        <dt>Arguments</dt>
+        <dd>{Object.entries(meta.spider_args ?? {}).map(([k, v]) => `${k}=${v}`).join(' ') || '—'}</dd>
+      </dl>
+      <div class="toolbar">
+        {LIVE.has(state) && (
+          <Action name="stop-job" run={async () => (await dash.post('jobs/stop.json', { project, job: jobKey }), props.reload())}>
+            Stop
+          </Action>
+        )}
+        <Action name="rerun-job" run={rerun}>
+          Re-run
+        </Action>
+        {state === 'finished' && (
+          <Action name="delete-job" confirm={`Delete job ${jobKey}?`} run={async () => (await dash.post('jobs/delete.json', { project, job: jobKey }), props.reload())}>
+            Delete
+          </Action>
+        )}
+      </div>
+    </div>
+  );
+}
+
+function CrawlStats(props: { meta: Meta; jobKey: string }) {
+  const stats = props.meta.scrapystats ?? {};
+  const counts = useLoad(() => Promise.all((['items', 'requests', 'logs'] as const).map((k) => storage.json<RecordStats>(`${k}/${props.jobKey}/stats`))), [props.jobKey]);
+  return (
+    <div>
+      <Show loaded={counts}>
+        {([items, requests, logs]) => (
+          <table class="kv">
+            <tbody>
+              <tr>
+                <th>items</th>
+                <td>{items.totals.input_values} ({formatBytes(items.totals.input_bytes)})</td>
+              </tr>
+              <tr>
+                <th>requests</th>
+                <td>{requests.totals.input_values}</td>
+              </tr>
+              <tr>
+                <th>log lines</th>
+                <td>
+                  {logs.totals.input_values}
+                  {Object.keys(logs.counts).length ? ` (${Object.entries(logs.counts).map(([level, n]) => `${level}: ${n}`).join(', ')})` : ''}
+                </td>
+              </tr>
+            </tbody>
+          </table>
+        )}
+      </Show>
+      <h2>Crawl stats</h2>
+      {Object.keys(stats).length === 0 ? (
+        <Empty>The job reported no crawl stats (yet).</Empty>
+      ) : (
+        <table class="kv stats">
+          <tbody>
+            {Object.entries(stats)
+              .sort(([a], [b]) => a.localeCompare(b))
+              .map(([name, value]) => (
+                <tr key={name}>
+                  <th>{name}</th>
+                  <td>{cell(value)}</td>
+                </tr>
+              ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+}
+
+const PAGE = 20;
+
+/** Items or requests: a table whose columns are the records' fields, one record's JSON, pages, downloads. */
+function Records(props: { jobKey: string; kind: 'items' | 'requests' }) {
+  const { jobKey, kind } = props;
+  const [offset, setOffset] = useState(0);
+  const [open, setOpen] = useState<Record<string, unknown> | null>(null);
+  const total = useLoad(() => storage.json<RecordStats>(`${kind}/${jobKey}/stats`), [jobKey, kind]);
+  const page = useLoad(() => storage.lines<Record<string, unknown>>(`${kind}/${jobKey}`, { start: `${jobKey}/${offset}`, count: PAGE, meta: '_key' }), [jobKey, kind, offset]);
+  const count = total.data?.totals.input_values;
+  const fields = columnsOf(page.data ?? []);
+  return (
+    <div>
+      {kind === 'items' && count ? <Downloads jobKey={jobKey} fields={fields} /> : null}
+      <Show loaded={page} label={`Loading ${kind}…`}>
+        {(records) =>
+          records.length === 0 ? (
+            <Empty>{offset === 0 ? `No ${kind} yet.` : `No ${kind} on this page.`}</Empty>
+          ) : (
+            <>
+              <div class="scroll">
+                <table class="records" data-kind={kind}>
+                  <thead>
+                    <tr>
+                      <th>#</th>
+                      {fields.map((f) => (
+                        <th key={f}>{f}</th>
+                      ))}
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {records.map((r) => (
+                      <tr key={String(r._key)} onClick={() => setOpen(r)} class="clickable">
+                        <td class="num">{String(r._key).split('/')[3]}</td>
+                        {fields.map((f) => (
+                          <td key={f} title={cell(r[f])}>
+                            {cell(r[f]).slice(0, 120)}
+                          </td>
+                        ))}
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+              <Pager offset={offset} count={PAGE} shown={records.length} total={count} go={setOffset} />
+            </>
+          )
+        }
+      </Show>
+      {open && (
+        <div class="record-view">
+          <div class="toolbar">
+            <strong>{String(open._key)}</strong>
+            <button type="button" class="link" onClick={() => setOpen(null)}>
+              Close
+            </button>
+          </div>
+          <Json value={open} />
+        </div>
+      )}
+    </div>
+  );
+}
+
+function columnsOf(records: Record<string, unknown>[]): string[] {
+  const seen = new Set<string>();
+  for (const r of records) for (const f of Object.keys(r)) if (f !== '_key') seen.add(f);
+  return [...seen];
+}
+
+/** Downloads through the storage API's formats, with the bytes received shown while they come. */
+function Downloads(props: { jobKey: string; fields: string[] }) {
+  const [progress, setProgress] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const name = props.jobKey.replace(/\//g, '-');
+  const download = async (format: string) => {
+    const params: Record<string, string> = { format };
+    if (format === 'csv') Object.assign(params, { fields: props.fields.join(','), include_headers: '1' });
+    const file = `items-${name}.${format}`;
+    setError(null);
+    setProgress(`Downloading ${file}…`);
+    try {
+      const res = await fetch(`/storage/items/${props.jobKey}${query(params)}`, { credentials: 'same-origin' });
+      if (!res.ok || !res.body) throw new Error(`${res.status}: ${(await res.text()).trim()}`);
+      const reader = res.body.getReader();
+      const chunks: Uint8Array[] = [];
+      let received = 0;
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        chunks.push(value);
+        received += value.length;
+        setProgress(`Downloading ${file}: ${formatBytes(received)}`);
+      }
+      const url = URL.createObjectURL(new Blob(chunks as BlobPart[], { type: res.headers.get('content-type') ?? 'application/octet-stream' }));
+      const a = document.createElement('a');
+      a.href = url;
+      a.download = file;
+      a.click();
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      setProgress(`Saved ${file} (${formatBytes(received)})`);
+    } catch (e) {
+      setProgress(null);
+      setError(e);
+    }
+  };
+  return (
+    <div class="downloads">
+      <span>Download:</span>
+      {['jl', 'json', 'csv', 'xml'].map((f) => (
+        <button key={f} type="button" name={`download-${f}`} onClick={() => download(f)}>
+          {f.toUpperCase()}
+        </button>
+      ))}
+      {progress && (
+        <span class="progress" role="status">
+          {progress}
+        </span>
+      )}
+      {error ? <ErrorBox error={error} /> : null}
+    </div>
+  );
+}
+
+interface LogLine {
+  _key?: string;
+  time: number;
+  level: number;
+  message: string;
+}
+const LEVELS: [number, string][] = [
+  [10, 'DEBUG'],
+  [20, 'INFO'],
+  [30, 'WARNING'],
+  [40, 'ERROR'],
+  [50, 'CRITICAL'],
+];
+const positionOf = (key: string | undefined) => Number(String(key).split('/')[3]);
+const levelName = (n: number) => [...LEVELS].reverse().find(([l]) => n >= l)?.[1] ?? String(n);
+const TAIL_LINES = 1000;
+
+/**
+ * The log: level filter and search (the storage API's filters); while the job runs, a
+ * live tail from the storage API's event stream (`/logs/<job>/events?start=<n>`, from the
+ * first record not read yet; the browser resumes a dropped stream with Last-Event-ID),
+ * or by polling where that stream is not served (a storage API behind an older proxy).
+ */
+function Log(props: { jobKey: string; live: boolean }) {
+  const [level, setLevel] = useState(0);
+  const [search, setSearch] = useState('');
+  const [lines, setLines] = useState<LogLine[] | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [tailing, setTailing] = useState<'stream' | 'poll' | null>(null);
+  const box = useRef<HTMLDivElement>(null);
+  const matches = (l: LogLine) => l.level >= level && (!search || l.message.includes(search));
+
+  useEffect(() => {
+    let stopped = false;
+    setLines(null);
+    setError(null);
+    const filters: string[] = [];
+    if (level) filters.push(JSON.stringify(['level', '>=', [level]]));
+    if (search) filters.push(JSON.stringify(['message', 'contains', [search]]));
+    const params = { meta: '_key', filter: filters };
+    let stopTail = () => {};
+    // Where the tail starts: past every record already there when the page read them
+    // (the stats' count) and past the last one the filtered read returned.
+    Promise.all([storage.json<RecordStats>(`logs/${props.jobKey}/stats`), storage.lines<LogLine>(`logs/${props.jobKey}`, params)]).then(
+      ([stats, first]) => {
+        if (stopped) return;
+        setLines(first.slice(-TAIL_LINES));
+        const last = first.length ? positionOf(first[first.length - 1]._key) + 1 : 0;
+        if (props.live) stopTail = tail(Math.max(stats.totals.input_values, last));
+      },
+      (e) => !stopped && setError(e),
+    );
+    const append = (more: LogLine[]) => setLines((old) => [...(old ?? []), ...more.filter(matches)].slice(-TAIL_LINES));
+    // Positions: the stream resumes after the last record read (its id is the record's position).
+    function tail(from: number): () => void {
+      const source = new EventSource(`/storage/logs/${props.jobKey}/events?start=${from}`);
+      let opened = false;
+      let seen = from;
+      let poller: ReturnType<typeof setInterval> | null = null;
+      source.onopen = () => {
+        opened = true;
+        setTailing('stream');
+      };
+      source.addEventListener('log', (e) => {
+        const position = Number((e as MessageEvent).lastEventId);
+        if (position < seen) return;
+        seen = position + 1;
+        append([{ ...(JSON.parse((e as MessageEvent).data) as LogLine), _key: `${props.jobKey}/${position}` }]);
+      });
+      source.addEventListener('end', () => {
+        source.close();
+        setTailing(null);
+      });
+      source.onerror = () => {
+        if (opened) return; // the browser reconnects by itself, with Last-Event-ID
+        source.close();
+        // No stream here: read what is new every second instead.
+        setTailing('poll');
+        poller = setInterval(async () => {
+          try {
+            const more = await storage.lines<LogLine>(`logs/${props.jobKey}`, { meta: '_key', start: `${props.jobKey}/${seen}` });
+            seen += more.length;
+            append(more);
+          } catch (e) {
+            setError(e);
+          }
+        }, 1000);
+      };
+      return () => {
+        source.close();
+        if (poller) clearInterval(poller);
+        setTailing(null);
+      };
+    }
+    return () => {
+      stopped = true;
+      stopTail();
+    };
+  }, [props.jobKey, props.live, level, search]);
+
+  useEffect(() => {
+    const el = box.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  }, [lines]);
+
+  return (
+    <div>
+      <div class="filters">
+        <label class="field">
+          <span>Level</span>
+          <select name="log-level" value={level} onChange={(e) => setLevel(Number((e.target as HTMLSelectElement).value))}>
+            <option value={0}>all</option>
+            {LEVELS.map(([n, name]) => (
+              <option key={n} value={n}>
+                {name} and above
+              </option>
+            ))}
+          </select>
+        </label>
+        <label class="field">
+          <span>Search</span>
+          <input name="log-search" type="search" value={search} onChange={(e) => setSearch((e.target as HTMLInputElement).value)} />
+        </label>
+        {tailing && (
+          <span class="live" role="status">
+            ● live {tailing === 'poll' ? '(polling)' : ''}
+          </span>
+        )}
+      </div>
+      {error ? <ErrorBox error={error} /> : null}
+      {lines === null && !error ? <Spinner label="Loading the log…" /> : null}
+      {lines !== null && lines.length === 0 ? <Empty>{level || search ? 'No log line matches.' : props.live ? 'No log lines yet: waiting for the job…' : 'The job wrote no log.'}</Empty> : null}
+      {lines !== null && lines.length > 0 && (
+        <div class="log" ref={box}>
+          {lines.map((l, i) => (
+            <div key={l._key ?? i} class={`line l${Math.floor(l.level / 10) * 10}`}>
+              <time>{formatTime(l.time)}</time> <b>{levelName(l.level)}</b> {l.message}
+            </div>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}
