@@ -6,7 +6,7 @@ import { addVersion, deployedLine } from '../support/deploys';
 import { client } from '../support/runner-helpers';
 import { BROKEN_SPIDER, buildEgg, projectCopy, startBookshop, TEST_PIP_CACHE } from '../support/scrapy-project';
 import { describeIf, needs } from '../support/skip';
-import { freePort, MAIN, spawnPlatform, SpawnedPlatform } from '../support/spawn-platform';
+import { freePort, isolatedPlatformEnv, MAIN, SpawnedPlatform, spawnPlatform } from '../support/spawn-platform';
 
 jest.setTimeout(900_000);
 
@@ -68,15 +68,7 @@ describeIf(needs.venv)('deploys: a runner SIGKILLed while it builds an environme
     const ports = { storage: await freePort(), dash: await freePort() };
     dashUrl = `http://127.0.0.1:${ports.dash}/api`;
     env = {
-      // On the Kafka and MongoDB lanes: topics and a database of this test's own.
-      EVENT_LOG_NAMESPACE: `${unique}-`,
-      MONGODB_DATABASE: `crawlhub_${unique}`,
-      DATA_DIR: dataDir,
-      HOST: '127.0.0.1',
-      STORAGE_PORT: String(ports.storage),
-      DASH_PORT: String(ports.dash),
-      CRAWLHUB_ADMIN_KEY: KEY,
-      JOB_TOKEN_SECRET: `secret-${unique}`,
+      ...isolatedPlatformEnv({ unique, dataDir, ports, adminKey: KEY }),
       RUNNER_POLL_MS: '100',
       DEPLOY_ENV_DIR: envDir,
       DEPLOY_PIP_CACHE_DIR: TEST_PIP_CACHE,

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFil
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { client } from '../support/runner-helpers';
-import { alive, freePort, MAIN, spawnPlatform } from '../support/spawn-platform';
+import { alive, freePort, isolatedPlatformEnv, MAIN, spawnPlatform } from '../support/spawn-platform';
 
 jest.setTimeout(180_000);
 
@@ -73,15 +73,7 @@ describe('runner: SIGKILL of the API and the runner while 100 jobs run', () => {
     const runnerId = `crash-${unique}`;
     const c = client({ dashUrl: `http://127.0.0.1:${ports.dash}/api`, storageUrl: `http://127.0.0.1:${ports.storage}` }, KEY);
     const env = {
-      // On the Kafka and MongoDB lanes: topics and a database of this test's own.
-      EVENT_LOG_NAMESPACE: `${unique}-`,
-      MONGODB_DATABASE: `crawlhub_${unique}`,
-      DATA_DIR: dataDir,
-      HOST: '127.0.0.1',
-      STORAGE_PORT: String(ports.storage),
-      DASH_PORT: String(ports.dash),
-      CRAWLHUB_ADMIN_KEY: KEY,
-      JOB_TOKEN_SECRET: `secret-${unique}`,
+      ...isolatedPlatformEnv({ unique, dataDir, ports, adminKey: KEY }),
       RUNNER_ID: runnerId,
       RUNNER_UNITS: String(UNITS),
       RUNNER_POLL_MS: '100',

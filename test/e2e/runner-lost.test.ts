@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { client, FIFO_PRELUDE, nodeScript } from '../support/runner-helpers';
-import { alive, freePort, MAIN, spawnPlatform, SpawnedPlatform } from '../support/spawn-platform';
+import { alive, freePort, isolatedPlatformEnv, MAIN, SpawnedPlatform, spawnPlatform } from '../support/spawn-platform';
 
 jest.setTimeout(120_000);
 
@@ -37,15 +37,7 @@ describe('runner: a runner that never comes back', () => {
     const ports = { storage: await freePort(), dash: await freePort() };
     const unique = `rl${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
     const env = {
-      // On the Kafka and MongoDB lanes: topics and a database of this test's own.
-      EVENT_LOG_NAMESPACE: `${unique}-`,
-      MONGODB_DATABASE: `crawlhub_${unique}`,
-      DATA_DIR: dataDir,
-      HOST: '127.0.0.1',
-      STORAGE_PORT: String(ports.storage),
-      DASH_PORT: String(ports.dash),
-      CRAWLHUB_ADMIN_KEY: KEY,
-      JOB_TOKEN_SECRET: `secret-${unique}`,
+      ...isolatedPlatformEnv({ unique, dataDir, ports, adminKey: KEY }),
       RUNNER_POLL_MS: '100',
       RUNNER_UNITS: '1',
       RUNNER_HEARTBEAT_MS: String(HEARTBEAT_MS),

@@ -30,6 +30,25 @@ export function alive(pid: number): boolean {
   }
 }
 
+/**
+ * The environment of an API platform (storage and dash) a test spawns as processes, kept
+ * apart from every other platform of the run: on the Kafka and MongoDB lanes, topics,
+ * consumer groups and a database of its own (`unique`); its data dir, ports, admin key and
+ * job token secret. Roles started with it (runners, a second API) share them.
+ */
+export function isolatedPlatformEnv(o: { unique: string; dataDir: string; ports: { storage: number; dash: number }; adminKey: string }): Record<string, string> {
+  return {
+    EVENT_LOG_NAMESPACE: `${o.unique}-`,
+    MONGODB_DATABASE: `crawlhub_${o.unique}`,
+    DATA_DIR: o.dataDir,
+    HOST: '127.0.0.1',
+    STORAGE_PORT: String(o.ports.storage),
+    DASH_PORT: String(o.ports.dash),
+    CRAWLHUB_ADMIN_KEY: o.adminKey,
+    JOB_TOKEN_SECRET: `secret-${o.unique}`,
+  };
+}
+
 export interface SpawnPlatformOptions {
   /** Set on top of this process's environment. */
   env: NodeJS.ProcessEnv;

@@ -117,6 +117,21 @@ export function Json(props: { value: unknown }) {
   return <pre class="json">{JSON.stringify(props.value, null, 2)}</pre>;
 }
 
+/** One record (an item, a collection record) opened beside its table, as JSON, with its key and a Close button. */
+export function RecordView(props: { record: { _key?: unknown }; close: () => void }) {
+  return (
+    <div class="record-view">
+      <div class="toolbar">
+        <strong>{String(props.record._key)}</strong>
+        <button type="button" class="link" onClick={props.close}>
+          Close
+        </button>
+      </div>
+      <Json value={props.record} />
+    </div>
+  );
+}
+
 export function formatTime(value: unknown): string {
   if (value === null || value === undefined || value === '') return '—';
   const date = typeof value === 'number' ? new Date(value) : new Date(String(value).endsWith('Z') || /[+-]\d\d:?\d\d$/.test(String(value)) ? String(value) : `${value}Z`);

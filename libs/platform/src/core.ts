@@ -8,6 +8,7 @@ import { JOB_TOKEN_SECRET } from '@crawlhub/access';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
 import { EVENT_LOG, EventLog, openEventLog } from '@crawlhub/eventlog';
 import { instrumentEventLog } from './instrumented-event-log';
+import type { Core } from './core.types';
 import { forgetViewLag } from './ops';
 import {
   EventWriter, MongoProjectionStore, MongoViewDatabase, PROJECTION_STORE, ProjectionStore, SqliteProjectionStore, SqliteViewDatabase,
@@ -23,14 +24,7 @@ export { JOB_TOKEN_SECRET };
 /** The process's Core itself, for what serves every role (the ops endpoints, http-ops.ts). */
 export const CORE = Symbol('CORE');
 
-export interface Core {
-  config: CrawlhubConfig;
-  jobTokenSecret: string;
-  eventLog: EventLog;
-  views: { kind: 'sqlite'; db: SqliteViewDatabase } | { kind: 'mongodb'; db: MongoViewDatabase };
-  projections: ProjectionStore;
-  close(): Promise<void>;
-}
+export type { Core };
 
 export async function openCore(config: CrawlhubConfig): Promise<Core> {
   const eventLog = instrumentEventLog(openEventLog(config));

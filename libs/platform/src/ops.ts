@@ -6,7 +6,7 @@ import {
 } from '@crawlhub/contracts';
 import { credentialsOf } from '@crawlhub/http';
 import { OpsEndpoints, projectorLag, Readiness } from '@crawlhub/ops';
-import type { Core } from './core';
+import type { Core } from './core.types';
 
 /**
  * The topics the projector applies to the views (apps/projector; a spec checks that this

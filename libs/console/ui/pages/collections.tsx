@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { storage } from '../api';
 import { Link } from '../router';
-import { Action, Empty, Json, Show, useLoad } from '../ui';
+import { Action, Empty, RecordView, Show, useLoad } from '../ui';
 
 const PAGE = 50;
 
@@ -106,17 +106,7 @@ function Collection(props: { project: number; type: string; name: string }) {
           )
         }
       </Show>
-      {open && (
-        <div class="record-view">
-          <div class="toolbar">
-            <strong>{String(open._key)}</strong>
-            <button type="button" class="link" onClick={() => setOpen(null)}>
-              Close
-            </button>
-          </div>
-          <Json value={open} />
-        </div>
-      )}
+      {open && <RecordView record={open} close={() => setOpen(null)} />}
     </div>
   );
 }

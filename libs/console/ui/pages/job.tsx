@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { dash, query, storage } from '../api';
 import { Link, navigate } from '../router';
-import { Action, cell, Empty, ErrorBox, formatBytes, formatTime, Json, Pager, Show, Spinner, useLoad } from '../ui';
+import { Action, cell, Empty, ErrorBox, formatBytes, formatTime, Json, Pager, RecordView, Show, Spinner, useLoad } from '../ui';
 
 type Meta = Record<string, unknown> & { state?: string; spider?: string; close_reason?: string; tags?: string[]; spider_args?: Record<string, string>; scrapystats?: Record<string, unknown> };
 interface RecordStats {
@@ -198,17 +198,7 @@ function Records(props: { jobKey: string; kind: 'items' | 'requests' }) {
           )
         }
       </Show>
-      {open && (
-        <div class="record-view">
-          <div class="toolbar">
-            <strong>{String(open._key)}</strong>
-            <button type="button" class="link" onClick={() => setOpen(null)}>
-              Close
-            </button>
-          </div>
-          <Json value={open} />
-        </div>
-      )}
+      {open && <RecordView record={open} close={() => setOpen(null)} />}
     </div>
   );
 }
