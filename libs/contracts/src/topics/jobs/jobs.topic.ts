@@ -158,6 +158,31 @@ export const JOBS_REQUESTED_TYPES = ['push', 'start', 'update', 'cancel', 'tags'
 );
 
 /**
+ * `jobs.decided` (key: the project, so it follows its request in the project's stream): what
+ * the project's decider decided for one request, appended by the decider (consumer group
+ * `jobs-decider`) that owns the project's partition. It is the truth the jobs views fold:
+ * replay never decides again. Envelope: the request's actor and correlation id, causation
+ * id = the request's event id. `decision` is libs/jobs' `JobsDecision` (the answer and the
+ * whole documents to write); `failed` replaces it for a request the decider could not decide
+ * (its caller gets an error). The fold applies the first fact of a request (by
+ * `requestOffset`) and ignores any later one, so a decision never takes effect twice.
+ */
+export const JOBS_DECIDED = 'jobs.decided';
+export interface JobsDecided {
+  requestId: string;
+  project: number;
+  op: JobsRequest['op'];
+  /** The request's offset in the partition both share: the decider's decided-through mark. */
+  requestOffset: number;
+  /** The request's time (the decision's clock), ms. */
+  requestedAt: number;
+  /** Bumped whenever the decider's rules change, so the log says which rules decided. */
+  deciderVersion: number;
+  decision?: unknown;
+  failed?: string;
+}
+
+/**
  * `jobs.runner-heartbeat`: a runner is alive and runs jobs of the project (key: the project).
  * A runner appends one per project it runs jobs of, every RUNNER_HEARTBEAT_MS; an idle
  * runner appends nothing. It is a fact, not a request: no outcome is recorded.
