@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import { ConsumedBatch, ConsumeOptions, Consumption, EVENT_LOG, EventLog, isolatePoisonMessages, LoggedEvent, PoisonPolicy } from '@crawlhub/eventlog';
+import { eventProblem, MalformedEventError } from '@crawlhub/contracts';
 import { LogDecider, Projection, PROJECTION_STORE, ProjectionStore } from './projection-store.port';
 import { DECIDER_METADATA, PROJECTION_METADATA } from './projection.decorator';
 
@@ -48,7 +49,10 @@ export class Projector implements OnModuleDestroy {
     return [...new Set(this.discover().flatMap((p) => p.topics))].sort();
   }
 
+  /** A malformed event (one a foreign or older producer wrote) is never folded: it takes the poison path below, recorded and skipped. */
   private async dispatch(e: LoggedEvent): Promise<void> {
+    const problem = eventProblem(e.topic, e.event);
+    if (problem !== null) throw new MalformedEventError(e.topic, e.event.type, problem);
     for (const p of this.projections) if (p.topics.includes(e.topic)) await p.apply(e);
   }
 

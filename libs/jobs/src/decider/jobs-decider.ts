@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { createEvent, EventEnvelope, JOBS_DECIDED, JOBS_REQUESTED_TYPES, JOBS_TOPIC, JobsDecided, JobsRequested } from '@crawlhub/contracts';
+import { createEvent, EventEnvelope, eventProblem, JOBS_DECIDED, JOBS_REQUESTED_TYPES, JOBS_TOPIC, JobsDecided, JobsRequested } from '@crawlhub/contracts';
 import { Consumption, EVENT_LOG, EventLog, LoggedEvent } from '@crawlhub/eventlog';
 import { AsDecider, EventWriter, LogDecider, PROJECTION_STORE, ProjectionFailedError, ProjectionLagError, ProjectionStore } from '@crawlhub/views';
 import { decideJobs, JOBS_DECIDER_VERSION } from '../domain/decide-jobs';
@@ -126,6 +126,12 @@ export class JobsDecider implements LogDecider {
   /** Decides one request unless its fact is folded already; answers whether it decided. */
   private async decide(e: LoggedEvent, publish: (fact: EventEnvelope<JobsDecided>) => Promise<void>): Promise<boolean> {
     if (e.offset <= (await this.view.decidedThrough(e.partition))) return false;
+    // A request this topic's contract refuses (an older or foreign writer's) is not decided on a guess.
+    const problem = eventProblem(JOBS_TOPIC, e.event);
+    if (problem !== null) {
+      this.logger.warn(`${JOBS_TOPIC}/${e.partition}@${e.offset}: not deciding a malformed request: ${problem}`);
+      return false;
+    }
     const d = e.event.data as JobsRequested;
     const decision = await decideJobs(this.view, { project: d.project, at: e.event.occurredAt, order: e.offset }, d.request);
     await publish(this.factOf(e, { decision }));
