@@ -13,3 +13,4 @@ export * from './json-lines';
 export * from './json-input';
 export * from './integers';
 export * from './content-disposition';
+export * from './record-filter';

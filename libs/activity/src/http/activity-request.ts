@@ -1,5 +1,4 @@
-import { parseUnsignedInteger, Query, single, ApiError } from '@crawlhub/http';
-import { parseId } from '@crawlhub/storage';
+import { ApiError, parseId, parseUnsignedInteger, Query, single } from '@crawlhub/http';
 
 /** A project id: anything but a non-negative integer is a 400. */
 export function projectOf(segment: string | undefined): number {

@@ -1,8 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Principal } from '@crawlhub/access';
 import { CollectionRef, storageNameProblem } from '@crawlhub/contracts';
-import { flag, many, MAX_ID, parseUnsignedInteger, Query, queryOf, RequestPrincipal, single, ApiError } from '@crawlhub/http';
-import { parseId } from '@crawlhub/storage';
+import { ApiError, flag, many, MAX_ID, parseId, parseUnsignedInteger, Query, queryOf, RequestPrincipal, single } from '@crawlhub/http';
 import { collectionTypeOf } from '../domain/collection-record';
 import { ScanSelection } from '../domain/scan-plan';
 

@@ -1,5 +1,4 @@
-import { ApiError } from '@crawlhub/http';
-import { parseId } from '../domain/job-key';
+import { ApiError, parseId } from '@crawlhub/http';
 import { RECORD_KINDS, RecordKind } from '../domain/record-kinds';
 
 export function kindOf(segment: string): RecordKind {

@@ -1,8 +1,8 @@
+import { formatJobKey, JobKey } from '@crawlhub/contracts';
 import { Controller, Delete, Get, Param, Post, Req, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { actorOf, parseJson, pythonJson, readText, RequestPrincipal, ApiError } from '@crawlhub/http';
-import { formatJobKey, JobKey } from '../../domain/job-key';
 import { idOf } from '../../http/storage-request';
 import { ReadJobMetadataQuery } from '../../queries/read-job-metadata/read-job-metadata.query';
 import { PLATFORM_FIELDS, platformFieldProblem } from '../../domain/job-metadata-fields';

@@ -1,8 +1,8 @@
+import { formatJobKey } from '@crawlhub/contracts';
 import { Controller, Param, Post, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { actorOf, decodedBody, queryOf, RequestPrincipal, single, ApiError } from '@crawlhub/http';
-import { formatJobKey, MAX_POSITION, parsePosition } from '../../domain/job-key';
+import { actorOf, ApiError, decodedBody, MAX_POSITION, parsePosition, queryOf, RequestPrincipal, single } from '@crawlhub/http';
 import { idOf, kindOf } from '../../http/storage-request';
 import { WriteJobRecordsCommand } from './write-job-records.command';
 

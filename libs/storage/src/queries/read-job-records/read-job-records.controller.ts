@@ -1,8 +1,7 @@
 import { Controller, Get, Param, Req, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { flag, many, parseUnsignedInteger, queryOf, RequestPrincipal, sendRecords, single, ApiError } from '@crawlhub/http';
-import { MAX_POSITION, parseId, parsePosition } from '../../domain/job-key';
+import { ApiError, flag, many, MAX_POSITION, parseId, parsePosition, parseUnsignedInteger, queryOf, RequestPrincipal, sendRecords, single } from '@crawlhub/http';
 import { idOf, kindOf } from '../../http/storage-request';
 import { RecordPosition } from '../../ports/job-records.view';
 import { RecordTexts } from './read-job-records.handler';

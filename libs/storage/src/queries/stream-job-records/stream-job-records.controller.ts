@@ -1,9 +1,9 @@
+import { formatJobKey, JobKey } from '@crawlhub/contracts';
 import { Controller, Get, Inject, Logger, Param, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerResponse } from 'node:http';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
-import { queryOf, RequestPrincipal, single, ApiError } from '@crawlhub/http';
-import { formatJobKey, JobKey, MAX_POSITION, parseId, parsePosition } from '../../domain/job-key';
+import { ApiError, MAX_POSITION, parseId, parsePosition, queryOf, RequestPrincipal, single } from '@crawlhub/http';
 import { RecordKind } from '../../domain/record-kinds';
 import { withMeta } from '../../domain/record-meta';
 import { idOf } from '../../http/storage-request';
