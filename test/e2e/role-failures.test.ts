@@ -196,14 +196,19 @@ describe('a failure inside one role: it is answered, and everything else goes on
     await othersAnswer();
   });
 
-  /** A jobs request the decider throws on (no request at all): what a bug, or an event written by another version, could leave. */
+  /** A jobs request with no request at all: what another version or writer could leave in the log (the EventWriter refuses to append it, so it goes to the log directly). */
   const poisonJobsRequest = (project: number) => createEvent({ type: jobsRequestedType('push'), key: String(project), data: { requestId: randomUUID(), project, request: null }, actor });
+  const appendPoisonAndWait = async (project: number) => writer.waitForViews(await platform.core.eventLog.append(JOBS_TOPIC, [poisonJobsRequest(project)]));
+
+  it('the EventWriter refuses to append an event its topic\'s contract refuses, naming what is wrong', async () => {
+    await expect(writer.append(JOBS_TOPIC, [poisonJobsRequest(3)])).rejects.toThrow(/malformed jobs\.push-requested event on jobs: bad request /);
+  });
 
   it('projector: an event no projection can apply is recorded and skipped; its write fails, the ones after it apply, and a replay gives the same views', async () => {
     const auth = { authorization: basic(key) };
     const run = (spider: string) => fetch(`${platform.dashUrl}/run.json`, { method: 'POST', headers: auth, body: new URLSearchParams({ project: '3', spider }) });
     expect((await run('before-poison')).status).toBe(200);
-    await expect(writer.appendAndWait(JOBS_TOPIC, [poisonJobsRequest(3)])).rejects.toThrow(ProjectionFailedError);
+    await expect(appendPoisonAndWait(3)).rejects.toThrow(ProjectionFailedError);
     const after = await run('after-poison');
     expect(after.status).toBe(200);
     expect(((await after.json()) as { jobid: string }).jobid).toBe('3/2/1');
@@ -223,7 +228,7 @@ describe('a failure inside one role: it is answered, and everything else goes on
   it('runner: a poison request among its project\'s jobs requests does not stop it claiming and running jobs', async () => {
     const c = client(platform, platform.adminKey);
     await c.register(2, 'writes-one', nodeScript(`${FIFO_PRELUDE}out('ITM',{n:1});`));
-    await expect(writer.appendAndWait(JOBS_TOPIC, [poisonJobsRequest(2)])).rejects.toThrow(ProjectionFailedError);
+    await expect(appendPoisonAndWait(2)).rejects.toThrow(ProjectionFailedError);
     const job = await c.run(2, 'writes-one');
     expect(await c.waitFor(job)).toMatchObject({ state: 'finished', close_reason: 'finished' });
     expect(await c.lines(`/items/${job}`)).toEqual([{ n: 1 }]);
