@@ -1,4 +1,5 @@
-import { JobKey, JobMetadataView } from '@crawlhub/storage';
+import { JobKey } from '@crawlhub/contracts';
+import { JobMetadataView } from '@crawlhub/storage';
 import { eachViewFixture, FakeProjector, ViewFixture, ViewHarness } from './view-fixture';
 
 const J1: JobKey = { project: 1, spider: 2, job: 3 };

@@ -1,5 +1,6 @@
+import { JobKey } from '@crawlhub/contracts';
 import { countKeys, } from '../../libs/storage/src/domain/stats-math';
-import { JobKey, JobRecordsView, normalizeRecord, RecordBatch, RecordKind, StagedChunk, StoredRecord } from '@crawlhub/storage';
+import { JobRecordsView, normalizeRecord, RecordBatch, RecordKind, StagedChunk, StoredRecord } from '@crawlhub/storage';
 import { eachViewFixture, FakeProjector, ViewFixture, ViewHarness } from './view-fixture';
 
 const J1: JobKey = { project: 1, spider: 1, job: 1 };

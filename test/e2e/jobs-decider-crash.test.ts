@@ -2,10 +2,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '@crawlhub/config';
-import { JOBS_DECIDED, JOBS_REQUESTED_TYPES, JOBS_TOPIC, JobsDecided } from '@crawlhub/contracts';
-import { LoggedEvent, partitionForKey } from '@crawlhub/eventlog';
+import { JOBS_DECIDED, JOBS_REQUESTED_TYPES, JobsDecided } from '@crawlhub/contracts';
 import { JobsDecision } from '@crawlhub/jobs';
 import { openCore } from '@crawlhub/platform';
+import { projectStream } from '../support/jobs-stream';
 import { basic } from '../support/platform';
 import { freePort, spawnPlatform } from '../support/spawn-platform';
 
@@ -95,16 +95,7 @@ describe('jobs decider: SIGKILL in the middle of a batch', () => {
     // The log: one fact per request, numbers handed out once, claims once.
     const core = await openCore(loadConfig({ ...process.env, ...env }));
     try {
-      const log = core.eventLog;
-      await log.ensureTopics([JOBS_TOPIC]);
-      const partition = partitionForKey(String(PROJECT), log.partitionCount(JOBS_TOPIC));
-      const events: LoggedEvent[] = [];
-      for (let from = 0; ; ) {
-        const page = await log.read(JOBS_TOPIC, partition, from, 1000);
-        if (page.length === 0) break;
-        events.push(...page.filter((e) => e.event.key === String(PROJECT)));
-        from = page[page.length - 1].offset + 1;
-      }
+      const events = await projectStream(core.eventLog, PROJECT);
       const requests = events.filter((e) => JOBS_REQUESTED_TYPES.includes(e.event.type));
       const facts = events.filter((e) => e.event.type === JOBS_DECIDED);
       const factsOf = new Map<string, number>();

@@ -1,29 +1,15 @@
 import { createEvent, JOBS_DECIDED, JOBS_REQUESTED_TYPES, JOBS_TOPIC, JobPushRequest, JobsDecided, JobsRequest, JobsRequested, jobsRequestedType } from '@crawlhub/contracts';
-import { LoggedEvent, partitionForKey } from '@crawlhub/eventlog';
 import * as decideModule from '../../libs/jobs/src/domain/decide-jobs';
 import { auditEntries } from '../../apps/cli/audit';
 import { cli } from '../support/cli';
+import { projectStream } from '../support/jobs-stream';
 import { basic, startTestPlatform, TestPlatform } from '../support/platform';
 
 jest.setTimeout(240_000);
 
-/** Every event of the project's partition of the jobs topic, oldest first. */
-async function projectStream(p: TestPlatform, project: number): Promise<LoggedEvent[]> {
-  const log = p.core.eventLog;
-  const partition = partitionForKey(String(project), log.partitionCount(JOBS_TOPIC));
-  const events: LoggedEvent[] = [];
-  for (let from = 0; ; ) {
-    const page = await log.read(JOBS_TOPIC, partition, from, 1000);
-    if (page.length === 0) break;
-    events.push(...page.filter((e) => e.event.key === String(project)));
-    from = page[page.length - 1].offset + 1;
-  }
-  return events;
-}
-
 /** How many facts each request of the project has in the log (request event id -> count). */
 async function factsPerRequest(p: TestPlatform, project: number): Promise<number[]> {
-  const events = await projectStream(p, project);
+  const events = await projectStream(p.core.eventLog, project);
   const requests = events.filter((e) => JOBS_REQUESTED_TYPES.includes(e.event.type));
   const facts = events.filter((e) => e.event.type === JOBS_DECIDED);
   return requests.map((r) => facts.filter((f) => f.event.causationId === r.event.id).length);
@@ -181,7 +167,7 @@ describe('jobs: decisions are facts', () => {
     // The upgrade: replay decides what has no fact, once, in log order.
     await p.projector!.replay(() => undefined);
     expect(await factsPerRequest(p, 51)).toEqual([1, 1, 1, 1, 1, 1]);
-    const facts = (await projectStream(p, 51)).filter((e) => e.event.type === JOBS_DECIDED).map((e) => e.event.data as JobsDecided);
+    const facts = (await projectStream(p.core.eventLog, 51)).filter((e) => e.event.type === JOBS_DECIDED).map((e) => e.event.data as JobsDecided);
     expect(facts.map((f) => (f.decision as decideModule.JobsDecision).outcome)).toEqual([
       { op: 'push', key: '51/1/1', error: null, state: 'pending' },
       { op: 'push', key: '51/1/2', error: null, state: 'pending' },

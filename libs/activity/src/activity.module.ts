@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
-import { HttpSupportModule, StorageHttpError } from '@crawlhub/http';
+import { HttpSupportModule, ApiError } from '@crawlhub/http';
 import { viewAdapter } from '@crawlhub/views';
 import { ActivityMongo } from './adapters/mongodb/activity.mongodb';
 import { ActivitySqlite } from './adapters/sqlite/activity.sqlite';
@@ -35,7 +35,7 @@ export class ActivityApiModule {}
  * How errors of the activity context read in the storage API's plain-text style (filters,
  * formats, gzip and projection lag are the storage context's: see `storageErrorOf`).
  */
-export function activityErrorOf(e: unknown): StorageHttpError | null {
-  if (e instanceof ActivityInputError) return new StorageHttpError(e.status, e.message);
+export function activityErrorOf(e: unknown): ApiError | null {
+  if (e instanceof ActivityInputError) return new ApiError(e.status, e.message);
   return null;
 }

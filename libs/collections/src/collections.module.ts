@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
-import { HttpSupportModule, StorageHttpError } from '@crawlhub/http';
+import { HttpSupportModule, ApiError } from '@crawlhub/http';
 import { viewAdapter } from '@crawlhub/views';
 import { CollectionsMongo } from './adapters/mongodb/collections.mongodb';
 import { CollectionsSqlite } from './adapters/sqlite/collections.sqlite';
@@ -50,7 +50,7 @@ export class CollectionsApiModule {}
  * reading is `storageErrorFilter`'s; filters, formats, gzip and projection lag are the storage
  * context's: `storageErrorOf`).
  */
-export function collectionsErrorOf(e: unknown): StorageHttpError | null {
-  if (e instanceof CollectionInputError) return new StorageHttpError(e.status, e.message);
+export function collectionsErrorOf(e: unknown): ApiError | null {
+  if (e instanceof CollectionInputError) return new ApiError(e.status, e.message);
   return null;
 }

@@ -283,135 +283,102 @@ export class ConfigError extends Error {
  * settings table (written from it by `npm run docs:config`, config-docs.ts) and
  * `npm start -- --help` (as plain text); a spec checks that loadConfig reads no other name.
  */
-export const CONFIG_DOCS: [string, string, string][] = [
-  ['DATA_DIR', '`./data`', 'where the embedded log and views live'],
-  ['APP_ROLE', '`all`', 'which app(s) this process runs: storage, dash, proxy, fetch, extract, projector, worker, runner, all (comma list allowed)'],
-  ['EVENT_LOG', '`sqlite`', '`sqlite` or `kafka`'],
-  ['EVENT_LOG_PARTITIONS', '`8`', 'partitions of every topic the platform creates'],
-  ['KAFKA_BROKERS', '—', 'comma list, for `EVENT_LOG=kafka`'],
-  ['EVENT_LOG_NAMESPACE', '—', 'prefix of every topic and consumer group, to share one Kafka cluster between deployments'],
-  ['VIEW_STORE', '`sqlite`', '`sqlite` or `mongodb`'],
-  ['MONGODB_URI', '—', 'for `VIEW_STORE=mongodb`'],
-  ['MONGODB_DATABASE', '`crawlhub`', 'database name used in MongoDB'],
-  ['CRAWLHUB_ADMIN_KEY', 'created on first start, printed, kept in `DATA_DIR/admin-key`', 'the admin API key (sees every project)'],
-  ['JOB_TOKEN_SECRET', 'created on first start, kept in `DATA_DIR/job-token-secret`', 'signs the job tokens given to running jobs (set it on every process of a distributed deployment)'],
-  ['HOST', '`127.0.0.1`', 'listen address of every port'],
-  ['DASH_PORT STORAGE_PORT FETCH_PORT EXTRACT_PORT PROXY_PORT STATS_PORT', '8001 8002 8003 8004 8010 8011', 'listen ports'],
-  ['ALLOW_PRIVATE_TARGETS', '`false`', 'let fetch, render, extraction and the proxy reach private and loopback addresses'],
-  ['ALLOW_TARGET_ADDRESSES', '—', 'comma list of addresses and CIDR ranges (`10.1.2.3`, `10.8.0.0/16`, `::1`) that fetch, render, extraction and the proxy may reach although they are private or loopback, while every other one stays refused ([SSRF rules](docs/proxy.md#ssrf-rules))'],
-  ['READ_YOUR_WRITES_TIMEOUT_MS', '`10000`', 'how long a write waits for its views before answering 503'],
-  ['STREAM_KEEPALIVE_MS', '`15000`', 'how often the storage API\'s event streams (`…/events`) send a `: keepalive` comment, so proxies keep idle connections open'],
-  ['SCHEDULER_INTERVAL_MS', '`10000`', 'how often periodic jobs are checked (a run starts at most this late)'],
-  ['MAX_RECORD_BYTES', '`1048576`', 'largest item, log line, request or collection record (413 above)'],
-  ['EVENT_CHUNK_BYTES', '`1048576`', 'request bodies are cut into log events of about this size'],
-  ['LOG_FORMAT', '`text`', '`text`, or `json`: one JSON object per log line, and one access line per HTTP request (at LOG_LEVEL info or debug) with its correlation id, the one the events of the request carry'],
-  ['OPS_PORT', '—', 'a port of its own for GET /healthz, /readyz and /metrics, without a key (for roles without an HTTP port: projector, runner, worker); every API port and the proxy port serve them too'],
-  ['OPS_HOST', '`127.0.0.1`', 'listen address of OPS_PORT (loopback by default: its metrics need no key)'],
-  ['METRICS_PUBLIC', '`false`', 'answer GET /metrics on the API and proxy ports without a key (otherwise the admin key, HTTP Basic; OPS_PORT never needs one)'],
-  ['READY_MAX_LAG', '`1000`', 'GET /readyz answers 503 while the views are more than this many events behind the log'],
-  ['READY_TIMEOUT_MS', '`2000`', 'GET /readyz answers 503 when the event log or the view store does not answer within this time'],
-  ['LOG_LEVEL', '`info`', 'debug, info, warn or error (debug also turns on kafkajs\' own debug lines on `EVENT_LOG=kafka`)'],
-  ['NO_COLOR', '—', 'set and not empty: log lines never carry colour codes (off a terminal they never do; [no-color.org](https://no-color.org))'],
-  ['COLLECTION_EXPIRY_SECONDS', '`2592000`', 'records of cached collections (cs, vcs) expire this long after they were written (30 days)'],
-  ['COLLECTION_VERSIONS', '`3`', 'versions kept of each record of versioned collections (vs, vcs), the newest included'],
-  ['COLLECTION_SCAN_BATCH', '`100000`', 'records one collection count or delete-by-filter call examines before answering with `nextstart`'],
-  ['FRONTIER_MAX_POST_BYTES', '`4194304`', 'largest body of one crawl frontier POST (requests, or batch ids to delete); 413 above'],
-  ['FRONTIER_COUNT_BATCHES', '`10000`', 'batches one frontier `q/count` call scans before it answers with `nextstart`'],
-  ['PROXY_STATS_FLUSH_MS', '`10000`', 'how often a proxy process appends its aggregated usage statistics to the log (also at shutdown); the stats API lags by up to this much ([docs/proxy-stats.md](docs/proxy-stats.md))'],
-  ['PROXY_STATS_SAMPLE_MS', '`1000`', 'how often the proxy samples each active user\'s concurrency (the peak of requests in flight since the last sample, kept per second: 10 to 1000, the same on every proxy process)'],
-  ['PROXY_SESSION_IDLE_MS', '`1800000`', 'a proxy session unused for this long expires (30 minutes) ([docs/proxy.md](docs/proxy.md#sessions))'],
-  ['PROXY_SESSION_LIMIT', '`5000`', 'active proxy sessions per API key; one more answers 400 `user_session_limit`'],
-  ['PROXY_SESSION_TOUCH_MS', '`15000`', 'how often a proxy process appends the last uses of its sessions to the log (also at shutdown, and before a create of the same key)'],
-  ['RUNNER_UNITS', '`4`', 'capacity of a runner in units (a job takes its `units`, 1 to 6)'],
-  ['RUNNER_ID', 'created on first start, kept in `DATA_DIR/runner-id`', 'names the runner in the jobs it claims; a restarted runner finishes its own orphaned jobs as failed (give each runner its own id)'],
-  ['RUNNER_POLL_MS', '`1000`', 'how often a runner looks for pending jobs and for stop requests'],
-  ['RUNNER_STOP_GRACE_MS', '`10000`', 'after SIGTERM, how long a stopped job has before SIGKILL'],
-  ['RUNNER_HEARTBEAT_MS', '`10000`', 'how often a runner that runs jobs appends a heartbeat per project of its jobs (an idle runner appends nothing), and how often the dash role checks the runners of running jobs ([docs/runner.md](docs/runner.md#lost-runners))'],
-  ['RUNNER_LOST_MS', '`60000`', 'a runner not heard from for this long is lost: its running jobs finish as `failed` (at least 3 × RUNNER_HEARTBEAT_MS; a job ends at most RUNNER_LOST_MS + 2 × RUNNER_HEARTBEAT_MS after its runner\'s last heartbeat)'],
-  ['RUNNER_STORAGE_URL', '`http://HOST:STORAGE_PORT/`', '`SHUB_STORAGE` given to jobs (the storage API as jobs reach it)'],
-  ['RUNNER_API_URL', '`http://HOST:DASH_PORT/api/`', '`SHUB_APIURL` given to jobs (the dash API as jobs reach it)'],
-  ['CONSOLE_STORAGE_URL', '`http://HOST:STORAGE_PORT/`', 'the storage API the web console (dash port, `/`) forwards `/storage/` to, so the browser talks to one origin'],
-  ['CONSOLE_STATS_URL', '`http://HOST:STATS_PORT/`', 'the proxy usage stats API the web console forwards `/stats/` to'],
-  ['CONSOLE_SESSION_HOURS', '`12`', 'a console session (its HttpOnly cookie) ends this many hours after sign-in'],
-  ['DEPLOY_ENV_DIR', '`DATA_DIR/environments`', 'where a runner builds and keeps the Python environment of each deployed version (one folder per version, shared by its jobs)'],
-  ['DEPLOY_PIP_CACHE_DIR', '`DATA_DIR/pip-cache`', 'pip\'s cache for the environments\' builds (`PIP_CACHE_DIR`): a package is downloaded once per machine'],
-  ['DEPLOY_PYTHON', '`python3`', 'the interpreter that creates the environments (`-m venv`; 3.9 or later)'],
-  ['DEPLOY_BUILD_TIMEOUT_MS', '`900000`', 'a build of an environment (pip, then listing the spiders) taking longer fails'],
-  ['DEPLOY_WAIT_MS', '`960000`', 'how long `scrapyd/addversion.json` waits for a runner to build the deploy before it answers that none did'],
-  ['DEPLOY_ENV_MAX_IDLE_MS', '`604800000`', 'environments no job used for this long are removed (7 days; checked at a runner\'s start, every hour and after each build)'],
-  ['DEPLOY_ENV_MAX_BYTES', '`10737418240`', 'beyond this much disk used by environments, the least recently used ones are removed (10 GiB); the one a job uses never'],
-  ['DEPLOY_BLOB_DIR', '`DATA_DIR/blobs`', 'where deployed eggs and requirements are kept on the embedded deployment (on `VIEW_STORE=mongodb`: GridFS, bucket `blobs`)'],
-  ['PROXY_CA_DIR', '`DATA_DIR/proxy-ca`', 'where the proxy keeps its CA (created on first start, served at `GET /ca.crt` on the proxy port) and its leaf certificates ([docs/proxy.md](docs/proxy.md))'],
-  ['PROXY_EXITS', 'the default route', 'outgoing exits of the proxy, comma list: local source addresses (`127.0.0.2`) and upstream proxies (`http://user:pass@host:port`, `https://…`, `socks5://…`), each optionally followed by ` region=<label>` (`127.0.0.2 region=us`)'],
-  ['PROXY_UPSTREAM_TLS_VERIFY', '`true`', 'verify the certificates of HTTPS sites (and of https:// upstream proxies) reached through the proxy'],
-  ['PROXY_UPSTREAM_CA_FILE', '—', 'a PEM file of extra CA certificates the proxy trusts for HTTPS sites, on top of the system\'s'],
-  ['PROXY_TIMEOUT_MIN_MS PROXY_TIMEOUT_MAX_MS', '`30000` `180000`', '`X-Proxy-Timeout` is clamped to these bounds; the default timeout is the minimum'],
-  ['PROXY_MAX_RESPONSE_BYTES', '`524288000`', 'larger responses answer 541 `data_error` (500 MB)'],
-  ['PROXY_MAX_CONNS_PER_KEY', '`200`', 'requests in flight per API key before 429 `too_many_conns`'],
-  ['PROXY_MAX_OUTSTANDING', '`10000`', 'requests in flight in one proxy process before 503 `serverbusy`'],
-  ['PROXY_DENY_DOMAINS', '—', 'comma list of domains (with their subdomains) the proxy refuses with 523 `domain_forbidden`'],
-  ['PROXY_STATIC_HOSTS', '—', 'comma list `name=ip` the proxy answers without DNS (e.g. names under `.test`)'],
-  ['PROXY_BAN_RULES', '`[{"status":[403,429,503]}]`', 'ban rules, JSON array (or `@/path/rules.json`) of `{"domain"?, "status"?: [..], "body"?: [markers]}`'],
-  ['PROXY_BAN_BODY_BYTES', '`65536`', 'how much of a response body the ban rules with body markers inspect'],
-  ['PROXY_BAN_COOLDOWN_MS', '`300000`', 'how long after a ban an exit is the domain\'s last choice (other exits are preferred; a domain always keeps an exit)'],
-  ['PROXY_BAN_RETRY_BACKOFF_MS', '`500`', 'a ban is retried on another exit at once; with no other exit left, on the same one after this pause (or its throttling slot, if later)'],
-  ['PROXY_EXIT_COOLDOWN_MS', '`30000`', 'how long an exit that failed on its own side (upstream proxy down) is left out of rotation'],
-  ['PROXY_THROTTLE_SPACING_MS', '`12000`', 'time between two requests to one domain through one exit (a request waits for its slot); 0 turns throttling off'],
-  ['PROXY_THROTTLE_SOFT_LIMIT_MS', '`120000`', 'from this wait on, responses carry X-Proxy-Next-Request-In (seconds a next request to the domain would wait)'],
-  ['PROXY_THROTTLE_HARD_LIMIT_MS', '`1000000`', 'a request that would wait this long answers 503 `/limits/over-domain-limit` with Retry-After instead'],
-  ['CHROMIUM_PATH', '`/usr/lib/chromium/chromium-headless-shell`', 'the Chromium binary the renderer drives (Debian\'s `chromium-headless-shell` package; never a downloaded browser)'],
-  ['RENDER_CONCURRENCY', '`2`', 'renders at once in one process (each on its own kept browser and page)'],
-  ['RENDER_QUEUE_LIMIT', '`100`', 'renders waiting for a page beyond which a render fails at once with `queue_full`'],
-  ['RENDER_TIMEOUT_MS', '`30000`', 'default time of one render, counted from when it starts on a page (not while it waits in the queue)'],
-  ['RENDER_RECYCLE_PAGES', '`500`', 'a render browser is replaced after this many pages'],
-  ['RENDER_RECYCLE_RSS_MB', '`1024`', 'a render browser is replaced once its process tree uses more memory than this (MB, read from /proc)'],
-  ['FETCH_DEADLINE_MS', '`60000`', 'how long a fetch API request may take end to end (its deadline: a worker skips it after that); no answer by then: 503 ([docs/fetch-api.md](docs/fetch-api.md))'],
-  ['FETCH_MAX_RESPONSE_BYTES', '`10485760`', 'larger website responses are a fetch failure (`data_error`): the spec\'s 10 MB fetch response limit'],
-  ['EXTRACT_QUERY_TIMEOUT_MS', '`600000`', 'an extraction query not done by then is answered `query timed out` (the other queries of its batch are still answered) ([docs/extraction-api.md](docs/extraction-api.md))'],
-  ['EXTRACT_USER_QUERIES_IN_FLIGHT', '`1000`', 'queries of one key in flight in one extraction API process beyond which a batch gets 429 user-rate-limit-exceeded'],
-  ['EXTRACT_QUERIES_IN_FLIGHT', '`5000`', 'queries of all keys in flight in one extraction API process beyond which a batch gets 429 rate-limit-exceeded'],
-  ['EXTRACT_THREADS', '`1`', 'worker threads of an extraction worker that run the engine beside its main thread (0: on the main thread)'],
-  ['EXTRACT_PAGE_TIMEOUT_MS', '`30000`', 'a page whose extraction runs longer fails with `Extraction error: page too complex` and its thread is replaced (needs EXTRACT_THREADS ≥ 1)'],
-  ['WORKER_KINDS', '`plain,render,extract`', 'which requests a worker process takes: `plain` (fetches), `render` (browser renders), `extract` (extraction queries); any of them'],
-  ['WORKER_CONCURRENCY', '`64`', 'fetch requests (and, separately, extraction queries) one worker process works on at once'],
-  ['WORKER_PROXY_URL', '`http://127.0.0.1:PROXY_PORT`', 'the proxy the workers fetch through (the platform\'s own)'],
-  ['RUNNER_PASS_ENV', '`PATH,HOME,USER,LOGNAME,SHELL,LANG,LANGUAGE,LC_*,TZ,TMPDIR`', 'the runner\'s environment variables that jobs inherit (comma list, `X_*` for a prefix); nothing else of it reaches a job'],
-];
 
 type Env = Record<string, string | undefined>;
 
-export function loadConfig(env: Env = process.env): CrawlhubConfig {
-  const problems: string[] = [];
-  const str = (name: string, fallback: string) => {
-    const v = env[name];
+/** A setting's row in the README's settings table and in `--help`: its meaning (Markdown) and its default as shown. */
+interface SettingDoc {
+  meaning: string;
+  shown: string;
+}
+const doc = (meaning: string, shown: string): SettingDoc => ({ meaning, shown });
+
+/**
+ * Reads settings from an environment, collecting every problem (so one start names them
+ * all), and records each setting's documentation where it is read: the reads of
+ * readConfig are the one table of settings, behind the typed config, `--help` and the
+ * README's table (CONFIG_DOCS).
+ */
+class SettingsReader {
+  readonly problems: string[] = [];
+  readonly documented = new Map<string, SettingDoc>();
+
+  constructor(readonly env: Env) {}
+
+  str(name: string, fallback: string, documentation?: SettingDoc): string {
+    if (documentation) this.documented.set(name, documentation);
+    const v = this.env[name];
     return v === undefined || v.trim() === '' ? fallback : v.trim();
-  };
-  const int = (name: string, fallback: number, min: number, max: number) => {
-    const raw = str(name, String(fallback));
+  }
+
+  int(name: string, fallback: number, min: number, max: number, documentation?: SettingDoc): number {
+    const raw = this.str(name, String(fallback), documentation);
     const n = Number(raw);
     if (!Number.isInteger(n) || n < min || n > max) {
-      problems.push(`${name}=${raw} must be an integer from ${min} to ${max}`);
+      this.problems.push(`${name}=${raw} must be an integer from ${min} to ${max}`);
       return fallback;
     }
     return n;
-  };
-  const bool = (name: string, fallback: boolean) => {
-    const raw = str(name, String(fallback)).toLowerCase();
+  }
+
+  bool(name: string, fallback: boolean, documentation?: SettingDoc): boolean {
+    const raw = this.str(name, String(fallback), documentation).toLowerCase();
     if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
     if (['0', 'false', 'no', 'off'].includes(raw)) return false;
-    problems.push(`${name}=${raw} must be true or false`);
+    this.problems.push(`${name}=${raw} must be true or false`);
     return fallback;
-  };
-  const oneOf = <T extends string>(name: string, fallback: T, allowed: readonly T[]): T => {
-    const raw = str(name, fallback) as T;
+  }
+
+  oneOf<T extends string>(name: string, fallback: T, allowed: readonly T[], documentation?: SettingDoc): T {
+    const raw = this.str(name, fallback, documentation) as T;
     if (!allowed.includes(raw)) {
-      problems.push(`${name}=${raw} must be one of ${allowed.join(', ')}`);
+      this.problems.push(`${name}=${raw} must be one of ${allowed.join(', ')}`);
       return fallback;
     }
     return raw;
-  };
+  }
 
-  const roleNames = str('APP_ROLE', 'all').split(',').map((r) => r.trim()).filter(Boolean);
+  /** An http(s) URL, with a trailing slash; null when unset. */
+  url(name: string, documentation?: SettingDoc): string | null {
+    const raw = this.str(name, '', documentation);
+    if (raw === '') return null;
+    if (!/^https?:\/\/[^\s]+$/.test(raw)) {
+      this.problems.push(`${name}=${raw} must be an http(s) URL`);
+      return null;
+    }
+    return raw.endsWith('/') ? raw : `${raw}/`;
+  }
+}
+
+/** The configuration of the process, read from its environment; ConfigError names every problem at once. */
+export function loadConfig(env: Env = process.env): CrawlhubConfig {
+  const reader = new SettingsReader(env);
+  const config = readConfig(reader);
+  if (reader.problems.length) throw new ConfigError(reader.problems);
+  return config;
+}
+
+/**
+ * Every setting: name, default as shown, and meaning (Markdown), in the order readConfig
+ * reads them: the README's settings table (written by `npm run docs:config`, config-docs.ts)
+ * and `npm start -- --help` (as plain text).
+ */
+export const CONFIG_DOCS: [string, string, string][] = (() => {
+  const reader = new SettingsReader({});
+  readConfig(reader);
+  return [...reader.documented].map(([name, d]) => [name, d.shown, d.meaning]);
+})();
+
+function readConfig(reader: SettingsReader): CrawlhubConfig {
+  const { problems, env } = reader;
+  const str = reader.str.bind(reader);
+  const int = reader.int.bind(reader);
+  const bool = reader.bool.bind(reader);
+  const oneOf = reader.oneOf.bind(reader);
+  const url = reader.url.bind(reader);
+
+  const dataDir = resolve(str('DATA_DIR', './data', doc('where the embedded log and views live', '`./data`')));
+  const roleNames = str('APP_ROLE', 'all', doc('which app(s) this process runs: storage, dash, proxy, fetch, extract, projector, worker, runner, all (comma list allowed)', '`all`')).split(',').map((r) => r.trim()).filter(Boolean);
   const roles = new Set<AppRole>();
   for (const r of roleNames) {
     if (r === 'all') APP_ROLES.forEach((x) => roles.add(x));
@@ -419,178 +386,165 @@ export function loadConfig(env: Env = process.env): CrawlhubConfig {
     else problems.push(`APP_ROLE: unknown role ${r} (known: all, ${APP_ROLES.join(', ')})`);
   }
 
-  const partitions = int('EVENT_LOG_PARTITIONS', 8, 1, 1024);
-  const namespace = str('EVENT_LOG_NAMESPACE', '');
+  const logKind = oneOf('EVENT_LOG', 'sqlite', ['sqlite', 'kafka'] as const, doc('`sqlite` or `kafka`', '`sqlite`'));
+  const partitions = int('EVENT_LOG_PARTITIONS', 8, 1, 1024, doc('partitions of every topic the platform creates', '`8`'));
+  const namespace = str('EVENT_LOG_NAMESPACE', '', doc('prefix of every topic and consumer group, to share one Kafka cluster between deployments', '—'));
   if (namespace !== '' && !/^[a-z][a-z0-9-]{0,40}$/.test(namespace)) problems.push('EVENT_LOG_NAMESPACE must be lowercase letters, digits and -, starting with a letter');
-  const logKind = oneOf('EVENT_LOG', 'sqlite', ['sqlite', 'kafka'] as const);
+  const brokers = str('KAFKA_BROKERS', '', doc('comma list, for `EVENT_LOG=kafka`', '—')).split(',').map((b) => b.trim()).filter(Boolean);
   let eventLog: CrawlhubConfig['eventLog'] = { kind: 'sqlite', partitions, namespace };
   if (logKind === 'kafka') {
-    const brokers = str('KAFKA_BROKERS', '').split(',').map((b) => b.trim()).filter(Boolean);
     if (brokers.length === 0) problems.push('EVENT_LOG=kafka needs KAFKA_BROKERS (host:port, comma separated)');
     eventLog = { kind: 'kafka', partitions, namespace, brokers };
   }
 
-  const viewKind = oneOf('VIEW_STORE', 'sqlite', ['sqlite', 'mongodb'] as const);
+  const viewKind = oneOf('VIEW_STORE', 'sqlite', ['sqlite', 'mongodb'] as const, doc('`sqlite` or `mongodb`', '`sqlite`'));
+  const uri = str('MONGODB_URI', '', doc('for `VIEW_STORE=mongodb`', '—'));
+  const database = str('MONGODB_DATABASE', 'crawlhub', doc('database name used in MongoDB', '`crawlhub`'));
   let viewStore: CrawlhubConfig['viewStore'] = { kind: 'sqlite' };
   if (viewKind === 'mongodb') {
-    const uri = str('MONGODB_URI', '');
     if (!/^mongodb(\+srv)?:\/\//.test(uri)) problems.push('VIEW_STORE=mongodb needs MONGODB_URI (mongodb://...)');
-    viewStore = { kind: 'mongodb', uri, database: str('MONGODB_DATABASE', 'crawlhub') };
+    viewStore = { kind: 'mongodb', uri, database };
   }
 
-  const adminKey = str('CRAWLHUB_ADMIN_KEY', '') || null;
+  const adminKey = str('CRAWLHUB_ADMIN_KEY', '', doc('the admin API key (sees every project)', 'created on first start, printed, kept in `DATA_DIR/admin-key`')) || null;
   if (adminKey !== null && !/^[A-Za-z0-9_-]{16,128}$/.test(adminKey)) {
     problems.push('CRAWLHUB_ADMIN_KEY must be 16 to 128 letters, digits, _ or -');
   }
 
-  const runnerId = str('RUNNER_ID', '') || null;
-  if (runnerId !== null && !/^[A-Za-z0-9_.:-]{1,128}$/.test(runnerId)) problems.push('RUNNER_ID must be 1 to 128 letters, digits, _ . : or -');
-  const url = (name: string): string | null => {
-    const raw = str(name, '');
-    if (raw === '') return null;
-    if (!/^https?:\/\/[^\s]+$/.test(raw)) {
-      problems.push(`${name}=${raw} must be an http(s) URL`);
-      return null;
-    }
-    return raw.endsWith('/') ? raw : `${raw}/`;
-  };
 
-  const runnerHeartbeatMs = int('RUNNER_HEARTBEAT_MS', 10_000, 10, 600_000);
-  const runnerLostMs = int('RUNNER_LOST_MS', 60_000, 30, 86_400_000);
-  // A healthy runner's heartbeats must never look like silence.
-  if (runnerLostMs < 3 * runnerHeartbeatMs) problems.push(`RUNNER_LOST_MS (${runnerLostMs}) must be at least 3 × RUNNER_HEARTBEAT_MS (${runnerHeartbeatMs})`);
 
-  const dataDir = resolve(str('DATA_DIR', './data'));
-  const proxyPort = int('PROXY_PORT', 8010, 0, 65535);
   const config: CrawlhubConfig = {
     dataDir,
     roles: APP_ROLES.filter((r) => roles.has(r)),
     eventLog,
     viewStore,
     adminKey,
-    jobTokenSecret: str('JOB_TOKEN_SECRET', '') || null,
-    host: str('HOST', '127.0.0.1'),
+    jobTokenSecret: str('JOB_TOKEN_SECRET', '', doc('signs the job tokens given to running jobs (set it on every process of a distributed deployment)', 'created on first start, kept in `DATA_DIR/job-token-secret`')) || null,
+    host: str('HOST', '127.0.0.1', doc('listen address of every port', '`127.0.0.1`')),
     ports: {
-      dash: int('DASH_PORT', 8001, 0, 65535),
-      storage: int('STORAGE_PORT', 8002, 0, 65535),
-      fetch: int('FETCH_PORT', 8003, 0, 65535),
-      extract: int('EXTRACT_PORT', 8004, 0, 65535),
-      proxy: proxyPort,
-      stats: int('STATS_PORT', 8011, 0, 65535),
+      dash: int('DASH_PORT', 8001, 0, 65535, doc('listen port of the dash API (and the web console)', '`8001`')),
+      storage: int('STORAGE_PORT', 8002, 0, 65535, doc('listen port of the storage API', '`8002`')),
+      fetch: int('FETCH_PORT', 8003, 0, 65535, doc('listen port of the fetch API', '`8003`')),
+      extract: int('EXTRACT_PORT', 8004, 0, 65535, doc('listen port of the extraction API', '`8004`')),
+      proxy: int('PROXY_PORT', 8010, 0, 65535, doc('listen port of the smart proxy', '`8010`')),
+      stats: int('STATS_PORT', 8011, 0, 65535, doc('listen port of the proxy usage stats API', '`8011`')),
     },
-    allowPrivateTargets: bool('ALLOW_PRIVATE_TARGETS', false),
-    allowTargetAddresses: addressRangesOf(str('ALLOW_TARGET_ADDRESSES', ''), problems),
-    readYourWritesTimeoutMs: int('READ_YOUR_WRITES_TIMEOUT_MS', 10_000, 10, 600_000),
-    streamKeepaliveMs: int('STREAM_KEEPALIVE_MS', 15_000, 100, 3_600_000),
-    schedulerIntervalMs: int('SCHEDULER_INTERVAL_MS', 10_000, 100, 3_600_000),
-    maxRecordBytes: int('MAX_RECORD_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
-    eventChunkBytes: int('EVENT_CHUNK_BYTES', 1024 * 1024, 64 * 1024, 8 * 1024 * 1024),
-    logLevel: oneOf('LOG_LEVEL', 'info', ['debug', 'info', 'warn', 'error'] as const),
-    noColor: str('NO_COLOR', '') !== '',
-    logFormat: oneOf('LOG_FORMAT', 'text', ['text', 'json'] as const),
+    allowPrivateTargets: bool('ALLOW_PRIVATE_TARGETS', false, doc('let fetch, render, extraction and the proxy reach private and loopback addresses', '`false`')),
+    allowTargetAddresses: addressRangesOf(str('ALLOW_TARGET_ADDRESSES', '', doc('comma list of addresses and CIDR ranges (`10.1.2.3`, `10.8.0.0/16`, `::1`) that fetch, render, extraction and the proxy may reach although they are private or loopback, while every other one stays refused ([SSRF rules](docs/proxy.md#ssrf-rules))', '—')), problems),
+    readYourWritesTimeoutMs: int('READ_YOUR_WRITES_TIMEOUT_MS', 10_000, 10, 600_000, doc('how long a write waits for its views before answering 503', '`10000`')),
+    streamKeepaliveMs: int('STREAM_KEEPALIVE_MS', 15_000, 100, 3_600_000, doc('how often the storage API\'s event streams (`…/events`) send a `: keepalive` comment, so proxies keep idle connections open', '`15000`')),
+    schedulerIntervalMs: int('SCHEDULER_INTERVAL_MS', 10_000, 100, 3_600_000, doc('how often periodic jobs are checked (a run starts at most this late)', '`10000`')),
+    maxRecordBytes: int('MAX_RECORD_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024, doc('largest item, log line, request or collection record (413 above)', '`1048576`')),
+    eventChunkBytes: int('EVENT_CHUNK_BYTES', 1024 * 1024, 64 * 1024, 8 * 1024 * 1024, doc('request bodies are cut into log events of about this size', '`1048576`')),
+    logLevel: oneOf('LOG_LEVEL', 'info', ['debug', 'info', 'warn', 'error'] as const, doc('debug, info, warn or error (debug also turns on kafkajs\' own debug lines on `EVENT_LOG=kafka`)', '`info`')),
+    noColor: str('NO_COLOR', '', doc('set and not empty: log lines never carry colour codes (off a terminal they never do; [no-color.org](https://no-color.org))', '—')) !== '',
+    logFormat: oneOf('LOG_FORMAT', 'text', ['text', 'json'] as const, doc('`text`, or `json`: one JSON object per log line, and one access line per HTTP request (at LOG_LEVEL info or debug) with its correlation id, the one the events of the request carry', '`text`')),
     ops: {
-      port: str('OPS_PORT', '') === '' ? null : int('OPS_PORT', 0, 0, 65535),
-      host: str('OPS_HOST', '127.0.0.1'),
-      metricsPublic: bool('METRICS_PUBLIC', false),
-      readyMaxLag: int('READY_MAX_LAG', 1000, 0, Number.MAX_SAFE_INTEGER),
-      readyTimeoutMs: int('READY_TIMEOUT_MS', 2000, 10, 600_000),
+      port: str('OPS_PORT', '', doc('a port of its own for GET /healthz, /readyz and /metrics, without a key (for roles without an HTTP port: projector, runner, worker); every API port and the proxy port serve them too', '—')) === '' ? null : int('OPS_PORT', 0, 0, 65535),
+      host: str('OPS_HOST', '127.0.0.1', doc('listen address of OPS_PORT (loopback by default: its metrics need no key)', '`127.0.0.1`')),
+      metricsPublic: bool('METRICS_PUBLIC', false, doc('answer GET /metrics on the API and proxy ports without a key (otherwise the admin key, HTTP Basic; OPS_PORT never needs one)', '`false`')),
+      readyMaxLag: int('READY_MAX_LAG', 1000, 0, Number.MAX_SAFE_INTEGER, doc('GET /readyz answers 503 while the views are more than this many events behind the log', '`1000`')),
+      readyTimeoutMs: int('READY_TIMEOUT_MS', 2000, 10, 600_000, doc('GET /readyz answers 503 when the event log or the view store does not answer within this time', '`2000`')),
     },
     collections: {
-      expirySeconds: int('COLLECTION_EXPIRY_SECONDS', 30 * 24 * 3600, 1, 100 * 365 * 24 * 3600),
-      versions: int('COLLECTION_VERSIONS', 3, 1, 100),
-      scanBatch: int('COLLECTION_SCAN_BATCH', 100_000, 1, 10_000_000),
+      expirySeconds: int('COLLECTION_EXPIRY_SECONDS', 30 * 24 * 3600, 1, 100 * 365 * 24 * 3600, doc('records of cached collections (cs, vcs) expire this long after they were written (30 days)', '`2592000`')),
+      versions: int('COLLECTION_VERSIONS', 3, 1, 100, doc('versions kept of each record of versioned collections (vs, vcs), the newest included', '`3`')),
+      scanBatch: int('COLLECTION_SCAN_BATCH', 100_000, 1, 10_000_000, doc('records one collection count or delete-by-filter call examines before answering with `nextstart`', '`100000`')),
     },
     frontier: {
-      maxPostBytes: int('FRONTIER_MAX_POST_BYTES', 4 * 1024 * 1024, 1024, 15 * 1024 * 1024),
-      countBatches: int('FRONTIER_COUNT_BATCHES', 10_000, 1, 10_000_000),
+      maxPostBytes: int('FRONTIER_MAX_POST_BYTES', 4 * 1024 * 1024, 1024, 15 * 1024 * 1024, doc('largest body of one crawl frontier POST (requests, or batch ids to delete); 413 above', '`4194304`')),
+      countBatches: int('FRONTIER_COUNT_BATCHES', 10_000, 1, 10_000_000, doc('batches one frontier `q/count` call scans before it answers with `nextstart`', '`10000`')),
     },
     proxyStats: {
-      flushMs: int('PROXY_STATS_FLUSH_MS', 10_000, 10, 3_600_000),
-      sampleMs: int('PROXY_STATS_SAMPLE_MS', 1000, 10, 1000),
+      flushMs: int('PROXY_STATS_FLUSH_MS', 10_000, 10, 3_600_000, doc('how often a proxy process appends its aggregated usage statistics to the log (also at shutdown); the stats API lags by up to this much ([docs/proxy-stats.md](docs/proxy-stats.md))', '`10000`')),
+      sampleMs: int('PROXY_STATS_SAMPLE_MS', 1000, 10, 1000, doc('how often the proxy samples each active user\'s concurrency (the peak of requests in flight since the last sample, kept per second: 10 to 1000, the same on every proxy process)', '`1000`')),
     },
     proxySessions: {
-      idleMs: int('PROXY_SESSION_IDLE_MS', 1_800_000, 1, 86_400_000),
-      limit: int('PROXY_SESSION_LIMIT', 5000, 1, 1_000_000),
-      touchMs: int('PROXY_SESSION_TOUCH_MS', 15_000, 10, 3_600_000),
+      idleMs: int('PROXY_SESSION_IDLE_MS', 1_800_000, 1, 86_400_000, doc('a proxy session unused for this long expires (30 minutes) ([docs/proxy.md](docs/proxy.md#sessions))', '`1800000`')),
+      limit: int('PROXY_SESSION_LIMIT', 5000, 1, 1_000_000, doc('active proxy sessions per API key; one more answers 400 `user_session_limit`', '`5000`')),
+      touchMs: int('PROXY_SESSION_TOUCH_MS', 15_000, 10, 3_600_000, doc('how often a proxy process appends the last uses of its sessions to the log (also at shutdown, and before a create of the same key)', '`15000`')),
     },
     fetch: {
-      deadlineMs: int('FETCH_DEADLINE_MS', 60_000, 100, 3_600_000),
-      maxResponseBytes: int('FETCH_MAX_RESPONSE_BYTES', 10 * 1024 * 1024, 1, 12 * 1024 * 1024),
+      deadlineMs: int('FETCH_DEADLINE_MS', 60_000, 100, 3_600_000, doc('how long a fetch API request may take end to end (its deadline: a worker skips it after that); no answer by then: 503 ([docs/fetch-api.md](docs/fetch-api.md))', '`60000`')),
+      maxResponseBytes: int('FETCH_MAX_RESPONSE_BYTES', 10 * 1024 * 1024, 1, 12 * 1024 * 1024, doc('larger website responses are a fetch failure (`data_error`): the spec\'s 10 MB fetch response limit', '`10485760`')),
     },
     extraction: {
-      queryTimeoutMs: int('EXTRACT_QUERY_TIMEOUT_MS', 600_000, 100, 3_600_000),
-      userQueriesInFlight: int('EXTRACT_USER_QUERIES_IN_FLIGHT', 1000, 1, 1_000_000),
-      queriesInFlight: int('EXTRACT_QUERIES_IN_FLIGHT', 5000, 1, 10_000_000),
-      threads: int('EXTRACT_THREADS', 1, 0, 64),
-      pageTimeoutMs: int('EXTRACT_PAGE_TIMEOUT_MS', 30_000, 100, 3_600_000),
+      queryTimeoutMs: int('EXTRACT_QUERY_TIMEOUT_MS', 600_000, 100, 3_600_000, doc('an extraction query not done by then is answered `query timed out` (the other queries of its batch are still answered) ([docs/extraction-api.md](docs/extraction-api.md))', '`600000`')),
+      userQueriesInFlight: int('EXTRACT_USER_QUERIES_IN_FLIGHT', 1000, 1, 1_000_000, doc('queries of one key in flight in one extraction API process beyond which a batch gets 429 user-rate-limit-exceeded', '`1000`')),
+      queriesInFlight: int('EXTRACT_QUERIES_IN_FLIGHT', 5000, 1, 10_000_000, doc('queries of all keys in flight in one extraction API process beyond which a batch gets 429 rate-limit-exceeded', '`5000`')),
+      threads: int('EXTRACT_THREADS', 1, 0, 64, doc('worker threads of an extraction worker that run the engine beside its main thread (0: on the main thread)', '`1`')),
+      pageTimeoutMs: int('EXTRACT_PAGE_TIMEOUT_MS', 30_000, 100, 3_600_000, doc('a page whose extraction runs longer fails with `Extraction error: page too complex` and its thread is replaced (needs EXTRACT_THREADS ≥ 1)', '`30000`')),
     },
     worker: {
-      kinds: workerKindsOf(str('WORKER_KINDS', WORKER_KINDS.join(',')), problems),
-      concurrency: int('WORKER_CONCURRENCY', 64, 1, 10_000),
-      proxyUrl: url('WORKER_PROXY_URL'),
+      kinds: workerKindsOf(str('WORKER_KINDS', WORKER_KINDS.join(','), doc('which requests a worker process takes: `plain` (fetches), `render` (browser renders), `extract` (extraction queries); any of them', '`plain,render,extract`')), problems),
+      concurrency: int('WORKER_CONCURRENCY', 64, 1, 10_000, doc('fetch requests (and, separately, extraction queries) one worker process works on at once', '`64`')),
+      proxyUrl: url('WORKER_PROXY_URL', doc('the proxy the workers fetch through (the platform\'s own)', '`http://127.0.0.1:PROXY_PORT`')),
     },
     runner: {
-      units: int('RUNNER_UNITS', 4, 1, 100_000),
-      id: runnerId,
-      pollMs: int('RUNNER_POLL_MS', 1000, 10, 600_000),
-      heartbeatMs: runnerHeartbeatMs,
-      lostMs: runnerLostMs,
-      stopGraceMs: int('RUNNER_STOP_GRACE_MS', 10_000, 0, 3_600_000),
-      storageUrl: url('RUNNER_STORAGE_URL'),
-      apiUrl: url('RUNNER_API_URL'),
-      passEnv: passEnvOf(env, str('RUNNER_PASS_ENV', RUNNER_PASS_ENV_DEFAULT)),
+      units: int('RUNNER_UNITS', 4, 1, 100_000, doc('capacity of a runner in units (a job takes its `units`, 1 to 6)', '`4`')),
+      id: str('RUNNER_ID', '', doc('names the runner in the jobs it claims; a restarted runner finishes its own orphaned jobs as failed (give each runner its own id)', 'created on first start, kept in `DATA_DIR/runner-id`')) || null,
+      pollMs: int('RUNNER_POLL_MS', 1000, 10, 600_000, doc('how often a runner looks for pending jobs and for stop requests', '`1000`')),
+      heartbeatMs: int('RUNNER_HEARTBEAT_MS', 10_000, 10, 600_000, doc('how often a runner that runs jobs appends a heartbeat per project of its jobs (an idle runner appends nothing), and how often the dash role checks the runners of running jobs ([docs/runner.md](docs/runner.md#lost-runners))', '`10000`')),
+      lostMs: int('RUNNER_LOST_MS', 60_000, 30, 86_400_000, doc('a runner not heard from for this long is lost: its running jobs finish as `failed` (at least 3 × RUNNER_HEARTBEAT_MS; a job ends at most RUNNER_LOST_MS + 2 × RUNNER_HEARTBEAT_MS after its runner\'s last heartbeat)', '`60000`')),
+      stopGraceMs: int('RUNNER_STOP_GRACE_MS', 10_000, 0, 3_600_000, doc('after SIGTERM, how long a stopped job has before SIGKILL', '`10000`')),
+      storageUrl: url('RUNNER_STORAGE_URL', doc('`SHUB_STORAGE` given to jobs (the storage API as jobs reach it)', '`http://HOST:STORAGE_PORT/`')),
+      apiUrl: url('RUNNER_API_URL', doc('`SHUB_APIURL` given to jobs (the dash API as jobs reach it)', '`http://HOST:DASH_PORT/api/`')),
+      passEnv: passEnvOf(env, str('RUNNER_PASS_ENV', RUNNER_PASS_ENV_DEFAULT, doc('the runner\'s environment variables that jobs inherit (comma list, `X_*` for a prefix); nothing else of it reaches a job', '`PATH,HOME,USER,LOGNAME,SHELL,LANG,LANGUAGE,LC_*,TZ,TMPDIR`'))),
     },
     console: {
-      storageUrl: url('CONSOLE_STORAGE_URL'),
-      statsUrl: url('CONSOLE_STATS_URL'),
-      sessionHours: int('CONSOLE_SESSION_HOURS', 12, 1, 24 * 365),
+      storageUrl: url('CONSOLE_STORAGE_URL', doc('the storage API the web console (dash port, `/`) forwards `/storage/` to, so the browser talks to one origin', '`http://HOST:STORAGE_PORT/`')),
+      statsUrl: url('CONSOLE_STATS_URL', doc('the proxy usage stats API the web console forwards `/stats/` to', '`http://HOST:STATS_PORT/`')),
+      sessionHours: int('CONSOLE_SESSION_HOURS', 12, 1, 24 * 365, doc('a console session (its HttpOnly cookie) ends this many hours after sign-in', '`12`')),
     },
     deploys: {
-      envDir: resolve(str('DEPLOY_ENV_DIR', join(dataDir, 'environments'))),
-      pipCacheDir: resolve(str('DEPLOY_PIP_CACHE_DIR', join(dataDir, 'pip-cache'))),
-      python: str('DEPLOY_PYTHON', 'python3'),
-      buildTimeoutMs: int('DEPLOY_BUILD_TIMEOUT_MS', 900_000, 1000, 86_400_000),
-      waitMs: int('DEPLOY_WAIT_MS', 960_000, 1000, 86_400_000),
-      envMaxIdleMs: int('DEPLOY_ENV_MAX_IDLE_MS', 604_800_000, 60_000, 31_536_000_000),
-      envMaxBytes: int('DEPLOY_ENV_MAX_BYTES', 10 * 1024 ** 3, 1024 ** 2, Number.MAX_SAFE_INTEGER),
-      blobDir: resolve(str('DEPLOY_BLOB_DIR', join(dataDir, 'blobs'))),
+      envDir: resolve(str('DEPLOY_ENV_DIR', join(dataDir, 'environments'), doc('where a runner builds and keeps the Python environment of each deployed version (one folder per version, shared by its jobs)', '`DATA_DIR/environments`'))),
+      pipCacheDir: resolve(str('DEPLOY_PIP_CACHE_DIR', join(dataDir, 'pip-cache'), doc('pip\'s cache for the environments\' builds (`PIP_CACHE_DIR`): a package is downloaded once per machine', '`DATA_DIR/pip-cache`'))),
+      python: str('DEPLOY_PYTHON', 'python3', doc('the interpreter that creates the environments (`-m venv`; 3.9 or later)', '`python3`')),
+      buildTimeoutMs: int('DEPLOY_BUILD_TIMEOUT_MS', 900_000, 1000, 86_400_000, doc('a build of an environment (pip, then listing the spiders) taking longer fails', '`900000`')),
+      waitMs: int('DEPLOY_WAIT_MS', 960_000, 1000, 86_400_000, doc('how long `scrapyd/addversion.json` waits for a runner to build the deploy before it answers that none did', '`960000`')),
+      envMaxIdleMs: int('DEPLOY_ENV_MAX_IDLE_MS', 604_800_000, 60_000, 31_536_000_000, doc('environments no job used for this long are removed (7 days; checked at a runner\'s start, every hour and after each build)', '`604800000`')),
+      envMaxBytes: int('DEPLOY_ENV_MAX_BYTES', 10 * 1024 ** 3, 1024 ** 2, Number.MAX_SAFE_INTEGER, doc('beyond this much disk used by environments, the least recently used ones are removed (10 GiB); the one a job uses never', '`10737418240`')),
+      blobDir: resolve(str('DEPLOY_BLOB_DIR', join(dataDir, 'blobs'), doc('where deployed eggs and requirements are kept on the embedded deployment (on `VIEW_STORE=mongodb`: GridFS, bucket `blobs`)', '`DATA_DIR/blobs`'))),
     },
     render: {
-      chromiumPath: str('CHROMIUM_PATH', '/usr/lib/chromium/chromium-headless-shell'),
-      concurrency: int('RENDER_CONCURRENCY', 2, 1, 64),
-      queueLimit: int('RENDER_QUEUE_LIMIT', 100, 0, 1_000_000),
-      timeoutMs: int('RENDER_TIMEOUT_MS', 30_000, 100, 600_000),
-      recyclePages: int('RENDER_RECYCLE_PAGES', 500, 1, 1_000_000),
-      recycleRssMb: int('RENDER_RECYCLE_RSS_MB', 1024, 64, 1_048_576),
+      chromiumPath: str('CHROMIUM_PATH', '/usr/lib/chromium/chromium-headless-shell', doc('the Chromium binary the renderer drives (Debian\'s `chromium-headless-shell` package; never a downloaded browser)', '`/usr/lib/chromium/chromium-headless-shell`')),
+      concurrency: int('RENDER_CONCURRENCY', 2, 1, 64, doc('renders at once in one process (each on its own kept browser and page)', '`2`')),
+      queueLimit: int('RENDER_QUEUE_LIMIT', 100, 0, 1_000_000, doc('renders waiting for a page beyond which a render fails at once with `queue_full`', '`100`')),
+      timeoutMs: int('RENDER_TIMEOUT_MS', 30_000, 100, 600_000, doc('default time of one render, counted from when it starts on a page (not while it waits in the queue)', '`30000`')),
+      recyclePages: int('RENDER_RECYCLE_PAGES', 500, 1, 1_000_000, doc('a render browser is replaced after this many pages', '`500`')),
+      recycleRssMb: int('RENDER_RECYCLE_RSS_MB', 1024, 64, 1_048_576, doc('a render browser is replaced once its process tree uses more memory than this (MB, read from /proc)', '`1024`')),
     },
     proxy: {
-      caDir: resolve(str('PROXY_CA_DIR', join(dataDir, 'proxy-ca'))),
-      exits: proxyExitsOf(str('PROXY_EXITS', ''), problems),
-      upstreamTlsVerify: bool('PROXY_UPSTREAM_TLS_VERIFY', true),
-      upstreamCaFile: str('PROXY_UPSTREAM_CA_FILE', '') || null,
-      timeoutMinMs: int('PROXY_TIMEOUT_MIN_MS', 30_000, 1, 3_600_000),
-      timeoutMaxMs: int('PROXY_TIMEOUT_MAX_MS', 180_000, 1, 3_600_000),
-      maxResponseBytes: int('PROXY_MAX_RESPONSE_BYTES', 500 * 1024 * 1024, 1, Number.MAX_SAFE_INTEGER),
-      maxConnsPerKey: int('PROXY_MAX_CONNS_PER_KEY', 200, 1, 1_000_000),
-      maxOutstanding: int('PROXY_MAX_OUTSTANDING', 10_000, 1, 10_000_000),
-      denyDomains: str('PROXY_DENY_DOMAINS', '').split(',').map((d) => d.trim().toLowerCase().replace(/^\*?\./, '')).filter(Boolean),
-      staticHosts: staticHostsOf(str('PROXY_STATIC_HOSTS', ''), problems),
-      banRules: banRulesOf(str('PROXY_BAN_RULES', PROXY_BAN_RULES_DEFAULT), problems),
-      banBodyBytes: int('PROXY_BAN_BODY_BYTES', 65_536, 1, 16 * 1024 * 1024),
-      banCooldownMs: int('PROXY_BAN_COOLDOWN_MS', 300_000, 0, 86_400_000),
-      banRetryBackoffMs: int('PROXY_BAN_RETRY_BACKOFF_MS', 500, 0, 60_000),
-      exitCooldownMs: int('PROXY_EXIT_COOLDOWN_MS', 30_000, 0, 86_400_000),
+      caDir: resolve(str('PROXY_CA_DIR', join(dataDir, 'proxy-ca'), doc('where the proxy keeps its CA (created on first start, served at `GET /ca.crt` on the proxy port) and its leaf certificates ([docs/proxy.md](docs/proxy.md))', '`DATA_DIR/proxy-ca`'))),
+      exits: proxyExitsOf(str('PROXY_EXITS', '', doc('outgoing exits of the proxy, comma list: local source addresses (`127.0.0.2`) and upstream proxies (`http://user:pass@host:port`, `https://…`, `socks5://…`), each optionally followed by ` region=<label>` (`127.0.0.2 region=us`)', 'the default route')), problems),
+      upstreamTlsVerify: bool('PROXY_UPSTREAM_TLS_VERIFY', true, doc('verify the certificates of HTTPS sites (and of https:// upstream proxies) reached through the proxy', '`true`')),
+      upstreamCaFile: str('PROXY_UPSTREAM_CA_FILE', '', doc('a PEM file of extra CA certificates the proxy trusts for HTTPS sites, on top of the system\'s', '—')) || null,
+      timeoutMinMs: int('PROXY_TIMEOUT_MIN_MS', 30_000, 1, 3_600_000, doc('the lowest `X-Proxy-Timeout` (a lower one is raised to it), and the default timeout', '`30000`')),
+      timeoutMaxMs: int('PROXY_TIMEOUT_MAX_MS', 180_000, 1, 3_600_000, doc('the highest `X-Proxy-Timeout` (a higher one is lowered to it)', '`180000`')),
+      maxResponseBytes: int('PROXY_MAX_RESPONSE_BYTES', 500 * 1024 * 1024, 1, Number.MAX_SAFE_INTEGER, doc('larger responses answer 541 `data_error` (500 MB)', '`524288000`')),
+      maxConnsPerKey: int('PROXY_MAX_CONNS_PER_KEY', 200, 1, 1_000_000, doc('requests in flight per API key before 429 `too_many_conns`', '`200`')),
+      maxOutstanding: int('PROXY_MAX_OUTSTANDING', 10_000, 1, 10_000_000, doc('requests in flight in one proxy process before 503 `serverbusy`', '`10000`')),
+      denyDomains: str('PROXY_DENY_DOMAINS', '', doc('comma list of domains (with their subdomains) the proxy refuses with 523 `domain_forbidden`', '—')).split(',').map((d) => d.trim().toLowerCase().replace(/^\*?\./, '')).filter(Boolean),
+      staticHosts: staticHostsOf(str('PROXY_STATIC_HOSTS', '', doc('comma list `name=ip` the proxy answers without DNS (e.g. names under `.test`)', '—')), problems),
+      banRules: banRulesOf(str('PROXY_BAN_RULES', PROXY_BAN_RULES_DEFAULT, doc('ban rules, JSON array (or `@/path/rules.json`) of `{"domain"?, "status"?: [..], "body"?: [markers]}`', '`[{"status":[403,429,503]}]`')), problems),
+      banBodyBytes: int('PROXY_BAN_BODY_BYTES', 65_536, 1, 16 * 1024 * 1024, doc('how much of a response body the ban rules with body markers inspect', '`65536`')),
+      banCooldownMs: int('PROXY_BAN_COOLDOWN_MS', 300_000, 0, 86_400_000, doc('how long after a ban an exit is the domain\'s last choice (other exits are preferred; a domain always keeps an exit)', '`300000`')),
+      banRetryBackoffMs: int('PROXY_BAN_RETRY_BACKOFF_MS', 500, 0, 60_000, doc('a ban is retried on another exit at once; with no other exit left, on the same one after this pause (or its throttling slot, if later)', '`500`')),
+      exitCooldownMs: int('PROXY_EXIT_COOLDOWN_MS', 30_000, 0, 86_400_000, doc('how long an exit that failed on its own side (upstream proxy down) is left out of rotation', '`30000`')),
       throttle: {
-        spacingMs: int('PROXY_THROTTLE_SPACING_MS', 12_000, 0, 3_600_000),
-        softLimitMs: int('PROXY_THROTTLE_SOFT_LIMIT_MS', 120_000, 0, 86_400_000),
-        hardLimitMs: int('PROXY_THROTTLE_HARD_LIMIT_MS', 1_000_000, 1, 86_400_000),
+        spacingMs: int('PROXY_THROTTLE_SPACING_MS', 12_000, 0, 3_600_000, doc('time between two requests to one domain through one exit (a request waits for its slot); 0 turns throttling off', '`12000`')),
+        softLimitMs: int('PROXY_THROTTLE_SOFT_LIMIT_MS', 120_000, 0, 86_400_000, doc('from this wait on, responses carry X-Proxy-Next-Request-In (seconds a next request to the domain would wait)', '`120000`')),
+        hardLimitMs: int('PROXY_THROTTLE_HARD_LIMIT_MS', 1_000_000, 1, 86_400_000, doc('a request that would wait this long answers 503 `/limits/over-domain-limit` with Retry-After instead', '`1000000`')),
       },
     },
   };
+  const { id: runnerId, heartbeatMs, lostMs } = config.runner;
+  if (runnerId !== null && !/^[A-Za-z0-9_.:-]{1,128}$/.test(runnerId)) problems.push('RUNNER_ID must be 1 to 128 letters, digits, _ . : or -');
+  // A healthy runner's heartbeats must never look like silence.
+  if (lostMs < 3 * heartbeatMs) problems.push(`RUNNER_LOST_MS (${lostMs}) must be at least 3 × RUNNER_HEARTBEAT_MS (${heartbeatMs})`);
   if (config.worker.kinds.length === 0) problems.push(`WORKER_KINDS must name at least one of ${WORKER_KINDS.join(', ')}`);
   if (config.proxy.timeoutMinMs > config.proxy.timeoutMaxMs) problems.push('PROXY_TIMEOUT_MIN_MS must not exceed PROXY_TIMEOUT_MAX_MS');
   if (config.proxy.throttle.softLimitMs > config.proxy.throttle.hardLimitMs) problems.push('PROXY_THROTTLE_SOFT_LIMIT_MS must not exceed PROXY_THROTTLE_HARD_LIMIT_MS');
-  if (problems.length) throw new ConfigError(problems);
   return config;
 }
 

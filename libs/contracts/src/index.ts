@@ -19,3 +19,4 @@ export * from './storage-name';
 export * from './correlation';
 export * from './topic-contract';
 export * from './topics/topic-contracts';
+export * from './job-key';

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
-import { HttpSupportModule, StorageHttpError } from '@crawlhub/http';
+import { HttpSupportModule, ApiError } from '@crawlhub/http';
 import { ProjectionLagError, viewAdapter } from '@crawlhub/views';
 import { FrontierMongo } from './adapters/mongodb/frontier.mongodb';
 import { FrontierSqlite } from './adapters/sqlite/frontier.sqlite';
@@ -42,8 +42,8 @@ export class FrontierViewsModule {}
 export class FrontierApiModule {}
 
 /** How errors of the frontier context read in the storage API's plain-text style. */
-export function frontierErrorOf(e: unknown): StorageHttpError | null {
-  if (e instanceof FrontierInputError) return new StorageHttpError(e.status, e.message);
-  if (e instanceof ProjectionLagError) return new StorageHttpError(503, `Service Unavailable: ${e.message}`);
+export function frontierErrorOf(e: unknown): ApiError | null {
+  if (e instanceof FrontierInputError) return new ApiError(e.status, e.message);
+  if (e instanceof ProjectionLagError) return new ApiError(503, `Service Unavailable: ${e.message}`);
   return null;
 }

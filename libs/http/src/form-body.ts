@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { parseJson } from './json-input';
 import { readText } from './request-body';
-import { StorageHttpError } from './storage-http-error';
+import { ApiError } from './api-error';
 
 const MAX_FORM_BYTES = 1024 * 1024;
 
@@ -45,9 +45,9 @@ export async function formParams(req: FastifyRequest): Promise<URLSearchParams> 
     try {
       parsed = parseJson(body);
     } catch (e) {
-      throw StorageHttpError.badRequest(`malformed JSON body (${(e as Error).message})`);
+      throw ApiError.badRequest(`malformed JSON body (${(e as Error).message})`);
     }
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw StorageHttpError.badRequest('the JSON body must be an object');
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw ApiError.badRequest('the JSON body must be an object');
     for (const [k, v] of Object.entries(parsed)) {
       for (const x of Array.isArray(v) ? v : [v]) params.append(k, typeof x === 'string' ? x : JSON.stringify(x));
     }
@@ -62,7 +62,7 @@ function append(params: URLSearchParams, form: string): void {
   try {
     pairs = decodeForm(form);
   } catch (e) {
-    throw StorageHttpError.badRequest((e as Error).message);
+    throw ApiError.badRequest((e as Error).message);
   }
   for (const [k, v] of pairs) params.append(k, v);
 }

@@ -1,7 +1,7 @@
 export * from './formats';
 export * from './credentials';
 export * from './python-json';
-export * from './storage-http-error';
+export * from './api-error';
 export * from './request-principal';
 export * from './send-stream';
 export * from './http-support.module';
@@ -13,3 +13,4 @@ export * from './json-lines';
 export * from './json-input';
 export * from './integers';
 export * from './content-disposition';
+export * from './record-filter';

@@ -18,3 +18,20 @@ export function parseUnsignedInteger(text: string | null | undefined, max: numbe
 
 /** The largest id (project, spider, job): 15 digits, as every id pattern of the APIs has it. */
 export const MAX_ID = 999_999_999_999_999;
+
+/** Parses an id path segment (project, spider, job); null when it is not a non-negative integer of at most 15 digits. */
+export function parseId(segment: string | undefined): number | null {
+  return parseUnsignedInteger(segment, MAX_ID);
+}
+
+/**
+ * The last position a job record can have: 2^53 - 1. Past it a number no longer counts by
+ * one, so two records would share a key (or one would be stored under `…/1e+23`). Writes
+ * (`?start=`, `Content-Range`) and reads (`…/<pos>`, `start=`, `index=`) use this one bound.
+ */
+export const MAX_POSITION = Number.MAX_SAFE_INTEGER;
+
+/** Parses a record position; null when it is not an exact integer from 0 to MAX_POSITION. */
+export function parsePosition(text: string | undefined): number | null {
+  return parseUnsignedInteger(text, MAX_POSITION);
+}

@@ -130,3 +130,17 @@ export class CountedLines<T> implements AsyncIterable<LineChunk<T>> {
     }
   }
 }
+
+/** True when a valid JSON text has no whitespace outside its strings. */
+export function isCompactJson(text: string): boolean {
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++; // backslash: skip the escaped character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 32 || c === 9 || c === 10 || c === 13) return false;
+  }
+  return true;
+}

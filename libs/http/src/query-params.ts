@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { decodeForm } from './form-body';
-import { StorageHttpError } from './storage-http-error';
+import { ApiError } from './api-error';
 
 /** Query parameters as the storage API reads them: a repeated name keeps every value. */
 export type Query = Record<string, string | string[] | undefined>;
@@ -31,7 +31,7 @@ export function parseQuery(text: string): Query {
 /** The query parameters of a request; 400 when its query string could not be decoded (parseQuery). */
 export function queryOf(req: FastifyRequest): Query {
   const query = (req.query ?? {}) as Query & { [MALFORMED]?: string };
-  if (query[MALFORMED] !== undefined) throw StorageHttpError.badRequest(query[MALFORMED].replace(/^malformed form/, 'malformed query string'));
+  if (query[MALFORMED] !== undefined) throw ApiError.badRequest(query[MALFORMED].replace(/^malformed form/, 'malformed query string'));
   return query;
 }
 

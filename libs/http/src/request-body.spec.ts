@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import { decodedBody, readBody, readText } from './request-body';
-import { StorageHttpError } from './storage-http-error';
+import { ApiError } from './api-error';
 
 /** A request whose body arrives in these pieces. */
 function request(pieces: (string | Buffer)[], headers: Record<string, string> = {}): FastifyRequest {
@@ -29,7 +29,7 @@ describe('decodedBody', () => {
 
   it('refuses a gzip body that is not gzip, or is cut short, with 400', async () => {
     const notGzip = bytesOf(decodedBody(request(['{"url":"x"}'], { 'content-encoding': 'gzip' })));
-    await expect(notGzip).rejects.toBeInstanceOf(StorageHttpError);
+    await expect(notGzip).rejects.toBeInstanceOf(ApiError);
     await expect(notGzip).rejects.toMatchObject({ status: 400, message: expect.stringMatching(/^Error decoding gzip body: /) });
     const zipped = gzipSync('x'.repeat(1000));
     await expect(bytesOf(decodedBody(request([zipped.subarray(0, zipped.length - 8)], { 'content-encoding': 'gzip' })))).rejects.toMatchObject({ status: 400 });

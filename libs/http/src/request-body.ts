@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import { StorageHttpError } from './storage-http-error';
+import { ApiError } from './api-error';
 import { decodeUtf8, InvalidUtf8Error } from './utf8';
 
 /**
@@ -16,7 +16,7 @@ export function decodedBody(req: FastifyRequest): AsyncIterable<Buffer> {
   const encoding = String(req.headers['content-encoding'] ?? '').trim().toLowerCase();
   if (encoding === '' || encoding === 'identity') return req.raw;
   if (encoding === 'gzip' || encoding === 'x-gzip') return gunzipped(req.raw);
-  throw new StorageHttpError(415, `Unsupported content-encoding: ${encoding}`);
+  throw new ApiError(415, `Unsupported content-encoding: ${encoding}`);
 }
 
 async function* gunzipped(raw: Readable): AsyncGenerator<Buffer> {
@@ -25,7 +25,7 @@ async function* gunzipped(raw: Readable): AsyncGenerator<Buffer> {
   } catch (e) {
     // zlib's errors carry a Z_* code (checked by shape: they may come from another realm).
     const code = (e as NodeJS.ErrnoException | null)?.code;
-    if (typeof code === 'string' && code.startsWith('Z_')) throw StorageHttpError.badRequest(`Error decoding gzip body: ${(e as Error).message}`);
+    if (typeof code === 'string' && code.startsWith('Z_')) throw ApiError.badRequest(`Error decoding gzip body: ${(e as Error).message}`);
     throw e;
   }
 }
@@ -36,7 +36,7 @@ export async function readBody(req: FastifyRequest, limit: number): Promise<Buff
   let size = 0;
   for await (const piece of decodedBody(req)) {
     size += piece.length;
-    if (size > limit) throw new StorageHttpError(413, `request body too large (max ${limit} bytes)`);
+    if (size > limit) throw new ApiError(413, `request body too large (max ${limit} bytes)`);
     parts.push(piece);
   }
   return Buffer.concat(parts);
@@ -48,7 +48,7 @@ export async function readText(req: FastifyRequest, limit: number): Promise<stri
   try {
     return decodeUtf8(bytes);
   } catch (e) {
-    if (e instanceof InvalidUtf8Error) throw StorageHttpError.badRequest('the request body is not valid UTF-8');
+    if (e instanceof InvalidUtf8Error) throw ApiError.badRequest('the request body is not valid UTF-8');
     throw e;
   }
 }

@@ -5,7 +5,7 @@ import { AccessService, canAccessJob, canAccessProject, Principal } from '@crawl
 import { Actor } from '@crawlhub/contracts';
 import { credentialsOf } from './credentials';
 import { queryOf } from './query-params';
-import { ApiError } from './storage-http-error';
+import { ApiError } from './api-error';
 
 /** Who an event is attributed to: the key, or the job whose token was used. */
 export function actorOf(p: Principal): Actor {

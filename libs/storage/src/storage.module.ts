@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
-import { HttpSupportModule, StorageHttpError } from '@crawlhub/http';
+import { ApiError, FilterError, HttpSupportModule } from '@crawlhub/http';
 import { ProjectionLagError, viewAdapter } from '@crawlhub/views';
 import { JobMetadataMongo } from './adapters/mongodb/job-metadata.mongodb';
 import { JobRecordsMongo } from './adapters/mongodb/job-records.mongodb';
@@ -13,7 +13,6 @@ import { WriteJobRecordsHandler } from './commands/write-job-records/write-job-r
 import { JobMetadataProjection } from './events/job-metadata.projection';
 import { JobRecordsProjection } from './events/job-records.projection';
 import { SystemController } from './http/system.controller';
-import { FilterError } from './domain/record-filter';
 import { JOB_METADATA_VIEW } from './ports/job-metadata.view';
 import { JOB_RECORDS_VIEW } from './ports/job-records.view';
 import { JobRecordsStatsController } from './queries/job-records-stats/job-records-stats.controller';
@@ -58,9 +57,9 @@ export class StorageApiModule {}
  * How errors of the storage context read in the storage API's plain-text style (a refused
  * JSON-lines body, IngestError, is `storageErrorFilter`'s own).
  */
-export function storageErrorOf(e: unknown): StorageHttpError | null {
-  if (e instanceof FormatError) return new StorageHttpError(e.status, e.message);
-  if (e instanceof FilterError) return new StorageHttpError(400, e.message);
-  if (e instanceof ProjectionLagError) return new StorageHttpError(503, `Service Unavailable: ${e.message}`);
+export function storageErrorOf(e: unknown): ApiError | null {
+  if (e instanceof FormatError) return new ApiError(e.status, e.message);
+  if (e instanceof FilterError) return new ApiError(400, e.message);
+  if (e instanceof ProjectionLagError) return new ApiError(503, `Service Unavailable: ${e.message}`);
   return null;
 }

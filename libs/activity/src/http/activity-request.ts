@@ -1,10 +1,9 @@
-import { parseUnsignedInteger, Query, single, StorageHttpError } from '@crawlhub/http';
-import { parseId } from '@crawlhub/storage';
+import { ApiError, parseId, parseUnsignedInteger, Query, single } from '@crawlhub/http';
 
 /** A project id: anything but a non-negative integer is a 400. */
 export function projectOf(segment: string | undefined): number {
   const id = parseId(segment);
-  if (id === null) throw StorageHttpError.badRequest(`Invalid project id: ${JSON.stringify(segment ?? '')}`);
+  if (id === null) throw ApiError.badRequest(`Invalid project id: ${JSON.stringify(segment ?? '')}`);
   return id;
 }
 
@@ -15,6 +14,6 @@ export function countOf(q: Query, name: string): number | undefined {
   const v = single(q, name);
   if (v === undefined) return undefined;
   const n = parseUnsignedInteger(v, MAX_COUNT);
-  if (n === null) throw StorageHttpError.badRequest(`Invalid ${name}: ${JSON.stringify(v)}`);
+  if (n === null) throw ApiError.badRequest(`Invalid ${name}: ${JSON.stringify(v)}`);
   return n;
 }

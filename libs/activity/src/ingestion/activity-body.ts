@@ -1,5 +1,4 @@
-import { isCompactJson } from '@crawlhub/storage';
-import { decodeUtf8, InvalidUtf8Error, JsonTooDeepError, parseJson } from '@crawlhub/http';
+import { decodeUtf8, InvalidUtf8Error, isCompactJson, JsonTooDeepError, parseJson } from '@crawlhub/http';
 
 /** A POST body that cannot be stored: 400 (malformed, not an object) or 413 (too large). */
 export class ActivityInputError extends Error {

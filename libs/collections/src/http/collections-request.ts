@@ -1,22 +1,21 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Principal } from '@crawlhub/access';
 import { CollectionRef, storageNameProblem } from '@crawlhub/contracts';
-import { flag, many, MAX_ID, parseUnsignedInteger, Query, queryOf, RequestPrincipal, single, StorageHttpError } from '@crawlhub/http';
-import { parseId } from '@crawlhub/storage';
+import { ApiError, flag, many, MAX_ID, parseId, parseUnsignedInteger, Query, queryOf, RequestPrincipal, single } from '@crawlhub/http';
 import { collectionTypeOf } from '../domain/collection-record';
 import { ScanSelection } from '../domain/scan-plan';
 
 /** The project of a collections route (400 when not an id), once the key may see it (401 / 403). */
 export async function authorizedProject(principals: RequestPrincipal, req: FastifyRequest, segment: string): Promise<{ project: number; principal: Principal }> {
   const project = parseId(segment);
-  if (project === null) throw StorageHttpError.badRequest(`Invalid project id: ${JSON.stringify(segment)}`);
+  if (project === null) throw ApiError.badRequest(`Invalid project id: ${JSON.stringify(segment)}`);
   return { project, principal: await principals.authorize(req, project) };
 }
 
 /** A collection name (the one rule for the names the storage API keeps: storageNameProblem); `what` says which one, in the message. */
 export function checkName(name: string | undefined, what = 'collection'): string {
   const problem = storageNameProblem(name, what);
-  if (problem) throw StorageHttpError.badRequest(problem);
+  if (problem) throw ApiError.badRequest(problem);
   return name!;
 }
 
@@ -28,7 +27,7 @@ export async function authorizedCollection(
 ): Promise<{ ref: CollectionRef; principal: Principal }> {
   const { project, principal } = await authorizedProject(principals, req, p.project);
   const type = collectionTypeOf(p.type);
-  if (type === null) throw StorageHttpError.notFound();
+  if (type === null) throw ApiError.notFound();
   return { ref: { project, type, name: checkName(p.name) }, principal };
 }
 
@@ -54,7 +53,7 @@ function nonNegative(q: Query, name: string): number | undefined {
   const v = single(q, name);
   if (v === undefined) return undefined;
   const n = parseUnsignedInteger(v, MAX_ID);
-  if (n === null) throw StorageHttpError.badRequest(`Invalid ${name}: ${JSON.stringify(v)}`);
+  if (n === null) throw ApiError.badRequest(`Invalid ${name}: ${JSON.stringify(v)}`);
   return n;
 }
 
@@ -91,6 +90,6 @@ const META = ['_key', '_ts'];
 export function metaOf(req: FastifyRequest): { key: boolean; ts: boolean; nodata: boolean } {
   const q = queryOf(req);
   const meta = many(q, 'meta');
-  for (const m of meta) if (!META.includes(m)) throw StorageHttpError.badRequest(`Invalid meta field: ${JSON.stringify(m)} (known: ${META.join(', ')})`);
+  for (const m of meta) if (!META.includes(m)) throw ApiError.badRequest(`Invalid meta field: ${JSON.stringify(m)} (known: ${META.join(', ')})`);
   return { key: meta.includes('_key'), ts: meta.includes('_ts'), nodata: flag(q, 'nodata') };
 }

@@ -1,20 +1,20 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Principal } from '@crawlhub/access';
 import { storageNameProblem } from '@crawlhub/contracts';
-import { MAX_ID, parseUnsignedInteger, RequestPrincipal, StorageHttpError } from '@crawlhub/http';
+import { MAX_ID, parseUnsignedInteger, RequestPrincipal, ApiError } from '@crawlhub/http';
 import { SlotRef } from '../ports/frontier.view';
 
 
 export function projectOf(segment: string | undefined): number {
   const id = parseUnsignedInteger(segment, MAX_ID);
-  if (id === null) throw StorageHttpError.badRequest(`Invalid project id: ${JSON.stringify(segment ?? '')}`);
+  if (id === null) throw ApiError.badRequest(`Invalid project id: ${JSON.stringify(segment ?? '')}`);
   return id;
 }
 
 /** A frontier or slot name (the one rule for the names the storage API keeps: storageNameProblem). */
 export function nameOf(segment: string | undefined, what: 'frontier' | 'slot'): string {
   const problem = storageNameProblem(segment, what);
-  if (problem) throw StorageHttpError.badRequest(problem);
+  if (problem) throw ApiError.badRequest(problem);
   return segment!;
 }
 
@@ -45,6 +45,6 @@ export function sendEmpty(reply: FastifyReply): FastifyReply {
 export function intParam(value: string | undefined, name: string, max: number): number | undefined {
   if (value === undefined) return undefined;
   const n = parseUnsignedInteger(value, max);
-  if (n === null) throw StorageHttpError.badRequest(`Invalid ${name}: ${JSON.stringify(value)} (an integer from 0 to ${max})`);
+  if (n === null) throw ApiError.badRequest(`Invalid ${name}: ${JSON.stringify(value)} (an integer from 0 to ${max})`);
   return n;
 }

@@ -1,8 +1,9 @@
+import { JobKey } from '@crawlhub/contracts';
 import { Global, Inject, Injectable, Module } from '@nestjs/common';
 import { Principal } from '@crawlhub/access';
 import { JOB_TOKEN_VERIFIER, JobTokenVerifier } from '@crawlhub/http';
 import { JOB_TOKEN_SECRET } from '@crawlhub/platform';
-import { JOB_PLATFORM_METADATA, JobKey, JobPlatformMetadata } from '@crawlhub/storage';
+import { JOB_PLATFORM_METADATA, JobPlatformMetadata } from '@crawlhub/storage';
 import { jobRunOfToken } from '../domain/job-token';
 import { JobsViewsModule } from '../jobs.views.module';
 import { JOBS_VIEW, JobsView } from '../ports/jobs.view';

@@ -1,8 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { CrawlhubConfig } from '@crawlhub/config';
-import { Actor } from '@crawlhub/contracts';
-import { JobKey, JobRecordsView, RECORD_KINDS, RecordKind, UpdateJobMetadataCommand, WriteJobRecordsCommand } from '@crawlhub/storage';
+import { Actor, JobKey } from '@crawlhub/contracts';
+import { JobRecordsView, RECORD_KINDS, RecordKind, UpdateJobMetadataCommand, WriteJobRecordsCommand } from '@crawlhub/storage';
 import { ProjectionLagError } from '@crawlhub/views';
 import { RecordSink } from './record-sink';
 

@@ -1,9 +1,9 @@
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
-import { Actor } from '@crawlhub/contracts';
+import { Actor, parseJobKey } from '@crawlhub/contracts';
 import { JOBS_VIEW, JobsOutcome, JobsView, LostJob, lostJobMessage, RequestJobsChangeCommand } from '@crawlhub/jobs';
-import { JOB_RECORDS_VIEW, JobRecordsView, parseJobKey } from '@crawlhub/storage';
+import { JOB_RECORDS_VIEW, JobRecordsView } from '@crawlhub/storage';
 import { openJobSink } from '../running/job-sink';
 import { LOG_ERROR } from '../running/record-sink';
 

@@ -1,4 +1,5 @@
-import { isCompactJson, normalizeRecord, RecordError } from './record-kinds';
+import { isCompactJson } from '@crawlhub/http';
+import { normalizeRecord, RecordError } from './record-kinds';
 
 describe('normalizeRecord', () => {
   it('keeps item field order and compacts the JSON', () => {

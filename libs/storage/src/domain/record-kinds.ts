@@ -1,3 +1,4 @@
+import { isCompactJson } from '@crawlhub/http';
 import { msgpackSize } from './msgpack-size';
 
 /** Kinds of job records; a kind's index is its stored id, so new kinds go last. */
@@ -66,20 +67,6 @@ export function normalizeRecord(kind: RecordKind, value: unknown, raw?: string):
   for (const f of REQUEST_FIELDS) if (obj[f] !== undefined && obj[f] !== null) out[f] = obj[f];
   for (const k of Object.keys(obj)) if (!(REQUEST_FIELDS as readonly string[]).includes(k) && obj[k] !== null) out[k] = obj[k];
   return { json: JSON.stringify(out), size: msgpackSize(out), countKeys: Object.keys(out).filter((k) => k !== 'time') };
-}
-
-/** True when a valid JSON text has no whitespace outside its strings. */
-export function isCompactJson(text: string): boolean {
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92) i++; // backslash: skip the escaped character
-      else if (c === 34) inString = false;
-    } else if (c === 34) inString = true;
-    else if (c === 32 || c === 9 || c === 10 || c === 13) return false;
-  }
-  return true;
 }
 
 /** The stats contribution of a record already stored (used when it is overwritten). */

@@ -1,8 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { JOB_METADATA_FIELD_DELETED, JOB_METADATA_MERGED, JOB_METADATA_TOPIC, JobMetadataFieldDeleted, JobMetadataMerged } from '@crawlhub/contracts';
+import { JOB_METADATA_FIELD_DELETED, JOB_METADATA_MERGED, JOB_METADATA_TOPIC, JobMetadataFieldDeleted, JobMetadataMerged, parseJobKey } from '@crawlhub/contracts';
 import { LoggedEvent } from '@crawlhub/eventlog';
 import { AsProjection, Projection } from '@crawlhub/views';
-import { parseJobKey } from '../domain/job-key';
 import { JOB_METADATA_VIEW, JobMetadataView } from '../ports/job-metadata.view';
 
 

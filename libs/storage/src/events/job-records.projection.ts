@@ -1,11 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import {
-  JOB_DATA_CHUNK_STAGED, JOB_DATA_TOPIC, JOB_DATA_UPLOAD_ABORTED, JOB_DATA_UPLOAD_COMMITTED, JOB_DATA_WRITTEN,
-  JobDataChunkStaged, JobDataUploadAborted, JobDataUploadCommitted, JobDataWritten,
-} from '@crawlhub/contracts';
+import { JOB_DATA_CHUNK_STAGED, JOB_DATA_TOPIC, JOB_DATA_UPLOAD_ABORTED, JOB_DATA_UPLOAD_COMMITTED, JOB_DATA_WRITTEN, JobDataChunkStaged, JobDataUploadAborted, JobDataUploadCommitted, JobDataWritten, parseJobKey } from '@crawlhub/contracts';
 import { LoggedEvent } from '@crawlhub/eventlog';
 import { AsProjection, Projection } from '@crawlhub/views';
-import { parseJobKey } from '../domain/job-key';
 import { JOB_RECORDS_VIEW, JobRecordsView } from '../ports/job-records.view';
 
 

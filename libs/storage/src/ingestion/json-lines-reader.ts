@@ -1,5 +1,4 @@
-import { IngestError, jsonOfLine, readLines } from '@crawlhub/http';
-import { MAX_POSITION } from '../domain/job-key';
+import { IngestError, jsonOfLine, MAX_POSITION, readLines } from '@crawlhub/http';
 import { NormalizedRecord, normalizeRecord, RecordError, RecordKind } from '../domain/record-kinds';
 
 export interface RecordChunk {

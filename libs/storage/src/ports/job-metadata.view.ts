@@ -1,5 +1,5 @@
+import { JobKey } from '@crawlhub/contracts';
 import { LogPosition } from '@crawlhub/eventlog';
-import { JobKey } from '../domain/job-key';
 
 export const JOB_METADATA_VIEW = Symbol('JOB_METADATA_VIEW');
 

@@ -1,4 +1,4 @@
-import { JobKey } from '../domain/job-key';
+import { JobKey } from '@crawlhub/contracts';
 
 export const JOB_PLATFORM_METADATA = Symbol('JOB_PLATFORM_METADATA');
 

@@ -1,5 +1,5 @@
+import { JobKey } from '@crawlhub/contracts';
 import { LogPosition } from '@crawlhub/eventlog';
-import { JobKey } from '../domain/job-key';
 import { RecordKind } from '../domain/record-kinds';
 
 export const JOB_RECORDS_VIEW = Symbol('JOB_RECORDS_VIEW');

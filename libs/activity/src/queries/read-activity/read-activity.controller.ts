@@ -2,7 +2,7 @@ import { Controller, Get, Param, Req, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { canAccessProject } from '@crawlhub/access';
-import { many, Query, queryOf, RequestPrincipal, sendRecords, StorageHttpError } from '@crawlhub/http';
+import { many, Query, queryOf, RequestPrincipal, sendRecords, ApiError } from '@crawlhub/http';
 import { countOf, projectOf } from '../../http/activity-request';
 import { ActivityTexts } from './read-activity.handler';
 import { ReadActivityQuery } from './read-activity.query';
@@ -24,7 +24,7 @@ export class ReadActivityController {
     const principal = await this.principals.require(req);
     const q = queryOf(req);
     const named = many(q, 'p').map(projectOf);
-    for (const p of named) if (!canAccessProject(principal, p)) throw StorageHttpError.forbidden();
+    for (const p of named) if (!canAccessProject(principal, p)) throw ApiError.forbidden();
     const projects = named.length ? named : principal.admin ? null : [...principal.projects].sort((a, b) => a - b);
     return this.answer(req, reply, q, projects, countOf(q, 'pcount'));
   }
@@ -39,7 +39,7 @@ export class ReadActivityController {
 
   private async answer(req: FastifyRequest, reply: FastifyReply, q: Query, projects: number[] | null, perProject: number | undefined) {
     const meta = many(q, 'meta');
-    for (const m of meta) if (!META.includes(m)) throw StorageHttpError.badRequest(`Invalid meta field: ${JSON.stringify(m)} (known: ${META.join(', ')})`);
+    for (const m of meta) if (!META.includes(m)) throw ApiError.badRequest(`Invalid meta field: ${JSON.stringify(m)} (known: ${META.join(', ')})`);
     const query = new ReadActivityQuery(projects, perProject, countOf(q, 'count'), meta, many(q, 'filter'));
     const texts = await this.queries.execute<ReadActivityQuery, ActivityTexts>(query);
     return sendRecords(req, reply, texts);

@@ -1,6 +1,6 @@
+import { parseFilters } from '@crawlhub/http';
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { parseFilters } from '@crawlhub/storage';
 import { mergeNewestFirst } from '../../domain/newest-first';
 import { ACTIVITY_VIEW, ActivityPosition, ActivityView, compareActivity, StoredActivity } from '../../ports/activity.view';
 import { ReadActivityQuery } from './read-activity.query';

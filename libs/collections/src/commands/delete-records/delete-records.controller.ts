@@ -1,7 +1,7 @@
 import { Controller, Delete, Param, Post, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { actorOf, decodedBody, RequestPrincipal, StorageHttpError } from '@crawlhub/http';
+import { actorOf, decodedBody, RequestPrincipal, ApiError } from '@crawlhub/http';
 import { isValidKey } from '../../domain/collection-record';
 import { authorizedCollection, scanParamsOf, sendJson, sendWritten } from '../../http/collections-request';
 import { DeletedRecords, DeleteMatchingRecordsCommand, DeleteRecordsCommand } from './delete-records.command';
@@ -26,7 +26,7 @@ export class DeleteRecordsController {
   @Delete(':project/:type/:name/:key')
   async deleteOne(@Param() p: Record<string, string>, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
     const { ref, principal } = await authorizedCollection(this.principals, req, p);
-    if (!isValidKey(p.key)) throw StorageHttpError.badRequest(`Invalid key: ${JSON.stringify(p.key)}`);
+    if (!isValidKey(p.key)) throw ApiError.badRequest(`Invalid key: ${JSON.stringify(p.key)}`);
     await this.commands.execute(new DeleteRecordsCommand(ref, { list: [p.key] }, actorOf(principal)));
     return sendWritten(reply);
   }

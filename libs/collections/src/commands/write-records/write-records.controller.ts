@@ -1,7 +1,7 @@
 import { Controller, Param, Post, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { actorOf, decodedBody, RequestPrincipal, StorageHttpError } from '@crawlhub/http';
+import { actorOf, decodedBody, RequestPrincipal, ApiError } from '@crawlhub/http';
 import { isValidKey } from '../../domain/collection-record';
 import { authorizedCollection, sendWritten } from '../../http/collections-request';
 import { WriteRecordsCommand } from './write-records.command';
@@ -22,7 +22,7 @@ export class WriteRecordsController {
   @Post(':project/:type/:name/:key')
   async writeOne(@Param() p: Record<string, string>, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
     const { ref, principal } = await authorizedCollection(this.principals, req, p);
-    if (!isValidKey(p.key)) throw StorageHttpError.badRequest(`Invalid key: ${JSON.stringify(p.key)}`);
+    if (!isValidKey(p.key)) throw ApiError.badRequest(`Invalid key: ${JSON.stringify(p.key)}`);
     await this.commands.execute(new WriteRecordsCommand(ref, decodedBody(req), actorOf(principal), p.key));
     return sendWritten(reply);
   }

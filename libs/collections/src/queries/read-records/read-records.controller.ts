@@ -1,7 +1,7 @@
 import { Controller, Get, Param, Req, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { RequestPrincipal, sendRecords, StorageHttpError } from '@crawlhub/http';
+import { RequestPrincipal, sendRecords, ApiError } from '@crawlhub/http';
 import { isValidKey, isVersioned, StoredCollectionRecord, withMeta } from '../../domain/collection-record';
 import { authorizedCollection, metaOf, scanParamsOf, sendNotFound } from '../../http/collections-request';
 import { GetRecordQuery, RecordVersionsQuery, ScanRecordsQuery } from './read-records.query';
@@ -63,6 +63,6 @@ export class ReadRecordsController {
 }
 
 function keyOf(segment: string): string {
-  if (!isValidKey(segment)) throw StorageHttpError.badRequest(`Invalid key: ${JSON.stringify(segment)}`);
+  if (!isValidKey(segment)) throw ApiError.badRequest(`Invalid key: ${JSON.stringify(segment)}`);
   return segment;
 }

@@ -1,7 +1,7 @@
+import { parseFilters } from '@crawlhub/http';
 import { Inject, Injectable } from '@nestjs/common';
 import { CollectionRef } from '@crawlhub/contracts';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
-import { parseFilters } from '@crawlhub/storage';
 import { keyAfter, StoredCollectionRecord } from '../../domain/collection-record';
 import { isLive } from '../../domain/collection-rules';
 import { KeySegment, planScan, ScanPlan, ScanSelection } from '../../domain/scan-plan';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isJobKey } from '../../job-key';
 import { defineTopic } from '../../topic-contract';
 
 /**
@@ -14,12 +15,8 @@ export const JOB_DATA_TOPIC = 'job-data';
 const RECORD_KINDS = ['items', 'logs', 'requests', 'samples'] as const;
 export type RecordKindName = (typeof RECORD_KINDS)[number];
 
-const JOB_KEY = /^\d{1,15}\/\d{1,15}\/\d{1,15}$/;
-export function isJobKey(key: string): boolean {
-  return JOB_KEY.test(key);
-}
 /** A job key `<project>/<spider>/<job>`. */
-export const JOB_KEY_DATA = z.string().regex(JOB_KEY, 'a job key <project>/<spider>/<job>');
+export const JOB_KEY_DATA = z.string().refine(isJobKey, 'a job key <project>/<spider>/<job>');
 const COUNT = z.number().int().nonnegative();
 const UPLOAD_ID = z.string().min(1);
 

@@ -7,7 +7,7 @@ import { canAccessProject } from '@crawlhub/access';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
 import { createEvent, DEPLOY_REQUESTED, DEPLOYS_TOPIC, DeployBlob, DeployRequested } from '@crawlhub/contracts';
 import { RequestJobsChangeCommand } from '@crawlhub/jobs';
-import { ApiError, pythonJson, readBody, RequestPrincipal, StorageHttpError } from '@crawlhub/http';
+import { ApiError, pythonJson, readBody, RequestPrincipal } from '@crawlhub/http';
 import { EventWriter, ProjectionLagError } from '@crawlhub/views';
 import { MAX_DEPLOY_REQUEST_BYTES, versionProblem } from '../../domain/deploy';
 import { resolveStack, UnknownStackError } from '../../domain/stacks';
@@ -54,7 +54,7 @@ export class AddVersionController {
       const body = await readBody(req, MAX_DEPLOY_REQUEST_BYTES);
       form = await new Response(body, { headers: { 'content-type': type } }).formData();
     } catch (e) {
-      if (e instanceof StorageHttpError && e.status === 413) throw new ApiError(413, TOO_LARGE);
+      if (e instanceof ApiError && e.status === 413) throw new ApiError(413, TOO_LARGE);
       throw new ApiError(400, `malformed multipart body (${(e as Error).message})`);
     }
     const field = (name: string) => {

@@ -1,7 +1,7 @@
 import { Controller, Get, Param, Req, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { actorOf, queryOf, RequestPrincipal, sendRecords, single, StorageHttpError } from '@crawlhub/http';
+import { actorOf, queryOf, RequestPrincipal, sendRecords, single, ApiError } from '@crawlhub/http';
 import { batchLine } from '../../domain/batches';
 import { DEFAULT_MINCOUNT } from '../../domain/lease';
 import { authorizedSlot, intParam } from '../../http/frontier-request';
@@ -34,7 +34,7 @@ export class ReadQueueController {
     if (lease !== undefined) {
       const seconds = Number(lease);
       if (lease.trim() === '' || !Number.isFinite(seconds) || seconds <= 0 || seconds > MAX_LEASE_SECONDS) {
-        throw StorageHttpError.badRequest(`Invalid lease: ${JSON.stringify(lease)} (seconds, more than 0 and at most ${MAX_LEASE_SECONDS})`);
+        throw ApiError.badRequest(`Invalid lease: ${JSON.stringify(lease)} (seconds, more than 0 and at most ${MAX_LEASE_SECONDS})`);
       }
       const leased = await this.commands.execute<LeaseBatchesCommand, StoredBatch[]>(
         new LeaseBatchesCommand(slot, mincount, Math.ceil(seconds * 1000), start, actorOf(principal)),

@@ -1,7 +1,7 @@
 import { Controller, Delete, Param, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { actorOf, RequestPrincipal, StorageHttpError } from '@crawlhub/http';
+import { actorOf, RequestPrincipal, ApiError } from '@crawlhub/http';
 import { JobsOutcome } from '../../domain/decide-jobs';
 import { jobKey, projectId } from '../../http/jobs-request';
 import { RequestJobsChangeCommand } from '../request-jobs-change/request-jobs-change.command';
@@ -25,7 +25,7 @@ export class PurgeJobController {
       JobsOutcome,
       { op: 'purge' }
     >;
-    if (outcome.error) throw StorageHttpError.badRequest(outcome.error);
+    if (outcome.error) throw ApiError.badRequest(outcome.error);
     return reply.status(200).header('content-type', 'text/html; charset=utf-8').send('');
   }
 }

@@ -1,8 +1,8 @@
+import { JobKey } from '@crawlhub/contracts';
 import { Inject, Injectable } from '@nestjs/common';
 import { Collection } from 'mongodb';
 import { LogPosition } from '@crawlhub/eventlog';
 import { MongoViewDatabase } from '@crawlhub/views';
-import { JobKey } from '../../domain/job-key';
 import { ClientMetadata, JobMetadataView, mergeClientMetadata } from '../../ports/job-metadata.view';
 
 interface MetadataDoc {

@@ -1,8 +1,8 @@
+import { JobKey } from '@crawlhub/contracts';
 import { Inject, Injectable } from '@nestjs/common';
 import { AnyBulkWriteOperation, Collection, Filter } from 'mongodb';
 import { LogPosition } from '@crawlhub/eventlog';
 import { MongoViewDatabase } from '@crawlhub/views';
-import { JobKey } from '../../domain/job-key';
 import { RecordKind, RECORD_KINDS, storedContribution } from '../../domain/record-kinds';
 import { addToStats, countKeys } from '../../domain/stats-math';
 import { JobRecordsView, RecordBatch, RecordStats, ScanQuery, StagedChunk, StoredRecord } from '../../ports/job-records.view';

@@ -1,7 +1,7 @@
+import { JobKey } from '@crawlhub/contracts';
 import { Inject, Injectable } from '@nestjs/common';
 import { LogPosition } from '@crawlhub/eventlog';
 import { SqliteViewDatabase } from '@crawlhub/views';
-import { JobKey } from '../../domain/job-key';
 import { ClientMetadata, JobMetadataView, mergeClientMetadata } from '../../ports/job-metadata.view';
 
 @Injectable()

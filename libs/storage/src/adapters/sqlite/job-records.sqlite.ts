@@ -1,7 +1,7 @@
+import { JobKey } from '@crawlhub/contracts';
 import { Inject, Injectable } from '@nestjs/common';
 import { LogPosition } from '@crawlhub/eventlog';
 import { SqliteViewDatabase } from '@crawlhub/views';
-import { JobKey } from '../../domain/job-key';
 import { RecordKind, RECORD_KINDS, storedContribution } from '../../domain/record-kinds';
 import { addToStats, countKeys } from '../../domain/stats-math';
 import { JobRecordsView, RecordBatch, RecordPosition, RecordStats, ScanQuery, StagedChunk, StoredRecord } from '../../ports/job-records.view';

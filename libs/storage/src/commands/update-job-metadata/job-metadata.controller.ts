@@ -1,8 +1,8 @@
+import { formatJobKey, JobKey } from '@crawlhub/contracts';
 import { Controller, Delete, Get, Param, Post, Req, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { actorOf, parseJson, pythonJson, readText, RequestPrincipal, StorageHttpError } from '@crawlhub/http';
-import { formatJobKey, JobKey } from '../../domain/job-key';
+import { actorOf, parseJson, pythonJson, readText, RequestPrincipal, ApiError } from '@crawlhub/http';
 import { idOf } from '../../http/storage-request';
 import { ReadJobMetadataQuery } from '../../queries/read-job-metadata/read-job-metadata.query';
 import { PLATFORM_FIELDS, platformFieldProblem } from '../../domain/job-metadata-fields';
@@ -24,7 +24,7 @@ export class JobMetadataController {
 
   @Get(':project')
   projectLevel() {
-    throw StorageHttpError.badRequest('Job metadata is read per job: GET jobs/<project>/<spider>/<job>');
+    throw ApiError.badRequest('Job metadata is read per job: GET jobs/<project>/<spider>/<job>');
   }
 
   @Get(':project/:spider/:job')
@@ -46,7 +46,7 @@ export class JobMetadataController {
   async merge(@Param() p: Record<string, string>, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
     const job = await this.authorize(p, req);
     const value = await readJsonBody(req);
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) throw StorageHttpError.badRequest('Job metadata must be a JSON object');
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) throw ApiError.badRequest('Job metadata must be a JSON object');
     // The official client saves metadata by posting back the whole object it read, platform
     // fields included: a merge ignores them (only the platform sets them) and keeps the rest.
     const fields = Object.fromEntries(Object.entries(value as Record<string, unknown>).filter(([f]) => !PLATFORM_FIELDS.has(f)));
@@ -85,7 +85,7 @@ export class JobMetadataController {
 
 function refusePlatformField(field: string): void {
   const problem = platformFieldProblem([field]);
-  if (problem) throw StorageHttpError.badRequest(problem);
+  if (problem) throw ApiError.badRequest(problem);
 }
 
 function done(reply: FastifyReply) {
@@ -97,6 +97,6 @@ async function readJsonBody(req: FastifyRequest): Promise<unknown> {
   try {
     return parseJson(text);
   } catch (e) {
-    throw StorageHttpError.badRequest(`Error parsing data: invalid JSON (${(e as Error).message})`);
+    throw ApiError.badRequest(`Error parsing data: invalid JSON (${(e as Error).message})`);
   }
 }

@@ -1,5 +1,4 @@
-import { Actor } from '@crawlhub/contracts';
-import { JobKey } from '../../domain/job-key';
+import { Actor, JobKey } from '@crawlhub/contracts';
 
 /** POST jobs/<key> (merge), POST jobs/<key>/<field> (set one), DELETE jobs/<key>/<field>. */
 export type MetadataChange = { merge: Record<string, unknown> } | { delete: string };

@@ -1,7 +1,6 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { createEvent, JOB_METADATA_FIELD_DELETED, JOB_METADATA_MERGED, JOB_METADATA_TOPIC, JobMetadataFieldDeleted, JobMetadataMerged } from '@crawlhub/contracts';
+import { createEvent, formatJobKey, JOB_METADATA_FIELD_DELETED, JOB_METADATA_MERGED, JOB_METADATA_TOPIC, JobMetadataFieldDeleted, JobMetadataMerged } from '@crawlhub/contracts';
 import { EventWriter } from '@crawlhub/views';
-import { formatJobKey } from '../../domain/job-key';
 import { UpdateJobMetadataCommand } from './update-job-metadata.command';
 
 @CommandHandler(UpdateJobMetadataCommand)

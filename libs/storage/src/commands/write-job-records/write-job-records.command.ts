@@ -1,5 +1,4 @@
-import { Actor } from '@crawlhub/contracts';
-import { JobKey } from '../../domain/job-key';
+import { Actor, JobKey } from '@crawlhub/contracts';
 import { RecordKind } from '../../domain/record-kinds';
 
 /** POST items/logs/requests: store a JSON-lines body at `start` (or appended). */

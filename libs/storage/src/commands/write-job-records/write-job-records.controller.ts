@@ -1,8 +1,8 @@
+import { formatJobKey } from '@crawlhub/contracts';
 import { Controller, Param, Post, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { actorOf, decodedBody, queryOf, RequestPrincipal, single, StorageHttpError } from '@crawlhub/http';
-import { formatJobKey, MAX_POSITION, parsePosition } from '../../domain/job-key';
+import { actorOf, ApiError, decodedBody, MAX_POSITION, parsePosition, queryOf, RequestPrincipal, single } from '@crawlhub/http';
 import { idOf, kindOf } from '../../http/storage-request';
 import { WriteJobRecordsCommand } from './write-job-records.command';
 
@@ -31,7 +31,7 @@ function startOf(start: string | undefined, range: string | undefined): number |
   if (start !== undefined) return positionOf(start, `Invalid start: ${JSON.stringify(start)}`);
   if (range !== undefined) {
     const m = CONTENT_RANGE.exec(range.trim());
-    if (!m) throw StorageHttpError.badRequest(`Invalid Content-Range: ${JSON.stringify(range)} (expected "items N-/*")`);
+    if (!m) throw ApiError.badRequest(`Invalid Content-Range: ${JSON.stringify(range)} (expected "items N-/*")`);
     return positionOf(m[1], `Invalid Content-Range: ${JSON.stringify(range)}`);
   }
   return null;
@@ -39,6 +39,6 @@ function startOf(start: string | undefined, range: string | undefined): number |
 
 function positionOf(text: string, invalid: string): number {
   const n = parsePosition(text);
-  if (n === null) throw StorageHttpError.badRequest(`${invalid} (expected a record position, an integer from 0 to ${MAX_POSITION})`);
+  if (n === null) throw ApiError.badRequest(`${invalid} (expected a record position, an integer from 0 to ${MAX_POSITION})`);
   return n;
 }

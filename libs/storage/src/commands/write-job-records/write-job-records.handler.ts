@@ -1,13 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import {
-  createEvent, currentCorrelationId, JOB_DATA_CHUNK_STAGED, JOB_DATA_TOPIC, JOB_DATA_UPLOAD_ABORTED, JOB_DATA_UPLOAD_COMMITTED, JOB_DATA_WRITTEN,
-  JobDataChunkStaged, JobDataUploadAborted, JobDataUploadCommitted, JobDataWritten,
-} from '@crawlhub/contracts';
+import { createEvent, currentCorrelationId, formatJobKey, JOB_DATA_CHUNK_STAGED, JOB_DATA_TOPIC, JOB_DATA_UPLOAD_ABORTED, JOB_DATA_UPLOAD_COMMITTED, JOB_DATA_WRITTEN, JobDataChunkStaged, JobDataUploadAborted, JobDataUploadCommitted, JobDataWritten } from '@crawlhub/contracts';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
 import { appendStaged, EventWriter } from '@crawlhub/views';
-import { formatJobKey } from '../../domain/job-key';
 import { countKeys } from '../../domain/stats-math';
 import { CountedLines } from '@crawlhub/http';
 import { readJsonLines, RecordChunk } from '../../ingestion/json-lines-reader';

@@ -1,8 +1,8 @@
+import { formatJobKey } from '@crawlhub/contracts';
 import { Controller, Get, Param, Req, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { flag, queryOf, RequestPrincipal } from '@crawlhub/http';
-import { formatJobKey } from '../../domain/job-key';
 import { idOf, kindOf } from '../../http/storage-request';
 import { StatsBody } from './job-records-stats.handler';
 import { JobRecordsStatsQuery } from './job-records-stats.query';

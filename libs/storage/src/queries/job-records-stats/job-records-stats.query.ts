@@ -1,4 +1,4 @@
-import { JobKey } from '../../domain/job-key';
+import { JobKey } from '@crawlhub/contracts';
 import { RecordKind } from '../../domain/record-kinds';
 
 /** GET items|logs|requests/<job>/stats. `all` keeps hidden (underscore) fields. */

@@ -1,4 +1,4 @@
-import { JobKey } from '../../domain/job-key';
+import { JobKey } from '@crawlhub/contracts';
 
 export class ReadJobMetadataQuery {
   constructor(readonly job: JobKey) {}

@@ -1,8 +1,7 @@
 import { Controller, Get, Param, Req, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { flag, many, parseUnsignedInteger, queryOf, RequestPrincipal, sendRecords, single, StorageHttpError } from '@crawlhub/http';
-import { MAX_POSITION, parseId, parsePosition } from '../../domain/job-key';
+import { ApiError, flag, many, MAX_POSITION, parseId, parsePosition, parseUnsignedInteger, queryOf, RequestPrincipal, sendRecords, single } from '@crawlhub/http';
 import { idOf, kindOf } from '../../http/storage-request';
 import { RecordPosition } from '../../ports/job-records.view';
 import { RecordTexts } from './read-job-records.handler';
@@ -49,18 +48,18 @@ export class ReadJobRecordsController {
     if (p.record !== undefined) {
       const n = parsePosition(p.record);
       if (n === null) {
-        if (p.field !== undefined) throw StorageHttpError.notFound();
+        if (p.field !== undefined) throw ApiError.notFound();
         field = p.record;
       } else position = n;
     }
     const meta = many(q, 'meta');
-    for (const m of meta) if (!META.includes(m)) throw StorageHttpError.badRequest(`Invalid meta field: ${JSON.stringify(m)} (known: ${META.join(', ')})`);
+    for (const m of meta) if (!META.includes(m)) throw ApiError.badRequest(`Invalid meta field: ${JSON.stringify(m)} (known: ${META.join(', ')})`);
     const count = single(q, 'count');
     const pageSize = count === undefined ? undefined : parseUnsignedInteger(count, MAX_COUNT);
-    if (pageSize === null) throw StorageHttpError.badRequest(`Invalid count: ${JSON.stringify(count)}`);
+    if (pageSize === null) throw ApiError.badRequest(`Invalid count: ${JSON.stringify(count)}`);
     const positions = many(q, 'index').map((i) => {
       const n = parsePosition(i);
-      if (n === null) throw StorageHttpError.badRequest(`Invalid index: ${JSON.stringify(i)} (a record position, an integer from 0 to ${MAX_POSITION})`);
+      if (n === null) throw ApiError.badRequest(`Invalid index: ${JSON.stringify(i)} (a record position, an integer from 0 to ${MAX_POSITION})`);
       return n;
     });
     const page = {
@@ -74,7 +73,7 @@ export class ReadJobRecordsController {
     if (position !== undefined) {
       // A single record (or one of its fields) that does not exist is a 404, not an empty 200.
       const first = await firstOf(texts);
-      if (first.empty) throw StorageHttpError.notFound();
+      if (first.empty) throw ApiError.notFound();
       return sendRecords(req, reply, first.rest);
     }
     return sendRecords(req, reply, texts);
@@ -88,7 +87,7 @@ function keyParam(value: string | undefined, name: string, project: number): Rec
   const ids = [p, spider, job].map(parseId);
   const position = parsePosition(pos);
   if (spider === undefined || rest.length > 0 || ids.includes(null) || position === null || ids[0] !== project) {
-    throw StorageHttpError.badRequest(`Invalid ${name}: ${JSON.stringify(value)} (expected a key like ${project}/1/2/3, positions up to ${MAX_POSITION})`);
+    throw ApiError.badRequest(`Invalid ${name}: ${JSON.stringify(value)} (expected a key like ${project}/1/2/3, positions up to ${MAX_POSITION})`);
   }
   return { spider: ids[1]!, job: ids[2]!, pos: position };
 }

@@ -1,6 +1,6 @@
+import { parseFilters } from '@crawlhub/http';
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { parseFilters } from '../../domain/record-filter';
 import { withMeta } from '../../domain/record-meta';
 import { JOB_RECORDS_VIEW, JobRecordsView, RecordPosition, StoredRecord } from '../../ports/job-records.view';
 import { ReadJobRecordsQuery } from './read-job-records.query';

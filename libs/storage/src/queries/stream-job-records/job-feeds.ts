@@ -1,7 +1,7 @@
+import { formatJobKey, JobKey } from '@crawlhub/contracts';
 import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { PROJECTION_STORE, ProjectionStore } from '@crawlhub/views';
-import { formatJobKey, JobKey } from '../../domain/job-key';
 import { RecordKind } from '../../domain/record-kinds';
 import { JOB_RECORDS_VIEW, JobRecordsView, StoredRecord } from '../../ports/job-records.view';
 import { ReadJobMetadataQuery } from '../read-job-metadata/read-job-metadata.query';

@@ -1,9 +1,9 @@
+import { formatJobKey, JobKey } from '@crawlhub/contracts';
 import { Controller, Get, Inject, Logger, Param, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerResponse } from 'node:http';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
-import { queryOf, RequestPrincipal, single, StorageHttpError } from '@crawlhub/http';
-import { formatJobKey, JobKey, MAX_POSITION, parseId, parsePosition } from '../../domain/job-key';
+import { ApiError, MAX_POSITION, parseId, parsePosition, queryOf, RequestPrincipal, single } from '@crawlhub/http';
 import { RecordKind } from '../../domain/record-kinds';
 import { withMeta } from '../../domain/record-meta';
 import { idOf } from '../../http/storage-request';
@@ -52,7 +52,7 @@ export class StreamJobRecordsController {
     const sight = feed.current;
     if (sight.metadata === null && !sight.hasRecords) {
       feed.leave();
-      throw StorageHttpError.notFound();
+      throw ApiError.notFound();
     }
     reply.hijack();
     const raw = reply.raw;
@@ -117,13 +117,13 @@ function firstPosition(req: FastifyRequest, job: JobKey): number {
   const parts = start.split('/');
   const pos = parsePosition(parts[parts.length - 1]);
   const sameJob = parts.length === 1 || (parts.length === 4 && parts.slice(0, 3).map(parseId).join('/') === formatJobKey(job));
-  if (pos === null || !sameJob) throw StorageHttpError.badRequest(`Invalid start: ${JSON.stringify(start)} (a record position, or a key like ${formatJobKey(job)}/3)`);
+  if (pos === null || !sameJob) throw ApiError.badRequest(`Invalid start: ${JSON.stringify(start)} (a record position, or a key like ${formatJobKey(job)}/3)`);
   return pos;
 }
 
 function positionAfter(value: string, name: string): number {
   const pos = parsePosition(value);
-  if (pos === null) throw StorageHttpError.badRequest(`Invalid ${name}: ${JSON.stringify(value)} (a record position, an integer from 0 to ${MAX_POSITION})`);
+  if (pos === null) throw ApiError.badRequest(`Invalid ${name}: ${JSON.stringify(value)} (a record position, an integer from 0 to ${MAX_POSITION})`);
   return pos + 1;
 }
 

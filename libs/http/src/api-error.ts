@@ -4,29 +4,26 @@ import { maxHeaderSize, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { IngestError } from './json-lines';
 
-/** An error answer of any API: a status and a one-line message, rendered in the API's style. */
-export class StorageHttpError extends Error {
+/** An error answer of any API: a status and a one-line message; each app's filter renders it in that API's style. */
+export class ApiError extends Error {
   constructor(readonly status: number, message: string) {
     super(message);
   }
   static notFound() {
-    return new StorageHttpError(404, 'Not Found');
+    return new ApiError(404, 'Not Found');
   }
   static unauthorized() {
-    return new StorageHttpError(401, 'Unauthorized');
+    return new ApiError(401, 'Unauthorized');
   }
   static forbidden() {
-    return new StorageHttpError(403, 'Forbidden');
+    return new ApiError(403, 'Forbidden');
   }
   static badRequest(message: string) {
-    return new StorageHttpError(400, message);
+    return new ApiError(400, message);
   }
 }
 
-/** The error type every API throws; each app's filter renders it in that API's style. */
-export { StorageHttpError as ApiError };
-
-type Translate = (e: unknown) => StorageHttpError | null;
+type Translate = (e: unknown) => ApiError | null;
 
 /** An error answer as it goes on the wire: status, headers and body, in one API's style. */
 export interface ErrorAnswer {
@@ -37,7 +34,7 @@ export interface ErrorAnswer {
 }
 
 /** How an API words an error; `url` is the request target ('' when the request could not even be parsed). */
-export type RenderError = (error: StorageHttpError, url: string) => ErrorAnswer;
+export type RenderError = (error: ApiError, url: string) => ErrorAnswer;
 
 /**
  * Every error of an app in its API's style, whoever raises it: its controllers and Nest
@@ -74,7 +71,7 @@ export class ApiErrorFilter implements ExceptionFilter {
   /** Fastify's `frameworkErrors`: what its router refuses before a route is found. */
   frameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
     const known = FRAMEWORK_ERRORS[error.code];
-    this.send(reply, known ? new StorageHttpError(known[0], known[1]) : this.errorOf(error));
+    this.send(reply, known ? new ApiError(known[0], known[1]) : this.errorOf(error));
   }
 
   /**
@@ -86,33 +83,33 @@ export class ApiErrorFilter implements ExceptionFilter {
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
     if (!socket.writable) return void socket.destroy();
     const [status, message] = clientErrorOf(error);
-    const answer = this.answerOf(new StorageHttpError(status, message), '');
+    const answer = this.answerOf(new ApiError(status, message), '');
     const body = answer.body ?? '';
     const head = [`HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? ''}`, ...Object.entries(answer.headers).map(([n, v]) => `${n}: ${v}`), `content-length: ${Buffer.byteLength(body)}`, 'connection: close'];
     // Closed once the answer is written out (destroyed at once, a TLS socket would drop it).
     socket.end(`${head.join('\r\n')}\r\n\r\n${body}`, () => socket.destroy());
   }
 
-  private errorOf(exception: unknown): StorageHttpError {
-    let error: StorageHttpError | null = exception instanceof StorageHttpError ? exception : null;
+  private errorOf(exception: unknown): ApiError {
+    let error: ApiError | null = exception instanceof ApiError ? exception : null;
     for (const t of this.translate) error ??= t(exception);
     if (!error && exception instanceof HttpException) {
       const status = exception.getStatus();
-      error = new StorageHttpError(status, status === 404 ? 'Not Found' : exception.message);
+      error = new ApiError(status, status === 404 ? 'Not Found' : exception.message);
     }
     if (!error) {
       this.logger.error(exception instanceof Error ? exception.stack ?? exception.message : String(exception));
-      error = new StorageHttpError(500, 'Internal Server Error');
+      error = new ApiError(500, 'Internal Server Error');
     }
     return error;
   }
 
-  private answerOf(error: StorageHttpError, url: string): ErrorAnswer {
+  private answerOf(error: ApiError, url: string): ErrorAnswer {
     const answer = this.render(error, url);
     return { ...answer, headers: { ...answer.headers, 'access-control-allow-origin': '*' } };
   }
 
-  private send(reply: FastifyReply, error: StorageHttpError): void {
+  private send(reply: FastifyReply, error: ApiError): void {
     const answer = this.answerOf(error, reply.request.url);
     // A Buffer: Fastify leaves its content type as the render wrote it (it appends a charset to a string's).
     void reply.status(answer.status).headers(answer.headers).send(answer.body === null ? undefined : Buffer.from(answer.body));
@@ -139,7 +136,7 @@ function clientErrorOf(error: NodeJS.ErrnoException & { reason?: unknown }): [nu
 /** Storage style: plain text, one line. A refused JSON-lines body (IngestError) answers with its status and message. */
 export function storageErrorFilter(): ApiErrorFilter {
   return new ApiErrorFilter('storage', (e) => ({ status: e.status, headers: { 'content-type': 'text/plain; charset=UTF-8' }, body: `${e.message}\n` })).register((e) =>
-    e instanceof IngestError ? new StorageHttpError(e.status, e.message) : null,
+    e instanceof IngestError ? new ApiError(e.status, e.message) : null,
   );
 }
 

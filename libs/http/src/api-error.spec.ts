@@ -3,7 +3,7 @@ import type { ArgumentsHost } from '@nestjs/common';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Duplex } from 'node:stream';
 import { IngestError } from './json-lines';
-import { ApiError, ApiErrorFilter, dashErrorFilter, storageErrorFilter } from './storage-http-error';
+import { ApiError, ApiErrorFilter, dashErrorFilter, storageErrorFilter } from './api-error';
 
 /** A reply that records what was sent. */
 function fakeReply(url = '/items/1/1/1') {
