@@ -1,5 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import {
   BODY_100K,
   BODY_1K,
@@ -17,7 +17,7 @@ import {
 } from './proxy-support';
 
 /**
- * `npm run bench:proxy` (issue 5): the smart forwarding proxy against the established
+ * `npm run bench:proxy` (issues 5 and 20): the smart forwarding proxy against the established
  * proxies, all in one run on this machine.
  *
  * What runs: a loopback origin (Node http and https servers on 127.0.0.1, keep-alive,
@@ -51,8 +51,12 @@ import {
  * Printed: per cell, req/s, p50 and p99 latency (ms), errors, the proxy's CPU (cores and
  * µs per request), the generator's cores and the rest of the machine's, and the
  * connections the origin accepted (a proxy that does not reuse its upstream connections
- * shows about one per request); then the issue's targets as ratios of this run: plain HTTP crawlhub ≥
- * 1.0x squid, intercepted HTTPS crawlhub ≥ 1.0x bare http-mitm-proxy intercepting, added
+ * shows about one per request), the highest RSS sampled during the run, and the ratio of
+ * req/s to the cell's reference measured in the same round trip (squid for plain HTTP,
+ * bare http-mitm-proxy for HTTPS); each cell's title carries the machine's load average.
+ * Then the targets of issue 20, one line each, met or NOT met: plain HTTP (1 KB and 100 KB)
+ * crawlhub ≥ 1.0x squid, intercepted HTTPS crawlhub ≥ 1.5x bare http-mitm-proxy
+ * intercepting (kept tunnel and new connection), crawlhub's RSS ≤ 150 MB during the cells; added
  * p50 latency at concurrency 1 (crawlhub p50 - direct p50) under 1 ms; and the issue's
  * reference figures (16 connections, 1 KB: direct 47k req/s, squid 12.3k, bare
  * http-mitm-proxy 9.3k, HTTPS intercepted 3.1k).
@@ -136,7 +140,16 @@ interface Row {
   otherCores?: number;
   /** Connections the origin accepted during the run (warm-up included). */
   originConns?: number;
+  /** The proxy's highest RSS sampled during the run (MB). */
+  rssMb?: number;
 }
+
+/** The reference of each workload's ratios: squid for plain HTTP (it tunnels HTTPS), the bare library for intercepted HTTPS. */
+const referenceOf = (w: Workload) => (w.https ? 'mitm' : 'squid');
+/** Issue 20's targets: crawlhub / reference. */
+const targetRatioOf = (w: Workload) => (w.https ? 1.5 : 1.0);
+/** Issue 20's target for crawlhub's RSS under the bench load. */
+const RSS_TARGET_MB = 150;
 
 const fmtInt = (n: number) => Math.round(n).toLocaleString('en-US');
 const fmtMs = (n: number) => (n < 10 ? n.toFixed(2) : n < 100 ? n.toFixed(1) : n.toFixed(0));
@@ -229,8 +242,8 @@ async function runCells(bin: string, origin: Origin, targets: Target[], o: Proxy
   const width = Math.max(...targets.map((t) => t.label.length)) + 2;
   for (const w of WORKLOADS) {
     for (const c of o.concurrencies) {
-      console.log(`\n${w.title}, concurrency ${c}`);
-      console.log(`  ${pad('target', width)}${lpad('req/s', 9)}${lpad('p50 ms', 9)}${lpad('p99 ms', 9)}${lpad('errors', 8)}${lpad('proxy cores', 13)}${lpad('CPU µs/req', 12)}${lpad('gen cores', 11)}${lpad('other cores', 13)}${lpad('origin conns', 14)}`);
+      console.log(`\n${w.title}, concurrency ${c} (load average ${loadavg().map((l) => l.toFixed(1)).join(' ')})`);
+      console.log(`  ${pad('target', width)}${lpad('req/s', 9)}${lpad('p50 ms', 9)}${lpad('p99 ms', 9)}${lpad('errors', 8)}${lpad('proxy cores', 13)}${lpad('CPU µs/req', 12)}${lpad('gen cores', 11)}${lpad('other cores', 13)}${lpad('origin conns', 14)}${lpad('RSS MB', 8)}${lpad(`x ${referenceOf(w)}`, 9)}`);
       const runnable = targets.filter((t) => {
         if (t.skipped) console.log(`  ${pad(t.label, width)}${t.key === 'crawlhub' ? t.skipped.replace(/^crawlhub proxy: /, '') : `skipped (${t.skipped})`}`);
         else if (w.https && t.proxy?.intercepts && t.proxy.caFiles.length === 0) console.log(`  ${pad(t.label, width)}skipped (no CA at GET /ca.crt)`);
@@ -247,10 +260,14 @@ async function runCells(bin: string, origin: Origin, targets: Target[], o: Proxy
           rounds.set(t.key, [...(rounds.get(t.key) ?? []), await measure(bin, t, load, origin)]);
         }
       }
+      const kept = new Map(runnable.map((t) => [t.key, best(rounds.get(t.key)!)]));
+      const reference = kept.get(referenceOf(w))?.result;
       for (const t of runnable) {
-        const row = best(rounds.get(t.key)!);
+        const row = kept.get(t.key)!;
+        // RSS: the highest of every round, not only the kept one.
+        row.rssMb = Math.max(0, ...rounds.get(t.key)!.map((r) => r.rssMb ?? 0)) || undefined;
         results.set(cellKey(t.key, w, c), row);
-        printRow(t.label, width, row);
+        printRow(t.label, width, row, reference && row.result && reference.rps > 0 ? row.result.rps / reference.rps : undefined);
       }
     }
   }
@@ -299,12 +316,14 @@ async function measure(bin: string, t: Target, load: Parameters<typeof runLoadge
   const busy0 = machineBusySeconds();
   const self0 = process.cpuUsage();
   const t0 = performance.now();
+  let rssMb = before?.rssMb ?? 0;
+  const sampler = t.proxy ? setInterval(() => (rssMb = Math.max(rssMb, processUsage(t.proxy!.pid)?.rssMb ?? 0)), 250) : undefined;
   try {
     const result = await runLoadgen(bin, { ...load, proxy: t.proxy?.url });
     const wall = (performance.now() - t0) / 1000;
     const after = t.proxy ? processUsage(t.proxy.pid) : null;
     const self = process.cpuUsage(self0);
-    const row: Row = { result, genCores: result.cpu_s / wall, originConns: origin.connections() - conns0 };
+    const row: Row = { result, genCores: result.cpu_s / wall, originConns: origin.connections() - conns0, rssMb: t.proxy ? Math.max(rssMb, after?.rssMb ?? 0) : undefined };
     let proxyCpu = 0;
     if (before && after) {
       proxyCpu = after.cpuSeconds - before.cpuSeconds;
@@ -317,10 +336,12 @@ async function measure(bin: string, t: Target, load: Parameters<typeof runLoadge
     return row;
   } catch (e) {
     return { failed: (e as Error).message };
+  } finally {
+    clearInterval(sampler);
   }
 }
 
-function printRow(label: string, width: number, row: Row): void {
+function printRow(label: string, width: number, row: Row, ratio: number | undefined): void {
   if (!row.result) {
     console.log(`  ${pad(label, width)}failed: ${row.failed}`);
     return;
@@ -330,6 +351,7 @@ function printRow(label: string, width: number, row: Row): void {
     `  ${pad(label, width)}${lpad(fmtInt(r.rps), 9)}${lpad(fmtMs(r.p50_ms), 9)}${lpad(fmtMs(r.p99_ms), 9)}${lpad(String(r.errors), 8)}` +
       `${lpad(row.proxyCores === undefined ? '-' : row.proxyCores.toFixed(2), 13)}${lpad(row.cpuUsPerRequest === undefined ? '-' : fmtInt(row.cpuUsPerRequest), 12)}${lpad(row.genCores === undefined ? '-' : row.genCores.toFixed(2), 11)}` +
       `${lpad(row.otherCores === undefined ? '-' : row.otherCores.toFixed(2), 13)}${lpad(row.originConns === undefined ? '-' : fmtInt(row.originConns), 14)}` +
+      `${lpad(row.rssMb === undefined ? '-' : row.rssMb.toFixed(0), 8)}${lpad(ratio === undefined ? '-' : `${ratio.toFixed(2)}x`, 9)}` +
       (r.first_error ? `  first error: ${r.first_error.slice(0, 160)}` : '') +
       (r.requests === 0 && r.errors === 0 ? `  no answer inside the measured window (${r.late} came later)` : ''),
   );
@@ -352,13 +374,17 @@ function printTargets(results: Results, targets: Target[], o: ProxyBenchOptions)
   const top = Math.max(...ceiling.map((x) => x.r!.rps), 0);
   if (best > 0 && top > 0) console.log(`  the fastest proxy (HTTP 1 KB) ran at ${fmtInt(best)} req/s, ${((best / top) * 100).toFixed(0)}% of that ceiling: the generator is not what limits the proxies`);
 
-  console.log('\ntargets of issue 5 (ratios of this run)');
+  console.log(`\ntargets of issue 20 (ratios of this run; load average now ${loadavg().map((l) => l.toFixed(1)).join(' ')})`);
   if (!crawlhub || crawlhub.skipped || !crawlhub.proxy) {
     console.log(`  ${crawlhub?.skipped ?? 'crawlhub proxy: not in BENCH_PROXY_TARGETS (skipped)'}`);
   } else {
-    for (const c of o.concurrencies) ratio(`plain HTTP 1 KB, ${conns(c)}: crawlhub / squid`, get('crawlhub', http1k, c), get('squid', http1k, c), 'squid', 1.0);
-    for (const c of o.concurrencies) ratio(`plain HTTP 100 KB, ${conns(c)}: crawlhub / squid`, get('crawlhub', http100k, c), get('squid', http100k, c), 'squid', 1.0);
-    for (const w of [httpsKept, httpsNew]) for (const c of o.concurrencies) ratio(`${w.title}, ${conns(c)}: crawlhub / bare http-mitm-proxy intercepting`, get('crawlhub', w, c), get('mitm', w, c), 'bare http-mitm-proxy', 1.0);
+    for (const w of [http1k, http100k]) for (const c of o.concurrencies) ratio(`plain ${w.title}, ${conns(c)}: crawlhub / squid`, get('crawlhub', w, c), get('squid', w, c), 'squid', targetRatioOf(w));
+    for (const w of [httpsKept, httpsNew]) for (const c of o.concurrencies) ratio(`${w.title}, ${conns(c)}: crawlhub / bare http-mitm-proxy intercepting`, get('crawlhub', w, c), get('mitm', w, c), 'bare http-mitm-proxy', targetRatioOf(w));
+    const rss = (key: string) => Math.max(0, ...[...results.entries()].filter(([k]) => k.startsWith(`${key}|`)).map(([, r]) => r.rssMb ?? 0));
+    const peak = rss('crawlhub');
+    const others = targets.filter((t) => t.proxy && t.key !== 'crawlhub' && rss(t.key) > 0).map((t) => `${t.label} ${rss(t.key).toFixed(0)} MB`);
+    if (peak === 0) console.log('  proxy RSS under the bench load: n/a (not sampled)');
+    else console.log(`  proxy RSS under the bench load: crawlhub peak ${peak.toFixed(0)} MB${others.length ? ` (${others.join(', ')})` : ''}; target ≤ ${RSS_TARGET_MB} MB: ${peak <= RSS_TARGET_MB ? 'met' : 'NOT met'}`);
     for (const w of [http1k, httpsKept]) {
       const a = get('crawlhub', w, 1);
       const d = get('direct', w, 1);
@@ -385,7 +411,7 @@ function printTargets(results: Results, targets: Target[], o: ProxyBenchOptions)
 function writeJson(path: string, results: Results, targets: Target[], o: ProxyBenchOptions): void {
   const rows = [...results.entries()].map(([key, row]) => {
     const [target, workload, c] = key.split('|');
-    return { target, workload, concurrency: Number(c), ...row.result, failed: row.failed, proxyCores: row.proxyCores, cpuUsPerRequest: row.cpuUsPerRequest, genCores: row.genCores, otherCores: row.otherCores, originConns: row.originConns };
+    return { target, workload, concurrency: Number(c), ...row.result, failed: row.failed, proxyCores: row.proxyCores, cpuUsPerRequest: row.cpuUsPerRequest, genCores: row.genCores, otherCores: row.otherCores, originConns: row.originConns, rssMb: row.rssMb };
   });
   const proxies = targets.map((t) => ({ key: t.key, label: t.label, version: t.proxy?.version, skipped: t.skipped }));
   writeFileSync(path, JSON.stringify({ at: new Date().toISOString(), cores: cpus().length, loadgenProcs: loadgenProcs(), options: o, proxies, rows }, null, 1));

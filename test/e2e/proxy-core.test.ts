@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { Agent, globalAgent, request } from 'node:http';
-import { connect as netConnect } from 'node:net';
+import { connect as netConnect, Server as NetServer, Socket } from 'node:net';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -395,6 +395,21 @@ describe('smart proxy: core', () => {
       expect([bad.status, bad.headers['x-proxy-error']]).toEqual([540, 'bad_header']);
       const refused = await viaTunnel(port, '127.0.0.1:1', '/', { key, ca: caPem });
       expect([refused.status, refused.headers['x-proxy-error']]).toEqual([502, 'econnrefused']);
+    });
+
+    it('carries each tunnel on the client\'s own connection, not on a loopback connection to a TLS server of its own', async () => {
+      // http-mitm-proxy opened a TCP connection to its own TLS server per tunnel and piped every byte through it.
+      const sni = (proxy.server as unknown as { proxy: { httpsServer: NetServer } }).proxy.httpsServer;
+      const reached: (number | undefined)[] = [];
+      const onConnection = (s: Socket) => reached.push(s.remotePort);
+      sni.on('connection', onConnection);
+      try {
+        let clientPort: number | undefined = -1;
+        const r = await viaTunnel(port, `site.test:${origin.httpsPort}`, '/whoami', { key, ca: caPem, whileOpen: async (socket) => void (clientPort = socket.localPort) });
+        expect([r.status, reached]).toEqual([200, [clientPort]]);
+      } finally {
+        sni.off('connection', onConnection);
+      }
     });
 
     it('accepts request headers up to 100 KiB inside the tunnel too, 431 above', async () => {

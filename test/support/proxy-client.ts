@@ -1,6 +1,6 @@
 import { Agent, IncomingHttpHeaders, request } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { isIP } from 'node:net';
+import { isIP, Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { basic } from './platform';
 
@@ -29,7 +29,7 @@ export function viaProxy(port: number, url: string, o: { key?: string | null; he
 }
 
 /** An HTTPS request through a CONNECT tunnel of the proxy (Node's clients), trusting `ca`. */
-export function viaTunnel(port: number, target: string, path: string, o: { key: string; ca: string; headers?: Record<string, string> }): Promise<Answer> {
+export function viaTunnel(port: number, target: string, path: string, o: { key: string; ca: string; headers?: Record<string, string>; whileOpen?: (tunnel: Socket) => Promise<void> }): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const connectReq = request({ host: '127.0.0.1', port, method: 'CONNECT', path: target, headers: { Host: target, 'Proxy-Authorization': basic(o.key) } });
     connectReq.on('connect', (res, socket) => {
@@ -40,8 +40,11 @@ export function viaTunnel(port: number, target: string, path: string, o: { key: 
         const chunks: Buffer[] = [];
         r.on('data', (c: Buffer) => chunks.push(c));
         r.on('end', () => {
-          socket.destroy();
-          resolve({ status: r.statusCode ?? 0, headers: r.headers, body: Buffer.concat(chunks).toString() });
+          // `whileOpen` looks at the proxy while the tunnel is still open.
+          Promise.resolve(o.whileOpen?.(socket)).then(() => {
+            socket.destroy();
+            resolve({ status: r.statusCode ?? 0, headers: r.headers, body: Buffer.concat(chunks).toString() });
+          }, reject);
         });
       });
       req.on('error', reject);

@@ -30,6 +30,11 @@ export async function verifiedJwtPayload(token: string, secret: string, nowMs: n
 
 /** Whether a credential has the shape of one of our tokens (a JWS header naming HS256); API keys (hex) never do. */
 export function isPlatformJwt(credential: string): boolean {
+  // A compact JWS has exactly two dots; anything else (every API key) is answered without
+  // jose, whose refusal throws: an exception per request cost the proxy 9% of its CPU.
+  const first = credential.indexOf('.');
+  const second = first < 0 ? -1 : credential.indexOf('.', first + 1);
+  if (second < 0 || credential.indexOf('.', second + 1) >= 0) return false;
   try {
     return decodeProtectedHeader(credential).alg === ALGORITHM;
   } catch {

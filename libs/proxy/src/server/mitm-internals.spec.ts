@@ -1,6 +1,7 @@
 import { Proxy } from 'http-mitm-proxy';
 import type { IncomingMessage } from 'node:http';
 import type { Server as HttpsServer } from 'node:https';
+import { Duplex, PassThrough } from 'node:stream';
 import { MitmInternals } from './mitm-internals';
 
 /** Each hook against the installed http-mitm-proxy: a new version that moves one fails here, not in production. */
@@ -27,30 +28,33 @@ describe('MitmInternals (the one use of http-mitm-proxy internals)', () => {
     expect(ws.terminate).toHaveBeenCalled();
   });
 
-  it('finds the CONNECT behind a request by the ports of its loopback connection, as the library files it', () => {
+  it('hands each accepted tunnel to us, paused, with its first bytes, instead of a loopback connection', () => {
     const proxy = new Proxy();
+    const entered: unknown[][] = [];
+    new MitmInternals(proxy).onTunnel((...args) => entered.push(args));
     const connect = { url: 'site.test:443' } as IncomingMessage;
-    // The library files it under `${conn.localPort}:${conn.remotePort}` of its own connection to its server.
-    (proxy as unknown as { connectRequests: Record<string, IncomingMessage> }).connectRequests['50001:50002'] = connect;
-    const inner = { socket: { remotePort: 50001, localPort: 50002 } } as unknown as IncomingMessage;
-    expect(new MitmInternals(proxy).connectRequestOf(inner)).toBe(connect);
-    expect(new MitmInternals(proxy).connectRequestOf({ socket: { remotePort: 1, localPort: 2 } } as unknown as IncomingMessage)).toBeUndefined();
+    const socket = new PassThrough();
+    const head = Buffer.from([0x16, 3, 1]);
+    (proxy as unknown as { _onHttpServerConnectData(req: IncomingMessage, socket: Duplex, head: Buffer): void })._onHttpServerConnectData(connect, socket, head);
+    expect(entered).toEqual([[connect, socket, head]]);
+    expect(socket.isPaused()).toBe(true);
   });
 
-  it('adopts each TLS server the library makes, registers ours under a key, and lists them for shutdown', async () => {
+  it('adopts each TLS server the library makes and lists it for shutdown', async () => {
     const proxy = new Proxy();
     // What listen() sets before the library makes a server (a loopback address, no timeout).
     Object.assign(proxy, { httpHost: '127.0.0.1', timeout: 0 });
     const internals = new MitmInternals(proxy);
     const adopted: HttpsServer[] = [];
     internals.onTlsServer((server) => adopted.push(server));
-    await internals.addTlsServer('ipv6-1', { key: '', cert: '', hosts: ['::1'] });
+    const made = await new Promise<HttpsServer>((resolve) => (proxy as unknown as { _createHttpsServer(o: object, cb: (port: number, s: HttpsServer) => void): void })._createHttpsServer({}, (_port, s) => resolve(s)));
     try {
-      expect(adopted).toHaveLength(1);
-      expect((proxy as unknown as { sslServers: Record<string, { port: number; server: HttpsServer }> }).sslServers['ipv6-1']).toEqual({ port: expect.any(Number), server: adopted[0] });
-      expect(internals.servers()).toEqual([adopted[0]]);
+      expect(adopted).toEqual([made]);
+      Object.assign(proxy, { httpsServer: made });
+      expect(internals.sniServer).toBe(made);
+      expect(internals.servers()).toEqual([made]);
     } finally {
-      adopted[0].close();
+      made.close();
     }
   });
 

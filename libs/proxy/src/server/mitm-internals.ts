@@ -1,18 +1,17 @@
 import type { Proxy } from 'http-mitm-proxy';
 import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import type { Server as HttpsServer } from 'node:https';
+import type { Duplex } from 'node:stream';
 
 /** The parts of http-mitm-proxy 1.1.0 below its public API that MitmInternals touches (not in its typings). */
 interface Internals {
-  /** CONNECT requests by the `remotePort:localPort` of the loopback connection that carries their tunnel to the library's servers. */
-  connectRequests: Record<string, IncomingMessage>;
-  /** Its TLS servers by the host part of a CONNECT's `req.url` (everything before the first colon). */
-  sslServers: Record<string, { port: number; server?: HttpsServer }>;
   httpServer?: HttpServer;
   httpsServer?: HttpsServer;
   _createHttpsServer(options: object, cb: (port: number, server: HttpsServer, wss: unknown) => void): void;
   _onError(kind: string, ctx: unknown, err: Error): void;
   _onWebSocketServerConnect(isSSL: boolean, ws: { terminate(): void }): void;
+  /** Called with the first bytes of a tunnel after the library answered 200 to its CONNECT. */
+  _onHttpServerConnectData(req: IncomingMessage, socket: Duplex, head: Buffer): void;
 }
 
 /**
@@ -23,18 +22,19 @@ interface Internals {
  *   onError handlers; ours go to a debug line instead (the proxy answers them itself);
  * - WebSockets: it would forward them without our checks, and its close handler throws
  *   when no upstream socket exists; the public onWebSocketConnection runs too late;
- * - its TLS servers (the SNI one, one per intercepted IP literal) are made inside the
- *   tunnel handling: each must take our request handler before it serves;
- * - the CONNECT request behind a request inside a tunnel (it keeps them by loopback port);
- * - an IPv6 literal, which it cannot name (`[::1]:443` splits at the first colon), is
- *   served by a TLS server registered under a key of ours.
+ * - its TLS server (the SNI one) is made inside `listen`: it must take our request handler
+ *   before it serves;
+ * - the bytes of a tunnel: the library opens a loopback TCP connection to one of its own
+ *   servers per tunnel and pipes the client's socket into it (two more sockets, and every
+ *   byte of every request written and read twice more); the proxy takes the tunnel's
+ *   socket itself instead and hands it to its server in this process (`onTunnel`).
  */
 export class MitmInternals {
   private readonly internals: Internals;
 
   constructor(proxy: Proxy) {
     this.internals = proxy as unknown as Internals;
-    for (const hook of ['_createHttpsServer', '_onError', '_onWebSocketServerConnect'] as const) {
+    for (const hook of ['_createHttpsServer', '_onError', '_onWebSocketServerConnect', '_onHttpServerConnectData'] as const) {
       if (typeof this.internals[hook] !== 'function') throw new Error(`http-mitm-proxy lacks ${hook}: crawlhub's proxy needs http-mitm-proxy 1.1.0`);
     }
   }
@@ -59,27 +59,28 @@ export class MitmInternals {
       });
   }
 
-  /** The CONNECT whose tunnel carries `req` (a request that reached one of the library's servers through a tunnel), if any. */
-  connectRequestOf(req: IncomingMessage): IncomingMessage | undefined {
-    return this.internals.connectRequests[`${req.socket.remotePort}:${req.socket.localPort}`];
+  /**
+   * `enter` gets each tunnel the library accepted (the CONNECT, the client's socket, paused,
+   * and the first bytes it sent) instead of the library's loopback connection to its servers.
+   */
+  onTunnel(enter: (connect: IncomingMessage, socket: Duplex, head: Buffer) => void): void {
+    this.internals._onHttpServerConnectData = (req, socket, head) => {
+      socket.pause();
+      enter(req, socket, head);
+    };
   }
 
-  /**
-   * A TLS server of the library's kind (adopted like the others) with `options`, listening on
-   * a port of its own, that tunnels CONNECTed to `key` (as their `req.url` host part) reach.
-   */
-  addTlsServer(key: string, options: { key: string; cert: string; hosts: string[] }): Promise<void> {
-    return new Promise((resolve) =>
-      this.internals._createHttpsServer(options, (port, server) => {
-        this.internals.sslServers[key] = { port, server };
-        resolve();
-      }),
-    );
+  /** The library's plain HTTP server (the proxy port) and its SNI TLS server, once listening. */
+  get httpServer(): HttpServer | undefined {
+    return this.internals.httpServer;
+  }
+  get sniServer(): HttpsServer | undefined {
+    return this.internals.httpsServer;
   }
 
   /** Every server the library listens with, for a shutdown that closes their connections. */
   servers(): HttpServer[] {
-    const { httpServer, httpsServer, sslServers } = this.internals;
-    return [httpServer, httpsServer, ...Object.values(sslServers ?? {}).map((s) => s.server)].filter((s): s is HttpServer => !!s);
+    const { httpServer, httpsServer } = this.internals;
+    return [httpServer, httpsServer].filter((s): s is HttpServer => !!s);
   }
 }

@@ -1,8 +1,10 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Proxy } from 'http-mitm-proxy';
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
-import type { Server as HttpsServer } from 'node:https';
+import { createServer as createHttpsServer, Server as HttpsServer } from 'node:https';
+import { isIP } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { TLSSocket } from 'node:tls';
 import { format } from 'node:util';
 import { AccessService, looksLikeProxyToken, Principal } from '@crawlhub/access';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
@@ -43,6 +45,15 @@ export function withTunnelHeaders(connectRaw: string[], innerRaw: string[]): str
   const extra: string[] = [];
   for (const i of candidates) if (!inner.has(ourHeader(connectRaw[i])!)) extra.push(connectRaw[i], connectRaw[i + 1]);
   return extra.length ? [...innerRaw, ...extra] : innerRaw;
+}
+
+/** An authenticated CONNECT: its key and its canonical target, for every request inside its tunnel. */
+interface Tunnel {
+  principal: Principal;
+  host: string;
+  port: number;
+  /** The name of the certificate presented inside the tunnel: the target as the client spelled it (what its TLS client checks), an IPv6 literal in canonical form. */
+  certName: string;
 }
 
 const CONNECT_TARGET = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9._-]{1,253}):(\d{1,5})$/;
@@ -98,12 +109,16 @@ export class ProxyServer {
   private readonly proxy = new Proxy();
   private readonly internals = new MitmInternals(this.proxy);
   /** The principal and the canonical target of each authenticated CONNECT, for the requests inside its tunnel. */
-  private readonly tunnels = new WeakMap<IncomingMessage, { principal: Principal; host: string; port: number }>();
-  /** The TLS server of each IPv6 literal a tunnel went to (its key in the library's `sslServers`), made once. */
-  private readonly ipv6Servers = new Map<string, Promise<string>>();
+  private readonly tunnels = new WeakMap<IncomingMessage, Tunnel>();
+  /** The CONNECT of each tunnel's client socket (what a request inside a tunnel arrives on, under TLS or not). */
+  private readonly connectOfSocket = new WeakMap<Duplex, IncomingMessage>();
+  /** The TLS server of each intercepted host: names share the SNI server (a context each, added once), IP literals (no SNI) get one each. */
+  private readonly tlsServers = new Map<string, Promise<HttpsServer>>();
   private port = 0;
   /** Client sockets of CONNECT tunnels (the HTTP server lets go of them): closed on shutdown. */
   private readonly tunnelSockets = new Set<Duplex>();
+  /** The TLS servers of intercepted IP literals (listening on no port), for the shutdown. */
+  private readonly literalServers: HttpsServer[] = [];
 
   constructor(
     @Inject(CONFIG) private readonly config: CrawlhubConfig,
@@ -123,22 +138,16 @@ export class ProxyServer {
     // http-mitm-proxy prints a console.debug line per new intercepted host (and one console.info
     // at start): debug lines of ours. Nothing else in the proxy process prints with console.debug.
     console.debug = (...args: unknown[]) => this.log.debug(format(...args));
-    // Our CA and leaf certificates (memory + disk), instead of the library's per-host key generation.
-    proxy.onCertificateRequired = (hostname, cb) => cb(null, { ...this.ca.files(hostname), hosts: [hostname] });
-    proxy.onCertificateMissing = (ctx, _files, cb) => {
-      this.ca.leaf(ctx.hostname).then(
-        (leaf) => cb(null, { certFileData: leaf.cert, keyFileData: leaf.key, hosts: [ctx.hostname] } as never),
-        (e: Error) => cb(e, undefined as never),
-      );
-    };
     // The library prints every error (its servers, sockets, CONNECT); requests are ours (see `adopt`).
     this.internals.routeErrors((kind, err) => this.log.debug(`${kind}: ${err?.message ?? err}`));
     proxy.onConnect((req, socket, head, cb) => this.onConnect(req, socket, cb));
     // WebSockets are not forwarded (the library would proxy them without our checks, and its
     // close handler throws when no upstream socket exists): closed before it sees them.
     this.internals.refuseWebSockets();
-    // Its TLS servers (the SNI one, one per intercepted IP literal) take our request handler too.
+    // Its TLS server (the SNI one) takes our request handler too.
     this.internals.onTlsServer((server) => this.adopt(server, true));
+    // Each tunnel's socket goes to our server in this process, not through a loopback connection.
+    this.internals.onTunnel((connect, socket, head) => this.enterTunnel(connect, socket, head));
     const info = console.info;
     console.info = (...args: unknown[]) => this.log.debug(format(...args));
     try {
@@ -174,7 +183,7 @@ export class ProxyServer {
   }
 
   async close(): Promise<void> {
-    const servers = this.internals.servers();
+    const servers = [...this.internals.servers(), ...this.literalServers];
     try {
       this.proxy.close();
     } catch {
@@ -182,6 +191,67 @@ export class ProxyServer {
     }
     for (const s of servers) s.closeAllConnections();
     for (const s of this.tunnelSockets) s.destroy();
+  }
+
+  /**
+   * A tunnel after its CONNECT was answered: the client's socket (paused, `head` its first
+   * bytes) goes straight to a server of this process: the TLS server of the tunnel's host
+   * when it starts a TLS handshake, the plain HTTP server else (http-mitm-proxy takes plain
+   * HTTP inside a tunnel as requests). The library would open a loopback connection to its
+   * server per tunnel and pipe both ways: every byte written and read twice more.
+   */
+  private enterTunnel(connect: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const tunnel = this.tunnels.get(connect);
+    if (!tunnel) return void socket.destroy();
+    this.connectOfSocket.set(socket, connect);
+    const tlsRecord = head[0] === 0x16 || head[0] === 0x80 || head[0] === 0x00;
+    const server: Promise<HttpServer | HttpsServer> = tlsRecord ? this.tlsServer(tunnel.certName) : Promise.resolve(this.internals.httpServer!);
+    server.then(
+      (s) => {
+        socket.unshift(head);
+        s.emit('connection', socket);
+        // The HTTP server reads the socket as a stream (it must flow); a TLS server reads its
+        // handle (and the unshifted bytes) itself: a flowing socket would take bytes from it.
+        if (!tlsRecord) socket.resume();
+      },
+      (e: Error) => {
+        this.log.warn(`no TLS server for ${tunnel.certName}: ${e.message}`);
+        socket.destroy();
+      },
+    );
+  }
+
+  /**
+   * The TLS server for an intercepted name, with its leaf certificate: the library's SNI
+   * server, with a context added once per name; an IP literal in any spelling of digits and
+   * dots, or an IPv6 one (clients send no SNI for those), gets a server of its own that
+   * listens on no port (tunnels are handed to it). Servers stay for the life of the
+   * process, as SNI contexts must.
+   */
+  private tlsServer(host: string): Promise<HttpsServer> {
+    let server = this.tlsServers.get(host);
+    if (server === undefined) {
+      server = this.ca.leaf(host).then((leaf) => {
+        if (isIP(host) === 0 && !/^[\d.]+$/.test(host)) {
+          const sni = this.internals.sniServer!;
+          sni.addContext(host, { key: leaf.key, cert: leaf.cert });
+          return sni;
+        }
+        const own = createHttpsServer({ key: leaf.key, cert: leaf.cert, maxHeaderSize: MAX_HEADER_BYTES });
+        this.adopt(own, true);
+        this.literalServers.push(own);
+        return own;
+      });
+      server.catch(() => this.tlsServers.delete(host));
+      this.tlsServers.set(host, server);
+    }
+    return server;
+  }
+
+  /** The CONNECT whose tunnel carries `req`, if any (the socket of a request under TLS wraps the tunnel's). */
+  private connectOf(req: IncomingMessage): IncomingMessage | undefined {
+    const socket = req.socket instanceof TLSSocket ? (req.socket as TLSSocket & { _parent?: Duplex })._parent : req.socket;
+    return socket ? this.connectOfSocket.get(socket) : undefined;
   }
 
   private async principalOf(header: string | string[] | undefined): Promise<Principal | null> {
@@ -205,10 +275,8 @@ export class ProxyServer {
    * canonical form, and every request inside the tunnel goes through the whole SSRF guard
    * with it: a refusal (523) is answered inside the tunnel like every other error of an
    * intercepted tunnel, where clients read X-Proxy-Error (a browser or Scrapy only sees
-   * "tunnel failed" when the CONNECT itself is refused). The library takes the host part of
-   * `req.url` (up to the first colon) for the name of the certificate it presents, which
-   * must be the name the client asked for; an IPv6 literal, which it cannot read, becomes
-   * the key of a TLS server of ours with a certificate for the address.
+   * "tunnel failed" when the CONNECT itself is refused). The certificate presented inside
+   * the tunnel names the canonical target (`enterTunnel`), an IPv6 literal included.
    */
   private onConnect(req: IncomingMessage, socket: Duplex, cb: (err?: Error | null) => void): void {
     this.tunnelSockets.add(socket);
@@ -224,11 +292,10 @@ export class ProxyServer {
     if (!m || Number(m[2]) > 65535) return refuse(new ProxyError('bad_header'));
     const port = Number(m[2]);
     this.principalOf(req.headers['proxy-authorization'])
-      .then(async (principal) => {
+      .then((principal) => {
         if (!principal) return refuse(new ProxyError('bad_proxy_auth'));
         const host = this.guard.canonical(m[1]);
-        this.tunnels.set(req, { principal, host, port });
-        if (host.includes(':')) req.url = `${await this.ipv6Server(host)}:${port}`;
+        this.tunnels.set(req, { principal, host, port, certName: host.includes(':') ? host : m[1] });
         cb();
       })
       .catch((e: unknown) => {
@@ -238,23 +305,10 @@ export class ProxyServer {
       });
   }
 
-  /** The key under which the library finds our TLS server for an IPv6 literal (it cannot name one: `[::1]:443` splits at the first colon). */
-  private ipv6Server(address: string): Promise<string> {
-    let server = this.ipv6Servers.get(address);
-    if (server === undefined) {
-      const key = `ipv6-${address.replace(/:/g, '-')}`;
-      // `hosts` makes the library listen on a port of its own (TLS clients send no SNI for an IP literal).
-      server = this.ca.leaf(address).then((leaf) => this.internals.addTlsServer(key, { key: leaf.key, cert: leaf.cert, hosts: [address] }).then(() => key));
-      server.catch(() => this.ipv6Servers.delete(address));
-      this.ipv6Servers.set(address, server);
-    }
-    return server;
-  }
-
   private async onRequest(isSSL: boolean, req: IncomingMessage, res: ServerResponse): Promise<void> {
     const raw = req.url ?? '';
     // A request inside a CONNECT tunnel reaches the library's servers on a loopback connection of its own.
-    const connect = this.internals.connectRequestOf(req);
+    const connect = this.connectOf(req);
     if (!isSSL && !connect && raw.startsWith('/')) return this.direct(req, res, raw);
 
     const tunnel = connect ? this.tunnels.get(connect) : undefined;
