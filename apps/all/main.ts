@@ -75,6 +75,8 @@ async function main(): Promise<void> {
     proxyPort = proxy.port;
     running.push(proxy);
     urls.push(`proxy          http://${config.host}:${proxy.port}/ (CA certificate: http://${config.host}:${proxy.port}/ca.crt)`);
+  }
+  if (config.roles.includes('stats')) {
     running.push(await startStatsApp(core, logger));
     urls.push(`proxy stats    http://${config.host}:${config.ports.stats}/stats`);
   }

@@ -3,7 +3,7 @@ import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { isAddressOrRange } from '@crawlhub/net';
 
-export const APP_ROLES = ['storage', 'dash', 'proxy', 'fetch', 'extract', 'projector', 'worker', 'runner'] as const;
+export const APP_ROLES = ['storage', 'dash', 'proxy', 'stats', 'fetch', 'extract', 'projector', 'worker', 'runner'] as const;
 export type AppRole = (typeof APP_ROLES)[number];
 
 /** Everything crawlhub reads from its environment, parsed and checked once at start. */
@@ -285,7 +285,7 @@ export class ConfigError extends Error {
  */
 export const CONFIG_DOCS: [string, string, string][] = [
   ['DATA_DIR', '`./data`', 'where the embedded log and views live'],
-  ['APP_ROLE', '`all`', 'which app(s) this process runs: storage, dash, proxy, fetch, extract, projector, worker, runner, all (comma list allowed)'],
+  ['APP_ROLE', '`all`', 'which app(s) this process runs: storage, dash, proxy (:8010), stats (the proxy usage stats API, :8011), fetch, extract, projector, worker, runner, all (comma list allowed)'],
   ['EVENT_LOG', '`sqlite`', '`sqlite` or `kafka`'],
   ['EVENT_LOG_PARTITIONS', '`8`', 'partitions of every topic the platform creates'],
   ['KAFKA_BROKERS', '—', 'comma list, for `EVENT_LOG=kafka`'],
