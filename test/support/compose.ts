@@ -16,6 +16,8 @@ export interface ComposeService {
   healthcheck?: { test?: string[] };
   deploy?: { resources?: { limits?: { cpus?: string; memory?: string }; reservations?: object } };
   ports?: string[];
+  /** `volume:/path` mounts. */
+  volumes?: string[];
 }
 
 /** A crawlhub service: one with APP_ROLE, and the configuration its environment gives it. */
