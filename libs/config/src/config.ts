@@ -73,6 +73,8 @@ export interface OpsConfig {
   readyMaxLag: number;
   /** /readyz fails when the event log or the view store does not answer within this time. */
   readyTimeoutMs: number;
+  /** After SIGTERM, how long a process keeps serving with /readyz failing before it stops accepting connections. */
+  shutdownDrainMs: number;
 }
 
 /** The fetch API (libs/fetch, :8003). */
@@ -310,6 +312,7 @@ export const CONFIG_DOCS: [string, string, string][] = [
   ['METRICS_PUBLIC', '`false`', 'answer GET /metrics on the API and proxy ports without a key (otherwise the admin key, HTTP Basic; OPS_PORT never needs one)'],
   ['READY_MAX_LAG', '`1000`', 'GET /readyz answers 503 while the views are more than this many events behind the log'],
   ['READY_TIMEOUT_MS', '`2000`', 'GET /readyz answers 503 when the event log or the view store does not answer within this time'],
+  ['SHUTDOWN_DRAIN_MS', '`0`', 'after SIGTERM, how long a process keeps serving while GET /readyz answers 503 `shutting down`, so load balancers take it out of rotation before it stops accepting connections (set it above their probe interval); then in-flight requests are finished and it exits'],
   ['LOG_LEVEL', '`info`', 'debug, info, warn or error (debug also turns on kafkajs\' own debug lines on `EVENT_LOG=kafka`)'],
   ['NO_COLOR', '—', 'set and not empty: log lines never carry colour codes (off a terminal they never do; [no-color.org](https://no-color.org))'],
   ['COLLECTION_EXPIRY_SECONDS', '`2592000`', 'records of cached collections (cs, vcs) expire this long after they were written (30 days)'],
@@ -494,6 +497,7 @@ export function loadConfig(env: Env = process.env): CrawlhubConfig {
       metricsPublic: bool('METRICS_PUBLIC', false),
       readyMaxLag: int('READY_MAX_LAG', 1000, 0, Number.MAX_SAFE_INTEGER),
       readyTimeoutMs: int('READY_TIMEOUT_MS', 2000, 10, 600_000),
+      shutdownDrainMs: int('SHUTDOWN_DRAIN_MS', 0, 0, 600_000),
     },
     collections: {
       expirySeconds: int('COLLECTION_EXPIRY_SECONDS', 30 * 24 * 3600, 1, 100 * 365 * 24 * 3600),
