@@ -10,7 +10,10 @@
 #      (test/compat/scrapy-env.sh), shub 2.18.1 (test/compat/shub-env.sh), curl, squid and chromium-headless-shell (apt-get, when missing;
 #      CHROMIUM_PATH names another)
 #   4. the integration tier on the embedded default (SQLite log and views), then again
-#      with EVENT_LOG=kafka and with VIEW_STORE=mongodb for the suites that start a platform
+#      with EVENT_LOG=kafka and with VIEW_STORE=mongodb for the suites that start a platform;
+#      the fleet suite (test/fleet/fleet-compose.test.ts: docker/compose.yaml's services as
+#      processes on Kafka and MongoDB together) is opt-in (FLEET_TEST=1, `npm run test:fleet`:
+#      over 20 minutes on 2 cores); without it, it is skipped with that reason
 # It ends with what it skipped and why (servers it could not provision, and each jest test
 # skipped for a missing server or tool, with its reason), then one line "N passed, N failed,
 # N skipped".

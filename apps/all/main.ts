@@ -5,7 +5,7 @@ import { NestFactory } from '@nestjs/core';
 import { CommandBus } from '@nestjs/cqrs';
 import { AccessModule } from '@crawlhub/access';
 import { ConfigError, CONFIG_DOCS, CrawlhubConfig, loadConfig, plainText } from '@crawlhub/config';
-import { adminKeyFile, Core, CoreModule, ensureAdminKey, nestLogger, openCore, startOpsServer } from '@crawlhub/platform';
+import { adminKeyFile, Core, CoreModule, ensureAdminKey, nestLogger, openCore, startDraining, startOpsServer } from '@crawlhub/platform';
 import { startProjectorThread } from '../projector/projector.thread';
 import { startDashApp } from '../dash/dash.app';
 import { startStorageApp } from '../storage/storage.app';
@@ -75,6 +75,8 @@ async function main(): Promise<void> {
     proxyPort = proxy.port;
     running.push(proxy);
     urls.push(`proxy          http://${config.host}:${proxy.port}/ (CA certificate: http://${config.host}:${proxy.port}/ca.crt)`);
+  }
+  if (config.roles.includes('stats')) {
     running.push(await startStatsApp(core, logger));
     urls.push(`proxy stats    http://${config.host}:${config.ports.stats}/stats`);
   }
@@ -121,6 +123,10 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     console.log(`${signal}: stopping`);
+    // Out of the load balancers' rotation first (/readyz fails), still serving meanwhile;
+    // then each app stops accepting and finishes what it has in flight.
+    startDraining(core);
+    if (config.ops.shutdownDrainMs > 0) await new Promise((r) => setTimeout(r, config.ops.shutdownDrainMs));
     for (const app of running.reverse()) await app.close();
     await projector?.stop();
     await core.close();

@@ -3,7 +3,7 @@ import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { isAddressOrRange } from '@crawlhub/net';
 
-export const APP_ROLES = ['storage', 'dash', 'proxy', 'fetch', 'extract', 'projector', 'worker', 'runner'] as const;
+export const APP_ROLES = ['storage', 'dash', 'proxy', 'stats', 'fetch', 'extract', 'projector', 'worker', 'runner'] as const;
 export type AppRole = (typeof APP_ROLES)[number];
 
 /** Everything crawlhub reads from its environment, parsed and checked once at start. */
@@ -73,6 +73,8 @@ export interface OpsConfig {
   readyMaxLag: number;
   /** /readyz fails when the event log or the view store does not answer within this time. */
   readyTimeoutMs: number;
+  /** After SIGTERM, how long a process keeps serving with /readyz failing before it stops accepting connections. */
+  shutdownDrainMs: number;
 }
 
 /** The fetch API (libs/fetch, :8003). */
@@ -278,12 +280,6 @@ export class ConfigError extends Error {
   }
 }
 
-/**
- * Every setting: name(s), default and meaning, in Markdown. The one list behind the README's
- * settings table (written from it by `npm run docs:config`, config-docs.ts) and
- * `npm start -- --help` (as plain text); a spec checks that loadConfig reads no other name.
- */
-
 type Env = Record<string, string | undefined>;
 
 /** A setting's row in the README's settings table and in `--help`: its meaning (Markdown) and its default as shown. */
@@ -378,7 +374,7 @@ function readConfig(reader: SettingsReader): CrawlhubConfig {
   const url = reader.url.bind(reader);
 
   const dataDir = resolve(str('DATA_DIR', './data', doc('where the embedded log and views live', '`./data`')));
-  const roleNames = str('APP_ROLE', 'all', doc('which app(s) this process runs: storage, dash, proxy, fetch, extract, projector, worker, runner, all (comma list allowed)', '`all`')).split(',').map((r) => r.trim()).filter(Boolean);
+  const roleNames = str('APP_ROLE', 'all', doc('which app(s) this process runs: storage, dash, proxy (:8010), stats (the proxy usage stats API, :8011), fetch, extract, projector, worker, runner, all (comma list allowed)', '`all`')).split(',').map((r) => r.trim()).filter(Boolean);
   const roles = new Set<AppRole>();
   for (const r of roleNames) {
     if (r === 'all') APP_ROLES.forEach((x) => roles.add(x));
@@ -445,6 +441,7 @@ function readConfig(reader: SettingsReader): CrawlhubConfig {
       metricsPublic: bool('METRICS_PUBLIC', false, doc('answer GET /metrics on the API and proxy ports without a key (otherwise the admin key, HTTP Basic; OPS_PORT never needs one)', '`false`')),
       readyMaxLag: int('READY_MAX_LAG', 1000, 0, Number.MAX_SAFE_INTEGER, doc('GET /readyz answers 503 while the views are more than this many events behind the log', '`1000`')),
       readyTimeoutMs: int('READY_TIMEOUT_MS', 2000, 10, 600_000, doc('GET /readyz answers 503 when the event log or the view store does not answer within this time', '`2000`')),
+      shutdownDrainMs: int('SHUTDOWN_DRAIN_MS', 0, 0, 600_000, doc('after SIGTERM, how long a process keeps serving while GET /readyz answers 503 `shutting down`, so load balancers take it out of rotation before it stops accepting connections (set it above their probe interval); then in-flight requests are finished and it exits', '`0`')),
     },
     collections: {
       expirySeconds: int('COLLECTION_EXPIRY_SECONDS', 30 * 24 * 3600, 1, 100 * 365 * 24 * 3600, doc('records of cached collections (cs, vcs) expire this long after they were written (30 days)', '`2592000`')),

@@ -14,7 +14,9 @@ import { instrumentHttpApp } from './http-ops';
  * every API (parseQuery). Every error answer, whoever raises it (a controller,
  * Nest, Fastify's router, Node's HTTP parser), goes through the app's `errors` filter, so
  * each API answers in its own style and never in Fastify's JSON. Every API also serves the
- * platform's routes (instrumentHttpApp: health, metrics, its OpenAPI description).
+ * platform's routes (instrumentHttpApp: health, metrics, its OpenAPI description). Signals
+ * are the caller's (apps/all/main.ts drains, then closes every app in order): an app that
+ * closed itself on SIGTERM would stop accepting before the drain.
  */
 export async function startHttpApp(
   module: Type<unknown> | ReturnType<typeof Object>,
@@ -43,7 +45,6 @@ export async function startHttpApp(
   fastify.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));
   if (options.prefix) app.setGlobalPrefix(options.prefix, { exclude: options.unprefixed ?? [] });
   app.useGlobalFilters(errors);
-  app.enableShutdownHooks();
   instrumentHttpApp(app, options.api, options.prefix, options.unprefixed);
   await app.listen(options.port, options.host);
   return app;

@@ -70,6 +70,17 @@ function viewLagReader(core: Core): () => Promise<PartitionLag[]> {
 
 const opsOfCore = new WeakMap<Core, { endpoints: OpsEndpoints; access: { service: AccessService | null } }>();
 
+/** The Cores of processes that are shutting down: their /readyz fails from then on. */
+const draining = new WeakSet<Core>();
+
+/**
+ * The process is shutting down (SIGTERM): /readyz answers 503 `shutting down` on every port
+ * from now on, so load balancers stop sending it new work while it still serves.
+ */
+export function startDraining(core: Core): void {
+  draining.add(core);
+}
+
 /**
  * The ops endpoints of a process (OpsEndpoints, libs/ops): one per Core, shared by its
  * ports. `access` authenticates keys for /metrics (the first port that has an
@@ -81,7 +92,7 @@ export function opsEndpointsOf(core: Core, access: AccessService | null = null):
     const lagOf = viewLagOf(core);
     const holder = { service: access };
     const endpoints = new OpsEndpoints({
-      readiness: () => readinessOf(lagOf, core.config.ops.readyMaxLag),
+      readiness: async () => (draining.has(core) ? { ready: false, reason: 'shutting down' } : readinessOf(lagOf, core.config.ops.readyMaxLag)),
       mayReadMetrics: async (req) => core.config.ops.metricsPublic || (await isAdmin(holder.service, req)),
     });
     ops = { endpoints, access: holder };

@@ -182,6 +182,11 @@ export class ProxyServer {
     server.on('clientError', refuseUnparsable);
   }
 
+  /**
+   * Stops accepting connections (idle keep-alive ones close), lets the requests in flight
+   * finish (no longer than PROXY_TIMEOUT_MAX_MS, the most any may take), then cuts what is
+   * left: idle tunnels, connections.
+   */
   async close(): Promise<void> {
     const servers = [...this.internals.servers(), ...this.literalServers];
     try {
@@ -189,6 +194,7 @@ export class ProxyServer {
     } catch {
       // not listening
     }
+    for (const until = Date.now() + this.config.proxy.timeoutMaxMs; this.forwarder.inFlight > 0 && Date.now() < until; ) await new Promise((r) => setTimeout(r, 50));
     for (const s of servers) s.closeAllConnections();
     for (const s of this.tunnelSockets) s.destroy();
   }

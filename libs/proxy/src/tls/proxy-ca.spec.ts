@@ -25,6 +25,17 @@ describe('ProxyCa', () => {
     expect(new X509Certificate((await ca.leaf('127.0.0.1')).cert).subjectAltName).toBe('IP Address:127.0.0.1');
   }, 30_000);
 
+  it('gives replicas that start together on one empty directory one CA and one leaf key', async () => {
+    const shared = join(dir, 'shared');
+    const replicas = [new ProxyCa(shared), new ProxyCa(shared), new ProxyCa(shared)];
+    await Promise.all(replicas.map((r) => r.open()));
+    expect(new Set(replicas.map((r) => r.certificatePem)).size).toBe(1);
+    const root = new X509Certificate(replicas[0].certificatePem);
+    // A leaf any replica signs is trusted by a client holding the CA any other one serves.
+    for (const r of replicas) expect(new X509Certificate((await r.leaf(`${replicas.indexOf(r)}.test`)).cert).verify(root.publicKey)).toBe(true);
+    expect(new Set(await Promise.all(replicas.map(async (r) => (await r.leaf('same.test')).key))).size).toBe(1);
+  }, 30_000);
+
   it('names files safely', () => {
     expect(certFileName('../../etc/passwd')).toBe('__.._etc_passwd');
   });

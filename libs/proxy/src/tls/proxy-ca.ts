@@ -1,5 +1,5 @@
 import { generateKeyPair, randomBytes, X509Certificate } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
@@ -24,9 +24,50 @@ function writeAtomic(path: string, data: string, mode = 0o644): void {
   renameSync(tmp, path);
 }
 
+/**
+ * Writes `path` whole unless it exists: false when another process (a proxy replica on the
+ * same PROXY_CA_DIR) made it first. A hard link never replaces its target, so of replicas
+ * that start together on an empty directory exactly one creates each file.
+ */
+function createExclusive(path: string, data: string, mode: number): boolean {
+  const tmp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
+  writeFileSync(tmp, data, { mode });
+  try {
+    linkSync(tmp, path);
+    return true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw e;
+  } finally {
+    unlinkSync(tmp);
+  }
+}
+
+/** How long a replica that lost the race for the CA key waits for the winner's certificate. */
+const CA_CERT_WAIT_MS = 10_000;
+
 /** A file name for a host (no path tricks). */
 export function certFileName(host: string): string {
   return host.toLowerCase().replace(/[^a-z0-9.-]/g, '_').replace(/^\.+/, '_');
+}
+
+/** A CA certificate for the key `privateKeyPem`, valid for 10 years. */
+function selfSignedCa(privateKeyPem: string): string {
+  const privateKey = forge.pki.privateKeyFromPem(privateKeyPem);
+  const cert = forge.pki.createCertificate();
+  cert.publicKey = forge.pki.setRsaPublicKey(privateKey.n, privateKey.e);
+  cert.serialNumber = `01${randomBytes(15).toString('hex')}`;
+  cert.validity.notBefore = new Date(Date.now() - 86_400_000);
+  cert.validity.notAfter = new Date(Date.now() + 10 * 365 * 86_400_000);
+  cert.setSubject(CA_SUBJECT);
+  cert.setIssuer(CA_SUBJECT);
+  cert.setExtensions([
+    { name: 'basicConstraints', cA: true, critical: true },
+    { name: 'keyUsage', keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true },
+    { name: 'subjectKeyIdentifier' },
+  ]);
+  cert.sign(privateKey, forge.md.sha256.create());
+  return forge.pki.certificateToPem(cert);
 }
 
 /**
@@ -57,34 +98,23 @@ export class ProxyCa {
     mkdirSync(this.keysDir, { recursive: true, mode: 0o700 });
     const certFile = join(this.certsDir, 'ca.pem');
     const keyFile = join(this.keysDir, 'ca.private.key');
-    if (!existsSync(certFile) || !existsSync(keyFile)) {
+    // The key decides who makes the CA: replicas sharing the directory all end up with the
+    // one whose key was created first, and its certificate.
+    if (!existsSync(keyFile)) {
       const keys = await rsaKeys();
-      const cert = forge.pki.createCertificate();
-      cert.publicKey = forge.pki.publicKeyFromPem(keys.publicKey);
-      cert.serialNumber = `01${randomBytes(15).toString('hex')}`;
-      cert.validity.notBefore = new Date(Date.now() - 86_400_000);
-      cert.validity.notAfter = new Date(Date.now() + 10 * 365 * 86_400_000);
-      cert.setSubject(CA_SUBJECT);
-      cert.setIssuer(CA_SUBJECT);
-      cert.setExtensions([
-        { name: 'basicConstraints', cA: true, critical: true },
-        { name: 'keyUsage', keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true },
-        { name: 'subjectKeyIdentifier' },
-      ]);
-      const privateKey = forge.pki.privateKeyFromPem(keys.privateKey);
-      cert.sign(privateKey, forge.md.sha256.create());
-      writeAtomic(join(this.keysDir, 'ca.public.key'), keys.publicKey);
-      writeAtomic(keyFile, keys.privateKey, 0o600);
-      writeAtomic(certFile, forge.pki.certificateToPem(cert));
+      if (createExclusive(keyFile, keys.privateKey, 0o600)) {
+        writeAtomic(join(this.keysDir, 'ca.public.key'), keys.publicKey);
+        createExclusive(certFile, selfSignedCa(keys.privateKey), 0o644);
+      }
     }
+    for (const until = Date.now() + CA_CERT_WAIT_MS; !existsSync(certFile) && Date.now() < until; ) await new Promise((r) => setTimeout(r, 50));
+    // Still none: its maker stopped between key and certificate; any replica may finish it.
+    if (!existsSync(certFile)) createExclusive(certFile, selfSignedCa(readFileSync(keyFile, 'utf8')), 0o644);
     this.caPem = readFileSync(certFile, 'utf8');
     this.caCert = forge.pki.certificateFromPem(this.caPem);
     this.caKey = forge.pki.privateKeyFromPem(readFileSync(keyFile, 'utf8'));
     const leafKeyFile = join(this.keysDir, 'leaf.private.key');
-    if (!existsSync(leafKeyFile)) {
-      const keys = await rsaKeys();
-      writeAtomic(leafKeyFile, keys.privateKey, 0o600);
-    }
+    if (!existsSync(leafKeyFile)) createExclusive(leafKeyFile, (await rsaKeys()).privateKey, 0o600);
     this.leafKeyPem = readFileSync(leafKeyFile, 'utf8');
     const k = forge.pki.privateKeyFromPem(this.leafKeyPem);
     this.leafPublic = forge.pki.setRsaPublicKey(k.n, k.e);
