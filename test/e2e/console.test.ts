@@ -273,6 +273,54 @@ describeIf(needs.chromium)('the web console, driven in headless Chromium', () =>
     await page.close();
   });
 
+  it('lets the admin key manage keys: create one, grant and withdraw its capabilities, revoke it', async () => {
+    const page = await signedInPage(platform.adminKey);
+    await page.click('header.top nav a[href="/keys"]');
+    await page.waitForSelector(`tr[data-key="${keyIdOf(platform.adminKey)}"]`);
+    await page.type('form.create-key input[name=projects]', '3');
+    await page.type('form.create-key input[name=label]', 'console-made');
+    await page.click('form.create-key input[name=grant-browser]');
+    await page.click('form.create-key button[name=create-key]');
+    await page.waitForSelector('[data-secret]');
+    const secret = await textOf(page, '[data-secret]');
+    const row = `tr[data-key="${keyIdOf(secret)}"]`;
+    await waitForText(page, row, 'projects 3');
+    // The new key works, on its project only.
+    const made = client(platform, secret);
+    expect((await made.dash('/jobs/list.json?project=3')).status).toBe(200);
+    expect((await made.dash('/jobs/list.json?project=1')).status).toBe(403);
+    await page.click(`${row} button[name=grant-deploy]`);
+    await page.waitForSelector(`${row} button[name=withdraw-deploy]`);
+    await page.click(`${row} button[name=withdraw-browser]`);
+    await page.waitForSelector(`${row} button[name=grant-browser]`);
+    await shot(page, 'keys');
+    const listed = await client(platform, platform.adminKey).dash('/keys/list.json');
+    expect((listed.body.keys as { key_id: string; capabilities: string[] }[]).find((k) => k.key_id === keyIdOf(secret))?.capabilities).toEqual(['deploy']);
+    page.once('dialog', (d) => void d.accept());
+    await page.click(`${row} button[name=revoke]`);
+    await page.waitForFunction((s: string) => !document.querySelector(s), {}, row);
+    // Revoked: refused within the access cache time.
+    const deadline = Date.now() + 10_000;
+    while ((await made.dash('/jobs/list.json?project=3')).status !== 401 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    expect((await made.dash('/jobs/list.json?project=3')).status).toBe(401);
+    await page.close();
+  });
+
+  it('keeps key management from a project key: not in its menu, the page and the API refuse it', async () => {
+    const page = await signedInPage(projectKey);
+    expect(await textOf(page, 'header.top nav')).not.toContain('Keys');
+    await page.goto(`${url}/keys`);
+    await waitForText(page, '.error', '403');
+    const answers = await page.evaluate(async () => {
+      const csrf = ((await (await fetch('/console/session')).json()) as { csrf: string }).csrf;
+      const list = await fetch('/api/keys/list.json');
+      const create = await fetch('/api/keys/create.json', { method: 'POST', headers: { 'X-CSRF-Token': csrf, 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'project=1&grant=deploy' });
+      return [list.status, create.status, await create.json()];
+    });
+    expect(answers).toEqual([403, 403, { status: 'error', message: 'Only an admin key manages keys' }]);
+    await page.close();
+  });
+
   it('keeps a project key out of another project: pages and actions refused, on the console and on the APIs', async () => {
     const page = await signedInPage(projectKey);
     await page.goto(`${url}/p/2`);
@@ -336,6 +384,21 @@ describe('console sessions on the APIs (HTTP)', () => {
     expect(ok.status).toBe(200);
     const written = await fetch(`${platform.consoleUrl}/storage/items/1/1/1`, { method: 'POST', headers: withCookie({ 'x-csrf-token': session.csrf }), body: '{"a":1}\n' });
     expect(written.status).toBe(200);
+  });
+
+  it('answers the key management API in the dash style: bad input 400, an unknown key 404, never its own revocation', async () => {
+    const admin = client(platform, platform.adminKey);
+    expect(await admin.dash('/keys/create.json', { project: '1', grant: 'root' })).toEqual({ status: 400, body: { status: 'error', message: 'Invalid capability "root": one of browser, extraction, deploy' } });
+    expect((await admin.dash('/keys/create.json', { label: 'nothing' })).status).toBe(400);
+    expect((await admin.dash('/keys/grant.json', { key_id: 'key-000000000000', capability: 'deploy' })).status).toBe(404);
+    expect((await admin.dash('/keys/revoke.json', { key_id: 'not-a-key' })).status).toBe(400);
+    expect(await admin.dash('/keys/revoke.json', { key_id: keyIdOf(platform.adminKey) })).toEqual({ status: 400, body: { status: 'error', message: 'A key cannot revoke itself: revoke it with another admin key' } });
+    const created = await admin.dash('/keys/create.json', { project: ['4', '5'], grant: 'extraction' });
+    expect(created.body.key).toEqual({ key_id: keyIdOf(created.body.apikey as string), label: 'projects 4,5', admin: false, projects: [4, 5], capabilities: ['extraction'] });
+    // A revoked key is gone: a second revocation finds nothing.
+    expect((await admin.dash('/keys/revoke.json', { key_id: keyIdOf(created.body.apikey as string) })).status).toBe(200);
+    expect((await admin.dash('/keys/revoke.json', { key_id: keyIdOf(created.body.apikey as string) })).status).toBe(404);
+    expect((await client(platform, key).dash('/keys/list.json')).status).toBe(403);
   });
 
   it('signs in only from a JSON body, so no other site can sign a browser in under its key', async () => {
