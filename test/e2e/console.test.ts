@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import puppeteer, { Browser, Page } from 'puppeteer-core';
 import { keyIdOf } from '@crawlhub/access';
 import { Core, CoreModule } from '@crawlhub/platform';
@@ -172,6 +173,18 @@ describeIf(needs.chromium)('the web console, driven in headless Chromium', () =>
     expect(await page.$$eval('table.records tbody tr', (rows) => rows.length)).toBe(5);
     await page.click('table.records tbody tr');
     await waitForText(page, '.record-view', '"_type": "Page"');
+    // Comments on the opened item's field: added through the dash API's comments, counted in its row.
+    const item = (await textOf(page, '.record-view strong')).split('/')[3];
+    await page.select('select[name=comment-target]', 'url');
+    await page.type('input[name=comment-text]', 'wrong host?');
+    await page.click('button[name=add-comment]');
+    await waitForText(page, `.comment-target[data-target="${item}/url"]`, 'wrong host?');
+    await page.waitForFunction(() => !!document.querySelector('td[data-notes="1"]'));
+    const stored = await client(platform, projectKey).dash(`/comments/${jobKey}/${item}/url`);
+    expect((stored.body as unknown as { text: string; author: string }[]).map((c) => [c.text, c.author])).toEqual([['wrong host?', keyIdOf(projectKey)]]);
+    await shot(page, 'job-comments');
+    await page.click('button[name=archive-comments]');
+    await page.waitForSelector(`.comment-target[data-target="${item}/url"] li.archived`);
 
     await page.click('button[name=download-csv]');
     const file = `items-${jobKey.replace(/\//g, '-')}.csv`;
@@ -186,6 +199,8 @@ describeIf(needs.chromium)('the web console, driven in headless Chromium', () =>
     await page.setViewport({ width: 390, height: 844, isMobile: true });
     await page.click('button[name=tab-stats]');
     await page.waitForSelector('table.kv');
+    // Its rates over time: 25 items and as many requests, per minute of their storing.
+    await page.waitForSelector('[data-chart="Per minute"] canvas');
     await shot(page, 'job-phone');
     await page.close();
   });
@@ -405,6 +420,13 @@ describe('console sessions on the APIs (HTTP)', () => {
     const res = await fetch(`${platform.consoleUrl}/console/session`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `apikey=${key}` });
     expect(res.status).toBe(415);
     expect(res.headers.get('set-cookie')).toBeNull();
+  });
+
+  it('keeps the first page\'s script under 150 KB compressed', () => {
+    const { script } = buildConsole(ROOT);
+    const compressed = gzipSync(readFileSync(join(ROOT, 'dist/console', script)), { level: 9 }).length;
+    console.log(`console script: ${(compressed / 1024).toFixed(1)} KB gzipped (budget 150 KB)`);
+    expect(compressed).toBeLessThan(150 * 1024);
   });
 
   it('serves the console at / and at the job URL shub prints, and the dash API stays under /api', async () => {

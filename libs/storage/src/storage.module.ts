@@ -16,6 +16,8 @@ import { SystemController } from './http/system.controller';
 import { FilterError } from './domain/record-filter';
 import { JOB_METADATA_VIEW } from './ports/job-metadata.view';
 import { JOB_RECORDS_VIEW } from './ports/job-records.view';
+import { JobRecordRatesController } from './queries/job-record-rates/job-record-rates.controller';
+import { JobRecordRatesHandler } from './queries/job-record-rates/job-record-rates.handler';
 import { JobRecordsStatsController } from './queries/job-records-stats/job-records-stats.controller';
 import { JobRecordsStatsHandler } from './queries/job-records-stats/job-records-stats.handler';
 import { ReadJobMetadataHandler } from './queries/read-job-metadata/read-job-metadata.handler';
@@ -49,8 +51,8 @@ export class StorageCommandsModule {}
 /** The storage API on :8002 (job data part): items, logs, requests, stats, job metadata. */
 @Module({
   imports: [CqrsModule, HttpSupportModule, StorageViewsModule, StorageCommandsModule],
-  controllers: [SystemController, JobRecordsStatsController, WriteJobRecordsController, StreamJobRecordsController, ReadJobRecordsController, JobMetadataController],
-  providers: [ReadJobRecordsHandler, JobRecordsStatsHandler, ReadJobMetadataHandler, JobFeeds],
+  controllers: [SystemController, JobRecordsStatsController, JobRecordRatesController, WriteJobRecordsController, StreamJobRecordsController, ReadJobRecordsController, JobMetadataController],
+  providers: [ReadJobRecordsHandler, JobRecordsStatsHandler, JobRecordRatesHandler, ReadJobMetadataHandler, JobFeeds],
 })
 export class StorageApiModule {}
 
