@@ -5,7 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import puppeteer, { Browser, Page } from 'puppeteer-core';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { keyIdOf } from '@crawlhub/access';
+import {
+  createEvent, EXTRACTION_COMPLETED, EXTRACTION_RESULTS_TOPIC, ExtractionCompleted, FETCH_REQUESTED, FETCH_REQUESTS_TOPIC, FetchRequested, RENDER_REQUESTS_TOPIC,
+} from '@crawlhub/contracts';
 import { Core, CoreModule } from '@crawlhub/platform';
 import { ManualUsageClock, ProxyUsageRecorderModule, UsageRecorder } from '@crawlhub/proxy-stats';
 import { CHROMIUM_FLAGS } from '@crawlhub/render';
@@ -286,6 +290,44 @@ describeIf(needs.chromium)('the web console, driven in headless Chromium', () =>
     await page.waitForSelector('[data-chart=Requests] canvas');
     await shot(page, 'usage');
     await page.close();
+  });
+
+  it('charts the fetch and extraction usage of the key over time, apart from the proxy\'s; the admin key sees every key\'s', async () => {
+    const own = keyIdOf(projectKey);
+    const other = keyIdOf(otherKey);
+    const actor = { kind: 'system' as const, id: 'test' };
+    const fetchRequest = (user: string, render: boolean) => {
+      const id = randomUUID();
+      return createEvent({ type: FETCH_REQUESTED, key: id, actor, data: { id, user, url: `${site.url}/`, method: 'GET', headers: [], body: null, region: null, device: null, jobId: null, render, screenshot: false, deadline: Date.now() + 60_000 } satisfies FetchRequested });
+    };
+    const query = (user: string, error: string | null) => {
+      const id = `${Date.now()}-${randomBytes(8).toString('hex')}`;
+      return createEvent({ type: EXTRACTION_COMPLETED, key: id, actor, data: { id, batch: randomUUID(), user, worker: 'w', pageType: 'article', result: error ? null : { url: site.url }, error, billable: true, downloadMs: 1, extractMs: 1 } satisfies ExtractionCompleted });
+    };
+    const log = platform.core.eventLog;
+    await log.ensureTopics([FETCH_REQUESTS_TOPIC, RENDER_REQUESTS_TOPIC, EXTRACTION_RESULTS_TOPIC]);
+    await log.append(FETCH_REQUESTS_TOPIC, [fetchRequest(own, false), fetchRequest(own, false), fetchRequest(other, false)]);
+    await log.append(RENDER_REQUESTS_TOPIC, [fetchRequest(own, true)]);
+    await log.append(EXTRACTION_RESULTS_TOPIC, [query(own, null), query(own, 'Downloader error: http404'), query(other, null)]);
+
+    const page = await signedInPage(projectKey);
+    await page.goto(`${url}/usage`);
+    await waitForText(page, '[data-totals=fetch]', '2 fetches, 1 renders');
+    await waitForText(page, '[data-totals=extraction]', '2 queries, 1 errors');
+    await page.waitForSelector('[data-chart=Fetches] canvas');
+    await page.waitForSelector('[data-chart=Extraction] canvas');
+    await shot(page, 'usage-fetch-extraction');
+    await page.close();
+
+    // Over the dash API: a project key sees its own usage only; the admin key every key's, or the ones it names.
+    const mine = await client(platform, projectKey).dash('/usage/fetch.json?groupby=day');
+    expect((mine.body.results as { fetches: number; renders: number }[]).map((r) => [r.fetches, r.renders])).toEqual([[2, 1]]);
+    expect((await client(platform, projectKey).dash(`/usage/extraction.json?users=${other}`)).status).toBe(403);
+    const all = await client(platform, platform.adminKey).dash('/usage/extraction.json?groupby=day');
+    expect((all.body.results as { queries: number }[]).map((r) => r.queries)).toEqual([3]);
+    const named = await client(platform, platform.adminKey).dash(`/usage/fetch.json?groupby=day&users=${other}`);
+    expect((named.body.results as { fetches: number }[]).map((r) => r.fetches)).toEqual([1]);
+    expect(await client(platform, projectKey).dash('/usage/fetch.json?groupby=week')).toEqual({ status: 400, body: { status: 'error', message: 'Invalid groupby "week": one of max, hour, day' } });
   });
 
   it('lets the admin key manage keys: create one, grant and withdraw its capabilities, revoke it', async () => {
