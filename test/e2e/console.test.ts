@@ -8,11 +8,12 @@ import puppeteer, { Browser, Page } from 'puppeteer-core';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { keyIdOf } from '@crawlhub/access';
 import {
-  createEvent, EXTRACTION_COMPLETED, EXTRACTION_RESULTS_TOPIC, ExtractionCompleted, FETCH_REQUESTED, FETCH_REQUESTS_TOPIC, FetchRequested, RENDER_REQUESTS_TOPIC,
+  createEvent, DEPLOY_FAILED, DEPLOY_LOG, DEPLOY_REQUESTED, DEPLOYS_TOPIC, DeployFailed, DeployLog, DeployRequested, EXTRACTION_COMPLETED, EXTRACTION_RESULTS_TOPIC, ExtractionCompleted, FETCH_REQUESTED, FETCH_REQUESTS_TOPIC, FetchRequested, RENDER_REQUESTS_TOPIC,
 } from '@crawlhub/contracts';
 import { Core, CoreModule } from '@crawlhub/platform';
 import { ManualUsageClock, ProxyUsageRecorderModule, UsageRecorder } from '@crawlhub/proxy-stats';
 import { CHROMIUM_FLAGS } from '@crawlhub/render';
+import { EventWriter } from '@crawlhub/views';
 import { basic, startTestPlatform, TestPlatform } from '../support/platform';
 import { client, NODE_CRAWLER } from '../support/runner-helpers';
 import { startLoopbackSite, LoopbackSite } from '../support/loopback-site';
@@ -456,6 +457,32 @@ describe('console sessions on the APIs (HTTP)', () => {
     expect((await admin.dash('/keys/revoke.json', { key_id: keyIdOf(created.body.apikey as string) })).status).toBe(200);
     expect((await admin.dash('/keys/revoke.json', { key_id: keyIdOf(created.body.apikey as string) })).status).toBe(404);
     expect((await client(platform, key).dash('/keys/list.json')).status).toBe(403);
+  });
+
+  it('answers the whole build log of a past deploy, not only its failure\'s tail', async () => {
+    const writer = new EventWriter(platform.core.eventLog, platform.core.projections, platform.core.config);
+    const actor = { kind: 'system' as const, id: 'test' };
+    const blob = { sha256: 'a'.repeat(64), size: 1, filename: 'p-1.egg' };
+    const deployEvent = (type: string, data: object) => createEvent({ type, key: '1', data, actor });
+    const request = randomUUID();
+    const log = Array.from({ length: 250 }, (_, i) => `build line ${i}`);
+    await writer.appendAndWait(DEPLOYS_TOPIC, [
+      deployEvent(DEPLOY_REQUESTED, { project: 1, request, version: 'v-log', stack: 'scrapy:2.11', egg: blob, eggs: [], requirements: null } satisfies DeployRequested),
+      // Another deploy's lines in between stay out of this one's log.
+      deployEvent(DEPLOY_LOG, { project: 1, request: randomUUID(), lines: ['not ours'] } satisfies DeployLog),
+      deployEvent(DEPLOY_LOG, { project: 1, request, lines: log.slice(0, 200) } satisfies DeployLog),
+      deployEvent(DEPLOY_LOG, { project: 1, request, lines: log.slice(200) } satisfies DeployLog),
+    ]);
+    await writer.appendAndWait(DEPLOYS_TOPIC, [
+      deployEvent(DEPLOY_FAILED, { project: 1, request, reason: 'no spiders', logTail: log.slice(-20), builder: 'b' } satisfies DeployFailed),
+    ]);
+    const c = client(platform, key);
+    const listed = (await c.dash('/deploys/list.json?project=1')).body.deploys as { deploy_id: number; version: string }[];
+    const deployId = listed.find((d) => d.version === 'v-log')!.deploy_id;
+    expect(await c.dash(`/deploys/log.json?project=1&deploy_id=${deployId}`)).toEqual({ status: 200, body: { status: 'ok', deploy_id: deployId, version: 'v-log', state: 'failed', lines: log } });
+    expect((await c.dash('/deploys/log.json?project=1&deploy_id=999')).status).toBe(404);
+    expect((await c.dash('/deploys/log.json?project=1&deploy_id=x')).status).toBe(400);
+    expect((await c.dash(`/deploys/log.json?project=2&deploy_id=${deployId}`)).status).toBe(403);
   });
 
   it('signs in only from a JSON body, so no other site can sign a browser in under its key', async () => {
