@@ -7,14 +7,14 @@ import { CommandBus } from '@nestjs/cqrs';
 import { ACCESS_KEYS_VIEW, AccessKeysView, CreateAccessKeyCommand, SetKeyCapabilitiesCommand, UnknownKeyError } from '@crawlhub/access';
 import { ConfigError, loadConfig } from '@crawlhub/config';
 import {
-  EXTRACTION_COMPLETED, EXTRACTION_RESULTS_TOPIC, ExtractionCompleted, extractionEventProblem, JOB_DATA_TOPIC, JOB_METADATA_TOPIC, JOBS_REQUESTED_TYPES, JOBS_TOPIC, JobsRequested, KEY_CAPABILITIES, KeyCapability,
+  EXTRACTION_COMPLETED, EXTRACTION_RESULTS_TOPIC, ExtractionCompleted, extractionEventProblem, KEY_CAPABILITIES, KeyCapability,
 } from '@crawlhub/contracts';
 import { ExtractionUsage } from '@crawlhub/extraction-batches';
-import { LoggedEvent, partitionForKey } from '@crawlhub/eventlog';
-import { JOBS_VIEW, JobsView } from '@crawlhub/jobs';
+import { LoggedEvent } from '@crawlhub/eventlog';
 import { Core, CoreModule, openCore } from '@crawlhub/platform';
 import { parseSpidersFile, RegisterSpidersCommand, SPIDER_COMMANDS_VIEW, SpiderCommandError, SpiderCommandsView, SpiderRegistryModule } from '@crawlhub/runner';
 import { createProjector } from '../projector/projector.app';
+import { auditEntries, auditLine, auditTargetOf } from './audit';
 import { CliCommand, CliUsageError, ParsedCommandLine, parseCommandLine } from './command-line';
 
 type CommandArgs = Pick<ParsedCommandLine<CliCommand>, 'values' | 'positionals'>;
@@ -50,16 +50,23 @@ crawlhub keys create --admin [--label TEXT]
   },
   {
     words: ['replay'],
-    usage: `crawlhub replay        drop every view and rebuild it from the event log
-                       (stop the platform's projector first)`,
+    usage: `crawlhub replay        drop every view and rebuild it from the event log's facts
+                       (stop the platform's projector first); job requests of a log
+                       written before decisions were facts are decided once, and
+                       their facts appended (the upgrade path)`,
     run: (core: Core) => replay(core),
   },
   {
     words: ['audit'],
-    usage: `crawlhub audit <project>/<spider>/<job>
-                       print the job's event history from the log, oldest first`,
-    positionals: ['<project>/<spider>/<job>'],
-    run: (core: Core, { positionals }: CommandArgs) => audit(core, positionals[0]),
+    usage: `crawlhub audit <project>/<spider>/<job> [--json]
+crawlhub audit <project> [--json]
+                       the job's (or the project's) history from the log alone, oldest
+                       first: each decision with its request, the decider's version,
+                       actor, correlation and causation ids; a job's own writes too.
+                       --json: one JSON object per line`,
+    options: { json: { type: 'boolean' } },
+    positionals: ['<project>[/<spider>/<job>]'],
+    run: (core: Core, { values, positionals }: CommandArgs) => audit(core, positionals[0], values.json === true),
   },
   {
     words: ['spiders', 'register'],
@@ -95,9 +102,6 @@ ${COMMANDS.map((c) => c.usage.replace(/^/gm, '  ')).join('\n')}
   crawlhub <command> --help   the usage of one command
 
 Through npm: npm run crawlhub -- <command>`;
-
-/** Topics that carry a job's history, keyed by its job key. */
-const JOB_TOPICS = [JOB_DATA_TOPIC, JOB_METADATA_TOPIC];
 
 /** The values of a string option (none when absent). */
 function strings(values: CommandArgs['values'], name: string): string[] {
@@ -195,38 +199,13 @@ async function replay(core: Core): Promise<void> {
   });
 }
 
-async function audit(core: Core, jobKey: string | undefined): Promise<void> {
-  if (!jobKey || !/^\d{1,15}\/\d{1,15}\/\d{1,15}$/.test(jobKey)) fail('audit takes a job key like 1/2/3');
-  await core.eventLog.ensureTopics([...JOB_TOPICS, JOBS_TOPIC]);
-  const rows: { at: number; line: string }[] = [];
-  const row = (e: LoggedEvent, extra: string) =>
-    rows.push({
-      at: e.event.occurredAt,
-      line: `${new Date(e.event.occurredAt).toISOString()}  ${e.topic}/${e.partition}@${e.offset}  ${e.event.type} v${e.event.version}  by ${e.event.actor.kind}:${e.event.actor.id}  ${extra}`,
-    });
-  // What the job wrote and what clients wrote to its metadata: keyed by the job.
-  for (const topic of JOB_TOPICS) {
-    for await (const e of partitionEvents(core, topic, jobKey)) {
-      if (e.event.key === jobKey) row(e, `${JSON.stringify(e.event.data)}${e.event.lines ? ` +${e.event.lines.length} records` : ''}`);
-    }
-  }
-  // Its lifecycle: requests on the project's stream whose recorded decision touched the job.
-  await withProjector(core, async ({ context, projector }) => {
-    await projector.catchUp(projector.topics(), () => undefined);
-    const jobs = context.get<JobsView>(JOBS_VIEW);
-    const project = jobKey.split('/')[0];
-    for await (const e of partitionEvents(core, JOBS_TOPIC, project)) {
-      // Requests only: runner heartbeats share the project's stream and decide nothing.
-      if (e.event.key !== project || !JOBS_REQUESTED_TYPES.includes(e.event.type)) continue;
-      const d = e.event.data as JobsRequested;
-      const decision = await jobs.outcome(d.requestId);
-      const touched = decision?.effects.jobs.find((j) => j.key === jobKey);
-      if (touched) row(e, `${JSON.stringify(d.request)} -> ${touched.state}${decision!.outcome.op === 'push' && decision!.outcome.error ? ` (refused: ${decision!.outcome.error})` : ''}`);
-    }
-  });
-  rows.sort((a, b) => a.at - b.at);
-  for (const r of rows) console.log(r.line);
-  if (rows.length === 0) console.log(`no events for job ${jobKey}`);
+async function audit(core: Core, what: string, json: boolean): Promise<void> {
+  const target = auditTargetOf(what);
+  if (!target) fail('audit takes a project id like 1 or a job key like 1/2/3 (and --json)');
+  const entries = await auditEntries(core.eventLog, target);
+  if (json) for (const a of entries) console.log(JSON.stringify(a));
+  else if (entries.length === 0) console.log(`no events for ${target.job === null ? `project ${target.project}` : `job ${target.job}`}`);
+  else for (const a of entries) console.log(auditLine(a));
 }
 
 async function extractionUsage(core: Core, { values }: CommandArgs): Promise<void> {
@@ -247,11 +226,6 @@ async function extractionUsage(core: Core, { values }: CommandArgs): Promise<voi
   if (rows.length === 0) return console.log('no extraction queries');
   console.log(`${'day'.padEnd(10)}  ${'key'.padEnd(20)}  ${'queries'.padStart(8)}  ${'billable'.padStart(8)}  ${'errors'.padStart(8)}`);
   for (const r of rows) console.log(`${r.day}  ${r.user.padEnd(20)}  ${String(r.queries).padStart(8)}  ${String(r.billable).padStart(8)}  ${String(r.errors).padStart(8)}`);
-}
-
-/** Every event of the partition a key lands in, oldest first. */
-function partitionEvents(core: Core, topic: string, key: string): AsyncGenerator<LoggedEvent> {
-  return partitionFrom(core, topic, partitionForKey(key, core.eventLog.partitionCount(topic)));
 }
 
 /** Every event of one partition, oldest first. */

@@ -1,10 +1,11 @@
 import {
-  createEvent, JOBS_TOPIC, JOB_STATES, JobCancelRequest, JobPushRequest, JobsRequest, JobsRequested, jobsRequestedType, JobStartRequest, JobState,
+  createEvent, JOBS_DECIDED, JOBS_TOPIC, JOB_STATES, JobsDecided, JobCancelRequest, JobPushRequest, JobsRequest, JobsRequested, jobsRequestedType, JobStartRequest, JobState,
   JobTagsRequest, JobUpdate, RUNNER_HEARTBEAT, RunnerHeartbeat, SpiderRequest } from '@crawlhub/contracts';
 import { LoggedEvent } from '@crawlhub/eventlog';
 import { decideJobs, JobsOutcome, LostJob } from '../../libs/jobs/src/domain/decide-jobs';
 import { argsKeyOf, JobDoc, STATE_CHANGES } from '../../libs/jobs/src/domain/job';
-import { recordsOutcome } from '../../libs/jobs/src/events/jobs.projection';
+import { JobsProjection, recordsOutcome } from '../../libs/jobs/src/events/jobs.projection';
+import type { ActivityView } from '@crawlhub/activity';
 import { JobFilter, JobsView } from '../../libs/jobs/src/ports/jobs.view';
 import { eachViewFixture, ViewFixture, ViewHarness } from './view-fixture';
 
@@ -17,9 +18,11 @@ interface Crash {
 }
 
 /**
- * A fake `jobs` log partition applied like JobsProjection does: the outcome recorded for
- * the request, or the real decider's, then saveOutcome, putSpiders, putJobs, each event at
- * the next offset, through the projection store's `applyBatch`.
+ * A fake `jobs` log partition whose requests are decided and folded in one step (the
+ * decision recorded for the request, or the real rules', then saveOutcome, putSpiders,
+ * putJobs, each event at the next offset, through the projection store's `applyBatch`):
+ * what the decider and the fold of its fact (JobsProjection) do together, for the adapters'
+ * reads and writes. The fold of real facts has its own test below.
  */
 class JobsLog {
   private next = 0;
@@ -70,7 +73,7 @@ class JobsLog {
     return this.clock;
   }
 
-  /** As JobsProjection applies it, with the crash points. */
+  /** As the decider decides it and JobsProjection folds its fact, with the crash points. */
   private async apply(e: LoggedEvent, crash?: Crash): Promise<void> {
     const view = this.f.view;
     if (e.event.type === RUNNER_HEARTBEAT) {
@@ -171,6 +174,58 @@ export function jobsViewContract(name: string, harness: ViewHarness<JobsView>): 
       expect(await view.count({ project: 1 })).toBe(0);
       expect(await view.stateCounts()).toEqual([]);
       expect(await view.stateCounts(1)).toEqual([]);
+    });
+
+    it('folds a decision fact once: its documents and the partition\'s decided-through mark, a second fact of the request ignored', async () => {
+      expect(await view.decidedThrough(0)).toBe(-1);
+      expect(await view.builtBeforeFacts()).toBe(false);
+      const activity: unknown[] = [];
+      const projection = new JobsProjection(view, { record: async (at: LoggedEvent, _p: number, m: object[]) => void activity.push(...m.map((x) => ({ offset: at.offset, ...x }))) } as unknown as ActivityView);
+      // The request at offset 0, its fact at 1, a second fact of the same request (another decision) at 2, a request and its fact at 3 and 4.
+      const request = log.event(3, push('books'));
+      const factOf = (r: LoggedEvent, decision: unknown, offset: number): LoggedEvent => {
+        const d = r.event.data as JobsRequested;
+        const data: JobsDecided = { requestId: d.requestId, project: 3, op: d.request.op, requestOffset: r.offset, requestedAt: r.event.occurredAt, deciderVersion: 1, decision };
+        return { topic: JOBS_TOPIC, partition: 0, offset, event: createEvent({ type: JOBS_DECIDED, key: '3', data, actor: r.event.actor, causationId: r.event.id }) };
+      };
+      const decision = await decideJobs(view, { project: 3, at: request.event.occurredAt, order: request.offset }, (request.event.data as JobsRequested).request);
+      const other = { ...decision, effects: { ...decision.effects, jobs: decision.effects.jobs.map((j) => ({ ...j, key: '3/1/9', number: 9 })) } };
+      log.event(3, push('unused')); // offsets 1 and 2 are the facts below
+      log.event(3, push('unused'));
+      const later = log.event(3, push('books'));
+      const first = factOf(request, decision, 1);
+      const second = factOf(request, other, 2);
+      await f.store.applyBatch(JOBS_TOPIC, 0, [request, first, second], (e) => projection.apply(e));
+      expect(keysOf(await list({ project: 3 }))).toEqual(['3/1/1']);
+      expect(await view.decidedThrough(0)).toBe(0);
+      expect(await view.decidedThrough(1)).toBe(-1);
+      expect((await view.outcome((request.event.data as JobsRequested).requestId))!.outcome).toEqual({ op: 'push', key: '3/1/1', error: null, state: 'pending' });
+      // Under the request's id, time and place in the stream, as before decisions were facts.
+      expect(activity).toEqual([{ offset: 0, id: `${request.event.id}:0`, ts: request.event.occurredAt, json: JSON.stringify({ event: 'job:scheduled', job: '3/1/1', user: 'alice' }) }]);
+      const laterDecision = await decideJobs(view, { project: 3, at: later.event.occurredAt, order: later.offset }, (later.event.data as JobsRequested).request);
+      await f.store.applyBatch(JOBS_TOPIC, 0, [later, factOf(later, laterDecision, 4)], (e) => projection.apply(e));
+      expect(keysOf(await list({ project: 3 }))).toEqual(['3/1/2', '3/1/1']);
+      expect(await view.decidedThrough(0)).toBe(3);
+      // Applied again (a crash before the checkpoint): nothing changes, the mark never moves back.
+      if (f.selfGuarded) for (const e of [first, second, factOf(later, laterDecision, 4)]) await projection.apply(e);
+      expect(keysOf(await list({ project: 3 }))).toEqual(['3/1/2', '3/1/1']);
+      expect(await view.decidedThrough(0)).toBe(3);
+    });
+
+    it('keeps a runner heard when a check requested before its heartbeat is folded after it', async () => {
+      const heartbeat = log.heartbeat(4, 'r');
+      const staleCheck = log.heartbeat(4, 'x'); // positions of two check facts
+      const freshCheck = log.heartbeat(4, 'x');
+      const silence = (runner: string, silentSince: number) => ({ put: [{ project: 4, runner, silentSince }], drop: [] });
+      await f.store.applyBatch(JOBS_TOPIC, 0, [heartbeat, staleCheck], async (e) => {
+        if (e === heartbeat) await view.putRunners(e, 4, { put: [{ project: 4, runner: 'r', silentSince: null }], drop: [] });
+        // Requested before the heartbeat (at its offset - 1): the runner stays heard.
+        else await view.putRunners(e, 4, silence('r', 1000), heartbeat.offset - 1);
+      });
+      expect(await view.runnersOf(4)).toEqual([{ project: 4, runner: 'r', silentSince: null }]);
+      // Requested after it: the silence starts.
+      await f.store.applyBatch(JOBS_TOPIC, 0, [freshCheck], (e) => view.putRunners(e, 4, silence('r', 2000), staleCheck.offset));
+      expect(await view.runnersOf(4)).toEqual([{ project: 4, runner: 'r', silentSince: 2000 }]);
     });
 
     it('pushes a job: the whole document, metadata in the order the platform writes it', async () => {

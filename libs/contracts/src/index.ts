@@ -17,3 +17,5 @@ export * from './topics/deploys/deploys.topic';
 export * from './spider-name';
 export * from './storage-name';
 export * from './correlation';
+export * from './topic-contract';
+export * from './topics/topic-contracts';

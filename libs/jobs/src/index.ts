@@ -9,3 +9,4 @@ export * from './commands/request-jobs-change/request-jobs-change.command';
 export * from './scheduler/periodic-scheduler';
 export * from './domain/botgroups';
 export * from './commands/runner-heartbeat/runner-heartbeat.command';
+export * from './decider/jobs-decider';

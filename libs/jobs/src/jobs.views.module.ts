@@ -10,11 +10,12 @@ import { SchedulesProjection } from './events/schedules.projection';
 import { SCHEDULES_VIEW } from './ports/schedules.view';
 import { JobsProjection } from './events/jobs.projection';
 import { JOBS_VIEW } from './ports/jobs.view';
+import { JobsDecider } from './decider/jobs-decider';
 
-/** The jobs view and its projection: needed by both APIs and by the projector. */
+/** The jobs view, its projection and its decider: needed by both APIs and by the projector (which alone runs the decider). */
 @Module({
   imports: [CqrsModule, ActivityViewsModule],
-  providers: [viewAdapter(JOBS_VIEW, { sqlite: JobsSqlite, mongodb: JobsMongo }), JobsProjection, viewAdapter(SCHEDULES_VIEW, { sqlite: SchedulesSqlite, mongodb: SchedulesMongo }), SchedulesProjection],
+  providers: [viewAdapter(JOBS_VIEW, { sqlite: JobsSqlite, mongodb: JobsMongo }), JobsProjection, JobsDecider, viewAdapter(SCHEDULES_VIEW, { sqlite: SchedulesSqlite, mongodb: SchedulesMongo }), SchedulesProjection],
   exports: [JOBS_VIEW, SCHEDULES_VIEW],
 })
 export class JobsViewsModule {}

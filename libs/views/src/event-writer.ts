@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { EventEnvelope } from '@crawlhub/contracts';
+import { EventEnvelope, eventProblem, MalformedEventError } from '@crawlhub/contracts';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
 import { EVENT_LOG, EventLog, LogPosition } from '@crawlhub/eventlog';
 import { PROJECTION_STORE, ProjectionStore } from './projection-store.port';
@@ -25,7 +25,12 @@ export class EventWriter {
 
   private readonly knownTopics = new Set<string>();
 
+  /** Appends the events, each checked against its topic's contract first: a malformed one is a bug of its writer, and never enters the log. */
   async append(topic: string, events: EventEnvelope[]): Promise<LogPosition[]> {
+    for (const e of events) {
+      const problem = eventProblem(topic, e);
+      if (problem !== null) throw new MalformedEventError(topic, e.type, problem);
+    }
     if (!this.knownTopics.has(topic)) {
       await this.log.ensureTopics([topic]);
       this.knownTopics.add(topic);

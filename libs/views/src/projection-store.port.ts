@@ -49,3 +49,19 @@ export interface Projection {
   readonly topics: readonly string[];
   apply(event: LoggedEvent): Promise<void>;
 }
+
+/**
+ * The single consumer of a topic's requests that decides them (the owner of a key's
+ * partition) and appends each decision as a fact, which projections fold. It reads the
+ * views folded from its earlier facts, so the projector runs it (and waits for it).
+ */
+export interface LogDecider {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /**
+   * Decides, in log order, every request that has no fact yet (a log written before
+   * decisions were facts), appending each fact and folding it with `applyViews` before the
+   * next decision. For replay, with no projector running; answers how many it decided.
+   */
+  decideUndecided(applyViews: (topics: string[]) => Promise<void>): Promise<number>;
+}

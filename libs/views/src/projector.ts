@@ -1,8 +1,9 @@
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import { ConsumedBatch, ConsumeOptions, Consumption, EVENT_LOG, EventLog, isolatePoisonMessages, LoggedEvent, PoisonPolicy } from '@crawlhub/eventlog';
-import { Projection, PROJECTION_STORE, ProjectionStore } from './projection-store.port';
-import { PROJECTION_METADATA } from './projection.decorator';
+import { eventProblem, MalformedEventError } from '@crawlhub/contracts';
+import { LogDecider, Projection, PROJECTION_STORE, ProjectionStore } from './projection-store.port';
+import { DECIDER_METADATA, PROJECTION_METADATA } from './projection.decorator';
 
 export const PROJECTOR_GROUP = 'projector';
 const PAGE = 500;
@@ -10,12 +11,14 @@ const PAGE = 500;
 /**
  * Builds every view from the log. At start it catches each partition up from its
  * checkpoint (so wiped views rebuild themselves), then consumes as a member of the
- * `projector` group, so several projector processes share the partitions.
+ * `projector` group, so several projector processes share the partitions. It runs the
+ * deciders (LogDecider) beside it: they read the views it folds from their facts.
  */
 @Injectable()
 export class Projector implements OnModuleDestroy {
   private readonly logger = new Logger('Projector');
   private projections: Projection[] = [];
+  private deciders: LogDecider[] | null = null;
   private consumption: Consumption | null = null;
 
   constructor(
@@ -34,11 +37,22 @@ export class Projector implements OnModuleDestroy {
     return this.projections;
   }
 
+  private discoverDeciders(): LogDecider[] {
+    this.deciders ??= this.discovery
+      .getProviders()
+      .filter((w) => w.metatype && w.instance && Reflect.getMetadata(DECIDER_METADATA, w.metatype as object))
+      .map((w) => w.instance as LogDecider);
+    return this.deciders;
+  }
+
   topics(): string[] {
     return [...new Set(this.discover().flatMap((p) => p.topics))].sort();
   }
 
+  /** A malformed event (one a foreign or older producer wrote) is never folded: it takes the poison path below, recorded and skipped. */
   private async dispatch(e: LoggedEvent): Promise<void> {
+    const problem = eventProblem(e.topic, e.event);
+    if (problem !== null) throw new MalformedEventError(e.topic, e.event.type, problem);
     for (const p of this.projections) if (p.topics.includes(e.topic)) await p.apply(e);
   }
 
@@ -84,7 +98,9 @@ export class Projector implements OnModuleDestroy {
         await new Promise((r) => setTimeout(r, Math.min(10_000, 250 * 2 ** attempt)));
       }
     }
-    this.consumption = await this.log.consume(this.consumeOptions(topics));
+    // The deciders join their groups while the projector joins its own (a Kafka group join takes seconds).
+    const [consumption] = await Promise.all([this.log.consume(this.consumeOptions(topics)), ...this.discoverDeciders().map((d) => d.start())]);
+    this.consumption = consumption;
     this.logger.log(`projecting ${this.projections.length} views from topics ${topics.join(', ')}`);
   }
 
@@ -112,12 +128,22 @@ export class Projector implements OnModuleDestroy {
     return applied;
   }
 
-  /** `crawlhub replay`: drop every view and rebuild it from offset 0. */
+  /**
+   * `crawlhub replay`: drop every view and rebuild it from offset 0, folding facts only.
+   * Requests that have no fact yet (a log written before decisions were facts) are then
+   * decided once, in log order, and their facts appended and folded: the upgrade path.
+   */
   async replay(progress: (topic: string, applied: number, total: number) => void): Promise<number> {
     const topics = this.topics();
     await this.log.ensureTopics(topics);
     await this.store.reset();
-    return this.catchUp(topics, progress);
+    let applied = await this.catchUp(topics, progress);
+    for (const decider of this.discoverDeciders()) {
+      await decider.decideUndecided(async (deciderTopics) => {
+        applied += await this.catchUp(deciderTopics, () => undefined);
+      });
+    }
+    return applied;
   }
 
   onModuleDestroy(): Promise<void> {
@@ -125,6 +151,7 @@ export class Projector implements OnModuleDestroy {
   }
 
   async stop(): Promise<void> {
+    for (const decider of this.discoverDeciders()) await decider.stop();
     await this.consumption?.stop();
     this.consumption = null;
   }

@@ -93,6 +93,13 @@ export interface RequestContext {
   order: number;
 }
 
+/**
+ * The version of these rules, carried by every fact the decider appends (`jobs.decided`).
+ * Bump it with any change to what a request decides: the log then says which rules took
+ * each decision, and replay (which only folds facts) never applies new rules to old requests.
+ */
+export const JOBS_DECIDER_VERSION = 1;
+
 export async function decideJobs(state: JobsState, ctx: RequestContext, request: JobsRequest): Promise<JobsDecision> {
   switch (request.op) {
     case 'push':

@@ -22,12 +22,26 @@ export interface JobFilter {
 }
 
 /**
- * Jobs, spiders and the outcomes of job requests. The decider reads it through
- * JobsState; the projection writes whole documents, so applying twice changes nothing.
+ * Jobs, spiders and the decisions of job requests, folded from the decider's facts
+ * (`jobs.decided`). The decider reads it through JobsState; the projection writes whole
+ * documents, so applying twice changes nothing.
  */
 export interface JobsView extends JobsState {
+  /** The decision folded for a request (none for a runner check that failed nothing, see recordsOutcome). */
   outcome(requestId: string): Promise<JobsDecision | null>;
   saveOutcome(at: LogPosition, requestId: string, decision: JobsDecision): Promise<void>;
+  /**
+   * The offset of the last request of a partition of the jobs topic whose fact is folded
+   * (-1: none): every request up to it is decided. Written with the fact's documents.
+   */
+  decidedThrough(partition: number): Promise<number>;
+  markDecided(at: LogPosition, partition: number, requestOffset: number): Promise<void>;
+  /**
+   * Whether the view was built by a release that decided requests while projecting them
+   * (before decisions were facts): the decider must not decide on it (its state is the end
+   * of the log, not the fold of facts) until `crawlhub replay` rebuilds it.
+   */
+  builtBeforeFacts(): Promise<boolean>;
   putSpiders(at: LogPosition, spiders: SpiderDoc[]): Promise<void>;
   putJobs(at: LogPosition, jobs: JobDoc[]): Promise<void>;
   /** Removes jobs (purged): no list, count or lookup finds them any more. */
@@ -35,8 +49,14 @@ export interface JobsView extends JobsState {
   putSettings(at: LogPosition, project: number, settings: Record<string, unknown>): Promise<void>;
   /** Writes the Scrapy settings of the project (`spider` null) or of a spider, whole. */
   putScrapySettings(at: LogPosition, project: number, spider: string | null, settings: Record<string, unknown>): Promise<void>;
-  /** Writes liveness rows (whole) and forgets runners of a project. */
-  putRunners(at: LogPosition, project: number, runners: { put: RunnerLiveness[]; drop: string[] }): Promise<void>;
+  /**
+   * Writes liveness rows and forgets runners of a project. `heardAt` is the offset, in the
+   * project's partition, of the event the rows come from (default: `at`'s): a row that says
+   * the runner was heard remembers it; a silence (a check's `silentSince`) is written only if
+   * the runner was not heard after it (a heartbeat appended after the check's request and
+   * folded before its fact keeps the runner heard, as in log order).
+   */
+  putRunners(at: LogPosition, project: number, runners: { put: RunnerLiveness[]; drop: string[] }, heardAt?: number): Promise<void>;
   /** A botgroup's `max_running` (null: no limit); `undefined` deletes the botgroup. */
   putBotgroup(at: LogPosition, name: string, maxRunning: number | null | undefined): Promise<void>;
   /** The botgroups among `names` that exist, with their `max_running`. */

@@ -1,3 +1,6 @@
+import { z } from 'zod';
+import { defineTopic, PROJECT_ID } from '../../topic-contract';
+
 /**
  * Topic `activity`: the activity log of a project (messages posted through
  * `POST activity/<project>`). Key: the project id, so one project's posts are ordered
@@ -15,6 +18,7 @@
 export const ACTIVITY_TOPIC = 'activity';
 
 export const ACTIVITY_POSTED = 'activity.posted';
-export interface ActivityPosted {
-  project: number;
-}
+const ACTIVITY_POSTED_DATA = z.object({ project: PROJECT_ID });
+export type ActivityPosted = z.infer<typeof ACTIVITY_POSTED_DATA>;
+
+export const ACTIVITY_CONTRACT = defineTopic([ACTIVITY_TOPIC], { [ACTIVITY_POSTED]: ACTIVITY_POSTED_DATA }, (_type, d) => String(d.project));

@@ -1,3 +1,6 @@
+import { z } from 'zod';
+import { defineTopic, PROJECT_ID } from '../../topic-contract';
+
 /**
  * Topic `comments`: notes on scraped items and item fields (dash API /api/comments).
  * Key: the project id, so every comment of a project lives in one partition, in order.
@@ -10,25 +13,22 @@
 export const COMMENTS_TOPIC = 'comments';
 
 /** A new comment on an item (`field` null) or on one field of an item. */
+const COUNT = z.number().int().nonnegative();
+const COMMENT_TARGET = z.object({ project: PROJECT_ID, spider: COUNT, job: COUNT, item: COUNT, field: z.string().nullable() });
+const COMMENT_ID = z.number().int().nonnegative();
+
 export const COMMENT_ADDED = 'comment.added';
-export interface CommentAdded {
-  project: number;
-  spider: number;
-  job: number;
-  item: number;
-  field: string | null;
+const COMMENT_ADDED_DATA = COMMENT_TARGET.extend({
   /** The API key id of the author (the one who may edit or delete it). */
-  author: string;
-  text: string;
-}
+  author: z.string().min(1),
+  text: z.string(),
+});
+export type CommentAdded = z.infer<typeof COMMENT_ADDED_DATA>;
 
 /** The text of a comment of `project` replaced (PUT /comments/<id>). */
 export const COMMENT_EDITED = 'comment.edited';
-export interface CommentEdited {
-  project: number;
-  id: number;
-  text: string;
-}
+const COMMENT_EDITED_DATA = z.object({ project: PROJECT_ID, id: COMMENT_ID, text: z.string() });
+export type CommentEdited = z.infer<typeof COMMENT_EDITED_DATA>;
 
 /**
  * Every comment of the target that is active when the event is applied becomes
@@ -36,17 +36,15 @@ export interface CommentEdited {
  * target: archiving an item leaves the comments of its fields alone.
  */
 export const COMMENT_ARCHIVED = 'comment.archived';
-export interface CommentArchived {
-  project: number;
-  spider: number;
-  job: number;
-  item: number;
-  field: string | null;
-}
+export type CommentArchived = z.infer<typeof COMMENT_TARGET>;
 
 /** A comment of `project` removed for good (DELETE /comments/<id>). */
 export const COMMENT_DELETED = 'comment.deleted';
-export interface CommentDeleted {
-  project: number;
-  id: number;
-}
+const COMMENT_DELETED_DATA = z.object({ project: PROJECT_ID, id: COMMENT_ID });
+export type CommentDeleted = z.infer<typeof COMMENT_DELETED_DATA>;
+
+export const COMMENTS_CONTRACT = defineTopic(
+  [COMMENTS_TOPIC],
+  { [COMMENT_ADDED]: COMMENT_ADDED_DATA, [COMMENT_EDITED]: COMMENT_EDITED_DATA, [COMMENT_ARCHIVED]: COMMENT_TARGET, [COMMENT_DELETED]: COMMENT_DELETED_DATA },
+  (_type, d) => String(d.project),
+);

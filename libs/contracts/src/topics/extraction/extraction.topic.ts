@@ -1,3 +1,6 @@
+import { z } from 'zod';
+import { defineTopic, eventProblemIn, HTTP_URL, JSON_OBJECT, MILLIS, USER_ID } from '../../topic-contract';
+
 /**
  * The extraction API's work (libs/extraction-batches). Both topics are keyed by the query
  * id (`<epoch ms>-<16 hex>`), so the queries of one batch spread over the partitions and
@@ -13,73 +16,51 @@
 export const EXTRACTION_REQUESTS_TOPIC = 'extraction-requests';
 export const EXTRACTION_RESULTS_TOPIC = 'extraction-results';
 
-export type ExtractionPageType = 'article' | 'product';
+const PAGE_TYPE = z.enum(['article', 'product']);
+export type ExtractionPageType = z.infer<typeof PAGE_TYPE>;
+const QUERY_COMMON = z.object({
+  /** The query id (`<epoch ms>-<16 hex>`); also the event key. */
+  id: z.string().regex(/^\d{13}-[0-9a-f]{16}$/),
+  /** The batch (random UUID): the queries of one API call. */
+  batch: z.string().regex(/^[0-9a-f-]{36}$/),
+  /** The API key id (`key-…`) the query is accounted to. */
+  user: USER_ID,
+  pageType: PAGE_TYPE,
+});
 
 export const EXTRACTION_REQUESTED = 'extraction.requested';
-export interface ExtractionRequested {
-  /** The query id; also the event key. */
-  id: string;
-  /** The batch (random UUID): the queries of one API call. */
-  batch: string;
-  /** The API key id (`key-…`) the query is accounted to. */
-  user: string;
-  /** An http(s) URL. */
-  url: string;
-  pageType: ExtractionPageType;
+const EXTRACTION_REQUESTED_DATA = QUERY_COMMON.extend({
+  url: HTTP_URL,
   /** Whether the article's HTML (articleBodyRaw) is wanted. */
-  articleBodyRaw: boolean;
+  articleBodyRaw: z.boolean(),
   /** ms since the epoch: the query's timeout; a worker skips the query after it. */
-  deadline: number;
-}
+  deadline: MILLIS,
+});
+export type ExtractionRequested = z.infer<typeof EXTRACTION_REQUESTED_DATA>;
 
 export const EXTRACTION_COMPLETED = 'extraction.completed';
-export interface ExtractionCompleted {
-  /** The query's id. */
-  id: string;
-  batch: string;
-  user: string;
+const EXTRACTION_COMPLETED_DATA = QUERY_COMMON.extend({
   /** Which worker did it (`<host>:<pid>`), for the audit trail. */
-  worker: string;
-  pageType: ExtractionPageType;
+  worker: z.string(),
   /** The article or product (the engine's output), or null with `error`. */
-  result: Record<string, unknown> | null;
+  result: JSON_OBJECT.nullable(),
   /** The query-level error string of the API (e.g. `Downloader error: http404`), or null. */
-  error: string | null;
+  error: z.string().min(1).nullable(),
   /** Whether the query counts toward usage (the original's non-billable errors do not). */
-  billable: boolean;
+  billable: z.boolean(),
   /** Time spent downloading and extracting, ms. */
-  downloadMs: number;
-  extractMs: number;
-}
+  downloadMs: z.number().nonnegative(),
+  extractMs: z.number().nonnegative(),
+}).refine((d) => (d.result === null) !== (d.error === null), 'not exactly one of result and error');
+export type ExtractionCompleted = z.infer<typeof EXTRACTION_COMPLETED_DATA>;
 
-const QUERY_ID = /^\d{13}-[0-9a-f]{16}$/;
-const BATCH = /^[0-9a-f-]{36}$/;
-const USER = /^[A-Za-z0-9_.:-]{1,128}$/;
+export const EXTRACTION_CONTRACT = defineTopic(
+  [EXTRACTION_REQUESTS_TOPIC, EXTRACTION_RESULTS_TOPIC],
+  { [EXTRACTION_REQUESTED]: EXTRACTION_REQUESTED_DATA, [EXTRACTION_COMPLETED]: EXTRACTION_COMPLETED_DATA },
+  (_type, d) => d.id,
+);
 
 /** Why an event of these topics is malformed, or null: workers and the API skip (and report) malformed events. */
 export function extractionEventProblem(e: { type: string; key: string; data: unknown }): string | null {
-  const d = e.data as Record<string, unknown> | null;
-  if (typeof d !== 'object' || d === null) return 'data is not an object';
-  if (typeof d.id !== 'string' || !QUERY_ID.test(d.id)) return 'bad id';
-  if (e.key !== d.id) return 'the key is not the query id';
-  if (typeof d.batch !== 'string' || !BATCH.test(d.batch)) return 'bad batch';
-  if (typeof d.user !== 'string' || !USER.test(d.user)) return 'bad user';
-  if (d.pageType !== 'article' && d.pageType !== 'product') return 'bad pageType';
-  switch (e.type) {
-    case EXTRACTION_REQUESTED:
-      if (typeof d.url !== 'string' || !/^https?:\/\//i.test(d.url)) return 'bad url';
-      if (typeof d.articleBodyRaw !== 'boolean') return 'bad articleBodyRaw';
-      if (!Number.isSafeInteger(d.deadline)) return 'bad deadline';
-      return null;
-    case EXTRACTION_COMPLETED: {
-      const hasResult = typeof d.result === 'object' && d.result !== null && !Array.isArray(d.result);
-      const hasError = typeof d.error === 'string' && d.error !== '';
-      if (hasResult === hasError || (!hasResult && d.result !== null) || (!hasError && d.error !== null)) return 'not exactly one of result and error';
-      if (typeof d.billable !== 'boolean') return 'bad billable';
-      if (!Number.isFinite(d.downloadMs) || !Number.isFinite(d.extractMs)) return 'bad timings';
-      return null;
-    }
-    default:
-      return `unknown type ${e.type}`;
-  }
+  return eventProblemIn(EXTRACTION_CONTRACT, e);
 }

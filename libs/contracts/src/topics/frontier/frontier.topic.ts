@@ -1,3 +1,6 @@
+import { z } from 'zod';
+import { defineTopic, MILLIS, PROJECT_ID } from '../../topic-contract';
+
 /**
  * Topic `frontier`: the crawl frontier (HCF) of the storage API. Key: the slot,
  * `<project>/<frontier>/<slot>` (see `frontierSlotKey`), so every change of one slot is
@@ -12,11 +15,8 @@ export function frontierSlotKey(project: number, frontier: string, slot: string)
   return `${project}/${frontier}/${slot}`;
 }
 
-interface SlotEvent {
-  project: number;
-  frontier: string;
-  slot: string;
-}
+const SLOT_EVENT = z.object({ project: PROJECT_ID, frontier: z.string().min(1), slot: z.string().min(1) });
+const REQUEST_ID = z.string().min(1);
 
 /**
  * One POST of requests to a slot. The requests travel as the event's `lines`
@@ -27,19 +27,17 @@ interface SlotEvent {
  * set and are queued in batches; `newcount` is recorded under `requestId`.
  */
 export const FRONTIER_REQUESTS_ADDED = 'frontier.requests-added';
-export interface FrontierRequestsAdded extends SlotEvent {
-  requestId: string;
-}
+const FRONTIER_REQUESTS_ADDED_DATA = SLOT_EVENT.extend({ requestId: REQUEST_ID });
+export type FrontierRequestsAdded = z.infer<typeof FRONTIER_REQUESTS_ADDED_DATA>;
 
 /** Batches removed from the slot's queue (POST q/deleted); unknown ids are ignored. */
 export const FRONTIER_BATCHES_DELETED = 'frontier.batches-deleted';
-export interface FrontierBatchesDeleted extends SlotEvent {
-  ids: string[];
-}
+const FRONTIER_BATCHES_DELETED_DATA = SLOT_EVENT.extend({ ids: z.array(z.string()) });
+export type FrontierBatchesDeleted = z.infer<typeof FRONTIER_BATCHES_DELETED_DATA>;
 
 /** The whole slot removed: queue, fingerprints and leases (DELETE s/<slot>). */
 export const FRONTIER_SLOT_DELETED = 'frontier.slot-deleted';
-export type FrontierSlotDeleted = SlotEvent;
+export type FrontierSlotDeleted = z.infer<typeof SLOT_EVENT>;
 
 /**
  * A queue read with `lease=<seconds>` (crawlhub's extension). When applied, the owner
@@ -49,9 +47,21 @@ export type FrontierSlotDeleted = SlotEvent;
  * `requestId`.
  */
 export const FRONTIER_BATCHES_LEASED = 'frontier.batches-leased';
-export interface FrontierBatchesLeased extends SlotEvent {
-  requestId: string;
-  mincount: number;
-  leaseMs: number;
-  start: string | null;
-}
+const FRONTIER_BATCHES_LEASED_DATA = SLOT_EVENT.extend({
+  requestId: REQUEST_ID,
+  mincount: z.number().int().nonnegative(),
+  leaseMs: MILLIS,
+  start: z.string().nullable(),
+});
+export type FrontierBatchesLeased = z.infer<typeof FRONTIER_BATCHES_LEASED_DATA>;
+
+export const FRONTIER_CONTRACT = defineTopic(
+  [FRONTIER_TOPIC],
+  {
+    [FRONTIER_REQUESTS_ADDED]: FRONTIER_REQUESTS_ADDED_DATA,
+    [FRONTIER_BATCHES_DELETED]: FRONTIER_BATCHES_DELETED_DATA,
+    [FRONTIER_SLOT_DELETED]: SLOT_EVENT,
+    [FRONTIER_BATCHES_LEASED]: FRONTIER_BATCHES_LEASED_DATA,
+  },
+  (_type, d) => frontierSlotKey(d.project, d.frontier, d.slot),
+);

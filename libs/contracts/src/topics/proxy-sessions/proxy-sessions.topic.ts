@@ -1,3 +1,6 @@
+import { z } from 'zod';
+import { defineTopic, eventProblemIn, MILLIS, USER_ID } from '../../topic-contract';
+
 /**
  * Topic `proxy-sessions`: the smart proxy's sessions (a session pins requests to one
  * exit). Key: the user (the API key id `key-…` the proxy authenticated), so one user's
@@ -15,70 +18,47 @@ export const PROXY_SESSIONS_TOPIC = 'proxy-sessions';
  * left as it is (first write wins).
  */
 export const PROXY_SESSION_CREATED = 'proxy-sessions.created';
-export interface ProxySessionCreated {
-  user: string;
-  /** Decimal digits, random. */
-  id: string;
+/** Decimal digits, random. */
+const SESSION_ID = z.string().regex(/^[1-9][0-9]{0,19}$/, 'decimal digits');
+const PROXY_SESSION_CREATED_DATA = z.object({
+  user: USER_ID,
+  id: SESSION_ID,
   /** The exit id the session is pinned to (the X-Proxy-Slave value). */
-  exit: string;
+  exit: z.string().min(1),
   /** When it was asked for (ms since the epoch); also its first use. */
-  at: number;
-  limit: number;
-  idleMs: number;
-}
+  at: MILLIS,
+  limit: MILLIS,
+  idleMs: MILLIS,
+});
+export type ProxySessionCreated = z.infer<typeof PROXY_SESSION_CREATED_DATA>;
 
 /** Last uses of some of the user's sessions (one event per user per flush of a proxy process); a use older than the stored one changes nothing. */
 export const PROXY_SESSIONS_TOUCHED = 'proxy-sessions.touched';
-export interface ProxySessionsTouched {
-  user: string;
+const PROXY_SESSIONS_TOUCHED_DATA = z.object({
+  user: USER_ID,
   /** session id -> last use, ms since the epoch. */
-  lastUsed: Record<string, number>;
-}
+  lastUsed: z.record(SESSION_ID, MILLIS),
+});
+export type ProxySessionsTouched = z.infer<typeof PROXY_SESSIONS_TOUCHED_DATA>;
 
 /** DELETE /sessions/<id>. */
 export const PROXY_SESSION_DELETED = 'proxy-sessions.deleted';
-export interface ProxySessionDeleted {
-  user: string;
-  id: string;
-}
+const PROXY_SESSION_DELETED_DATA = z.object({ user: USER_ID, id: SESSION_ID });
+export type ProxySessionDeleted = z.infer<typeof PROXY_SESSION_DELETED_DATA>;
 
 export type ProxySessionEvent =
   | { type: typeof PROXY_SESSION_CREATED; data: ProxySessionCreated }
   | { type: typeof PROXY_SESSIONS_TOUCHED; data: ProxySessionsTouched }
   | { type: typeof PROXY_SESSION_DELETED; data: ProxySessionDeleted };
 
-const SESSION_ID = /^[1-9][0-9]{0,19}$/;
-const USER = /^[A-Za-z0-9_.:-]{1,128}$/;
+/** The key is the data's user: one user's sessions have one decider. */
+export const PROXY_SESSIONS_CONTRACT = defineTopic(
+  [PROXY_SESSIONS_TOPIC],
+  { [PROXY_SESSION_CREATED]: PROXY_SESSION_CREATED_DATA, [PROXY_SESSIONS_TOUCHED]: PROXY_SESSIONS_TOUCHED_DATA, [PROXY_SESSION_DELETED]: PROXY_SESSION_DELETED_DATA },
+  (_type, d) => d.user,
+);
 
-function isTime(v: unknown): v is number {
-  return Number.isSafeInteger(v) && (v as number) >= 0;
-}
-
-/**
- * Why an event of the topic is malformed, or null when it is good: the key must be the
- * data's user, ids decimal, times and limits non-negative integers. The projection skips
- * (and reports) a malformed event instead of deciding on it.
- */
+/** Why an event of the topic is malformed, or null: the projection skips (and reports) a malformed event instead of deciding on it. */
 export function proxySessionEventProblem(e: { type: string; key: string; data: unknown }): string | null {
-  const d = e.data as Record<string, unknown> | null;
-  if (typeof d !== 'object' || d === null) return 'data is not an object';
-  if (typeof d.user !== 'string' || !USER.test(d.user)) return 'bad user';
-  if (e.key !== d.user) return 'the key is not the user';
-  switch (e.type) {
-    case PROXY_SESSION_CREATED:
-      if (typeof d.id !== 'string' || !SESSION_ID.test(d.id)) return 'bad session id';
-      if (typeof d.exit !== 'string' || d.exit === '') return 'bad exit';
-      if (!isTime(d.at) || !isTime(d.idleMs) || !isTime(d.limit)) return 'bad at, limit or idleMs';
-      return null;
-    case PROXY_SESSIONS_TOUCHED: {
-      const touched = d.lastUsed as Record<string, unknown> | null;
-      if (typeof touched !== 'object' || touched === null || Array.isArray(touched)) return 'bad lastUsed';
-      for (const [id, at] of Object.entries(touched)) if (!SESSION_ID.test(id) || !isTime(at)) return `bad last use of ${id}`;
-      return null;
-    }
-    case PROXY_SESSION_DELETED:
-      return typeof d.id === 'string' && SESSION_ID.test(d.id) ? null : 'bad session id';
-    default:
-      return `unknown type ${e.type}`;
-  }
+  return eventProblemIn(PROXY_SESSIONS_CONTRACT, e);
 }

@@ -1,3 +1,6 @@
+import { z } from 'zod';
+import { defineTopic, PROJECT_ID } from '../../topic-contract';
+
 /**
  * Topic `spider-commands`: the spiders a project can run on crawlhub's runners, each
  * with the command that runs it. Key: the project id, so one project's registrations
@@ -10,23 +13,26 @@
 export const SPIDER_COMMANDS_TOPIC = 'spider-commands';
 
 /** How a runner starts a spider: argv (no shell), working directory, extra environment. */
-export interface SpiderCommandSpec {
-  spider: string;
+const SPIDER_COMMAND_SPEC = z.object({
+  spider: z.string().min(1),
   /** argv: the program, then its arguments; the runner appends the job's spider arguments. */
-  command: string[];
+  command: z.array(z.string()).min(1),
   /** An absolute directory; null: a fresh empty directory per job. */
-  cwd: string | null;
-  env: Record<string, string>;
-}
+  cwd: z.string().nullable(),
+  env: z.record(z.string(), z.string()),
+});
+export type SpiderCommandSpec = z.infer<typeof SPIDER_COMMAND_SPEC>;
 
 export const SPIDER_COMMANDS_REGISTERED = 'spider-commands.registered';
-export interface SpiderCommandsRegistered {
-  project: number;
-  spiders: SpiderCommandSpec[];
-}
+const SPIDER_COMMANDS_REGISTERED_DATA = z.object({ project: PROJECT_ID, spiders: z.array(SPIDER_COMMAND_SPEC) });
+export type SpiderCommandsRegistered = z.infer<typeof SPIDER_COMMANDS_REGISTERED_DATA>;
 
 export const SPIDER_COMMANDS_UNREGISTERED = 'spider-commands.unregistered';
-export interface SpiderCommandsUnregistered {
-  project: number;
-  spiders: string[];
-}
+const SPIDER_COMMANDS_UNREGISTERED_DATA = z.object({ project: PROJECT_ID, spiders: z.array(z.string()) });
+export type SpiderCommandsUnregistered = z.infer<typeof SPIDER_COMMANDS_UNREGISTERED_DATA>;
+
+export const SPIDER_COMMANDS_CONTRACT = defineTopic(
+  [SPIDER_COMMANDS_TOPIC],
+  { [SPIDER_COMMANDS_REGISTERED]: SPIDER_COMMANDS_REGISTERED_DATA, [SPIDER_COMMANDS_UNREGISTERED]: SPIDER_COMMANDS_UNREGISTERED_DATA },
+  (_type, d) => String(d.project),
+);

@@ -56,12 +56,20 @@ interface ScrapySettingsMongoDoc {
 }
 
 interface RunnerMongoDoc {
+  /** Offset (in the project's partition) of the last event that showed the runner alive. */
+  heardAt?: number;
   /** `project/runner`. */
   _id: string;
   project: number;
   runner: string;
   silentSince: number | null;
   _o: number;
+}
+
+/** The last request of a partition of the jobs topic whose fact is folded. */
+interface DecidedThroughDoc {
+  _id: number;
+  requestOffset: number;
 }
 
 interface BotgroupMongoDoc {
@@ -110,7 +118,7 @@ export class JobsMongo implements JobsView {
       const spiders = db.collection<SpiderMongoDoc>('spiders');
       await spiders.createIndex({ project: 1, name: 1 }, { unique: true, name: 'spiders_name' });
       await spiders.createIndex({ project: 1, id: 1 }, { unique: true, name: 'spiders_id' });
-      // job_outcomes: keyed by `_id` (the request id) only.
+      // job_decisions: keyed by `_id` (the request id) only; jobs_decided_through by the partition.
     });
     this.ready.catch(() => undefined);
   }
@@ -122,7 +130,10 @@ export class JobsMongo implements JobsView {
     return this.views.db.collection<SpiderMongoDoc>('spiders');
   }
   private get outcomes(): Collection<OutcomeDoc> {
-    return this.views.db.collection<OutcomeDoc>('job_outcomes');
+    return this.views.db.collection<OutcomeDoc>('job_decisions');
+  }
+  private get decidedThroughDocs(): Collection<DecidedThroughDoc> {
+    return this.views.db.collection<DecidedThroughDoc>('jobs_decided_through');
   }
   private get runnerDocs(): Collection<RunnerMongoDoc> {
     return this.views.db.collection<RunnerMongoDoc>('job_runners');
@@ -193,6 +204,23 @@ export class JobsMongo implements JobsView {
     await this.ready;
     // Insert if absent: the first decision recorded for a request stays.
     await this.outcomes.updateOne({ _id: requestId }, { $setOnInsert: { d: JSON.stringify(decision), _o: at.offset } }, { upsert: true });
+  }
+
+  async decidedThrough(partition: number): Promise<number> {
+    await this.ready;
+    return (await this.decidedThroughDocs.findOne({ _id: partition }))?.requestOffset ?? -1;
+  }
+
+  async markDecided(_at: LogPosition, partition: number, requestOffset: number): Promise<void> {
+    await this.ready;
+    // $max: applying an older fact again never moves the mark back.
+    await this.decidedThroughDocs.updateOne({ _id: partition }, { $max: { requestOffset } }, { upsert: true });
+  }
+
+  async builtBeforeFacts(): Promise<boolean> {
+    await this.ready;
+    // The release that decided while projecting kept its decisions in job_outcomes; a replay drops it.
+    return (await this.views.db.collection('job_outcomes').findOne({})) !== null;
   }
 
   async putSpiders(at: LogPosition, spiders: SpiderDoc[]): Promise<void> {
@@ -298,13 +326,19 @@ export class JobsMongo implements JobsView {
     return docs.map((d) => ({ project, runner: d.runner, silentSince: d.silentSince }));
   }
 
-  async putRunners(at: LogPosition, project: number, runners: { put: RunnerLiveness[]; drop: string[] }): Promise<void> {
+  async putRunners(at: LogPosition, project: number, runners: { put: RunnerLiveness[]; drop: string[] }, heardAt = at.offset): Promise<void> {
     await this.ready;
     const ops: AnyBulkWriteOperation<RunnerMongoDoc>[] = [];
     for (const r of runners.put) {
       const _id = `${project}/${r.runner}`;
-      // A newer event already wrote the row: a duplicate key on the upsert, skipped below.
-      ops.push({ updateOne: { filter: { _id, _o: { $lt: at.offset } }, update: { $set: { project, runner: r.runner, silentSince: r.silentSince, _o: at.offset } }, upsert: true } });
+      // A newer event already wrote the row, or (a silence) the runner was heard after the
+      // check: the filter fails, the upsert meets the row's key, skipped below.
+      const silence = r.silentSince !== null;
+      const filter = silence ? { _id, _o: { $lt: at.offset }, heardAt: { $not: { $gt: heardAt } } } : { _id, _o: { $lt: at.offset } };
+      const update = silence
+        ? { $set: { project, runner: r.runner, silentSince: r.silentSince, _o: at.offset } }
+        : { $set: { project, runner: r.runner, silentSince: null, _o: at.offset }, $max: { heardAt } };
+      ops.push({ updateOne: { filter, update, upsert: true } });
     }
     for (const runner of runners.drop) ops.push({ deleteOne: { filter: { _id: `${project}/${runner}` } } });
     if (ops.length) await this.runnerDocs.bulkWrite(ops, { ordered: false }).catch(ignoreDuplicateKeys);

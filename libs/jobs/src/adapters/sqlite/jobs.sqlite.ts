@@ -35,8 +35,10 @@ export class JobsSqlite implements JobsView {
       CREATE UNIQUE INDEX IF NOT EXISTS spiders_name ON spiders (project, name);
       CREATE TABLE IF NOT EXISTS project_settings (project INTEGER PRIMARY KEY, doc TEXT NOT NULL);
       CREATE TABLE IF NOT EXISTS scrapy_settings (project INTEGER NOT NULL, spider TEXT NOT NULL, doc TEXT NOT NULL, PRIMARY KEY (project, spider)) WITHOUT ROWID;
-      CREATE TABLE IF NOT EXISTS job_outcomes (request_id TEXT PRIMARY KEY, decision TEXT NOT NULL) WITHOUT ROWID;
-      CREATE TABLE IF NOT EXISTS job_runners (project INTEGER NOT NULL, runner TEXT NOT NULL, silent_since INTEGER, PRIMARY KEY (project, runner)) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS job_decisions (request_id TEXT PRIMARY KEY, decision TEXT NOT NULL) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS jobs_decided_through (partition INTEGER PRIMARY KEY, request_offset INTEGER NOT NULL);
+      CREATE TABLE IF NOT EXISTS runner_liveness (
+        project INTEGER NOT NULL, runner TEXT NOT NULL, silent_since INTEGER, heard_at INTEGER NOT NULL, PRIMARY KEY (project, runner)) WITHOUT ROWID;
       CREATE TABLE IF NOT EXISTS botgroups (name TEXT PRIMARY KEY, max_running INTEGER) WITHOUT ROWID;
     `);
   }
@@ -88,12 +90,32 @@ export class JobsSqlite implements JobsView {
   }
 
   async outcome(requestId: string): Promise<JobsDecision | null> {
-    const row = this.r.prepare('SELECT decision FROM job_outcomes WHERE request_id = ?').get(requestId) as { decision: string } | undefined;
+    const row = this.r.prepare('SELECT decision FROM job_decisions WHERE request_id = ?').get(requestId) as { decision: string } | undefined;
     return row ? JSON.parse(row.decision) : null;
   }
 
   async saveOutcome(_at: LogPosition, requestId: string, decision: JobsDecision): Promise<void> {
-    this.w.prepare('INSERT OR IGNORE INTO job_outcomes (request_id, decision) VALUES (?, ?)').run(requestId, JSON.stringify(decision));
+    this.w.prepare('INSERT OR IGNORE INTO job_decisions (request_id, decision) VALUES (?, ?)').run(requestId, JSON.stringify(decision));
+  }
+
+  async decidedThrough(partition: number): Promise<number> {
+    const row = this.w.prepare('SELECT request_offset FROM jobs_decided_through WHERE partition = ?').get(partition) as { request_offset: number } | undefined;
+    return row?.request_offset ?? -1;
+  }
+
+  async markDecided(_at: LogPosition, partition: number, requestOffset: number): Promise<void> {
+    this.w
+      .prepare(
+        `INSERT INTO jobs_decided_through (partition, request_offset) VALUES (?, ?)
+         ON CONFLICT (partition) DO UPDATE SET request_offset = MAX(request_offset, excluded.request_offset)`,
+      )
+      .run(partition, requestOffset);
+  }
+
+  async builtBeforeFacts(): Promise<boolean> {
+    // The release that decided while projecting kept its decisions in job_outcomes; a replay
+    // drops every table, and the schema no longer makes that one.
+    return this.w.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'job_outcomes'`).get() !== undefined;
   }
 
   async putSpiders(_at: LogPosition, spiders: SpiderDoc[]): Promise<void> {
@@ -182,14 +204,24 @@ export class JobsSqlite implements JobsView {
   }
 
   async runnersOf(project: number): Promise<RunnerLiveness[]> {
-    const rows = this.w.prepare('SELECT runner, silent_since FROM job_runners WHERE project = ? ORDER BY runner').all(project) as { runner: string; silent_since: number | null }[];
+    const rows = this.w.prepare('SELECT runner, silent_since FROM runner_liveness WHERE project = ? ORDER BY runner').all(project) as { runner: string; silent_since: number | null }[];
     return rows.map((r) => ({ project, runner: r.runner, silentSince: r.silent_since }));
   }
 
-  async putRunners(_at: LogPosition, project: number, runners: { put: RunnerLiveness[]; drop: string[] }): Promise<void> {
-    const put = this.w.prepare('INSERT OR REPLACE INTO job_runners (project, runner, silent_since) VALUES (?, ?, ?)');
-    const drop = this.w.prepare('DELETE FROM job_runners WHERE project = ? AND runner = ?');
-    for (const r of runners.put) put.run(project, r.runner, r.silentSince);
+  async putRunners(at: LogPosition, project: number, runners: { put: RunnerLiveness[]; drop: string[] }, heardAt = at.offset): Promise<void> {
+    const heard = this.w.prepare(
+      `INSERT INTO runner_liveness (project, runner, silent_since, heard_at) VALUES (?, ?, NULL, ?)
+       ON CONFLICT (project, runner) DO UPDATE SET silent_since = NULL, heard_at = MAX(heard_at, excluded.heard_at)`,
+    );
+    const silence = this.w.prepare(
+      `INSERT INTO runner_liveness (project, runner, silent_since, heard_at) VALUES (?, ?, ?, -1)
+       ON CONFLICT (project, runner) DO UPDATE SET silent_since = excluded.silent_since WHERE heard_at <= ?`,
+    );
+    const drop = this.w.prepare('DELETE FROM runner_liveness WHERE project = ? AND runner = ?');
+    for (const r of runners.put) {
+      if (r.silentSince === null) heard.run(project, r.runner, heardAt);
+      else silence.run(project, r.runner, r.silentSince, heardAt);
+    }
     for (const runner of runners.drop) drop.run(project, runner);
   }
 
