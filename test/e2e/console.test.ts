@@ -228,6 +228,14 @@ describeIf(needs.chromium)('the web console, driven in headless Chromium', () =>
     await page.click('button[name=stop-job]');
     await waitForText(page, '[data-close-reason]', /cancelled|shutdown|finished/, 30_000);
     expect(await textOf(page, '[data-state]')).toBe('finished');
+    // Its history from the log: scheduled and stopped by this key, started and finished by the runner.
+    await page.click('button[name=tab-history]');
+    await page.waitForSelector('table.audit tbody tr');
+    const history = await textOf(page, 'table.audit tbody');
+    expect(history).toMatch(new RegExp(`key:${keyIdOf(projectKey)}\\s+push → pending`));
+    expect(history).toMatch(new RegExp(`key:${keyIdOf(projectKey)}\\s+cancel`));
+    expect(history).toMatch(/start → running/);
+    await shot(page, 'job-history');
     await page.close();
   });
 
@@ -483,6 +491,21 @@ describe('console sessions on the APIs (HTTP)', () => {
     expect((await c.dash('/deploys/log.json?project=1&deploy_id=999')).status).toBe(404);
     expect((await c.dash('/deploys/log.json?project=1&deploy_id=x')).status).toBe(400);
     expect((await c.dash(`/deploys/log.json?project=2&deploy_id=${deployId}`)).status).toBe(403);
+  });
+
+  it('answers a job\'s audit history from the log, to keys of its project only', async () => {
+    const c = client(platform, key);
+    const job = await c.run(1, 'audited');
+    expect((await c.dash('/jobs/update.json', { project: '1', job, add_tag: 'seen' })).status).toBe(200);
+    const audit = await c.dash(`/jobs/audit.json?project=1&job=${job}`);
+    expect(audit.status).toBe(200);
+    const entries = audit.body.entries as { type: string; actor: { kind: string; id: string }; request?: { op: string }; jobs?: { key: string; state: string }[] }[];
+    expect(entries.map((e) => [e.actor.id, e.request?.op, e.jobs?.find((j) => j.key === job)?.state])).toEqual([
+      [keyIdOf(key), 'push', 'pending'],
+      [keyIdOf(key), 'tags', 'pending'],
+    ]);
+    expect((await c.dash(`/jobs/audit.json?project=1&job=2/1/1`)).status).toBe(400);
+    expect((await client(platform, await platform.createKey([2])).dash(`/jobs/audit.json?project=1&job=${job}`)).status).toBe(403);
   });
 
   it('signs in only from a JSON body, so no other site can sign a browser in under its key', async () => {

@@ -1,7 +1,7 @@
 import { createEvent, JOBS_DECIDED, JOBS_REQUESTED_TYPES, JOBS_TOPIC, JobPushRequest, JobsDecided, JobsRequest, JobsRequested, jobsRequestedType } from '@crawlhub/contracts';
 import { LoggedEvent, partitionForKey } from '@crawlhub/eventlog';
 import * as decideModule from '../../libs/jobs/src/domain/decide-jobs';
-import { auditEntries } from '../../apps/cli/audit';
+import { auditEntries } from '@crawlhub/jobs';
 import { cli } from '../support/cli';
 import { basic, startTestPlatform, TestPlatform } from '../support/platform';
 

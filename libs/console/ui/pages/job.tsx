@@ -10,7 +10,7 @@ interface RecordStats {
   totals: { input_values: number; input_bytes: number };
 }
 
-const TABS = ['items', 'requests', 'log', 'stats', 'metadata'] as const;
+const TABS = ['items', 'requests', 'log', 'stats', 'metadata', 'history'] as const;
 type Tab = (typeof TABS)[number];
 const LIVE = new Set(['pending', 'running']);
 
@@ -45,6 +45,7 @@ export function JobPage(props: { project: number; spider: number; job: number })
       {tab === 'log' && <Log jobKey={key} live={!!state && LIVE.has(state)} />}
       {tab === 'stats' && meta.data && <CrawlStats meta={meta.data} jobKey={key} />}
       {tab === 'metadata' && meta.data && <Json value={meta.data} />}
+      {tab === 'history' && <History jobKey={key} />}
     </section>
   );
 }
@@ -555,5 +556,68 @@ function Log(props: { jobKey: string; live: boolean }) {
         </div>
       )}
     </div>
+  );
+}
+
+interface AuditEntry {
+  at: string;
+  type: string;
+  actor: { kind: string; id: string };
+  request?: { op: string } & Record<string, unknown>;
+  outcome?: unknown;
+  failed?: string;
+  jobs?: { key: string; state: string }[];
+  purged?: string[];
+  data?: unknown;
+  records?: number;
+}
+
+/** What an audit entry did to the job, in a line. */
+function auditWhat(a: AuditEntry, jobKey: string): string {
+  if (a.failed !== undefined) return `${a.request?.op ?? a.type} could not be decided: ${a.failed}`;
+  if (a.jobs !== undefined) {
+    const state = a.jobs.find((j) => j.key === jobKey)?.state;
+    const refused = (a.outcome as { error?: string } | undefined)?.error;
+    return `${a.request?.op ?? a.type}${state ? ` → ${state}` : ''}${a.purged?.includes(jobKey) ? ' → purged' : ''}${refused ? ` (refused: ${refused})` : ''}`;
+  }
+  const data = JSON.stringify(a.data ?? {});
+  return `${a.type}${a.records !== undefined ? ` +${a.records} records` : ''} ${data.length > 160 ? `${data.slice(0, 160)}…` : data}`;
+}
+
+/** The job's audit history from the event log (dash jobs/audit.json, the reader of `crawlhub audit`): who did what, when. */
+function History(props: { jobKey: string }) {
+  const project = props.jobKey.split('/')[0];
+  const audit = useLoad(() => dash.get<{ entries: AuditEntry[] }>('jobs/audit.json', { project, job: props.jobKey }), [props.jobKey]);
+  return (
+    <Show loaded={audit} label="Reading the job's history from the log…">
+      {({ entries }) =>
+        entries.length === 0 ? (
+          <Empty>No events about this job in the log.</Empty>
+        ) : (
+          <div class="scroll">
+            <table class="audit">
+              <thead>
+                <tr>
+                  <th>Time</th>
+                  <th>Actor</th>
+                  <th>What</th>
+                </tr>
+              </thead>
+              <tbody>
+                {entries.map((a, i) => (
+                  <tr key={i} data-type={a.type}>
+                    <td>{formatTime(a.at)}</td>
+                    <td>
+                      {a.actor.kind}:{a.actor.id}
+                    </td>
+                    <td>{auditWhat(a, props.jobKey)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )
+      }
+    </Show>
   );
 }
