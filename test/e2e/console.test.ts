@@ -325,6 +325,7 @@ describeIf(needs.chromium)('the web console, driven in headless Chromium', () =>
     await waitForText(page, '[data-totals=extraction]', '2 queries, 1 errors');
     await page.waitForSelector('[data-chart=Fetches] canvas');
     await page.waitForSelector('[data-chart=Extraction] canvas');
+    await page.$eval('[data-chart=Fetches]', (el) => (el as unknown as { scrollIntoView(): void }).scrollIntoView());
     await shot(page, 'usage-fetch-extraction');
     await page.close();
 
