@@ -11,10 +11,10 @@ import {
 } from '@crawlhub/contracts';
 import { ExtractionUsage } from '@crawlhub/extraction-batches';
 import { LoggedEvent } from '@crawlhub/eventlog';
+import { auditEntries, auditLine, auditTargetOf } from '@crawlhub/jobs';
 import { Core, CoreModule, openCore } from '@crawlhub/platform';
 import { parseSpidersFile, RegisterSpidersCommand, SPIDER_COMMANDS_VIEW, SpiderCommandError, SpiderCommandsView, SpiderRegistryModule } from '@crawlhub/runner';
 import { createProjector } from '../projector/projector.app';
-import { auditEntries, auditLine, auditTargetOf } from './audit';
 import { CliCommand, CliUsageError, ParsedCommandLine, parseCommandLine } from './command-line';
 
 type CommandArgs = Pick<ParsedCommandLine<CliCommand>, 'values' | 'positionals'>;

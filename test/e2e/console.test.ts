@@ -3,11 +3,17 @@ import { NestFactory } from '@nestjs/core';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import puppeteer, { Browser, Page } from 'puppeteer-core';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { keyIdOf } from '@crawlhub/access';
+import {
+  createEvent, DEPLOY_FAILED, DEPLOY_LOG, DEPLOY_REQUESTED, DEPLOYS_TOPIC, DeployFailed, DeployLog, DeployRequested, EXTRACTION_COMPLETED, EXTRACTION_RESULTS_TOPIC, ExtractionCompleted, FETCH_REQUESTED, FETCH_REQUESTS_TOPIC, FetchRequested, RENDER_REQUESTS_TOPIC,
+} from '@crawlhub/contracts';
 import { Core, CoreModule } from '@crawlhub/platform';
 import { ManualUsageClock, ProxyUsageRecorderModule, UsageRecorder } from '@crawlhub/proxy-stats';
 import { CHROMIUM_FLAGS } from '@crawlhub/render';
+import { EventWriter } from '@crawlhub/views';
 import { basic, startTestPlatform, TestPlatform } from '../support/platform';
 import { client, NODE_CRAWLER } from '../support/runner-helpers';
 import { startLoopbackSite, LoopbackSite } from '../support/loopback-site';
@@ -172,6 +178,18 @@ describeIf(needs.chromium)('the web console, driven in headless Chromium', () =>
     expect(await page.$$eval('table.records tbody tr', (rows) => rows.length)).toBe(5);
     await page.click('table.records tbody tr');
     await waitForText(page, '.record-view', '"_type": "Page"');
+    // Comments on the opened item's field: added through the dash API's comments, counted in its row.
+    const item = (await textOf(page, '.record-view strong')).split('/')[3];
+    await page.select('select[name=comment-target]', 'url');
+    await page.type('input[name=comment-text]', 'wrong host?');
+    await page.click('button[name=add-comment]');
+    await waitForText(page, `.comment-target[data-target="${item}/url"]`, 'wrong host?');
+    await page.waitForFunction(() => !!document.querySelector('td[data-notes="1"]'));
+    const stored = await client(platform, projectKey).dash(`/comments/${jobKey}/${item}/url`);
+    expect((stored.body as unknown as { text: string; author: string }[]).map((c) => [c.text, c.author])).toEqual([['wrong host?', keyIdOf(projectKey)]]);
+    await shot(page, 'job-comments');
+    await page.click('button[name=archive-comments]');
+    await page.waitForSelector(`.comment-target[data-target="${item}/url"] li.archived`);
 
     await page.click('button[name=download-csv]');
     const file = `items-${jobKey.replace(/\//g, '-')}.csv`;
@@ -186,6 +204,8 @@ describeIf(needs.chromium)('the web console, driven in headless Chromium', () =>
     await page.setViewport({ width: 390, height: 844, isMobile: true });
     await page.click('button[name=tab-stats]');
     await page.waitForSelector('table.kv');
+    // Its rates over time: 25 items and as many requests, per minute of their storing.
+    await page.waitForSelector('[data-chart="Per minute"] canvas');
     await shot(page, 'job-phone');
     await page.close();
   });
@@ -208,6 +228,14 @@ describeIf(needs.chromium)('the web console, driven in headless Chromium', () =>
     await page.click('button[name=stop-job]');
     await waitForText(page, '[data-close-reason]', /cancelled|shutdown|finished/, 30_000);
     expect(await textOf(page, '[data-state]')).toBe('finished');
+    // Its history from the log: scheduled and stopped by this key, started and finished by the runner.
+    await page.click('button[name=tab-history]');
+    await page.waitForSelector('table.audit tbody tr');
+    const history = await textOf(page, 'table.audit tbody');
+    expect(history).toMatch(new RegExp(`key:${keyIdOf(projectKey)}\\s+push → pending`));
+    expect(history).toMatch(new RegExp(`key:${keyIdOf(projectKey)}\\s+cancel`));
+    expect(history).toMatch(/start → running/);
+    await shot(page, 'job-history');
     await page.close();
   });
 
@@ -270,6 +298,93 @@ describeIf(needs.chromium)('the web console, driven in headless Chromium', () =>
     await waitForText(page, 'section', '4 clean and 1 failed requests');
     await page.waitForSelector('[data-chart=Requests] canvas');
     await shot(page, 'usage');
+    await page.close();
+  });
+
+  it('charts the fetch and extraction usage of the key over time, apart from the proxy\'s; the admin key sees every key\'s', async () => {
+    const own = keyIdOf(projectKey);
+    const other = keyIdOf(otherKey);
+    const actor = { kind: 'system' as const, id: 'test' };
+    const fetchRequest = (user: string, render: boolean) => {
+      const id = randomUUID();
+      return createEvent({ type: FETCH_REQUESTED, key: id, actor, data: { id, user, url: `${site.url}/`, method: 'GET', headers: [], body: null, region: null, device: null, jobId: null, render, screenshot: false, deadline: Date.now() + 60_000 } satisfies FetchRequested });
+    };
+    const query = (user: string, error: string | null) => {
+      const id = `${Date.now()}-${randomBytes(8).toString('hex')}`;
+      return createEvent({ type: EXTRACTION_COMPLETED, key: id, actor, data: { id, batch: randomUUID(), user, worker: 'w', pageType: 'article', result: error ? null : { url: site.url }, error, billable: true, downloadMs: 1, extractMs: 1 } satisfies ExtractionCompleted });
+    };
+    const log = platform.core.eventLog;
+    await log.ensureTopics([FETCH_REQUESTS_TOPIC, RENDER_REQUESTS_TOPIC, EXTRACTION_RESULTS_TOPIC]);
+    await log.append(FETCH_REQUESTS_TOPIC, [fetchRequest(own, false), fetchRequest(own, false), fetchRequest(other, false)]);
+    await log.append(RENDER_REQUESTS_TOPIC, [fetchRequest(own, true)]);
+    await log.append(EXTRACTION_RESULTS_TOPIC, [query(own, null), query(own, 'Downloader error: http404'), query(other, null)]);
+
+    const page = await signedInPage(projectKey);
+    await page.goto(`${url}/usage`);
+    await waitForText(page, '[data-totals=fetch]', '2 fetches, 1 renders');
+    await waitForText(page, '[data-totals=extraction]', '2 queries, 1 errors');
+    await page.waitForSelector('[data-chart=Fetches] canvas');
+    await page.waitForSelector('[data-chart=Extraction] canvas');
+    await page.$eval('[data-chart=Fetches]', (el) => (el as unknown as { scrollIntoView(): void }).scrollIntoView());
+    await shot(page, 'usage-fetch-extraction');
+    await page.close();
+
+    // Over the dash API: a project key sees its own usage only; the admin key every key's, or the ones it names.
+    const mine = await client(platform, projectKey).dash('/usage/fetch.json?groupby=day');
+    expect((mine.body.results as { fetches: number; renders: number }[]).map((r) => [r.fetches, r.renders])).toEqual([[2, 1]]);
+    expect((await client(platform, projectKey).dash(`/usage/extraction.json?users=${other}`)).status).toBe(403);
+    const all = await client(platform, platform.adminKey).dash('/usage/extraction.json?groupby=day');
+    expect((all.body.results as { queries: number }[]).map((r) => r.queries)).toEqual([3]);
+    const named = await client(platform, platform.adminKey).dash(`/usage/fetch.json?groupby=day&users=${other}`);
+    expect((named.body.results as { fetches: number }[]).map((r) => r.fetches)).toEqual([1]);
+    expect(await client(platform, projectKey).dash('/usage/fetch.json?groupby=week')).toEqual({ status: 400, body: { status: 'error', message: 'Invalid groupby "week": one of max, hour, day' } });
+  });
+
+  it('lets the admin key manage keys: create one, grant and withdraw its capabilities, revoke it', async () => {
+    const page = await signedInPage(platform.adminKey);
+    await page.click('header.top nav a[href="/keys"]');
+    await page.waitForSelector(`tr[data-key="${keyIdOf(platform.adminKey)}"]`);
+    await page.type('form.create-key input[name=projects]', '3');
+    await page.type('form.create-key input[name=label]', 'console-made');
+    await page.click('form.create-key input[name=grant-browser]');
+    await page.click('form.create-key button[name=create-key]');
+    await page.waitForSelector('[data-secret]');
+    const secret = await textOf(page, '[data-secret]');
+    const row = `tr[data-key="${keyIdOf(secret)}"]`;
+    await waitForText(page, row, 'projects 3');
+    // The new key works, on its project only.
+    const made = client(platform, secret);
+    expect((await made.dash('/jobs/list.json?project=3')).status).toBe(200);
+    expect((await made.dash('/jobs/list.json?project=1')).status).toBe(403);
+    await page.click(`${row} button[name=grant-deploy]`);
+    await page.waitForSelector(`${row} button[name=withdraw-deploy]`);
+    await page.click(`${row} button[name=withdraw-browser]`);
+    await page.waitForSelector(`${row} button[name=grant-browser]`);
+    await shot(page, 'keys');
+    const listed = await client(platform, platform.adminKey).dash('/keys/list.json');
+    expect((listed.body.keys as { key_id: string; capabilities: string[] }[]).find((k) => k.key_id === keyIdOf(secret))?.capabilities).toEqual(['deploy']);
+    page.once('dialog', (d) => void d.accept());
+    await page.click(`${row} button[name=revoke]`);
+    await page.waitForFunction((s: string) => !document.querySelector(s), {}, row);
+    // Revoked: refused within the access cache time.
+    const deadline = Date.now() + 10_000;
+    while ((await made.dash('/jobs/list.json?project=3')).status !== 401 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    expect((await made.dash('/jobs/list.json?project=3')).status).toBe(401);
+    await page.close();
+  });
+
+  it('keeps key management from a project key: not in its menu, the page and the API refuse it', async () => {
+    const page = await signedInPage(projectKey);
+    expect(await textOf(page, 'header.top nav')).not.toContain('Keys');
+    await page.goto(`${url}/keys`);
+    await waitForText(page, '.error', '403');
+    const answers = await page.evaluate(async () => {
+      const csrf = ((await (await fetch('/console/session')).json()) as { csrf: string }).csrf;
+      const list = await fetch('/api/keys/list.json');
+      const create = await fetch('/api/keys/create.json', { method: 'POST', headers: { 'X-CSRF-Token': csrf, 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'project=1&grant=deploy' });
+      return [list.status, create.status, await create.json()];
+    });
+    expect(answers).toEqual([403, 403, { status: 'error', message: 'Only an admin key manages keys' }]);
     await page.close();
   });
 
@@ -338,10 +453,73 @@ describe('console sessions on the APIs (HTTP)', () => {
     expect(written.status).toBe(200);
   });
 
+  it('answers the key management API in the dash style: bad input 400, an unknown key 404, never its own revocation', async () => {
+    const admin = client(platform, platform.adminKey);
+    expect(await admin.dash('/keys/create.json', { project: '1', grant: 'root' })).toEqual({ status: 400, body: { status: 'error', message: 'Invalid capability "root": one of browser, extraction, deploy' } });
+    expect((await admin.dash('/keys/create.json', { label: 'nothing' })).status).toBe(400);
+    expect((await admin.dash('/keys/grant.json', { key_id: 'key-000000000000', capability: 'deploy' })).status).toBe(404);
+    expect((await admin.dash('/keys/revoke.json', { key_id: 'not-a-key' })).status).toBe(400);
+    expect(await admin.dash('/keys/revoke.json', { key_id: keyIdOf(platform.adminKey) })).toEqual({ status: 400, body: { status: 'error', message: 'A key cannot revoke itself: revoke it with another admin key' } });
+    const created = await admin.dash('/keys/create.json', { project: ['4', '5'], grant: 'extraction' });
+    expect(created.body.key).toEqual({ key_id: keyIdOf(created.body.apikey as string), label: 'projects 4,5', admin: false, projects: [4, 5], capabilities: ['extraction'] });
+    // A revoked key is gone: a second revocation finds nothing.
+    expect((await admin.dash('/keys/revoke.json', { key_id: keyIdOf(created.body.apikey as string) })).status).toBe(200);
+    expect((await admin.dash('/keys/revoke.json', { key_id: keyIdOf(created.body.apikey as string) })).status).toBe(404);
+    expect((await client(platform, key).dash('/keys/list.json')).status).toBe(403);
+  });
+
+  it('answers the whole build log of a past deploy, not only its failure\'s tail', async () => {
+    const writer = new EventWriter(platform.core.eventLog, platform.core.projections, platform.core.config);
+    const actor = { kind: 'system' as const, id: 'test' };
+    const blob = { sha256: 'a'.repeat(64), size: 1, filename: 'p-1.egg' };
+    const deployEvent = (type: string, data: object) => createEvent({ type, key: '1', data, actor });
+    const request = randomUUID();
+    const log = Array.from({ length: 250 }, (_, i) => `build line ${i}`);
+    await writer.appendAndWait(DEPLOYS_TOPIC, [
+      deployEvent(DEPLOY_REQUESTED, { project: 1, request, version: 'v-log', stack: 'scrapy:2.11', egg: blob, eggs: [], requirements: null } satisfies DeployRequested),
+      // Another deploy's lines in between stay out of this one's log.
+      deployEvent(DEPLOY_LOG, { project: 1, request: randomUUID(), lines: ['not ours'] } satisfies DeployLog),
+      deployEvent(DEPLOY_LOG, { project: 1, request, lines: log.slice(0, 200) } satisfies DeployLog),
+      deployEvent(DEPLOY_LOG, { project: 1, request, lines: log.slice(200) } satisfies DeployLog),
+    ]);
+    await writer.appendAndWait(DEPLOYS_TOPIC, [
+      deployEvent(DEPLOY_FAILED, { project: 1, request, reason: 'no spiders', logTail: log.slice(-20), builder: 'b' } satisfies DeployFailed),
+    ]);
+    const c = client(platform, key);
+    const listed = (await c.dash('/deploys/list.json?project=1')).body.deploys as { deploy_id: number; version: string }[];
+    const deployId = listed.find((d) => d.version === 'v-log')!.deploy_id;
+    expect(await c.dash(`/deploys/log.json?project=1&deploy_id=${deployId}`)).toEqual({ status: 200, body: { status: 'ok', deploy_id: deployId, version: 'v-log', state: 'failed', lines: log } });
+    expect((await c.dash('/deploys/log.json?project=1&deploy_id=999')).status).toBe(404);
+    expect((await c.dash('/deploys/log.json?project=1&deploy_id=x')).status).toBe(400);
+    expect((await c.dash(`/deploys/log.json?project=2&deploy_id=${deployId}`)).status).toBe(403);
+  });
+
+  it('answers a job\'s audit history from the log, to keys of its project only', async () => {
+    const c = client(platform, key);
+    const job = await c.run(1, 'audited');
+    expect((await c.dash('/jobs/update.json', { project: '1', job, add_tag: 'seen' })).status).toBe(200);
+    const audit = await c.dash(`/jobs/audit.json?project=1&job=${job}`);
+    expect(audit.status).toBe(200);
+    const entries = audit.body.entries as { type: string; actor: { kind: string; id: string }; request?: { op: string }; jobs?: { key: string; state: string }[] }[];
+    expect(entries.map((e) => [e.actor.id, e.request?.op, e.jobs?.find((j) => j.key === job)?.state])).toEqual([
+      [keyIdOf(key), 'push', 'pending'],
+      [keyIdOf(key), 'tags', 'pending'],
+    ]);
+    expect((await c.dash(`/jobs/audit.json?project=1&job=2/1/1`)).status).toBe(400);
+    expect((await client(platform, await platform.createKey([2])).dash(`/jobs/audit.json?project=1&job=${job}`)).status).toBe(403);
+  });
+
   it('signs in only from a JSON body, so no other site can sign a browser in under its key', async () => {
     const res = await fetch(`${platform.consoleUrl}/console/session`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `apikey=${key}` });
     expect(res.status).toBe(415);
     expect(res.headers.get('set-cookie')).toBeNull();
+  });
+
+  it('keeps the first page\'s script under 150 KB compressed', () => {
+    const { script } = buildConsole(ROOT);
+    const compressed = gzipSync(readFileSync(join(ROOT, 'dist/console', script)), { level: 9 }).length;
+    console.log(`console script: ${(compressed / 1024).toFixed(1)} KB gzipped (budget 150 KB)`);
+    expect(compressed).toBeLessThan(150 * 1024);
   });
 
   it('serves the console at / and at the job URL shub prints, and the dash API stays under /api', async () => {

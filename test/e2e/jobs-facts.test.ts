@@ -1,6 +1,6 @@
 import { createEvent, JOBS_DECIDED, JOBS_REQUESTED_TYPES, JOBS_TOPIC, JobPushRequest, JobsDecided, JobsRequest, JobsRequested, jobsRequestedType } from '@crawlhub/contracts';
 import * as decideModule from '../../libs/jobs/src/domain/decide-jobs';
-import { auditEntries } from '../../apps/cli/audit';
+import { auditEntries } from '@crawlhub/jobs';
 import { cli } from '../support/cli';
 import { projectStream } from '../support/jobs-stream';
 import { basic, startTestPlatform, TestPlatform } from '../support/platform';

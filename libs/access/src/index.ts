@@ -7,6 +7,8 @@ export * from './commands/create-access-key/create-access-key.command';
 export * from './commands/create-access-key/create-access-key.handler';
 export * from './commands/set-key-capabilities/set-key-capabilities.command';
 export * from './commands/set-key-capabilities/set-key-capabilities.handler';
+export * from './commands/revoke-access-key/revoke-access-key.command';
+export * from './commands/revoke-access-key/revoke-access-key.handler';
 export * from './access.service';
 export * from './access.module';
 export * from './domain/jwt';

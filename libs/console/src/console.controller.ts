@@ -23,6 +23,7 @@ export const CONSOLE_ROUTES: RouteInfo[] = [
   { path: 'p', method: RequestMethod.GET },
   { path: 'p/*', method: RequestMethod.GET },
   { path: 'usage', method: RequestMethod.GET },
+  { path: 'keys', method: RequestMethod.GET },
   { path: 'console/*', method: RequestMethod.ALL },
   { path: 'storage', method: RequestMethod.ALL },
   { path: 'storage/*', method: RequestMethod.ALL },
@@ -58,7 +59,7 @@ export class ConsoleController {
     return this.page(req, reply);
   }
 
-  @Get(['p', 'p/*', 'usage'])
+  @Get(['p', 'p/*', 'usage', 'keys'])
   projectPages(@Req() req: FastifyRequest, @Res() reply: FastifyReply) {
     return this.page(req, reply);
   }

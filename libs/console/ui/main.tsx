@@ -10,11 +10,13 @@ import { Projects } from './pages/projects';
 import { ProjectPage } from './pages/project';
 import { JobPage } from './pages/job';
 import { UsagePage } from './pages/usage';
+import { KeysPage } from './pages/keys';
 
 function Routes(props: { me: Me }) {
   const url = useLocation();
   const parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
   if (parts[0] === 'usage') return <UsagePage me={props.me} />;
+  if (parts[0] === 'keys') return <KeysPage me={props.me} />;
   if (parts[0] === 'p' && /^\d+$/.test(parts[1] ?? '')) {
     const project = Number(parts[1]);
     if (parts.length >= 4 && /^\d+$/.test(parts[2]) && /^\d+$/.test(parts[3])) return <JobPage project={project} spider={Number(parts[2])} job={Number(parts[3])} />;
@@ -55,6 +57,7 @@ function App() {
         <nav>
           <Link href="/">Projects</Link>
           <Link href="/usage">Usage</Link>
+          {me.admin ? <Link href="/keys">Keys</Link> : null}
         </nav>
         <span class="who" title={me.admin ? 'admin key: every project' : `projects ${me.projects.join(', ')}`}>
           {me.key_id}

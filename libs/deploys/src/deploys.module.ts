@@ -12,6 +12,7 @@ import { EnvironmentEviction } from './environments/environment-eviction';
 import { environmentsProvider } from './environments/environments.provider';
 import { DeploysProjection } from './events/deploys.projection';
 import { DEPLOYS_VIEW } from './ports/deploys.view';
+import { BuildLogController } from './queries/build-log/build-log.controller';
 import { VersionsController } from './queries/versions/versions.controller';
 import { DeployedJobs } from './running/deployed-jobs';
 
@@ -25,7 +26,7 @@ export class DeploysViewsModule {}
 /** Deploys on the dash API: scrapyd/addversion.json, listversions.json, delversion.json, eggs/list.json, deploys/list.json. */
 @Module({
   imports: [CqrsModule, HttpSupportModule, DeploysViewsModule],
-  controllers: [AddVersionController, VersionsController],
+  controllers: [AddVersionController, VersionsController, BuildLogController],
   providers: [blobStoreProvider, DeployProgress],
 })
 export class DeploysApiModule {}

@@ -10,3 +10,4 @@ export * from './scheduler/periodic-scheduler';
 export * from './domain/botgroups';
 export * from './commands/runner-heartbeat/runner-heartbeat.command';
 export * from './decider/jobs-decider';
+export * from './queries/job-audit/job-audit';

@@ -22,6 +22,7 @@ import { JobTokens } from './http/jobs-principal';
 import { JobsForStorageModule } from './http/jobs-for-storage.module';
 import { JobsViewsModule } from './jobs.views.module';
 import { DashJobsController } from './queries/dash-jobs/dash-jobs.controller';
+import { JobAuditController } from './queries/job-audit/job-audit.controller';
 import { JobqListController } from './queries/list-jobs/jobq-list.controller';
 import { CountJobsHandler, ListJobsHandler } from './queries/list-jobs/list-jobs.handler';
 
@@ -46,7 +47,7 @@ export class JobqApiModule {}
 /** Job control on the dash port (:8001, under /api). */
 @Module({
   imports: [CqrsModule, HttpSupportModule, JobsViewsModule, StorageViewsModule],
-  controllers: [RunJobController, DashJobsController, SchedulesController, SpidersV2Controller, ScrapySettingsController],
+  controllers: [RunJobController, DashJobsController, JobAuditController, SchedulesController, SpidersV2Controller, ScrapySettingsController],
   providers: [...shared, SetScheduleHandler, PeriodicScheduler, JobsMetrics],
   exports: [PeriodicScheduler],
 })

@@ -15,6 +15,8 @@ import { JobRecordsProjection } from './events/job-records.projection';
 import { SystemController } from './http/system.controller';
 import { JOB_METADATA_VIEW } from './ports/job-metadata.view';
 import { JOB_RECORDS_VIEW } from './ports/job-records.view';
+import { JobRecordRatesController } from './queries/job-record-rates/job-record-rates.controller';
+import { JobRecordRatesHandler } from './queries/job-record-rates/job-record-rates.handler';
 import { JobRecordsStatsController } from './queries/job-records-stats/job-records-stats.controller';
 import { JobRecordsStatsHandler } from './queries/job-records-stats/job-records-stats.handler';
 import { ReadJobMetadataHandler } from './queries/read-job-metadata/read-job-metadata.handler';
@@ -48,8 +50,8 @@ export class StorageCommandsModule {}
 /** The storage API on :8002 (job data part): items, logs, requests, stats, job metadata. */
 @Module({
   imports: [CqrsModule, HttpSupportModule, StorageViewsModule, StorageCommandsModule],
-  controllers: [SystemController, JobRecordsStatsController, WriteJobRecordsController, StreamJobRecordsController, ReadJobRecordsController, JobMetadataController],
-  providers: [ReadJobRecordsHandler, JobRecordsStatsHandler, ReadJobMetadataHandler, JobFeeds],
+  controllers: [SystemController, JobRecordsStatsController, JobRecordRatesController, WriteJobRecordsController, StreamJobRecordsController, ReadJobRecordsController, JobMetadataController],
+  providers: [ReadJobRecordsHandler, JobRecordsStatsHandler, JobRecordRatesHandler, ReadJobMetadataHandler, JobFeeds],
 })
 export class StorageApiModule {}
 

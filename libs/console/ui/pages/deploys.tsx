@@ -1,3 +1,4 @@
+import { useState } from 'preact/hooks';
 import { dash } from '../api';
 import { Empty, formatTime, Show, useLoad } from '../ui';
 
@@ -17,6 +18,7 @@ interface Deploy {
 
 export function DeploysTab(props: { project: number }) {
   const deploys = useLoad(() => dash.get<{ deploys: Deploy[] }>('deploys/list.json', { project: props.project }), [props.project]);
+  const [open, setOpen] = useState<number | null>(null);
   const spiders = useLoad(() => dash.get<{ spiders: { id: string; version: string | null }[] }>('spiders/list.json', { project: props.project }), [props.project]);
   return (
     <div>
@@ -37,7 +39,8 @@ export function DeploysTab(props: { project: number }) {
                     <th>Spiders</th>
                     <th>Requested</th>
                     <th>Built</th>
-                    <th>Build log (failure)</th>
+                    <th>Failure</th>
+                    <th />
                   </tr>
                 </thead>
                 <tbody>
@@ -59,6 +62,11 @@ export function DeploysTab(props: { project: number }) {
                       </td>
                       <td>{formatTime(d.built_time)}</td>
                       <td>{d.failure ? <pre class="json">{d.failure}</pre> : ''}</td>
+                      <td>
+                        <button type="button" name="build-log" class="link" onClick={() => setOpen(open === d.deploy_id ? null : d.deploy_id)}>
+                          {open === d.deploy_id ? 'Hide log' : 'Build log'}
+                        </button>
+                      </td>
                     </tr>
                   ))}
                 </tbody>
@@ -67,6 +75,7 @@ export function DeploysTab(props: { project: number }) {
           )
         }
       </Show>
+      {open !== null && <BuildLog project={props.project} deployId={open} />}
       <h2>Spiders</h2>
       <Show loaded={spiders}>
         {({ spiders: list }) =>
@@ -85,5 +94,22 @@ export function DeploysTab(props: { project: number }) {
         }
       </Show>
     </div>
+  );
+}
+
+/** The whole build log of one deploy (dash deploys/log.json), as its builder wrote it. */
+function BuildLog(props: { project: number; deployId: number }) {
+  const log = useLoad(() => dash.get<{ version: string; state: string; lines: string[] }>('deploys/log.json', { project: props.project, deploy_id: props.deployId }), [props.project, props.deployId]);
+  return (
+    <Show loaded={log} label="Loading the build log…">
+      {({ version, state, lines }) => (
+        <div class="build-log" data-deploy={props.deployId}>
+          <h3>
+            Build log of deploy {props.deployId} ({version}, {state})
+          </h3>
+          {lines.length === 0 ? <Empty>{state === 'building' ? 'No build log yet: waiting for a runner…' : 'The build wrote no log.'}</Empty> : <pre class="log">{lines.join('\n')}</pre>}
+        </div>
+      )}
+    </Show>
   );
 }

@@ -1,5 +1,6 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
-import { dash, query, storage } from '../api';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { call, dash, query, storage } from '../api';
+import { TimeChart } from '../chart';
 import { Link, navigate } from '../router';
 import { Action, cell, Empty, ErrorBox, formatBytes, formatTime, Json, Pager, RecordView, Show, Spinner, useLoad } from '../ui';
 
@@ -9,7 +10,7 @@ interface RecordStats {
   totals: { input_values: number; input_bytes: number };
 }
 
-const TABS = ['items', 'requests', 'log', 'stats', 'metadata'] as const;
+const TABS = ['items', 'requests', 'log', 'stats', 'metadata', 'history'] as const;
 type Tab = (typeof TABS)[number];
 const LIVE = new Set(['pending', 'running']);
 
@@ -44,6 +45,7 @@ export function JobPage(props: { project: number; spider: number; job: number })
       {tab === 'log' && <Log jobKey={key} live={!!state && LIVE.has(state)} />}
       {tab === 'stats' && meta.data && <CrawlStats meta={meta.data} jobKey={key} />}
       {tab === 'metadata' && meta.data && <Json value={meta.data} />}
+      {tab === 'history' && <History jobKey={key} />}
     </section>
   );
 }
@@ -128,6 +130,7 @@ function CrawlStats(props: { meta: Meta; jobKey: string }) {
           </table>
         )}
       </Show>
+      <Rates jobKey={props.jobKey} />
       <h2>Crawl stats</h2>
       {Object.keys(stats).length === 0 ? (
         <Empty>The job reported no crawl stats (yet).</Empty>
@@ -149,6 +152,54 @@ function CrawlStats(props: { meta: Meta; jobKey: string }) {
   );
 }
 
+interface RatesBody {
+  bucket: number;
+  rates: [number, number][];
+}
+
+/**
+ * Items, requests and errors (log lines at ERROR or above) per minute, from the storage
+ * API's rates (each record's commit time, `_ts`): what the job stored, when it stored it.
+ */
+function Rates(props: { jobKey: string }) {
+  const rates = useLoad(
+    () => Promise.all([storage.json<RatesBody>(`items/${props.jobKey}/rates`), storage.json<RatesBody>(`requests/${props.jobKey}/rates`), storage.json<RatesBody>(`logs/${props.jobKey}/rates`, { level: 40 })]),
+    [props.jobKey],
+  );
+  return (
+    <Show loaded={rates} label="Loading the rates…">
+      {([items, requests, errors]) => <RatesChart items={items} requests={requests} errors={errors} />}
+    </Show>
+  );
+}
+
+function RatesChart(props: { items: RatesBody; requests: RatesBody; errors: RatesBody }) {
+  const chart = useMemo(() => {
+    const all = [props.items, props.requests, props.errors];
+    // One point per minute from the first to the last, so a quiet minute reads 0.
+    const stamps = all.flatMap((r) => r.rates.map(([t]) => t));
+    if (stamps.length === 0) return null;
+    const step = props.items.bucket * 1000;
+    const times: number[] = [];
+    for (let t = Math.min(...stamps); t <= Math.max(...stamps); t += step) times.push(t);
+    const valuesOf = (r: RatesBody) => {
+      const at = new Map(r.rates);
+      return times.map((t) => at.get(t) ?? 0);
+    };
+    return {
+      times: times.map((t) => t / 1000),
+      range: [times[0] / 1000 - step / 2000, times[times.length - 1] / 1000 + step / 2000] as [number, number],
+      series: [
+        { label: 'items', values: valuesOf(props.items), color: '#2a7' },
+        { label: 'requests', values: valuesOf(props.requests), color: '#36c' },
+        { label: 'errors', values: valuesOf(props.errors), color: '#c33' },
+      ],
+    };
+  }, [props.items, props.requests, props.errors]);
+  if (!chart) return <Empty>No items, requests or errors stored yet: no rates to chart.</Empty>;
+  return <TimeChart title="Per minute" times={chart.times} series={chart.series} range={chart.range} />;
+}
+
 const PAGE = 20;
 
 /** Items or requests: a table whose columns are the records' fields, one record's JSON, pages, downloads. */
@@ -160,6 +211,11 @@ function Records(props: { jobKey: string; kind: 'items' | 'requests' }) {
   const page = useLoad(() => storage.lines<Record<string, unknown>>(`${kind}/${jobKey}`, { start: `${jobKey}/${offset}`, count: PAGE, meta: '_key' }), [jobKey, kind, offset]);
   const count = total.data?.totals.input_values;
   const fields = columnsOf(page.data ?? []);
+  const comments = useLoad(() => (kind === 'items' ? commentsOf(jobKey) : Promise.resolve<JobComments>({})), [jobKey, kind]);
+  const noted = (r: Record<string, unknown>) => {
+    const item = String(r._key).split('/')[3];
+    return Object.entries(comments.data ?? {}).filter(([target]) => target === item || target.startsWith(`${item}/`)).reduce((n, [, list]) => n + list.filter((c) => !c.archived).length, 0);
+  };
   return (
     <div>
       {kind === 'items' && count ? <Downloads jobKey={jobKey} fields={fields} /> : null}
@@ -174,6 +230,7 @@ function Records(props: { jobKey: string; kind: 'items' | 'requests' }) {
                   <thead>
                     <tr>
                       <th>#</th>
+                      {kind === 'items' && <th title="active comments on the item and its fields">Notes</th>}
                       {fields.map((f) => (
                         <th key={f}>{f}</th>
                       ))}
@@ -183,6 +240,7 @@ function Records(props: { jobKey: string; kind: 'items' | 'requests' }) {
                     {records.map((r) => (
                       <tr key={String(r._key)} onClick={() => setOpen(r)} class="clickable">
                         <td class="num">{String(r._key).split('/')[3]}</td>
+                        {kind === 'items' && <td class="num" data-notes={noted(r)}>{noted(r) || ''}</td>}
                         {fields.map((f) => (
                           <td key={f} title={cell(r[f])}>
                             {cell(r[f]).slice(0, 120)}
@@ -199,6 +257,99 @@ function Records(props: { jobKey: string; kind: 'items' | 'requests' }) {
         }
       </Show>
       {open && <RecordView record={open} close={() => setOpen(null)} />}
+      {open && kind === 'items' && <ItemComments itemKey={String(open._key)} fields={Object.keys(open).filter((f) => f !== '_key')} comments={comments.data ?? {}} changed={comments.reload} />}
+    </div>
+  );
+}
+
+interface Comment {
+  id: number;
+  created: string;
+  archived: string | null;
+  author: string;
+  text: string;
+  editable: boolean;
+}
+type JobComments = Record<string, Comment[]>;
+
+/** Every comment of the job (the dash API's comments, docs/dash-api.md "Comments"), keyed `<item>` or `<item>/<field>`. */
+const commentsOf = (jobKey: string) => dash.get<JobComments>(`comments/${jobKey}`);
+
+/** The comments on one item and its fields: add one (to the item or a field), archive a target's, delete one's own. */
+function ItemComments(props: { itemKey: string; fields: string[]; comments: JobComments; changed: () => void }) {
+  const [jobKey, item] = [props.itemKey.split('/').slice(0, 3).join('/'), props.itemKey.split('/')[3]];
+  const [target, setTarget] = useState('');
+  const [text, setText] = useState('');
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const targets = Object.entries(props.comments).filter(([t]) => t === item || t.startsWith(`${item}/`));
+  const path = (t: string) => `comments/${jobKey}/${t.split('/').map(encodeURIComponent).join('/')}`;
+  const add = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await dash.post(path(target ? `${item}/${target}` : item), { text });
+      setText('');
+      props.changed();
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div class="comments">
+      <h3>Comments on item {item}</h3>
+      {targets.length === 0 ? (
+        <Empty>No comments on this item or its fields.</Empty>
+      ) : (
+        targets.map(([t, list]) => (
+          <div key={t} class="comment-target" data-target={t}>
+            <div class="toolbar">
+              <strong>{t === item ? 'the item' : `field ${t.slice(item.length + 1)}`}</strong>
+              {list.some((c) => !c.archived) && (
+                <Action name="archive-comments" run={async () => (await call(`/api/${path(t)}`, { method: 'DELETE' }), props.changed())}>
+                  Archive
+                </Action>
+              )}
+            </div>
+            <ul>
+              {list.map((c) => (
+                <li key={c.id} class={c.archived ? 'archived' : undefined} data-comment={c.id}>
+                  <span class="comment-text">{c.text}</span> <small class="muted">{c.author}, {formatTime(c.created)}{c.archived ? ` (archived ${formatTime(c.archived)})` : ''}</small>
+                  {c.editable && (
+                    <Action name="delete-comment" class="link" confirm="Delete this comment for good?" run={async () => (await call(`/api/comments/${c.id}`, { method: 'DELETE' }), props.changed())}>
+                      Delete
+                    </Action>
+                  )}
+                </li>
+              ))}
+            </ul>
+          </div>
+        ))
+      )}
+      <form class="comment" onSubmit={add} aria-label="new comment">
+        <label class="field">
+          <span>On</span>
+          <select name="comment-target" value={target} onChange={(e) => setTarget((e.target as HTMLSelectElement).value)}>
+            <option value="">the item</option>
+            {props.fields.map((f) => (
+              <option key={f} value={f}>
+                field {f}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label class="field">
+          <span>Comment</span>
+          <input name="comment-text" value={text} required onInput={(e) => setText((e.target as HTMLInputElement).value)} />
+        </label>
+        <button type="submit" name="add-comment" disabled={busy || text.trim() === ''}>
+          {busy ? 'Adding…' : 'Add comment'}
+        </button>
+        {error ? <ErrorBox error={error} /> : null}
+      </form>
     </div>
   );
 }
@@ -405,5 +556,68 @@ function Log(props: { jobKey: string; live: boolean }) {
         </div>
       )}
     </div>
+  );
+}
+
+interface AuditEntry {
+  at: string;
+  type: string;
+  actor: { kind: string; id: string };
+  request?: { op: string } & Record<string, unknown>;
+  outcome?: unknown;
+  failed?: string;
+  jobs?: { key: string; state: string }[];
+  purged?: string[];
+  data?: unknown;
+  records?: number;
+}
+
+/** What an audit entry did to the job, in a line. */
+function auditWhat(a: AuditEntry, jobKey: string): string {
+  if (a.failed !== undefined) return `${a.request?.op ?? a.type} could not be decided: ${a.failed}`;
+  if (a.jobs !== undefined) {
+    const state = a.jobs.find((j) => j.key === jobKey)?.state;
+    const refused = (a.outcome as { error?: string } | undefined)?.error;
+    return `${a.request?.op ?? a.type}${state ? ` → ${state}` : ''}${a.purged?.includes(jobKey) ? ' → purged' : ''}${refused ? ` (refused: ${refused})` : ''}`;
+  }
+  const data = JSON.stringify(a.data ?? {});
+  return `${a.type}${a.records !== undefined ? ` +${a.records} records` : ''} ${data.length > 160 ? `${data.slice(0, 160)}…` : data}`;
+}
+
+/** The job's audit history from the event log (dash jobs/audit.json, the reader of `crawlhub audit`): who did what, when. */
+function History(props: { jobKey: string }) {
+  const project = props.jobKey.split('/')[0];
+  const audit = useLoad(() => dash.get<{ entries: AuditEntry[] }>('jobs/audit.json', { project, job: props.jobKey }), [props.jobKey]);
+  return (
+    <Show loaded={audit} label="Reading the job's history from the log…">
+      {({ entries }) =>
+        entries.length === 0 ? (
+          <Empty>No events about this job in the log.</Empty>
+        ) : (
+          <div class="scroll">
+            <table class="audit">
+              <thead>
+                <tr>
+                  <th>Time</th>
+                  <th>Actor</th>
+                  <th>What</th>
+                </tr>
+              </thead>
+              <tbody>
+                {entries.map((a, i) => (
+                  <tr key={i} data-type={a.type}>
+                    <td>{formatTime(a.at)}</td>
+                    <td>
+                      {a.actor.kind}:{a.actor.id}
+                    </td>
+                    <td>{auditWhat(a, props.jobKey)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )
+      }
+    </Show>
   );
 }

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'preact/hooks';
-import { Me, stats } from '../api';
+import { dash, Me, stats } from '../api';
 import { TimeChart } from '../chart';
 import { Empty, Show, useLoad } from '../ui';
 
@@ -32,7 +32,10 @@ async function usage(rangeMs: number, groupby: string, users: string): Promise<U
   return entries;
 }
 
-/** The proxy's usage over time (the stats API, docs/proxy-stats.md): fetch and extraction workers fetch through the proxy, so their traffic is here under their users. */
+/**
+ * Usage over time: the proxy's (the stats API, docs/proxy-stats.md), the fetch API's and
+ * the extraction API's (the dash API's usage/*.json); the admin key may name key ids.
+ */
 export function UsagePage(props: { me: Me }) {
   const [range, setRange] = useState(0);
   const [users, setUsers] = useState('');
@@ -40,7 +43,7 @@ export function UsagePage(props: { me: Me }) {
   const loaded = useLoad(() => usage(rangeMs, groupby, users), [rangeMs, groupby, users]);
   return (
     <section>
-      <h1>Proxy usage</h1>
+      <h1>Usage</h1>
       <div class="filters">
         <label class="field">
           <span>Range</span>
@@ -59,10 +62,45 @@ export function UsagePage(props: { me: Me }) {
           </label>
         )}
       </div>
+      <h2>Proxy</h2>
       <Show loaded={loaded} label="Loading usage…">
         {(entries) => (entries.length === 0 ? <Empty>No proxy usage in this range.</Empty> : <UsageCharts entries={entries} rangeMs={rangeMs} />)}
       </Show>
+      <WorkUsage api="fetch" title="Fetch API" rangeMs={rangeMs} groupby={groupby} users={users} series={[['fetches', 'fetches', '#36c'], ['renders', 'renders', '#a6c']]} chart="Fetches" />
+      <WorkUsage api="extraction" title="Extraction API" rangeMs={rangeMs} groupby={groupby} users={users} series={[['queries', 'queries', '#2a7'], ['errors', 'errors', '#c33']]} chart="Extraction" />
     </section>
+  );
+}
+
+type WorkEntry = { time_gte: string } & Record<string, number>;
+
+/** The fetch or extraction API's usage (dash usage/<api>.json): one chart of its counters per interval. */
+function WorkUsage(props: { api: 'fetch' | 'extraction'; title: string; chart: string; rangeMs: number; groupby: string; users: string; series: [string, string, string][] }) {
+  const loaded = useLoad(
+    () => dash.get<{ results: WorkEntry[] }>(`usage/${props.api}.json`, { start_date: new Date(Date.now() - props.rangeMs).toISOString(), groupby: props.groupby, users: props.users }),
+    [props.api, props.rangeMs, props.groupby, props.users],
+  );
+  return (
+    <>
+      <h2>{props.title}</h2>
+      <Show loaded={loaded} label={`Loading ${props.title} usage…`}>
+        {({ results }) => {
+          if (results.length === 0) return <Empty>No {props.title} usage in this range.</Empty>;
+          const totals = props.series.map(([field, label]) => `${results.reduce((n, e) => n + e[field], 0)} ${label}`).join(', ');
+          return (
+            <div>
+              <p data-totals={props.api}>{totals}.</p>
+              <TimeChart
+                title={props.chart}
+                times={results.map((e) => Date.parse(e.time_gte) / 1000)}
+                series={props.series.map(([field, label, color]) => ({ label, color, values: results.map((e) => e[field]) }))}
+                range={[(Date.now() - props.rangeMs) / 1000, Date.now() / 1000]}
+              />
+            </div>
+          );
+        }}
+      </Show>
+    </>
   );
 }
 

@@ -22,6 +22,12 @@ export interface RecordStats {
   counts: Record<string, number>;
 }
 
+/** How many records a job got in one time bucket: `t` its start (ms, a multiple of the bucket), `n` the records. */
+export interface RateBucket {
+  t: number;
+  n: number;
+}
+
 export interface RecordBatch {
   kind: RecordKind;
   job: JobKey;
@@ -63,4 +69,9 @@ export interface JobRecordsView {
   /** One page of records in (spider, job, pos) order. */
   scan(query: ScanQuery): Promise<StoredRecord[]>;
   stats(kind: RecordKind, job: JobKey): Promise<RecordStats | null>;
+  /**
+   * The job's records per `bucketMs` of their commit time (`_ts`), oldest first, buckets
+   * without records left out. `minLevel` (logs only): only the lines at that level or above.
+   */
+  rates(kind: RecordKind, job: JobKey, bucketMs: number, minLevel?: number): Promise<RateBucket[]>;
 }

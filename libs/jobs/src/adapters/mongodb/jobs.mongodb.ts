@@ -113,6 +113,8 @@ export class JobsMongo implements JobsView {
       // The console's job list filtered by spider or by tag, newest first, without sorting in memory.
       await jobs.createIndex({ project: 1, spiderId: 1, ts: -1, order: -1 }, { name: 'jobs_spider_recent' });
       await jobs.createIndex({ project: 1, tags: 1, ts: -1, order: -1 }, { name: 'jobs_tag_recent' });
+      // Tag, spider and state together (the console's combined filters): its page and its total are one index range each.
+      await jobs.createIndex({ project: 1, tags: 1, spiderId: 1, state: 1, ts: -1, order: -1 }, { name: 'jobs_tag_spider_state_recent' });
       await jobs.createIndex({ state: 1, runner: 1, project: 1 }, { name: 'jobs_runner' });
       await db.collection<RunnerMongoDoc>('job_runners').createIndex({ project: 1 }, { name: 'job_runners_project' });
       const spiders = db.collection<SpiderMongoDoc>('spiders');

@@ -16,6 +16,8 @@ interface JobRow {
 @Injectable()
 export class JobsSqlite implements JobsView {
   constructor(@Inject(SqliteViewDatabase) private readonly views: SqliteViewDatabase) {
+    const hasTable = (name: string) => views.writer.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(name) !== undefined;
+    const tagsBeforeListing = hasTable('job_tags') && !hasTable('job_tag_listing');
     views.defineSchema(`
       CREATE TABLE IF NOT EXISTS jobs (
         project INTEGER NOT NULL, spider_id INTEGER NOT NULL, number INTEGER NOT NULL, key TEXT NOT NULL,
@@ -28,7 +30,10 @@ export class JobsSqlite implements JobsView {
       CREATE INDEX IF NOT EXISTS jobs_queue ON jobs (project, state, priority, ord);
       CREATE INDEX IF NOT EXISTS jobs_fire ON jobs (project, fire) WHERE fire IS NOT NULL;
       CREATE INDEX IF NOT EXISTS jobs_running ON jobs (project) WHERE state = 'running';
-      CREATE TABLE IF NOT EXISTS job_tags (project INTEGER NOT NULL, tag TEXT NOT NULL, key TEXT NOT NULL, PRIMARY KEY (project, tag, key)) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS job_tag_listing (
+        project INTEGER NOT NULL, tag TEXT NOT NULL, key TEXT NOT NULL, spider_id INTEGER NOT NULL, state TEXT NOT NULL, ts INTEGER NOT NULL, ord INTEGER NOT NULL,
+        PRIMARY KEY (project, tag, key)) WITHOUT ROWID;
+      CREATE INDEX IF NOT EXISTS job_tag_listing_filters ON job_tag_listing (project, tag, spider_id, state, ts, ord);
       CREATE TABLE IF NOT EXISTS spiders (
         project INTEGER NOT NULL, id INTEGER NOT NULL, name TEXT NOT NULL, seq INTEGER NOT NULL, tags TEXT NOT NULL,
         PRIMARY KEY (project, id)) WITHOUT ROWID;
@@ -41,6 +46,13 @@ export class JobsSqlite implements JobsView {
         project INTEGER NOT NULL, runner TEXT NOT NULL, silent_since INTEGER, heard_at INTEGER NOT NULL, PRIMARY KEY (project, runner)) WITHOUT ROWID;
       CREATE TABLE IF NOT EXISTS botgroups (name TEXT PRIMARY KEY, max_running INTEGER) WITHOUT ROWID;
     `);
+    if (tagsBeforeListing) {
+      // A view built when the tags table held only (project, tag, key): its rows move over once, with their jobs' listing columns.
+      views.writer.transaction(() => {
+        views.writer.exec(`INSERT OR IGNORE INTO job_tag_listing (project, tag, key, spider_id, state, ts, ord)
+          SELECT t.project, t.tag, t.key, j.spider_id, j.state, j.ts, j.ord FROM job_tags t JOIN jobs j ON j.key = t.key; DROP TABLE job_tags;`);
+      })();
+    }
   }
 
   /** The decider reads inside the projector's transaction (writer connection). */
@@ -128,19 +140,20 @@ export class JobsSqlite implements JobsView {
       `INSERT OR REPLACE INTO jobs (project, spider_id, number, key, state, priority, units, ord, ts, uniq, args_key, fire, doc)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    const dropTags = this.w.prepare('DELETE FROM job_tags WHERE project = ? AND key = ? AND tag = ?');
-    const addTag = this.w.prepare('INSERT OR IGNORE INTO job_tags (project, tag, key) VALUES (?, ?, ?)');
+    const dropTags = this.w.prepare('DELETE FROM job_tag_listing WHERE project = ? AND key = ? AND tag = ?');
+    // A tag's row carries its job's listing columns, so a tag filter with spider, state and time bounds is one index range.
+    const putTag = this.w.prepare('INSERT OR REPLACE INTO job_tag_listing (project, tag, key, spider_id, state, ts, ord) VALUES (?, ?, ?, ?, ?, ?, ?)');
     for (const j of jobs) {
       const before = (await this.job(j.key))?.tags ?? [];
       put.run(j.project, j.spiderId, j.number, j.key, j.state, j.priority, j.units, j.order, j.ts, j.unique, j.argsKey, j.fire ?? null, JSON.stringify(j));
       for (const t of before) if (!j.tags.includes(t)) dropTags.run(j.project, j.key, t);
-      for (const t of j.tags) addTag.run(j.project, t, j.key);
+      for (const t of j.tags) putTag.run(j.project, t, j.key, j.spiderId, j.state, j.ts, j.order);
     }
   }
 
   async dropJobs(_at: LogPosition, keys: string[]): Promise<void> {
     const dropJob = this.w.prepare('DELETE FROM jobs WHERE key = ?');
-    const dropTags = this.w.prepare('DELETE FROM job_tags WHERE project = ? AND key = ?');
+    const dropTags = this.w.prepare('DELETE FROM job_tag_listing WHERE project = ? AND key = ?');
     for (const key of keys) {
       dropJob.run(key);
       dropTags.run(Number(key.split('/')[0]), key);
@@ -157,11 +170,11 @@ export class JobsSqlite implements JobsView {
 
   async count(filter: JobFilter): Promise<number> {
     // (No states is every state; any other condition present, even an empty list, narrows.)
-    const { project, hasTags, states, ...others } = filter;
-    if (hasTags?.length && !states?.length && Object.values(others).every((v) => v === undefined)) {
-      // Tags alone: the tags table answers by itself (a job with two of the tags counts once).
-      const n = this.r.prepare(`SELECT COUNT(DISTINCT key) AS n FROM job_tags WHERE project = ? AND tag IN (${hasTags.map(() => '?').join(',')})`).get(project, ...hasTags);
-      return (n as { n: number }).n;
+    const { hasTags, keys, lacksTags, newerThan } = filter;
+    if (hasTags?.length && keys === undefined && !lacksTags?.length && newerThan === undefined) {
+      // Tags with spider, state and time bounds: the tags table answers by itself (a job with two of the tags counts once).
+      const { where, args } = taggedRows(filter);
+      return (this.r.prepare(`SELECT COUNT(DISTINCT key) AS n FROM job_tag_listing WHERE ${where}`).get(...args) as { n: number }).n;
     }
     const { from, where, args } = queryOf(filter, 'tagged-first');
     return (this.r.prepare(`SELECT COUNT(*) AS n FROM ${from} WHERE ${where}`).get(...args) as { n: number }).n;
@@ -169,7 +182,7 @@ export class JobsSqlite implements JobsView {
 
   /** Whether at most FEW_TAGGED tag rows of `tags` exist in the project (counted no further). */
   private fewTagged(project: number, tags: string[]): boolean {
-    const sql = `SELECT COUNT(*) AS n FROM (SELECT 1 FROM job_tags WHERE project = ? AND tag IN (${tags.map(() => '?').join(',')}) LIMIT ?)`;
+    const sql = `SELECT COUNT(*) AS n FROM (SELECT 1 FROM job_tag_listing WHERE project = ? AND tag IN (${tags.map(() => '?').join(',')}) LIMIT ?)`;
     return (this.r.prepare(sql).get(project, ...tags, FEW_TAGGED + 1) as { n: number }).n <= FEW_TAGGED;
   }
 
@@ -280,6 +293,22 @@ function spiderOf(row: unknown): SpiderDoc | null {
 /** Up to this many tagged jobs, a tag filter reads the tagged jobs and sorts them, rather than walking the project newest first. */
 const FEW_TAGGED = 10_000;
 
+/** The tag rows of a filter's `hasTags` that meet its spider, state and time conditions too (the listing index covers them). */
+function taggedRows(f: JobFilter): { where: string; args: unknown[] } {
+  const where = ['project = ?'];
+  const args: unknown[] = [f.project];
+  const list = (col: string, values: unknown[]) => {
+    where.push(values.length ? `${col} IN (${values.map(() => '?').join(',')})` : '0');
+    args.push(...values);
+  };
+  list('tag', f.hasTags ?? []);
+  if (f.spiderIds) list('spider_id', f.spiderIds);
+  if (f.states?.length) list('state', f.states);
+  if (f.startts !== undefined) (where.push('ts >= ?'), args.push(f.startts));
+  if (f.endts !== undefined) (where.push('ts <= ?'), args.push(f.endts));
+  return { where: where.join(' AND '), args };
+}
+
 /**
  * The rows and conditions of a filter. `tags` is how `hasTags` is checked: `newest-first`
  * per job met along the newest-first index (quick to fill a page when many jobs carry the
@@ -303,15 +332,17 @@ function queryOf(f: JobFilter, tags: 'newest-first' | 'tagged-first'): { from: s
   if (f.hasTags?.length) {
     const anyOf = f.hasTags.map(() => '?').join(',');
     if (tags === 'newest-first') {
-      where.push(`EXISTS (SELECT 1 FROM job_tags t WHERE t.project = jobs.project AND t.key = jobs.key AND t.tag IN (${anyOf}))`);
+      where.push(`EXISTS (SELECT 1 FROM job_tag_listing t WHERE t.project = jobs.project AND t.tag IN (${anyOf}) AND t.key = jobs.key)`);
       args.push(...f.hasTags);
     } else {
-      from = `(SELECT DISTINCT key AS tagged_key FROM job_tags WHERE project = ? AND tag IN (${anyOf})) CROSS JOIN jobs ON jobs.key = tagged_key`;
-      fromArgs.push(f.project, ...f.hasTags);
+      // Only the tagged jobs that also meet the spider, state and time conditions are joined.
+      const tagged = taggedRows(f);
+      from = `(SELECT DISTINCT key AS tagged_key FROM job_tag_listing WHERE ${tagged.where}) CROSS JOIN jobs ON jobs.key = tagged_key`;
+      fromArgs.push(...tagged.args);
     }
   }
   for (const tag of f.lacksTags ?? []) {
-    where.push('NOT EXISTS (SELECT 1 FROM job_tags t WHERE t.project = jobs.project AND t.key = jobs.key AND t.tag = ?)');
+    where.push('NOT EXISTS (SELECT 1 FROM job_tag_listing t WHERE t.project = jobs.project AND t.tag = ? AND t.key = jobs.key)');
     args.push(tag);
   }
   if (f.newerThan) {

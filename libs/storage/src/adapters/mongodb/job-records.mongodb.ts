@@ -5,7 +5,7 @@ import { LogPosition } from '@crawlhub/eventlog';
 import { MongoViewDatabase } from '@crawlhub/views';
 import { RecordKind, RECORD_KINDS, storedContribution } from '../../domain/record-kinds';
 import { addToStats, countKeys } from '../../domain/stats-math';
-import { JobRecordsView, RecordBatch, RecordStats, ScanQuery, StagedChunk, StoredRecord } from '../../ports/job-records.view';
+import { JobRecordsView, RateBucket, RecordBatch, RecordStats, ScanQuery, StagedChunk, StoredRecord } from '../../ports/job-records.view';
 
 /**
  * Record ids are one string that sorts like (kind, project, spider, job, pos): the kind's
@@ -264,6 +264,26 @@ export class JobRecordsMongo implements JobRecordsView {
     await this.ready;
     const s = await this.statsDocs.findOne({ _id: statsId(kind, job) });
     return s ? statsOf(s) : null;
+  }
+
+  async rates(kind: RecordKind, job: JobKey, bucketMs: number, minLevel?: number): Promise<RateBucket[]> {
+    await this.ready;
+    const prefix = `${prefixOf(kind, job.project)}${enc(job.spider)}${enc(job.job)}`;
+    const match = { _id: { $gte: prefix, $lt: prefix + HIGH } };
+    if (minLevel === undefined) {
+      const buckets = await this.records
+        .aggregate<{ _id: number; n: number }>([{ $match: match }, { $group: { _id: { $subtract: ['$ts', { $mod: ['$ts', bucketMs] }] }, n: { $sum: 1 } } }, { $sort: { _id: 1 } }])
+        .toArray();
+      return buckets.map((b) => ({ t: Number(b._id), n: b.n }));
+    }
+    // The level is inside the stored JSON text: read here, one log line at a time.
+    const counts = new Map<number, number>();
+    for await (const doc of this.records.find(match, { projection: { ts: 1, d: 1 } })) {
+      if ((JSON.parse(doc.d) as { level: number }).level < minLevel) continue;
+      const t = doc.ts - (doc.ts % bucketMs);
+      counts.set(t, (counts.get(t) ?? 0) + 1);
+    }
+    return [...counts.entries()].sort((a, b) => a[0] - b[0]).map(([t, n]) => ({ t, n }));
   }
 
   /** Takes the records that [start, end) will overwrite out of the stats (only those below nextPos exist). */

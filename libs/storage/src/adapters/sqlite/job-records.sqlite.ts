@@ -4,7 +4,7 @@ import { LogPosition } from '@crawlhub/eventlog';
 import { SqliteViewDatabase } from '@crawlhub/views';
 import { RecordKind, RECORD_KINDS, storedContribution } from '../../domain/record-kinds';
 import { addToStats, countKeys } from '../../domain/stats-math';
-import { JobRecordsView, RecordBatch, RecordPosition, RecordStats, ScanQuery, StagedChunk, StoredRecord } from '../../ports/job-records.view';
+import { JobRecordsView, RateBucket, RecordBatch, RecordPosition, RecordStats, ScanQuery, StagedChunk, StoredRecord } from '../../ports/job-records.view';
 
 const kindId = (k: RecordKind) => RECORD_KINDS.indexOf(k);
 
@@ -134,6 +134,14 @@ export class JobRecordsSqlite implements JobRecordsView {
       .prepare('SELECT input_values, input_bytes, counts FROM job_record_stats WHERE kind = ? AND project = ? AND spider = ? AND job = ?')
       .get(kindId(kind), job.project, job.spider, job.job) as StatsRow | undefined;
     return row ? { inputValues: row.input_values, inputBytes: row.input_bytes, counts: JSON.parse(row.counts) } : null;
+  }
+
+  async rates(kind: RecordKind, job: JobKey, bucketMs: number, minLevel?: number): Promise<RateBucket[]> {
+    const level = minLevel === undefined ? '' : " AND json_extract(data, '$.level') >= ?";
+    return this.views.reader
+      // `%` works on integers (a bound JavaScript number is a REAL, which `/` would divide exactly).
+      .prepare(`SELECT ts - ts % ? AS t, COUNT(*) AS n FROM job_records WHERE kind = ? AND project = ? AND spider = ? AND job = ?${level} GROUP BY t ORDER BY t`)
+      .all(bucketMs, kindId(kind), job.project, job.spider, job.job, ...(minLevel === undefined ? [] : [minLevel])) as RateBucket[];
   }
 }
 

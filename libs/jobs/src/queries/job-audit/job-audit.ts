@@ -1,10 +1,11 @@
 import { EventEnvelope, JOB_DATA_TOPIC, JOB_METADATA_TOPIC, JOBS_DECIDED, JOBS_REQUESTED_TYPES, JOBS_TOPIC, JobsDecided, JobsRequested } from '@crawlhub/contracts';
 import { EventLog, LoggedEvent, partitionForKey } from '@crawlhub/eventlog';
-import { JobsDecision } from '@crawlhub/jobs';
+import { JobsDecision } from '../../domain/decide-jobs';
 
 /**
- * `crawlhub audit`: a job's or a project's history read from the event log alone (no view
- * is read, so it works with the views deleted). Job changes are the decider's facts
+ * A job's or a project's history read from the event log alone (no view is read, so it
+ * works with the views deleted): what `crawlhub audit` prints and the dash API's
+ * jobs/audit.json answers (the console's job page shows it). Job changes are the decider's facts
  * (`jobs.decided`), each shown with the request that caused it; a job's own writes (items,
  * logs, metadata) are its events in the job topics.
  */
