@@ -1,8 +1,8 @@
+import { formatJobKey } from '@crawlhub/contracts';
 import { Controller, Get, Param, Req, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { parseUnsignedInteger, queryOf, RequestPrincipal, single, StorageHttpError } from '@crawlhub/http';
-import { formatJobKey } from '../../domain/job-key';
+import { parseUnsignedInteger, queryOf, RequestPrincipal, single, ApiError } from '@crawlhub/http';
 import { idOf, kindOf } from '../../http/storage-request';
 import { RatesBody } from './job-record-rates.handler';
 import { JobRecordRatesQuery } from './job-record-rates.query';
@@ -28,11 +28,11 @@ export class JobRecordRatesController {
     const q = queryOf(req);
     const bucketText = single(q, 'bucket');
     const bucket = bucketText === undefined ? 60 : parseUnsignedInteger(bucketText, MAX_BUCKET_SECONDS);
-    if (bucket === null || bucket === 0) throw StorageHttpError.badRequest(`bucket takes whole seconds from 1 to ${MAX_BUCKET_SECONDS}, got ${JSON.stringify(bucketText)}`);
+    if (bucket === null || bucket === 0) throw ApiError.badRequest(`bucket takes whole seconds from 1 to ${MAX_BUCKET_SECONDS}, got ${JSON.stringify(bucketText)}`);
     const levelText = single(q, 'level');
-    if (levelText !== undefined && kind !== 'logs') throw StorageHttpError.badRequest('level applies to logs only');
+    if (levelText !== undefined && kind !== 'logs') throw ApiError.badRequest('level applies to logs only');
     const level = levelText === undefined ? undefined : parseUnsignedInteger(levelText, 1000);
-    if (level === null) throw StorageHttpError.badRequest(`level takes a log level (an integer such as 40), got ${JSON.stringify(levelText)}`);
+    if (level === null) throw ApiError.badRequest(`level takes a log level (an integer such as 40), got ${JSON.stringify(levelText)}`);
     const body = await this.queries.execute<JobRecordRatesQuery, RatesBody>(new JobRecordRatesQuery(kind, job, bucket * 1000, level));
     return reply.header('content-type', 'application/json; charset=UTF-8').header('cache-control', 'no-store').send(JSON.stringify(body));
   }

@@ -1,4 +1,4 @@
-import { JobKey } from '../../domain/job-key';
+import { JobKey } from '@crawlhub/contracts';
 import { RecordKind } from '../../domain/record-kinds';
 
 /** GET items|logs|requests/<job>/rates: the job's records per time bucket (logs: at `minLevel` or above). */
