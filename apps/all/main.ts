@@ -114,9 +114,6 @@ async function main(): Promise<void> {
   if (config.adminKey) urls.push('admin key      CRAWLHUB_ADMIN_KEY (from the environment)');
   else if (existsSync(keyFile)) urls.push(`admin key      in ${keyFile} (KEY=$(cat ${keyFile}))`);
 
-  console.log(`crawlhub is up (event log: ${config.eventLog.kind}, views: ${config.viewStore.kind}, data: ${config.dataDir})`);
-  for (const u of urls) console.log(`  ${u}`);
-  if (createdKey) console.log(`\nCreated the admin API key (also saved in ${keyFile}):\n  ${createdKey}\n`);
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -134,6 +131,11 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
+  // Said only once a signal stops the process in order: a SIGTERM right after "up" must not
+  // cut it (and its output) short.
+  console.log(`crawlhub is up (event log: ${config.eventLog.kind}, views: ${config.viewStore.kind}, data: ${config.dataDir})`);
+  for (const u of urls) console.log(`  ${u}`);
+  if (createdKey) console.log(`\nCreated the admin API key (also saved in ${keyFile}):\n  ${createdKey}\n`);
 }
 
 main().catch((e) => {

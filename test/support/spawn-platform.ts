@@ -82,7 +82,8 @@ export interface SpawnedPlatform {
 export async function spawnPlatform({ env, roles, name = 'platform', startTimeoutMs = 30_000 }: SpawnPlatformOptions): Promise<SpawnedPlatform> {
   const child = spawn(process.execPath, [MAIN], { env: { ...process.env, ...env, APP_ROLE: roles }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
-  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // 'close', not 'exit': the process may be gone before its last output is read from the pipes.
+  const exit = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
   const exited = () => child.exitCode !== null || child.signalCode !== null;
   await new Promise<void>((resolve, reject) => {
     let up = false;
