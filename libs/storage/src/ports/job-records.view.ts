@@ -50,6 +50,21 @@ export interface ScanQuery {
   limit: number;
 }
 
+/** One job's records from a position on, in position order. */
+export interface JobScanQuery {
+  kind: RecordKind;
+  job: JobKey;
+  fromPos: number;
+  limit: number;
+}
+
+/** A page of stored records as bytes: each record's JSON text followed by `\n`. */
+export interface StoredJsonLines {
+  bytes: Buffer;
+  count: number;
+  lastPos: number;
+}
+
 /**
  * Items, logs and requests of every job, and their stats. The write side is called
  * only by the projection, with the log position of the event being applied.
@@ -62,5 +77,11 @@ export interface JobRecordsView {
 
   /** One page of records in (spider, job, pos) order. */
   scan(query: ScanQuery): Promise<StoredRecord[]>;
+  /**
+   * One page of a job's records as the bytes the store keeps (the plain read of a job: no
+   * meta fields, no filter), so a read streams them without a string per record; null
+   * when there is none.
+   */
+  scanJsonLines(query: JobScanQuery): Promise<StoredJsonLines | null>;
   stats(kind: RecordKind, job: JobKey): Promise<RecordStats | null>;
 }

@@ -5,7 +5,7 @@ import { MongoViewDatabase } from '@crawlhub/views';
 import { JobKey } from '../../domain/job-key';
 import { RecordKind, RECORD_KINDS, storedContribution } from '../../domain/record-kinds';
 import { addToStats, countKeys } from '../../domain/stats-math';
-import { JobRecordsView, RecordBatch, RecordStats, ScanQuery, StagedChunk, StoredRecord } from '../../ports/job-records.view';
+import { JobRecordsView, JobScanQuery, RecordBatch, RecordStats, ScanQuery, StagedChunk, StoredJsonLines, StoredRecord } from '../../ports/job-records.view';
 
 /**
  * Record ids are one string that sorts like (kind, project, spider, job, pos): the kind's
@@ -258,6 +258,12 @@ export class JobRecordsMongo implements JobRecordsView {
       .limit(q.limit)
       .toArray();
     return docs.map((d) => ({ spider: d.s, job: d.j, pos: d.n, ts: d.ts, json: d.d }));
+  }
+
+  async scanJsonLines(q: JobScanQuery): Promise<StoredJsonLines | null> {
+    const page = await this.scan({ kind: q.kind, project: q.job.project, spider: q.job.spider, job: q.job.job, from: { spider: q.job.spider, job: q.job.job, pos: q.fromPos }, limit: q.limit });
+    if (page.length === 0) return null;
+    return { bytes: Buffer.from(page.map((r) => r.json).join('\n') + '\n'), count: page.length, lastPos: page[page.length - 1].pos };
   }
 
   async stats(kind: RecordKind, job: JobKey): Promise<RecordStats | null> {

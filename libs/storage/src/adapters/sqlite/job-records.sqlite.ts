@@ -4,9 +4,18 @@ import { SqliteViewDatabase } from '@crawlhub/views';
 import { JobKey } from '../../domain/job-key';
 import { RecordKind, RECORD_KINDS, storedContribution } from '../../domain/record-kinds';
 import { addToStats, countKeys } from '../../domain/stats-math';
-import { JobRecordsView, RecordBatch, RecordPosition, RecordStats, ScanQuery, StagedChunk, StoredRecord } from '../../ports/job-records.view';
+import {
+  JobRecordsView, JobScanQuery, RecordBatch, RecordPosition, RecordStats, ScanQuery, StagedChunk, StoredJsonLines, StoredRecord,
+} from '../../ports/job-records.view';
 
 const kindId = (k: RecordKind) => RECORD_KINDS.indexOf(k);
+
+/** Records go in by up to this many rows per statement: one call into SQLite per 100 records, not one per record (800 parameters). */
+const ROWS_PER_INSERT = 100;
+
+function insertRows(rows: number): string {
+  return `INSERT OR REPLACE INTO job_records (kind, project, spider, job, pos, ts, size, data) VALUES ${Array(rows).fill('(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`;
+}
 
 interface StatsRow {
   next_pos: number;
@@ -41,8 +50,8 @@ export class JobRecordsSqlite implements JobRecordsView {
     const db = this.views.writer;
     const k = kindId(batch.kind);
     const { project, spider, job } = batch.job;
-    const row = db
-      .prepare('SELECT next_pos, input_values, input_bytes, counts FROM job_record_stats WHERE kind = ? AND project = ? AND spider = ? AND job = ?')
+    const row = this.views
+      .writerStatement('SELECT next_pos, input_values, input_bytes, counts FROM job_record_stats WHERE kind = ? AND project = ? AND spider = ? AND job = ?')
       .get(k, project, spider, job) as StatsRow | undefined;
     const nextPos = row?.next_pos ?? 0;
     const stats: RecordStats = row
@@ -58,16 +67,18 @@ export class JobRecordsSqlite implements JobRecordsView {
       const keys = old.map((o) => storedContribution(batch.kind, o.data).countKeys);
       addToStats(stats, old.length, old.reduce((a, o) => a + o.size, 0), countKeys(keys), -1);
     }
-    const insert = db.prepare(
-      'INSERT OR REPLACE INTO job_records (kind, project, spider, job, pos, ts, size, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-    );
     let bytes = 0;
-    for (let i = 0; i < batch.lines.length; i++) {
-      insert.run(k, project, spider, job, start + i, batch.ts, batch.sizes[i], batch.lines[i]);
-      bytes += batch.sizes[i];
+    for (let i = 0; i < batch.lines.length; i += ROWS_PER_INSERT) {
+      const rows = Math.min(ROWS_PER_INSERT, batch.lines.length - i);
+      const values: unknown[] = [];
+      for (let r = i; r < i + rows; r++) {
+        values.push(k, project, spider, job, start + r, batch.ts, batch.sizes[r], batch.lines[r]);
+        bytes += batch.sizes[r];
+      }
+      this.views.writerStatement(insertRows(rows)).run(values);
     }
     addToStats(stats, batch.lines.length, bytes, batch.counts, 1);
-    db.prepare(
+    this.views.writerStatement(
       `INSERT OR REPLACE INTO job_record_stats (kind, project, spider, job, next_pos, input_values, input_bytes, counts)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(k, project, spider, job, Math.max(nextPos, end), stats.inputValues, stats.inputBytes, JSON.stringify(stats.counts));
@@ -127,6 +138,17 @@ export class JobRecordsSqlite implements JobRecordsView {
     return this.views.reader
       .prepare(`SELECT spider, job, pos, ts, data AS json FROM job_records WHERE ${where.join(' AND ')} ORDER BY spider, job, pos LIMIT ?`)
       .all(...args) as StoredRecord[];
+  }
+
+  async scanJsonLines(q: JobScanQuery): Promise<StoredJsonLines | null> {
+    // SQLite joins the page and hands it over as one BLOB: the stored UTF-8 bytes, no string per record.
+    const row = this.views.reader
+      .prepare(
+        `SELECT CAST(group_concat(data, char(10) ORDER BY pos) || char(10) AS BLOB) AS bytes, count(*) AS count, max(pos) AS lastPos
+         FROM (SELECT pos, data FROM job_records WHERE kind = ? AND project = ? AND spider = ? AND job = ? AND pos >= ? ORDER BY pos LIMIT ?)`,
+      )
+      .get(kindId(q.kind), q.job.project, q.job.spider, q.job.job, q.fromPos, q.limit) as StoredJsonLines;
+    return row.count > 0 ? row : null;
   }
 
   async stats(kind: RecordKind, job: JobKey): Promise<RecordStats | null> {

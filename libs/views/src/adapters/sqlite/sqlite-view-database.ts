@@ -14,12 +14,23 @@ export class SqliteViewDatabase {
   readonly reader: Database.Database;
   private readonly schemas: string[] = [];
   private readonly checkpointer: WalCheckpointer | null;
+  private readonly writerStatements = new Map<string, Database.Statement>();
 
   constructor(readonly file: string) {
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
     this.writer = open(file);
     this.reader = file === ':memory:' ? this.writer : open(file);
     this.checkpointer = file === ':memory:' ? null : new WalCheckpointer(file);
+  }
+
+  /** A statement of the writer, prepared once: on the projector's hot path preparing costs more than running. */
+  writerStatement(sql: string): Database.Statement {
+    let st = this.writerStatements.get(sql);
+    if (!st) {
+      st = this.writer.prepare(sql);
+      this.writerStatements.set(sql, st);
+    }
+    return st;
   }
 
   /** Views declare their tables here; they are created now and again after a reset. */
