@@ -104,11 +104,18 @@ export async function storageBench(options: { ingestItems: number; readItems: nu
   // Ceiling: plain JSON.parse of the same lines.
   const lines = bodies.map((b) => b.toString().split('\n').filter(Boolean)).flat();
   let t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   let parsed = 0;
   while (performance.now() - t0 < 1000) for (const l of lines) (JSON.parse(l), parsed++);
   const parseRate = parsed / ((performance.now() - t0) / 1000);
+  const parseCpu = process.cpuUsage(cpu0);
+  const parseCpuUs = (parseCpu.user + parseCpu.system) / parsed;
   console.log(`storage: items of ${bodies[0].length / 1000} bytes, 1000 per POST, 4 concurrent clients; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   report('JSON.parse of the same lines (reference)', parseRate, 'items/s');
+  console.log(`  JSON.parse CPU: ${parseCpuUs.toFixed(2)} µs per item`);
+  /** The platform's CPU per item beside JSON.parse's: steadier than rates when other work shares the cores. */
+  const cpuPerItem = (what: string, cpuMs: number, items: number) =>
+    console.log(`  platform CPU, ${what}: ${((cpuMs * 1000) / items).toFixed(2)} µs per item (${((cpuMs * 1000) / items / parseCpuUs).toFixed(1)}x JSON.parse)`);
 
   for (const [lane, env] of Object.entries(options.lanes)) {
     const kafka = env.EVENT_LOG === 'kafka';
@@ -116,10 +123,13 @@ export async function storageBench(options: { ingestItems: number; readItems: nu
     const platform = await startPlatform(env);
     try {
       const batches = Math.ceil(options.ingestItems / 1000);
+      let cpuAt = platform.cpuMs();
       const r = await ingest(platform.url, 4, batches, bodies);
+      const ingestCpu = platform.cpuMs() - cpuAt;
       if (r.failed) console.log(`  ${r.failed} POSTs failed, first: ${r.firstError}`);
       const ingestRate = (batches * 1000) / r.seconds;
       report('ingest, end to end with read-your-writes', ingestRate, 'items/s', undefined, { name: 'JSON.parse of the same lines', value: parseRate });
+      cpuPerItem('ingest', ingestCpu, batches * 1000);
       if (kafka) verdict(`Kafka ingest ≥ ${STORAGE_TARGETS.kafkaIngest.toLocaleString('en-US')} items/s`, !r.failed && ingestRate >= STORAGE_TARGETS.kafkaIngest);
       else verdict(`ingest ≥ ${STORAGE_TARGETS.ingestVsParse}x JSON.parse`, !r.failed && ingestRate >= STORAGE_TARGETS.ingestVsParse * parseRate);
 
@@ -128,13 +138,16 @@ export async function storageBench(options: { ingestItems: number; readItems: nu
       const w = await ingestOneJob(platform.url, readBatches, bodies);
       if (w.failed) console.log(`  ${w.failed} POSTs failed while preparing the read: ${w.firstError}`);
       t0 = performance.now();
+      cpuAt = platform.cpuMs();
       const res = await httpCall(`${platform.url}/items/1/2/1`, 'GET', { authorization: `Basic ${Buffer.from(`${KEY}:`).toString('base64')}` });
       const readRate = (readBatches * 1000) / ((performance.now() - t0) / 1000);
+      const readCpu = platform.cpuMs() - cpuAt;
       const expectBytes = bodies.reduce((a, b) => a + b.length, 0) * (readBatches / bodies.length);
       const complete = Math.abs(res.bytes - expectBytes) <= expectBytes * 0.01;
       if (!complete) console.log(`  read returned ${res.bytes} bytes, expected about ${expectBytes}`);
       const raw = await rawStreamRate(readBatches * 1000);
       report(`read a ${(readBatches * 1000).toLocaleString('en-US')}-item job as JSON lines`, readRate, 'items/s', undefined, { name: 'bare HTTP stream of the same bytes', value: raw });
+      cpuPerItem('read', readCpu, readBatches * 1000);
       if (!kafka) verdict(`read ≥ ${STORAGE_TARGETS.readVsBareStream}x a bare HTTP stream`, complete && readRate >= STORAGE_TARGETS.readVsBareStream * raw);
     } finally {
       await platform.stop();
