@@ -58,6 +58,9 @@ export interface JobScanQuery {
   limit: number;
 }
 
+/** A page of stored bytes holds at most about this many (its first record always, whatever its size). */
+export const JSON_LINES_PAGE_BYTES = 8 * 1024 * 1024;
+
 /** A page of stored records as bytes: each record's JSON text followed by `\n`. */
 export interface StoredJsonLines {
   bytes: Buffer;
@@ -80,7 +83,8 @@ export interface JobRecordsView {
   /**
    * One page of a job's records as the bytes the store keeps (the plain read of a job: no
    * meta fields, no filter), so a read streams them without a string per record; null
-   * when there is none.
+   * when there is none. A page may hold fewer than `limit` records when they are large
+   * (the store bounds its bytes): `count` says how many, `lastPos` where to go on.
    */
   scanJsonLines(query: JobScanQuery): Promise<StoredJsonLines | null>;
   stats(kind: RecordKind, job: JobKey): Promise<RecordStats | null>;

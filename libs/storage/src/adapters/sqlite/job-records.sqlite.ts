@@ -5,7 +5,7 @@ import { JobKey } from '../../domain/job-key';
 import { RecordKind, RECORD_KINDS, storedContribution } from '../../domain/record-kinds';
 import { addToStats, countKeys } from '../../domain/stats-math';
 import {
-  JobRecordsView, JobScanQuery, RecordBatch, RecordPosition, RecordStats, ScanQuery, StagedChunk, StoredJsonLines, StoredRecord,
+  JobRecordsView, JobScanQuery, JSON_LINES_PAGE_BYTES, RecordBatch, RecordPosition, RecordStats, ScanQuery, StagedChunk, StoredJsonLines, StoredRecord,
 } from '../../ports/job-records.view';
 
 const kindId = (k: RecordKind) => RECORD_KINDS.indexOf(k);
@@ -141,13 +141,16 @@ export class JobRecordsSqlite implements JobRecordsView {
   }
 
   async scanJsonLines(q: JobScanQuery): Promise<StoredJsonLines | null> {
-    // SQLite joins the page and hands it over as one BLOB: the stored UTF-8 bytes, no string per record.
+    // SQLite joins the page and hands it over as one BLOB: the stored UTF-8 bytes, no string
+    // per record. A page ends early once it holds JSON_LINES_PAGE_BYTES (large records).
     const row = this.views.reader
       .prepare(
         `SELECT CAST(group_concat(data, char(10) ORDER BY pos) || char(10) AS BLOB) AS bytes, count(*) AS count, max(pos) AS lastPos
-         FROM (SELECT pos, data FROM job_records WHERE kind = ? AND project = ? AND spider = ? AND job = ? AND pos >= ? ORDER BY pos LIMIT ?)`,
+         FROM (SELECT pos, data, sum(octet_length(data)) OVER (ORDER BY pos) - octet_length(data) AS before
+               FROM (SELECT pos, data FROM job_records WHERE kind = ? AND project = ? AND spider = ? AND job = ? AND pos >= ? ORDER BY pos LIMIT ?))
+         WHERE before < ?`,
       )
-      .get(kindId(q.kind), q.job.project, q.job.spider, q.job.job, q.fromPos, q.limit) as StoredJsonLines;
+      .get(kindId(q.kind), q.job.project, q.job.spider, q.job.job, q.fromPos, q.limit, JSON_LINES_PAGE_BYTES) as StoredJsonLines;
     return row.count > 0 ? row : null;
   }
 

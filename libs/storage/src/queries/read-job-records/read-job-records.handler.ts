@@ -42,7 +42,6 @@ export class ReadJobRecordsHandler implements IQueryHandler<ReadJobRecordsQuery,
       if (page === null) return;
       yield new JsonLinesPage(page.bytes);
       left -= page.count;
-      if (page.count < limit) return;
       fromPos = page.lastPos + 1;
     }
   }
