@@ -33,6 +33,9 @@ export function httpCall(url: string, method: 'GET' | 'POST', headers: Record<st
   });
 }
 
+/** USER_HZ of Linux: /proc reports CPU times in 1/100 s on every architecture Node runs on. */
+const CLOCK_TICKS_PER_SECOND = 100;
+
 const keepAlive = new Agent({ keepAlive: true, maxSockets: 64 });
 
 /**
@@ -69,6 +72,13 @@ export async function startPlatform(env: Record<string, string>, options: { data
       const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
       const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
       return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+    },
+    /** CPU time the platform process (all its threads) has used so far, ms: a figure a busy machine does not distort as much as a rate. */
+    cpuMs: () => {
+      // Fields 14 and 15 of /proc/<pid>/stat (utime, stime) in clock ticks; the name (field 2) may hold spaces, so count from its ')'.
+      const stat = readFileSync(`/proc/${child.pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
     },
     dataDir,
     stop: async () => {

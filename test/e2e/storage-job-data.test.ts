@@ -195,6 +195,20 @@ describe('storage API: job data', () => {
     const text = res.headers.get('content-encoding') === 'gzip' && raw[0] === 0x1f ? gunzipSync(raw).toString() : raw.toString();
     expect(JSON.parse(text)).toHaveLength(5000);
   });
+
+  it('reads a job back byte for byte as jl and json, across pages bounded by bytes and by count, from any start', async () => {
+    // 16 records of ~900 KB (pages of stored bytes stop at about 8 MB), then 6,000 small ones (pages of 5,000 records).
+    const big = Array.from({ length: 16 }, (_, i) => JSON.stringify({ i, s: `é${'x'.repeat(900_000)}` }));
+    const small = Array.from({ length: 6000 }, (_, i) => JSON.stringify({ i: 16 + i, name: `item "${i}"\tand, a comma` }));
+    for (const batch of [big.slice(0, 8), big.slice(8), small]) expect((await post('/items/1/8/1', batch.join('\n') + '\n')).status).toBe(200);
+    const all = [...big, ...small];
+    expect(await (await get('/items/1/8/1')).text()).toBe(all.join('\n') + '\n');
+    expect(await (await get('/items/1/8/1?format=json')).text()).toBe(`[${all.join(',')}]`);
+    expect(await (await get('/items/1/8/1?start=1/8/1/15&count=5002&format=json')).text()).toBe(`[${all.slice(15, 5017).join(',')}]`);
+    expect(await (await get('/items/1/8/1?startafter=1/8/1/5020')).text()).toBe(all.slice(5021).join('\n') + '\n');
+    expect(await (await get('/items/1/8/1?start=1/8/2/0')).text()).toBe('');
+    expect(await (await get('/items/1/8/1?start=1/8/2/0&format=json')).text()).toBe('[]');
+  });
 });
 
 describe('storage API without a projector', () => {

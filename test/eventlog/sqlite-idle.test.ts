@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SqliteEventLog, WalCheckpointer } from '@crawlhub/eventlog';
+import { SqliteEventLog, WAL_BUSY_BYTES, WalCheckpointer } from '@crawlhub/eventlog';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const walSize = (file: string) => statSync(`${file}-wal`, { throwIfNoEntry: false })?.size ?? 0;
@@ -69,6 +69,30 @@ describe('WalCheckpointer', () => {
     } finally {
       checkpointer.close();
       reader.close();
+      db.close();
+    }
+  });
+
+  it('checkpoints a WAL past WAL_BUSY_BYTES on its own thread, between timed turns, while the writer never does', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'crawlhub-wal-')), 'log.db');
+    const db = new Database(file);
+    db.pragma('page_size = 65536');
+    db.pragma('journal_mode = WAL');
+    db.pragma('wal_autocheckpoint = 0'); // this writer never checkpoints
+    db.exec('CREATE TABLE t (v BLOB)');
+    // The timed turn is an hour away: only the size can trigger a checkpoint.
+    const checkpointer = new WalCheckpointer(file, 3_600_000);
+    try {
+      const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
+      const blob = Buffer.alloc(1024 * 1024, 7);
+      for (let i = 0; i < (WAL_BUSY_BYTES * 1.5) / blob.length; i++) insert.run(blob);
+      expect(statSync(file).size).toBeLessThan(1024 * 1024);
+      const deadline = Date.now() + 10_000;
+      while (statSync(file).size < WAL_BUSY_BYTES && Date.now() < deadline) await sleep(100);
+      // The frames are in the database file, and SQLite reuses the WAL from its start.
+      expect(statSync(file).size).toBeGreaterThanOrEqual(WAL_BUSY_BYTES);
+    } finally {
+      checkpointer.close();
       db.close();
     }
   });

@@ -1,6 +1,6 @@
 import { decodeMulti } from '@msgpack/msgpack';
 import { Readable } from 'node:stream';
-import { CHUNK_BYTES, createEncoder, encodeRecords } from './index';
+import { CHUNK_BYTES, createEncoder, encodeRecords, JsonLinesPage } from './index';
 
 async function collect(it: AsyncIterable<Buffer>): Promise<Buffer[]> {
   const out: Buffer[] = [];
@@ -68,5 +68,25 @@ describe('encodeRecords', () => {
     }
     await expect(collect(encodeRecords(failing(), createEncoder('jl')))).rejects.toThrow('store went away');
     await expect(collect(encodeRecords(['{"a":'], createEncoder('msgpack')))).rejects.toThrow(SyntaxError);
+  });
+});
+
+describe('encodeRecords with pages of stored bytes (JsonLinesPage)', () => {
+  const records = ['{"a":1}', '{"b":"é, \\"x\\"\\n"}', '[1,2]', '{"c":null}', '{"d":{"e":[]}}'];
+  const page = (texts: string[]) => new JsonLinesPage(Buffer.from(texts.map((t) => `${t}\n`).join('')));
+  const mixed = () => [page(records.slice(0, 2)), [records[2]], page(records.slice(3))];
+
+  it.each(['jl', 'json', 'xml', 'csv', 'text', 'msgpack'] as const)('encodes %s exactly as the same records given as texts', async (format) => {
+    const csv = { fields: ['a', 'b'], includeHeaders: true, sep: ',', quote: '"', escape: '"', lineEnd: '\r\n' };
+    const viaTexts = Buffer.concat(await collect(encodeRecords([records], createEncoder(format, csv))));
+    const viaPages = Buffer.concat(await collect(encodeRecords(mixed(), createEncoder(format, csv))));
+    expect(viaPages.equals(viaTexts)).toBe(true);
+  });
+
+  it('passes a jl page on as the same Buffer, without copying it', async () => {
+    const p = page(manyRecords);
+    const chunks = await collect(encodeRecords([p], createEncoder('jl')));
+    expect(chunks).toHaveLength(1);
+    expect(chunks[0]).toBe(p.bytes);
   });
 });

@@ -1,7 +1,25 @@
 import { RecordEncoder } from './types';
 
-/** One record's JSON text, or a page of them (a page costs one await instead of one per record). */
-export type RecordOrPage = string | readonly string[];
+/**
+ * A page of records as a store keeps them: each record's compact JSON text followed by
+ * `\n` (JSON lines). Compact JSON has no raw newline, so every `\n` ends a record. The
+ * encoder may rewrite the bytes in place: the page belongs to the response.
+ */
+export class JsonLinesPage {
+  constructor(readonly bytes: Buffer) {}
+
+  /** The records' texts, for encoders that work record by record. */
+  texts(): string[] {
+    const text = this.bytes.toString('utf8');
+    return text === '' ? [] : text.slice(0, -1).split('\n');
+  }
+}
+
+/**
+ * One record's JSON text, or a page of them (a page costs one await instead of one per
+ * record), or a page of stored bytes (jl and json pass those on without decoding them).
+ */
+export type RecordOrPage = string | readonly string[] | JsonLinesPage;
 
 /** Target size of the chunks `encodeRecords` yields. */
 export const CHUNK_BYTES = 64 * 1024;
@@ -22,14 +40,22 @@ export async function* encodeRecords(
   batch.add(encoder.head());
   if (isAsyncIterable(records)) {
     for await (const item of records) {
-      for (const json of typeof item === 'string' ? [item] : item) {
+      if (item instanceof JsonLinesPage && encoder.jsonLines) {
+        yield* passOn(batch, encoder.jsonLines(item.bytes));
+        continue;
+      }
+      for (const json of texts(item)) {
         batch.add(encoder.record(json));
         if (batch.size >= chunkBytes) yield batch.take();
       }
     }
   } else {
     for (const item of records) {
-      for (const json of typeof item === 'string' ? [item] : item) {
+      if (item instanceof JsonLinesPage && encoder.jsonLines) {
+        yield* passOn(batch, encoder.jsonLines(item.bytes));
+        continue;
+      }
+      for (const json of texts(item)) {
         batch.add(encoder.record(json));
         if (batch.size >= chunkBytes) yield batch.take();
       }
@@ -37,6 +63,17 @@ export async function* encodeRecords(
   }
   batch.add(encoder.tail());
   if (batch.size > 0) yield batch.take();
+}
+
+function texts(item: RecordOrPage): readonly string[] {
+  if (typeof item === 'string') return [item];
+  return item instanceof JsonLinesPage ? item.texts() : item;
+}
+
+/** What is batched so far, then an encoded page as it is (a page is already larger than a chunk: no copy into one). */
+function* passOn(batch: Batch, pieces: Buffer[]): Generator<Buffer> {
+  if (batch.size > 0) yield batch.take();
+  for (const piece of pieces) if (piece.length > 0) yield piece;
 }
 
 function isAsyncIterable<T>(x: AsyncIterable<T> | Iterable<T>): x is AsyncIterable<T> {

@@ -52,10 +52,16 @@ class JlEncoder implements RecordEncoder {
   record(json: string): string {
     return json + '\n';
   }
+  jsonLines(page: Buffer): Buffer[] {
+    return [page];
+  }
   tail(): string {
     return '';
   }
 }
+
+const NEWLINE = 0x0a;
+const COMMA = Buffer.from(',');
 
 class JsonArrayEncoder implements RecordEncoder {
   readonly contentType = CONTENT_TYPES.json;
@@ -69,6 +75,17 @@ class JsonArrayEncoder implements RecordEncoder {
       return json;
     }
     return ',' + json;
+  }
+  /** The page's newlines become the array's commas (its last one is dropped), in place. */
+  jsonLines(page: Buffer): Buffer[] {
+    if (page.length === 0) return [];
+    for (let nl = page.indexOf(NEWLINE); nl >= 0; nl = page.indexOf(NEWLINE, nl + 1)) page[nl] = COMMA[0];
+    const body = page.subarray(0, page.length - 1);
+    if (this.first) {
+      this.first = false;
+      return [body];
+    }
+    return [COMMA, body];
   }
   tail(): string {
     return ']';

@@ -10,5 +10,5 @@ export type { ResultFormat, CsvOptions, RecordEncoder } from './types';
 export { FormatError, CSV_DEFAULTS, RESULT_FORMATS } from './types';
 export { negotiateFormat, parseCsvOptions } from './negotiate';
 export { createEncoder, CONTENT_TYPES, textLine } from './encoders';
-export { encodeRecords, CHUNK_BYTES } from './encode-records';
+export { encodeRecords, CHUNK_BYTES, JsonLinesPage } from './encode-records';
 export type { RecordOrPage } from './encode-records';

@@ -52,5 +52,10 @@ export interface RecordEncoder {
   readonly contentType: string;
   head(): Buffer | string;
   record(json: string): Buffer | string;
+  /**
+   * A page of stored JSON lines (`JsonLinesPage`), encoded without decoding its records;
+   * only formats whose records are the stored texts themselves have it (jl, json).
+   */
+  jsonLines?(page: Buffer): Buffer[];
   tail(): Buffer | string;
 }

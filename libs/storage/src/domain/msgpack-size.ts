@@ -25,8 +25,17 @@ function headerSize(count: number, fixMax: number): number {
   return count <= 0xffff ? 3 : 5;
 }
 
+/** Strings up to this length are measured in JS: for keys and short values a loop is cheaper than a call into Buffer. */
+const SHORT_STRING = 64;
+
+function utf8Length(s: string): number {
+  if (s.length > SHORT_STRING) return Buffer.byteLength(s, 'utf8');
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) >= 0x80) return Buffer.byteLength(s, 'utf8');
+  return s.length;
+}
+
 function strSize(s: string): number {
-  const bytes = Buffer.byteLength(s, 'utf8');
+  const bytes = utf8Length(s);
   if (bytes <= 31) return 1 + bytes;
   if (bytes <= 0xff) return 2 + bytes;
   if (bytes <= 0xffff) return 3 + bytes;

@@ -11,6 +11,21 @@ describe('normalizeRecord', () => {
     expect(isCompactJson('{"s":"quote \\" and space"}')).toBe(true);
     expect(isCompactJson('{"s":"x", "t":1}')).toBe(false);
   });
+  it.each([
+    ['{"a":"b"}', true],
+    ['{"s":"ends in a backslash \\\\","t":1}', true],
+    ['{"s":"ends in a backslash \\\\", "t":1}', false],
+    ['{"s":"escaped \\" quote, then","t": 1}', false],
+    ['{"s":"tab\\tand\\nnewline escaped","t":[1,2]}', true],
+    [' {"a":1}', false],
+    ['{"a":1}\r', false],
+    ['["x",\t"y"]', false],
+    ['"just a string with spaces"', true],
+    ['123', true],
+  ])('isCompactJson(%s) is %s', (text, compact) => {
+    expect(JSON.parse(text)).toBeDefined();
+    expect(isCompactJson(text)).toBe(compact);
+  });
   it('puts log fields in schema order and counts by level', () => {
     const r = normalizeRecord('logs', { message: 'hi', extra: 1, level: 20, time: 5 });
     expect(r.json).toBe('{"time":5,"level":20,"message":"hi","extra":1}');

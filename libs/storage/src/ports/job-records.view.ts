@@ -56,6 +56,24 @@ export interface ScanQuery {
   limit: number;
 }
 
+/** One job's records from a position on, in position order. */
+export interface JobScanQuery {
+  kind: RecordKind;
+  job: JobKey;
+  fromPos: number;
+  limit: number;
+}
+
+/** A page of stored bytes holds at most about this many (its first record always, whatever its size). */
+export const JSON_LINES_PAGE_BYTES = 8 * 1024 * 1024;
+
+/** A page of stored records as bytes: each record's JSON text followed by `\n`. */
+export interface StoredJsonLines {
+  bytes: Buffer;
+  count: number;
+  lastPos: number;
+}
+
 /**
  * Items, logs and requests of every job, and their stats. The write side is called
  * only by the projection, with the log position of the event being applied.
@@ -68,6 +86,13 @@ export interface JobRecordsView {
 
   /** One page of records in (spider, job, pos) order. */
   scan(query: ScanQuery): Promise<StoredRecord[]>;
+  /**
+   * One page of a job's records as the bytes the store keeps (the plain read of a job: no
+   * meta fields, no filter), so a read streams them without a string per record; null
+   * when there is none. A page may hold fewer than `limit` records when they are large
+   * (the store bounds its bytes): `count` says how many, `lastPos` where to go on.
+   */
+  scanJsonLines(query: JobScanQuery): Promise<StoredJsonLines | null>;
   stats(kind: RecordKind, job: JobKey): Promise<RecordStats | null>;
   /**
    * The job's records per `bucketMs` of their commit time (`_ts`), oldest first, buckets

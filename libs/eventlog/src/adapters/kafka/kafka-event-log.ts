@@ -47,6 +47,11 @@ export interface KafkaEventLogOptions {
   maxRetryBackoffMs?: number;
   /** Requests over this many bytes of encoded events are split (default 4 MiB). */
   maxRequestBytes?: number;
+  /**
+   * Idempotent producers sending at once (default 4). Each partition is always written by
+   * the same one (partition modulo this), so its order holds; see `append`.
+   */
+  producers?: number;
   /** Connection and request retries of kafkajs. */
   retry?: RetryOptions;
   connectionTimeoutMs?: number;
@@ -99,12 +104,12 @@ export class KafkaEventLog implements EventLog {
   private readonly partitionsByTopic = new Map<string, number>();
   private readonly consumers = new Set<KafkaConsumption>();
   private admin: Promise<Admin> | null = null;
-  private producer: Promise<Producer> | null = null;
   private reader: Promise<PartitionFetchCluster> | null = null;
-  /** Appends waiting for their request, in append order (see append). */
-  private readonly appendQueue: QueuedAppend[] = [];
-  /** The loop sending the queue, while it runs. */
-  private appending: Promise<void> | null = null;
+  /** Appends waiting for their partition count, in append order (see append). */
+  private readonly admissions: AdmittedAppend[] = [];
+  /** The loop handing admitted appends to their producer lanes, while it runs. */
+  private admitting: Promise<void> | null = null;
+  private readonly lanes: ProducerLane[];
   private closed = false;
 
   constructor(private readonly options: KafkaEventLogOptions) {
@@ -120,6 +125,9 @@ export class KafkaEventLog implements EventLog {
       requestTimeout: options.requestTimeoutMs ?? 30_000,
     });
     this.logger = this.kafka.logger().namespace('KafkaEventLog');
+    const producers = options.producers ?? 4;
+    if (!Number.isInteger(producers) || producers < 1) throw new Error('producers must be a positive integer');
+    this.lanes = Array.from({ length: producers }, () => new ProducerLane(this.kafka, options.maxRequestBytes ?? 4 * MiB));
   }
 
   // ---- topics ------------------------------------------------------------------------
@@ -209,12 +217,17 @@ export class KafkaEventLog implements EventLog {
   // ---- append ------------------------------------------------------------------------
 
   /**
-   * Appends go out in order through one producer request at a time (the idempotent
-   * producer's sequence numbers need it); appends that queue up meanwhile leave together
-   * in the next request (one `sendBatch`, across topics), so concurrent small appends cost
-   * one round trip, not one each. An append larger than a request goes alone, in chunks.
-   * Its events are encoded (and sized) before it joins the queue, so an event that cannot
-   * be encoded fails its own append, never the others of its request.
+   * Appends go out through `producers` idempotent producers (lanes), each with one request
+   * in flight (the idempotent producer's sequence numbers need it; kafkajs holds a lock per
+   * broker around each request). A partition is always written by lane `partition % n`,
+   * in append order: the order of a key's events holds, as with one producer, while the
+   * requests of other partitions travel at the same time. Appends that queue up on a lane
+   * while its request is out leave together in the next one (one `sendBatch`, across
+   * topics), so concurrent small appends cost one round trip, not one each; an append
+   * larger than a request goes alone, in chunks. Its events are encoded (and sized) before
+   * it joins the queue, so an event that cannot be encoded fails its own append, never the
+   * others of its request. An append whose events fall on several lanes resolves once
+   * every lane has sent its part.
    */
   append(topic: string, events: EventEnvelope[]): Promise<LogPosition[]> {
     if (this.closed) return Promise.reject(new Error('event log closed'));
@@ -226,98 +239,56 @@ export class KafkaEventLog implements EventLog {
       return Promise.reject(e);
     }
     return new Promise<LogPosition[]>((resolve, reject) => {
-      const queued: QueuedAppend = { topic, messages: null, resolve, reject, ready: Promise.resolve() };
-      // The entry takes its place in the queue now; its messages may need the topic's partition count first.
-      queued.ready = this.messagesOf(topic, encoded).then(
-        (messages) => void (queued.messages = messages),
-        (e: unknown) => {
-          queued.failed = true;
-          reject(e);
-        },
-      );
-      this.appendQueue.push(queued);
-      this.kickAppends();
+      // The entry takes its place now; its partitions may need the topic's partition count first.
+      this.admissions.push({ topic, messages: this.messagesOf(topic, encoded), resolve, reject });
+      this.kickAdmissions();
     });
   }
 
-  /** Starts the sending loop unless it runs; an append queued while it was ending starts it again. */
-  private kickAppends(): void {
-    if (this.appending !== null) return;
-    this.appending = this.drainAppends().finally(() => {
-      this.appending = null;
-      if (this.appendQueue.length > 0) this.kickAppends();
+  /** Starts the admitting loop unless it runs; an append queued while it was ending starts it again. */
+  private kickAdmissions(): void {
+    if (this.admitting !== null) return;
+    this.admitting = this.admit().finally(() => {
+      this.admitting = null;
+      if (this.admissions.length > 0) this.kickAdmissions();
     });
+  }
+
+  /** Hands appends to their lanes in append order, so a partition's lane queue keeps that order. */
+  private async admit(): Promise<void> {
+    while (this.admissions.length > 0) {
+      const head = this.admissions[0];
+      let messages: OutgoingMessage[];
+      try {
+        messages = await head.messages;
+      } catch (e) {
+        this.admissions.shift();
+        head.reject(e);
+        continue;
+      }
+      this.admissions.shift();
+      const byLane = new Map<ProducerLane, number[]>();
+      messages.forEach((m, i) => {
+        const lane = this.lanes[m.partition % this.lanes.length];
+        const indexes = byLane.get(lane);
+        if (indexes) indexes.push(i);
+        else byLane.set(lane, [i]);
+      });
+      const parts = [...byLane].map(([lane, indexes]) => lane.enqueue(head.topic, indexes.map((i) => messages[i])).then((positions) => ({ indexes, positions })));
+      Promise.all(parts).then(
+        (done) => {
+          const positions = new Array<LogPosition>(messages.length);
+          for (const part of done) part.indexes.forEach((i, k) => (positions[i] = part.positions[k]));
+          head.resolve(positions);
+        },
+        (e: unknown) => head.reject(e),
+      );
+    }
   }
 
   private async messagesOf(topic: string, events: EncodedEvent[]): Promise<OutgoingMessage[]> {
     const partitions = await this.knownPartitionCount(topic);
     return events.map((e) => ({ ...e, partition: partitionForKey(e.key, partitions) }));
-  }
-
-  private async drainAppends(): Promise<void> {
-    const maxRequestBytes = this.options.maxRequestBytes ?? 4 * MiB;
-    while (this.appendQueue.length > 0) {
-      const head = this.appendQueue[0];
-      await head.ready;
-      if (head.failed) {
-        this.appendQueue.shift();
-        continue;
-      }
-      // The appends ready at the head of the queue that fit in one request together.
-      const batch: QueuedAppend[] = [];
-      let count = 0;
-      let bytes = 0;
-      for (const q of this.appendQueue) {
-        if (q.messages === null) break;
-        const size = q.messages.reduce((sum, m) => sum + m.size, 0);
-        if (batch.length > 0 && (count + q.messages.length > MAX_REQUEST_EVENTS || bytes + size > maxRequestBytes)) break;
-        batch.push(q);
-        count += q.messages.length;
-        bytes += size;
-      }
-      this.appendQueue.splice(0, batch.length);
-      try {
-        const producer = await this.producerClient();
-        if (batch.length === 1) batch[0].resolve(await this.sendInChunks(producer, batch[0].topic, batch[0].messages!, maxRequestBytes));
-        else for (const [q, positions] of await this.sendTogether(producer, batch)) q.resolve(positions);
-      } catch (e) {
-        for (const q of batch) q.reject(e);
-      }
-    }
-  }
-
-  /** Several appends in one request; each gets the offsets of its own messages. */
-  private async sendTogether(producer: Producer, batch: QueuedAppend[]): Promise<[QueuedAppend, LogPosition[]][]> {
-    const byTopic = new Map<string, OutgoingMessage[]>();
-    for (const q of batch) byTopic.set(q.topic, [...(byTopic.get(q.topic) ?? []), ...q.messages!]);
-    const metadata = await producer.sendBatch({ acks: -1, topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages: messages.map(withoutSize) })) });
-    const next = new Map<string, number>();
-    for (const m of metadata) if (m.baseOffset !== undefined) next.set(`${m.topicName}\u0000${m.partition}`, Number(m.baseOffset));
-    // Within a (topic, partition), messages take offsets in the order they were sent: the queue's order.
-    return batch.map((q) => [q, q.messages!.map((m) => positionOf(next, q.topic, m.partition))]);
-  }
-
-  /** One append, in as many requests as its size needs. */
-  private async sendInChunks(producer: Producer, topic: string, messages: OutgoingMessage[], maxRequestBytes: number): Promise<LogPosition[]> {
-    const positions: LogPosition[] = [];
-    let start = 0;
-    while (start < messages.length) {
-      // One request per chunk; a chunk holds one record batch per partition.
-      let end = start;
-      let bytes = 0;
-      while (end < messages.length && end - start < MAX_REQUEST_EVENTS) {
-        if (end > start && bytes + messages[end].size > maxRequestBytes) break;
-        bytes += messages[end].size;
-        end++;
-      }
-      const chunk = messages.slice(start, end);
-      const metadata = await producer.send({ topic, acks: -1, messages: chunk.map(withoutSize) });
-      const next = new Map<string, number>();
-      for (const m of metadata) if (m.topicName === topic && m.baseOffset !== undefined) next.set(`${topic}\u0000${m.partition}`, Number(m.baseOffset));
-      for (const m of chunk) positions.push(positionOf(next, topic, m.partition));
-      start = end;
-    }
-    return positions;
   }
 
   // ---- consume -----------------------------------------------------------------------
@@ -435,9 +406,9 @@ export class KafkaEventLog implements EventLog {
     this.closed = true;
     await Promise.all([...this.consumers].map((c) => c.stop().catch(() => undefined)));
     this.consumers.clear();
-    await this.appending?.catch(() => undefined);
+    await this.admitting?.catch(() => undefined);
+    await Promise.all(this.lanes.map((lane) => lane.close()));
     const clients: Promise<{ disconnect(): Promise<void> }>[] = [];
-    if (this.producer) clients.push(this.producer);
     if (this.admin) clients.push(this.admin);
     if (this.reader) clients.push(this.reader);
     await Promise.all(
@@ -461,20 +432,6 @@ export class KafkaEventLog implements EventLog {
       this.admin.catch(() => (this.admin = null));
     }
     return this.admin;
-  }
-
-  private producerClient(): Promise<Producer> {
-    if (!this.producer) {
-      const producer = this.kafka.producer({
-        idempotent: true,
-        maxInFlightRequests: 1,
-        allowAutoTopicCreation: false,
-        createPartitioner: Partitioners.DefaultPartitioner, // unused: every message names its partition
-      });
-      this.producer = producer.connect().then(() => producer);
-      this.producer.catch(() => (this.producer = null));
-    }
-    return this.producer;
   }
 
   private readerCluster(): Promise<PartitionFetchCluster> {
@@ -509,14 +466,131 @@ function encodedEvent(event: EventEnvelope): EncodedEvent {
   return { key: event.key, value, timestamp: String(event.occurredAt), size };
 }
 
-interface QueuedAppend {
+/** An append waiting for its turn to be handed to its lanes. */
+interface AdmittedAppend {
   topic: string;
-  /** null until `ready` (the topic's partition count may need the cluster). */
-  messages: OutgoingMessage[] | null;
-  ready: Promise<void>;
-  failed?: true;
+  /** Its messages once the topic's partition count is known (rejects when it cannot be). */
+  messages: Promise<OutgoingMessage[]>;
   resolve(positions: LogPosition[]): void;
   reject(e: unknown): void;
+}
+
+/** Messages of one append for one lane. */
+interface QueuedSend {
+  topic: string;
+  messages: OutgoingMessage[];
+  resolve(positions: LogPosition[]): void;
+  reject(e: unknown): void;
+}
+
+/**
+ * One idempotent producer (acks=all) and its queue: one request in flight at a time, and
+ * the sends that queued up meanwhile go together in the next one, in queue order.
+ */
+class ProducerLane {
+  private producer: Promise<Producer> | null = null;
+  private readonly queue: QueuedSend[] = [];
+  private sending: Promise<void> | null = null;
+
+  constructor(private readonly kafka: Kafka, private readonly maxRequestBytes: number) {}
+
+  enqueue(topic: string, messages: OutgoingMessage[]): Promise<LogPosition[]> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ topic, messages, resolve, reject });
+      this.kick();
+    });
+  }
+
+  private kick(): void {
+    if (this.sending !== null) return;
+    this.sending = this.drain().finally(() => {
+      this.sending = null;
+      if (this.queue.length > 0) this.kick();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    while (this.queue.length > 0) {
+      // The sends at the head of the queue that fit in one request together.
+      const batch: QueuedSend[] = [];
+      let count = 0;
+      let bytes = 0;
+      for (const q of this.queue) {
+        const size = q.messages.reduce((sum, m) => sum + m.size, 0);
+        if (batch.length > 0 && (count + q.messages.length > MAX_REQUEST_EVENTS || bytes + size > this.maxRequestBytes)) break;
+        batch.push(q);
+        count += q.messages.length;
+        bytes += size;
+      }
+      this.queue.splice(0, batch.length);
+      try {
+        const producer = await this.client();
+        if (batch.length === 1) batch[0].resolve(await this.sendInChunks(producer, batch[0].topic, batch[0].messages));
+        else for (const [q, positions] of await this.sendTogether(producer, batch)) q.resolve(positions);
+      } catch (e) {
+        for (const q of batch) q.reject(e);
+      }
+    }
+  }
+
+  /** Several sends in one request; each gets the offsets of its own messages. */
+  private async sendTogether(producer: Producer, batch: QueuedSend[]): Promise<[QueuedSend, LogPosition[]][]> {
+    const byTopic = new Map<string, OutgoingMessage[]>();
+    for (const q of batch) byTopic.set(q.topic, [...(byTopic.get(q.topic) ?? []), ...q.messages]);
+    const metadata = await producer.sendBatch({ acks: -1, topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages: messages.map(withoutSize) })) });
+    const next = new Map<string, number>();
+    for (const m of metadata) if (m.baseOffset !== undefined) next.set(`${m.topicName}\u0000${m.partition}`, Number(m.baseOffset));
+    // Within a (topic, partition), messages take offsets in the order they were sent: the queue's order.
+    return batch.map((q) => [q, q.messages.map((m) => positionOf(next, q.topic, m.partition))]);
+  }
+
+  /** One send, in as many requests as its size needs. */
+  private async sendInChunks(producer: Producer, topic: string, messages: OutgoingMessage[]): Promise<LogPosition[]> {
+    const positions: LogPosition[] = [];
+    let start = 0;
+    while (start < messages.length) {
+      // One request per chunk; a chunk holds one record batch per partition.
+      let end = start;
+      let bytes = 0;
+      while (end < messages.length && end - start < MAX_REQUEST_EVENTS) {
+        if (end > start && bytes + messages[end].size > this.maxRequestBytes) break;
+        bytes += messages[end].size;
+        end++;
+      }
+      const chunk = messages.slice(start, end);
+      const metadata = await producer.send({ topic, acks: -1, messages: chunk.map(withoutSize) });
+      const next = new Map<string, number>();
+      for (const m of metadata) if (m.topicName === topic && m.baseOffset !== undefined) next.set(`${topic}\u0000${m.partition}`, Number(m.baseOffset));
+      for (const m of chunk) positions.push(positionOf(next, topic, m.partition));
+      start = end;
+    }
+    return positions;
+  }
+
+  private client(): Promise<Producer> {
+    if (!this.producer) {
+      const producer = this.kafka.producer({
+        idempotent: true,
+        maxInFlightRequests: 1,
+        allowAutoTopicCreation: false,
+        createPartitioner: Partitioners.DefaultPartitioner, // unused: every message names its partition
+      });
+      this.producer = producer.connect().then(() => producer);
+      this.producer.catch(() => (this.producer = null));
+    }
+    return this.producer;
+  }
+
+  /** Waits for the sends under way, then disconnects. */
+  async close(): Promise<void> {
+    await this.sending?.catch(() => undefined);
+    const producer = this.producer;
+    this.producer = null;
+    await producer?.then(
+      (p) => p.disconnect().catch(() => undefined),
+      () => undefined,
+    );
+  }
 }
 
 function withoutSize({ key, value, partition, timestamp }: OutgoingMessage): Omit<OutgoingMessage, 'size'> {

@@ -31,6 +31,8 @@ interface PendingAppend {
 }
 
 const MAX_BATCH_BYTES = 8 * 1024 * 1024;
+/** Bulk events are hundreds of KB: large pages keep them off long overflow chains. */
+const LOG_PAGE_SIZE = 65536;
 const TOPIC_NAME = /^[a-z][a-z0-9-]{0,100}$/;
 
 /**
@@ -66,6 +68,7 @@ export class SqliteEventLog implements EventLog {
     if (!this.offsetsDb) {
       this.offsetsDb = new Database(this.options.file);
       this.offsetsDb.pragma('synchronous = NORMAL');
+      this.offsetsDb.pragma(`wal_autocheckpoint = ${WalCheckpointer.backstopPages(LOG_PAGE_SIZE)}`);
       this.offsetsDb.pragma(`busy_timeout = ${this.busyTimeoutMs}`);
     }
     let st = this.offsetStatements.get(sql);
@@ -94,10 +97,11 @@ export class SqliteEventLog implements EventLog {
     if (options.file === ':memory:') throw new Error('the event log needs a file');
     this.db = new Database(options.file);
     this.appended = new ThreadSignal(`crawlhub:log:${options.file}`);
-    // Bulk events are hundreds of KB: large pages keep them off long overflow chains.
-    this.db.pragma('page_size = 65536');
+    this.db.pragma(`page_size = ${LOG_PAGE_SIZE}`);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = FULL');
+    // Checkpoints run on the checkpointer's thread, not inside the commit of an append.
+    this.db.pragma(`wal_autocheckpoint = ${WalCheckpointer.backstopPages(LOG_PAGE_SIZE)}`);
     this.db.pragma(`busy_timeout = ${this.busyTimeoutMs}`);
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS topics (name TEXT PRIMARY KEY, partitions INTEGER NOT NULL);

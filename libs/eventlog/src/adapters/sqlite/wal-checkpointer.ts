@@ -1,46 +1,119 @@
-import Database from 'better-sqlite3';
-import { statSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
 
 /** How often a WAL with frames in it is folded into its database file and truncated. */
 export const WAL_CHECKPOINT_INTERVAL_MS = 30_000;
 
+/** A WAL past this size is checkpointed (PASSIVE) at once, between the timed turns. */
+export const WAL_BUSY_BYTES = 64 * 1024 * 1024;
+
 /**
- * Keeps the WAL of a SQLite file small while the process runs. SQLite's own
- * checkpoint runs only once the WAL holds 1,000 pages (64 MB at the event log's page
- * size), on whichever commit reaches it; a platform with little to do never gets
- * there, so the WAL only grew and the database file stayed as it was at start until
- * shutdown. This checkpoints on a timer, off the request path, on a connection of its
- * own without a busy timeout: when another connection is writing or still reads old
- * frames, SQLite copies what it can and the rest waits for the next turn, so the timer
- * never blocks the process. A WAL that is empty is not touched (an idle platform
- * writes nothing here).
+ * What the writers of a checkpointed file set `wal_autocheckpoint` to, in bytes: a
+ * backstop only, four times WAL_BUSY_BYTES, for a checkpoint thread that falls behind.
+ */
+export const WAL_AUTOCHECKPOINT_BACKSTOP_BYTES = 4 * WAL_BUSY_BYTES;
+
+/** How often the checkpoint thread looks at the size of each WAL. */
+const POLL_MS = 250;
+
+/**
+ * The checkpoint thread: one per JS thread that opens checkpointed files, holding a
+ * connection (no busy timeout) per file. It runs plain CommonJS, so the same code serves
+ * the build and the tests.
+ */
+const CHECKPOINT_THREAD = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { statSync } = require('node:fs');
+const Database = require(workerData.sqlite);
+const files = new Map();
+function checkpoint(file, f, mode) {
+  try {
+    f.db.pragma('wal_checkpoint(' + mode + ')');
+    f.failing = false;
+  } catch (e) {
+    if (!f.failing) parentPort.postMessage({ warning: 'WAL checkpoint of ' + file + ': ' + e.message + '; retrying every turn' });
+    f.failing = true;
+  }
+}
+function turn(file, f, now) {
+  const size = statSync(file + '-wal', { throwIfNoEntry: false })?.size ?? 0;
+  if (size === 0) return;
+  if (now || Date.now() - f.lastFull >= f.intervalMs) {
+    f.lastFull = Date.now();
+    checkpoint(file, f, 'TRUNCATE');
+  } else if (size >= workerData.busyBytes) checkpoint(file, f, 'PASSIVE');
+}
+parentPort.on('message', (m) => {
+  if (m.add) {
+    const f = files.get(m.add);
+    if (f) f.users++;
+    else files.set(m.add, { db: new Database(m.add, { timeout: 0 }), intervalMs: m.intervalMs, lastFull: Date.now(), users: 1, failing: false });
+  } else if (m.remove) {
+    const f = files.get(m.remove);
+    if (f && --f.users === 0) { f.db.close(); files.delete(m.remove); }
+  } else if (m.now) {
+    const f = files.get(m.now);
+    if (f) turn(m.now, f, true);
+  }
+});
+setInterval(() => { for (const [file, f] of files) turn(file, f, false); }, workerData.pollMs);
+`;
+
+/** The checkpoint thread of this JS thread, while some file uses it. */
+let thread: { worker: Worker; files: number } | null = null;
+
+function checkpointThread(): Worker {
+  if (!thread) {
+    const worker = new Worker(CHECKPOINT_THREAD, { eval: true, workerData: { sqlite: require.resolve('better-sqlite3'), busyBytes: WAL_BUSY_BYTES, pollMs: POLL_MS } });
+    worker.unref();
+    worker.on('message', (m: { warning?: string }) => m.warning && process.emitWarning(m.warning));
+    worker.on('error', (e) => process.emitWarning(`WAL checkpoint thread: ${e.message}; the writers' backstop checkpoints meanwhile`));
+    worker.on('exit', () => {
+      if (thread?.worker === worker) thread = null;
+    });
+    thread = { worker, files: 0 };
+  }
+  return thread.worker;
+}
+
+/**
+ * Keeps the WAL of a SQLite file small while the process runs, off the request path: the
+ * checkpoints run on a thread of their own (one per JS thread, shared by its files), never
+ * inside a commit that appends or applies. On a timer (`intervalMs`) a WAL with frames
+ * in it is folded into the database file and truncated; between turns, a WAL past
+ * WAL_BUSY_BYTES is checkpointed (PASSIVE: it waits for nobody) so it stays bounded under
+ * a steady load. SQLite's own checkpoint, which runs inside whichever commit reaches
+ * `wal_autocheckpoint`, is left as a backstop (`backstopPages`). The thread's
+ * connections have no busy timeout: when another connection is writing or still reads
+ * old frames, SQLite copies what it can and the rest waits for the next turn. A WAL that
+ * is empty is not touched (an idle platform writes nothing here).
  */
 export class WalCheckpointer {
-  private readonly db: Database.Database;
-  private readonly timer: NodeJS.Timeout;
-  /** Warn once per run of failures, not every turn. */
-  private failing = false;
+  private closed = false;
 
   constructor(private readonly file: string, intervalMs = WAL_CHECKPOINT_INTERVAL_MS) {
-    this.db = new Database(file, { timeout: 0 });
-    this.timer = setInterval(() => this.checkpoint(), intervalMs);
-    this.timer.unref();
+    checkpointThread().postMessage({ add: file, intervalMs });
+    thread!.files++;
   }
 
-  /** Folds the WAL into the database file and truncates it, as far as other connections allow. */
+  /** The `wal_autocheckpoint` (pages) for the writers of a file of `pageSize` byte pages. */
+  static backstopPages(pageSize: number): number {
+    return Math.ceil(WAL_AUTOCHECKPOINT_BACKSTOP_BYTES / pageSize);
+  }
+
+  /** Asks for a turn now: fold the WAL into the database file and truncate it, as far as other connections allow. */
   checkpoint(): void {
-    try {
-      if (!statSync(`${this.file}-wal`, { throwIfNoEntry: false })?.size) return;
-      this.db.pragma('wal_checkpoint(TRUNCATE)');
-      this.failing = false;
-    } catch (e) {
-      if (!this.failing) process.emitWarning(`WAL checkpoint of ${this.file}: ${(e as Error).message}; retrying every turn`);
-      this.failing = true;
-    }
+    if (!this.closed) thread?.worker.postMessage({ now: this.file });
   }
 
   close(): void {
-    clearInterval(this.timer);
-    this.db.close();
+    if (this.closed || !thread) return;
+    this.closed = true;
+    thread.worker.postMessage({ remove: this.file });
+    if (--thread.files === 0) {
+      // The thread's last file: it closes the connection, then ends.
+      const { worker } = thread;
+      thread = null;
+      setTimeout(() => void worker.terminate(), POLL_MS).unref();
+    }
   }
 }

@@ -5,7 +5,7 @@ import { LogPosition } from '@crawlhub/eventlog';
 import { MongoViewDatabase } from '@crawlhub/views';
 import { RecordKind, RECORD_KINDS, storedContribution } from '../../domain/record-kinds';
 import { addToStats, countKeys } from '../../domain/stats-math';
-import { JobRecordsView, RateBucket, RecordBatch, RecordStats, ScanQuery, StagedChunk, StoredRecord } from '../../ports/job-records.view';
+import { JobRecordsView, JobScanQuery, JSON_LINES_PAGE_BYTES, RateBucket, RecordBatch, RecordStats, ScanQuery, StagedChunk, StoredJsonLines, StoredRecord } from '../../ports/job-records.view';
 
 /**
  * Record ids are one string that sorts like (kind, project, spider, job, pos): the kind's
@@ -258,6 +258,16 @@ export class JobRecordsMongo implements JobRecordsView {
       .limit(q.limit)
       .toArray();
     return docs.map((d) => ({ spider: d.s, job: d.j, pos: d.n, ts: d.ts, json: d.d }));
+  }
+
+  async scanJsonLines(q: JobScanQuery): Promise<StoredJsonLines | null> {
+    const page = await this.scan({ kind: q.kind, project: q.job.project, spider: q.job.spider, job: q.job.job, from: { spider: q.job.spider, job: q.job.job, pos: q.fromPos }, limit: q.limit });
+    if (page.length === 0) return null;
+    // As many records as fit in JSON_LINES_PAGE_BYTES (the first always), like the SQLite view.
+    let count = 0;
+    for (let bytes = 0; count < page.length && (count === 0 || bytes < JSON_LINES_PAGE_BYTES); count++) bytes += Buffer.byteLength(page[count].json);
+    const texts = page.slice(0, count).map((r) => r.json);
+    return { bytes: Buffer.from(texts.join('\n') + '\n'), count, lastPos: page[count - 1].pos };
   }
 
   async stats(kind: RecordKind, job: JobKey): Promise<RecordStats | null> {

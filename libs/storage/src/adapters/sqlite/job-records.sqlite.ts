@@ -4,9 +4,18 @@ import { LogPosition } from '@crawlhub/eventlog';
 import { SqliteViewDatabase } from '@crawlhub/views';
 import { RecordKind, RECORD_KINDS, storedContribution } from '../../domain/record-kinds';
 import { addToStats, countKeys } from '../../domain/stats-math';
-import { JobRecordsView, RateBucket, RecordBatch, RecordPosition, RecordStats, ScanQuery, StagedChunk, StoredRecord } from '../../ports/job-records.view';
+import {
+  JobRecordsView, JobScanQuery, JSON_LINES_PAGE_BYTES, RateBucket, RecordBatch, RecordPosition, RecordStats, ScanQuery, StagedChunk, StoredJsonLines, StoredRecord,
+} from '../../ports/job-records.view';
 
 const kindId = (k: RecordKind) => RECORD_KINDS.indexOf(k);
+
+/** Records go in by up to this many rows per statement: one call into SQLite per 100 records, not one per record (800 parameters). */
+const ROWS_PER_INSERT = 100;
+
+function insertRows(rows: number): string {
+  return `INSERT OR REPLACE INTO job_records (kind, project, spider, job, pos, ts, size, data) VALUES ${Array(rows).fill('(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`;
+}
 
 interface StatsRow {
   next_pos: number;
@@ -41,8 +50,8 @@ export class JobRecordsSqlite implements JobRecordsView {
     const db = this.views.writer;
     const k = kindId(batch.kind);
     const { project, spider, job } = batch.job;
-    const row = db
-      .prepare('SELECT next_pos, input_values, input_bytes, counts FROM job_record_stats WHERE kind = ? AND project = ? AND spider = ? AND job = ?')
+    const row = this.views
+      .writerStatement('SELECT next_pos, input_values, input_bytes, counts FROM job_record_stats WHERE kind = ? AND project = ? AND spider = ? AND job = ?')
       .get(k, project, spider, job) as StatsRow | undefined;
     const nextPos = row?.next_pos ?? 0;
     const stats: RecordStats = row
@@ -58,16 +67,18 @@ export class JobRecordsSqlite implements JobRecordsView {
       const keys = old.map((o) => storedContribution(batch.kind, o.data).countKeys);
       addToStats(stats, old.length, old.reduce((a, o) => a + o.size, 0), countKeys(keys), -1);
     }
-    const insert = db.prepare(
-      'INSERT OR REPLACE INTO job_records (kind, project, spider, job, pos, ts, size, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-    );
     let bytes = 0;
-    for (let i = 0; i < batch.lines.length; i++) {
-      insert.run(k, project, spider, job, start + i, batch.ts, batch.sizes[i], batch.lines[i]);
-      bytes += batch.sizes[i];
+    for (let i = 0; i < batch.lines.length; i += ROWS_PER_INSERT) {
+      const rows = Math.min(ROWS_PER_INSERT, batch.lines.length - i);
+      const values: unknown[] = [];
+      for (let r = i; r < i + rows; r++) {
+        values.push(k, project, spider, job, start + r, batch.ts, batch.sizes[r], batch.lines[r]);
+        bytes += batch.sizes[r];
+      }
+      this.views.writerStatement(insertRows(rows)).run(values);
     }
     addToStats(stats, batch.lines.length, bytes, batch.counts, 1);
-    db.prepare(
+    this.views.writerStatement(
       `INSERT OR REPLACE INTO job_record_stats (kind, project, spider, job, next_pos, input_values, input_bytes, counts)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(k, project, spider, job, Math.max(nextPos, end), stats.inputValues, stats.inputBytes, JSON.stringify(stats.counts));
@@ -127,6 +138,30 @@ export class JobRecordsSqlite implements JobRecordsView {
     return this.views.reader
       .prepare(`SELECT spider, job, pos, ts, data AS json FROM job_records WHERE ${where.join(' AND ')} ORDER BY spider, job, pos LIMIT ?`)
       .all(...args) as StoredRecord[];
+  }
+
+  async scanJsonLines(q: JobScanQuery): Promise<StoredJsonLines | null> {
+    const args = [kindId(q.kind), q.job.project, q.job.spider, q.job.job, q.fromPos] as const;
+    // The page's size first (octet_length reads the record headers, not the texts): a page
+    // past JSON_LINES_PAGE_BYTES takes only as many records as fit at the largest one's size.
+    const size = this.views.reader
+      .prepare(
+        `SELECT count(*) AS count, sum(len) AS total, max(len) AS largest
+         FROM (SELECT octet_length(data) AS len FROM job_records WHERE kind = ? AND project = ? AND spider = ? AND job = ? AND pos >= ? ORDER BY pos LIMIT ?)`,
+      )
+      .get(...args, q.limit) as { count: number; total: number; largest: number };
+    if (size.count === 0) return null;
+    const limit = size.total + size.count <= JSON_LINES_PAGE_BYTES ? q.limit : Math.max(1, Math.floor(JSON_LINES_PAGE_BYTES / (size.largest + 1)));
+    // SQLite joins the page and hands it over as one BLOB: the stored UTF-8 bytes, no string
+    // per record. The LIMIT keeps the subquery a co-routine, whose rows the aggregate takes
+    // in its ORDER BY (an ORDER BY inside group_concat would sort the texts again: twice the
+    // cost); the e2e read tests check the order across pages.
+    return this.views.reader
+      .prepare(
+        `SELECT CAST(group_concat(data, char(10)) || char(10) AS BLOB) AS bytes, count(*) AS count, max(pos) AS lastPos
+         FROM (SELECT pos, data FROM job_records WHERE kind = ? AND project = ? AND spider = ? AND job = ? AND pos >= ? ORDER BY pos LIMIT ?)`,
+      )
+      .get(...args, limit) as StoredJsonLines;
   }
 
   async stats(kind: RecordKind, job: JobKey): Promise<RecordStats | null> {

@@ -100,6 +100,6 @@ async function firstOf(texts: RecordTexts): Promise<{ empty: boolean; rest: Reco
     if (!head.done) yield head.value;
     for (let n = await it.next(); !n.done; n = await it.next()) yield n.value;
   }
-  return { empty: head.done === true || head.value.length === 0, rest: rest() };
+  return { empty: head.done === true || (Array.isArray(head.value) && head.value.length === 0), rest: rest() };
 }
 

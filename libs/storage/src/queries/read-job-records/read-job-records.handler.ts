@@ -1,14 +1,17 @@
-import { parseFilters } from '@crawlhub/http';
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { JsonLinesPage, parseFilters } from '@crawlhub/http';
 import { withMeta } from '../../domain/record-meta';
 import { JOB_RECORDS_VIEW, JobRecordsView, RecordPosition, StoredRecord } from '../../ports/job-records.view';
 import { ReadJobRecordsQuery } from './read-job-records.query';
 
 const PAGE = 5000;
 
-/** JSON texts of the results, page by page, so a million records stream in constant memory. */
-export type RecordTexts = AsyncIterable<string[]>;
+/**
+ * JSON texts of the results, page by page, so a million records stream in constant memory;
+ * the plain read of a job comes as the stored bytes (JsonLinesPage).
+ */
+export type RecordTexts = AsyncIterable<string[] | JsonLinesPage>;
 
 @QueryHandler(ReadJobRecordsQuery)
 export class ReadJobRecordsHandler implements IQueryHandler<ReadJobRecordsQuery, RecordTexts> {
@@ -16,7 +19,30 @@ export class ReadJobRecordsHandler implements IQueryHandler<ReadJobRecordsQuery,
 
   /** Bad parameters throw here, before the caller starts answering. */
   async execute(q: ReadJobRecordsQuery): Promise<RecordTexts> {
-    return this.texts(q, parseFilters(q.filters));
+    const keep = parseFilters(q.filters);
+    const plainJobRead = q.spider !== undefined && q.job !== undefined && q.position === undefined && q.field === undefined
+      && !keep && q.meta.length === 0 && !q.nodata && q.page.positions === undefined;
+    return plainJobRead ? this.storedPages(q, q.spider!, q.job!) : this.texts(q, keep);
+  }
+
+  /** A job's records as the store keeps them, page by page, from the query's start. */
+  private async *storedPages(q: ReadJobRecordsQuery, spider: number, job: number): AsyncGenerator<JsonLinesPage> {
+    const from = later(q.page.from, q.page.after && { ...q.page.after, pos: q.page.after.pos + 1 });
+    let fromPos = 0;
+    if (from) {
+      const cmp = from.spider - spider || from.job - job;
+      if (cmp > 0) return; // the start is past this job
+      if (cmp === 0) fromPos = from.pos;
+    }
+    let left = q.page.count ?? Infinity;
+    while (left > 0) {
+      const limit = Math.min(PAGE, left);
+      const page = await this.view.scanJsonLines({ kind: q.kind, job: { project: q.project, spider, job }, fromPos, limit });
+      if (page === null) return;
+      yield new JsonLinesPage(page.bytes);
+      left -= page.count;
+      fromPos = page.lastPos + 1;
+    }
   }
 
   private async *texts(q: ReadJobRecordsQuery, keep: ReturnType<typeof parseFilters>): AsyncGenerator<string[]> {

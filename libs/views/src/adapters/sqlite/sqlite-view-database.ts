@@ -7,19 +7,30 @@ import { WalCheckpointer } from '@crawlhub/eventlog';
  * The embedded view store: one SQLite file in WAL mode. The projector writes through
  * `writer` inside one transaction per batch; HTTP reads use `reader`, a second
  * connection, so they never see a half-applied batch. The WAL is checkpointed on a
- * timer while the process runs (WalCheckpointer).
+ * thread of its own while the process runs (WalCheckpointer).
  */
 export class SqliteViewDatabase {
   readonly writer: Database.Database;
   readonly reader: Database.Database;
   private readonly schemas: string[] = [];
   private readonly checkpointer: WalCheckpointer | null;
+  private readonly writerStatements = new Map<string, Database.Statement>();
 
   constructor(readonly file: string) {
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
     this.writer = open(file);
     this.reader = file === ':memory:' ? this.writer : open(file);
     this.checkpointer = file === ':memory:' ? null : new WalCheckpointer(file);
+  }
+
+  /** A statement of the writer, prepared once: on the projector's hot path preparing costs more than running. */
+  writerStatement(sql: string): Database.Statement {
+    let st = this.writerStatements.get(sql);
+    if (!st) {
+      st = this.writer.prepare(sql);
+      this.writerStatements.set(sql, st);
+    }
+    return st;
   }
 
   /** Views declare their tables here; they are created now and again after a reset. */
@@ -43,10 +54,14 @@ export class SqliteViewDatabase {
   }
 }
 
+const PAGE_SIZE = 16384;
+
 function open(file: string): Database.Database {
   const db = new Database(file);
-  db.pragma('page_size = 16384');
+  db.pragma(`page_size = ${PAGE_SIZE}`);
   db.pragma('journal_mode = WAL');
+  // Checkpoints run on the checkpointer's thread, not inside the projector's commits.
+  db.pragma(`wal_autocheckpoint = ${WalCheckpointer.backstopPages(PAGE_SIZE)}`);
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 10000');
   db.pragma('cache_size = -65536');
