@@ -33,7 +33,10 @@ export class DeploysSqlite implements DeploysView {
   }
 
   async byRequest(project: number, request: string): Promise<DeployDoc | null> {
-    return this.one('SELECT doc FROM deploys WHERE project = ? AND request = ?', project, request);
+    // The writer's connection: the projection asks while applying, inside its transaction, so a
+    // deploy requested earlier in the same batch (always so on a replay) must be seen.
+    const row = this.views.writer.prepare('SELECT doc FROM deploys WHERE project = ? AND request = ?').get(project, request) as { doc: string } | undefined;
+    return row ? (JSON.parse(row.doc) as DeployDoc) : null;
   }
 
   async get(project: number, deployId: number): Promise<DeployDoc | null> {
