@@ -103,7 +103,7 @@ async function startCanary(): Promise<Canary> {
   };
 }
 
-const ROLES = 'storage,dash,projector,proxy,fetch,extract,worker';
+const ROLES = 'storage,dash,projector,proxy,stats,fetch,extract,worker';
 const ADMIN_KEY = 'hostile-suite-admin-key-000000001';
 
 async function createKey(dataDir: string, args: string[]): Promise<KeyInfo> {
