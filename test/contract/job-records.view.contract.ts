@@ -104,6 +104,20 @@ export function jobRecordsViewContract(name: string, harness: ViewHarness<JobRec
       expect(await jobScan('items')).toEqual([]);
     });
 
+    it('reads the stats of a page of jobs at once, each kind apart, jobs without records absent', async () => {
+      const J2: JobKey = { project: 1, spider: 2, job: 7 };
+      const other: JobKey = { project: 2, spider: 1, job: 1 };
+      await write(records('items', J1, null, items(3)));
+      await write(records('logs', J1, null, [{ level: 40, message: 'e' }]));
+      await write(records('requests', J2, null, [{ time: 1, method: 'GET', url: 'http://127.0.0.1/', status: 200, duration: 1, rs: 1 }]));
+      await write(records('items', other, null, items(9)));
+      const stats = await view.statsOfJobs([J1, J2, { project: 1, spider: 3, job: 1 }]);
+      expect([...stats.keys()].sort()).toEqual(['1/1/1', '1/2/7']);
+      expect(stats.get('1/1/1')).toEqual({ items: await view.stats('items', J1), logs: await view.stats('logs', J1) });
+      expect(stats.get('1/2/7')).toEqual({ requests: await view.stats('requests', J2) });
+      expect((await view.statsOfJobs([])).size).toBe(0);
+    });
+
     describe('scans', () => {
       // Written out of order, across two spiders, several jobs, another project and another kind.
       beforeEach(async () => {

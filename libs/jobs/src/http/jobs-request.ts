@@ -104,11 +104,16 @@ export interface JobRecordCounts {
   errors: number;
 }
 
-export async function jobRecordCounts(records: JobRecordsView, job: JobDoc): Promise<JobRecordCounts> {
-  const k = { project: job.project, spider: job.spiderId, job: job.number };
-  const [items, requests, logs] = await Promise.all([records.stats('items', k), records.stats('requests', k), records.stats('logs', k)]);
-  const errors = Object.entries(logs?.counts ?? {}).reduce((a, [level, n]) => (Number(level) >= 40 ? a + n : a), 0);
-  return { items: items?.inputValues ?? 0, pages: requests?.inputValues ?? 0, logs: logs?.inputValues ?? 0, errors };
+/** What each job of a page wrote (items, pages, logs, errors), read in one query for the page. */
+export async function jobRecordCounts(records: JobRecordsView, jobs: JobDoc[]): Promise<Map<string, JobRecordCounts>> {
+  const stats = await records.statsOfJobs(jobs.map((job) => ({ project: job.project, spider: job.spiderId, job: job.number })));
+  return new Map(
+    jobs.map((job) => {
+      const { items, requests, logs } = stats.get(job.key) ?? {};
+      const errors = Object.entries(logs?.counts ?? {}).reduce((a, [level, n]) => (Number(level) >= 40 ? a + n : a), 0);
+      return [job.key, { items: items?.inputValues ?? 0, pages: requests?.inputValues ?? 0, logs: logs?.inputValues ?? 0, errors }];
+    }),
+  );
 }
 
 /** The metadata fields a JobQ entry carries besides key, state, elapsed, spider and ts (as the original's job summaries). */
@@ -120,23 +125,24 @@ const ENTRY_META = ['pending_time', 'running_time', 'finished_time', 'deleted_ti
  * version and tags when it has them, and for a job that ran, what it wrote (items, pages,
  * logs, errors). With `jobmeta`: key, state, elapsed, ts and those fields only.
  */
-export async function jobqEntry(records: JobRecordsView, job: JobDoc, now: number, jobmeta: string[]): Promise<Record<string, unknown>> {
-  const elapsed = Math.max(0, now - job.ts);
+export async function jobqEntries(records: JobRecordsView, jobs: JobDoc[], now: number, jobmeta: string[]): Promise<Record<string, unknown>[]> {
   if (jobmeta.length) {
-    const picked: Record<string, unknown> = { key: job.key, state: job.state, elapsed, ts: job.ts };
-    for (const f of jobmeta) if (f !== 'key' && job.meta[f] !== undefined) picked[f] = job.meta[f];
-    return picked;
+    return jobs.map((job) => {
+      const picked: Record<string, unknown> = { key: job.key, state: job.state, elapsed: Math.max(0, now - job.ts), ts: job.ts };
+      for (const f of jobmeta) if (f !== 'key' && job.meta[f] !== undefined) picked[f] = job.meta[f];
+      return picked;
+    });
   }
-  const entry: Record<string, unknown> = { key: job.key, state: job.state, elapsed, spider: job.spider, ts: job.ts };
-  for (const f of ENTRY_META) if (job.meta[f] !== undefined) entry[f] = job.meta[f];
-  entry[`${job.state}_time`] ??= job.ts;
-  if (job.tags.length) entry.tags = job.tags;
-  if (job.meta.running_time !== undefined) Object.assign(entry, await jobRecordCounts(records, job));
-  return entry;
-}
-
-export function jobqEntries(records: JobRecordsView, jobs: JobDoc[], now: number, jobmeta: string[]): Promise<Record<string, unknown>[]> {
-  return Promise.all(jobs.map((j) => jobqEntry(records, j, now, jobmeta)));
+  const counts = await jobRecordCounts(records, jobs.filter((job) => job.meta.running_time !== undefined));
+  return jobs.map((job) => {
+    const entry: Record<string, unknown> = { key: job.key, state: job.state, elapsed: Math.max(0, now - job.ts), spider: job.spider, ts: job.ts };
+    for (const f of ENTRY_META) if (job.meta[f] !== undefined) entry[f] = job.meta[f];
+    entry[`${job.state}_time`] ??= job.ts;
+    if (job.tags.length) entry.tags = job.tags;
+    const written = counts.get(job.key);
+    if (written) Object.assign(entry, written);
+    return entry;
+  });
 }
 
 /** JobQ-service answers: Python-style JSON lines, no trailing newline, no charset. */

@@ -95,6 +95,11 @@ export interface JobRecordsView {
   scanJsonLines(query: JobScanQuery): Promise<StoredJsonLines | null>;
   stats(kind: RecordKind, job: JobKey): Promise<RecordStats | null>;
   /**
+   * The stats of several jobs at once (a page of a job list: one read, not one per job and
+   * kind), by job key `p/s/j` and kind; a job or kind without records is absent.
+   */
+  statsOfJobs(jobs: JobKey[]): Promise<Map<string, Partial<Record<RecordKind, RecordStats>>>>;
+  /**
    * The job's records per `bucketMs` of their commit time (`_ts`), oldest first, buckets
    * without records left out. `minLevel` (logs only): only the lines at that level or above.
    */

@@ -110,6 +110,7 @@ export class KafkaEventLog implements EventLog {
   /** The loop handing admitted appends to their producer lanes, while it runs. */
   private admitting: Promise<void> | null = null;
   private readonly lanes: ProducerLane[];
+  private lanesWarmed = false;
   private closed = false;
 
   constructor(private readonly options: KafkaEventLogOptions) {
@@ -267,6 +268,12 @@ export class KafkaEventLog implements EventLog {
         continue;
       }
       this.admissions.shift();
+      // Every lane connects at the first append, together: a lane first used later would make
+      // its append wait for a producer's connection and id (a second or more on a broker).
+      if (!this.lanesWarmed) {
+        this.lanesWarmed = true;
+        for (const lane of this.lanes) lane.warm();
+      }
       const byLane = new Map<ProducerLane, number[]>();
       messages.forEach((m, i) => {
         const lane = this.lanes[m.partition % this.lanes.length];
@@ -565,6 +572,11 @@ class ProducerLane {
       start = end;
     }
     return positions;
+  }
+
+  /** Connects the producer now (its failure is met again by the next send). */
+  warm(): void {
+    this.client().catch(() => undefined);
   }
 
   private client(): Promise<Producer> {

@@ -6,7 +6,7 @@ import { actorOf, ApiError, formParams, RequestPrincipal } from '@crawlhub/http'
 import { JOB_RECORDS_VIEW, JobRecordsView } from '@crawlhub/storage';
 import { JobsOutcome } from '../../domain/decide-jobs';
 import { JobDoc } from '../../domain/job';
-import { integer, jobFilter, jobKey, jobRecordCounts, projectId, sendDash } from '../../http/jobs-request';
+import { integer, jobFilter, jobKey, JobRecordCounts, jobRecordCounts, projectId, sendDash } from '../../http/jobs-request';
 import { JOBS_VIEW, JobFilter, JobsView } from '../../ports/jobs.view';
 import { RUNNABLE_SPIDERS, RunnableSpiders } from '../../ports/runnable-spiders';
 import { RequestJobsChangeCommand } from '../../commands/request-jobs-change/request-jobs-change.command';
@@ -34,8 +34,7 @@ export class DashJobsController {
     return filter;
   }
 
-  private async entry(job: JobDoc, now: number): Promise<Record<string, unknown>> {
-    const counts = await jobRecordCounts(this.records, job);
+  private entry(job: JobDoc, now: number, counts: JobRecordCounts): Record<string, unknown> {
     return {
       id: job.key,
       spider: job.spider,
@@ -78,7 +77,8 @@ export class DashJobsController {
     const docs = await this.queries.execute<ListJobsQuery, JobDoc[]>(new ListJobsQuery(filter, page));
     const total = await this.queries.execute<CountJobsQuery, number>(new CountJobsQuery(filter));
     const now = Date.now();
-    return { total, jobs: await Promise.all(docs.map((d) => this.entry(d, now))) };
+    const counts = await jobRecordCounts(this.records, docs);
+    return { total, jobs: docs.map((d) => this.entry(d, now, counts.get(d.key)!)) };
   }
 
   @Get('jobs/count.json')

@@ -7,7 +7,7 @@ import { canAccessProject } from '@crawlhub/access';
 import { JOB_STATES, JobState } from '@crawlhub/contracts';
 import { actorOf, ApiError, formParams, isFlagSet, MAX_ID, parseUnsignedInteger, RequestPrincipal } from '@crawlhub/http';
 import { JobDoc } from '../../domain/job';
-import { integer, jobFilter, jobKey, jobqEntries, jobqEntry, projectId, sendJobqJson, sendJobqLines, spiderName, states } from '../../http/jobs-request';
+import { integer, jobFilter, jobKey, jobqEntries, projectId, sendJobqJson, sendJobqLines, spiderName, states } from '../../http/jobs-request';
 import { JOB_RECORDS_VIEW, JobRecordsView } from '@crawlhub/storage';
 import { JOBS_VIEW, JobsView } from '../../ports/jobs.view';
 import { CountJobsQuery, ListJobsQuery } from './list-jobs.query';
@@ -120,7 +120,7 @@ export class JobqListController {
     for (const spider of await this.view.spiders(project)) {
       if (wanted.length && !wanted.includes(spider.id)) continue;
       const [last] = await this.queries.execute<ListJobsQuery, JobDoc[]>(new ListJobsQuery({ project, spiderIds: [spider.id], states: ['pending', 'running', 'finished'] }, { offset: 0, limit: 1 }));
-      if (last) lines.push(await jobqEntry(this.records, last, now, []));
+      if (last) lines.push(...(await jobqEntries(this.records, [last], now, [])));
     }
     return sendJobqLines(reply, lines);
   }

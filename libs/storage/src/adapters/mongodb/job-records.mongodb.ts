@@ -1,4 +1,4 @@
-import { JobKey } from '@crawlhub/contracts';
+import { formatJobKey, JobKey } from '@crawlhub/contracts';
 import { Inject, Injectable } from '@nestjs/common';
 import { AnyBulkWriteOperation, Collection, Filter } from 'mongodb';
 import { LogPosition } from '@crawlhub/eventlog';
@@ -274,6 +274,21 @@ export class JobRecordsMongo implements JobRecordsView {
     await this.ready;
     const s = await this.statsDocs.findOne({ _id: statsId(kind, job) });
     return s ? statsOf(s) : null;
+  }
+
+  async statsOfJobs(jobs: JobKey[]): Promise<Map<string, Partial<Record<RecordKind, RecordStats>>>> {
+    await this.ready;
+    const out = new Map<string, Partial<Record<RecordKind, RecordStats>>>();
+    if (jobs.length === 0) return out;
+    const ids = jobs.flatMap((job) => RECORD_KINDS.map((kind) => statsId(kind, job)));
+    for (const s of await this.statsDocs.find({ _id: { $in: ids } }).toArray()) {
+      const [kind, project, spider, job] = s._id.split('/');
+      const key = formatJobKey({ project: Number(project), spider: Number(spider), job: Number(job) });
+      const byKind = out.get(key) ?? {};
+      byKind[kind as RecordKind] = statsOf(s);
+      out.set(key, byKind);
+    }
+    return out;
   }
 
   async rates(kind: RecordKind, job: JobKey, bucketMs: number, minLevel?: number): Promise<RateBucket[]> {

@@ -1,4 +1,4 @@
-import { JobKey } from '@crawlhub/contracts';
+import { formatJobKey, JobKey } from '@crawlhub/contracts';
 import { Inject, Injectable } from '@nestjs/common';
 import { LogPosition } from '@crawlhub/eventlog';
 import { SqliteViewDatabase } from '@crawlhub/views';
@@ -169,6 +169,24 @@ export class JobRecordsSqlite implements JobRecordsView {
       .prepare('SELECT input_values, input_bytes, counts FROM job_record_stats WHERE kind = ? AND project = ? AND spider = ? AND job = ?')
       .get(kindId(kind), job.project, job.spider, job.job) as StatsRow | undefined;
     return row ? { inputValues: row.input_values, inputBytes: row.input_bytes, counts: JSON.parse(row.counts) } : null;
+  }
+
+  async statsOfJobs(jobs: JobKey[]): Promise<Map<string, Partial<Record<RecordKind, RecordStats>>>> {
+    const out = new Map<string, Partial<Record<RecordKind, RecordStats>>>();
+    // SQLite binds at most 32,766 values: a page of 10,000 jobs is 30,000.
+    for (let i = 0; i < jobs.length; i += 10_000) {
+      const page = jobs.slice(i, i + 10_000);
+      const rows = this.views.reader
+        .prepare(`SELECT kind, project, spider, job, input_values, input_bytes, counts FROM job_record_stats WHERE (project, spider, job) IN (VALUES ${page.map(() => '(?, ?, ?)').join(', ')})`)
+        .all(...page.flatMap((j) => [j.project, j.spider, j.job])) as (StatsRow & { kind: number; project: number; spider: number; job: number })[];
+      for (const r of rows) {
+        const key = formatJobKey(r);
+        const byKind = out.get(key) ?? {};
+        byKind[RECORD_KINDS[r.kind]] = { inputValues: r.input_values, inputBytes: r.input_bytes, counts: JSON.parse(r.counts) };
+        out.set(key, byKind);
+      }
+    }
+    return out;
   }
 
   async rates(kind: RecordKind, job: JobKey, bucketMs: number, minLevel?: number): Promise<RateBucket[]> {
