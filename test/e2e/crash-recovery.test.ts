@@ -8,10 +8,11 @@ jest.setTimeout(120_000);
 
 const KEY = 'crash-test-admin-key-0001';
 
-const NAMESPACE = `crash${Date.now().toString(36)}-`;
+const UNIQUE = `crash${Date.now().toString(36)}`;
 
+/** Its own topics and its own MongoDB database: views left by an earlier run (whose records carry later log offsets) must not meet this run's fresh log. */
 const startPlatform = (dataDir: string, port: number) =>
-  spawnPlatform({ env: { EVENT_LOG_NAMESPACE: NAMESPACE, DATA_DIR: dataDir, STORAGE_PORT: String(port), CRAWLHUB_ADMIN_KEY: KEY }, roles: 'storage,projector' });
+  spawnPlatform({ env: { EVENT_LOG_NAMESPACE: `${UNIQUE}-`, MONGODB_DATABASE: `crawlhub_${UNIQUE}`, DATA_DIR: dataDir, STORAGE_PORT: String(port), CRAWLHUB_ADMIN_KEY: KEY }, roles: 'storage,projector' });
 
 /**
  * SIGKILL during a sustained ingest: after a restart every acknowledged item is readable
