@@ -132,6 +132,19 @@ describe('extraction API: batches of queries, extracted by the workers', () => {
     expect(billable).not.toHaveProperty('malformed');
   }, 20_000);
 
+  it('answers a later batch at once while an earlier query waits on a page that never answers (a slow query holds up no queue)', async () => {
+    const holding = extract([{ url: `${site.url}/hold`, pageType: 'article', meta: 'held' }]);
+    // The held query is taken by a worker before the next batch is queued.
+    await new Promise((r) => setTimeout(r, 300));
+    const started = Date.now();
+    const later = await extract(Array.from({ length: 6 }, (_, i) => ({ url: `${site.url}/article`, pageType: 'article', meta: `later ${i}` })));
+    const took = Date.now() - started;
+    expect((later.json as QueryResult[]).map((x) => x.error ?? x.article!.headline)).toEqual(Array(6).fill(SITE_ARTICLE.headline));
+    // Well before the held query's deadline (QUERY_TIMEOUT_MS after it was sent).
+    expect(took).toBeLessThan(QUERY_TIMEOUT_MS / 2);
+    expect(((await holding).json as QueryResult[])[0].error).toBe('query timed out');
+  });
+
   it('accounts usage per query: `crawlhub usage extraction` adds up the results in the log', async () => {
     const user = await platform.createKey([1], ['extraction']);
     await extract([{ url: `${site.url}/article`, pageType: 'article' }, { url: `${site.url}/status/404`, pageType: 'product' }, { url: 'no url', pageType: 'article' }], { auth: user });

@@ -10,14 +10,25 @@ import { join } from 'node:path';
 /** The built entry point the child processes run. */
 export const MAIN = join(__dirname, '../../dist/apps/all/main.js');
 
-/** A TCP port free on 127.0.0.1 right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
+/**
+ * Ports a test hands to a process it starts, below Linux's ephemeral range (32768–60999):
+ * a port the kernel picked (listen on 0) is free only until the kernel gives it out again
+ * as the local port of an outgoing connection (a Kafka or MongoDB client's), and the
+ * process then fails to start with EADDRINUSE. The kernel never gives out these.
+ */
+const TEST_PORTS = { from: 20_000, to: 32_000 };
+
+/** A TCP port free on 127.0.0.1 right now, that no outgoing connection will take. */
+export async function freePort(): Promise<number> {
+  for (;;) {
+    const port = TEST_PORTS.from + Math.floor(Math.random() * (TEST_PORTS.to - TEST_PORTS.from));
+    const free = await new Promise<boolean>((resolve) => {
+      const s = createServer()
+        .once('error', () => resolve(false))
+        .listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
     });
-  });
+    if (free) return port;
+  }
 }
 
 /** Whether a process (a platform's, or a job's it started) still exists. */

@@ -41,6 +41,16 @@ export interface ConsumeOptions {
    * partition still has at most one batch in flight, committed when its handler resolves.
    */
   partitionsConcurrently?: number;
+  /**
+   * Pipelined consumption, for work queues whose events are independent of each other
+   * (consumeWorkQueue): the member takes further batches, of the same partition too, while
+   * earlier ones are still being handled, up to `maxEventsInFlight` events in all; a
+   * partition's offset is committed in order, up to its first batch not done
+   * (pipelined-partitions.ts). A slow event then holds up no other. Without it a partition
+   * has one batch in flight at a time, so effects keep the log's order (projections,
+   * deciders), and on Kafka a slow batch also holds up the member's next fetch.
+   */
+  pipeline?: { maxEventsInFlight: number };
 }
 
 export interface Consumption {

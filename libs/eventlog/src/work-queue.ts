@@ -35,10 +35,18 @@ export interface WorkQueueOptions {
 }
 
 /**
+ * Work items a member takes from the log beyond those running (they wait in the limiter's
+ * queue): enough that a few slow items never leave the workers idle, few enough to bound
+ * the memory of a member that falls behind.
+ */
+const WORK_ITEMS_IN_FLIGHT = 512;
+
+/**
  * Joins a worker group on a topic of work items: a member takes a share of the
- * partitions, works on every partition at once (a slow item holds up only its own
- * partition's commit), and commits a batch only when all of its items are done, so the
- * items of a member that dies are done again by another after the rebalance (at least once).
+ * partitions and keeps taking items while earlier ones run (a pipelined consumption), so
+ * a slow item (a page held until its deadline) holds up no other item, of its partition or
+ * another; a partition's offset is committed up to its first item not done, so the items
+ * of a member that dies are done again by another after the rebalance (at least once).
  * Items are independent: each is tried on its own (handleAlone), so an item whose work
  * keeps failing is answered as failed and committed with the others of its batch, which
  * are done once, not again.
@@ -49,6 +57,7 @@ export function consumeWorkQueue(eventLog: EventLog, o: WorkQueueOptions): Promi
     groupId: o.groupId,
     topics: [o.topic],
     partitionsConcurrently: eventLog.partitionCount(o.topic),
+    pipeline: { maxEventsInFlight: WORK_ITEMS_IN_FLIGHT },
     poison,
     handler: async (batch) => {
       const done = await Promise.allSettled(batch.events.map((e) => o.limiter.run(() => handleAlone(o.groupId, e, () => o.work(e.event), poison))));

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { decodeEvent, encodeEvent, EventEnvelope } from '@crawlhub/contracts';
 import { ConsumeOptions, Consumption, EventLog, LoggedEvent, LogPosition } from '../../event-log.port';
 import { partitionForKey } from '../../partitioner';
+import { PipelinedPartitions } from '../../pipelined-partitions';
 import { isolatePoisonMessages } from '../../poison-messages';
 import { ThreadSignal } from '../../thread-signal';
 import { GroupMembers, memberIdOfThisProcess, membersFileOf } from './group-members';
@@ -349,8 +350,60 @@ class SqliteConsumer {
   }
 
   private run(): Promise<void> {
+    if (this.options.pipeline) return this.runPipelined(this.options.pipeline.maxEventsInFlight);
     const concurrently = this.options.partitionsConcurrently ?? 1;
     return concurrently > 1 ? this.runConcurrently(concurrently) : this.runInTurn();
+  }
+
+  /**
+   * A pipelined consumption (ConsumeOptions.pipeline): every partition is read on from
+   * where its last batch handed out ended, while the pipeline has room; the pipeline
+   * commits each partition's offset in order as its batches finish.
+   */
+  private async runPipelined(maxEventsInFlight: number): Promise<void> {
+    let wake: () => void = () => undefined;
+    const retryAt = new Map<string, number>();
+    const pipeline = new PipelinedPartitions(maxEventsInFlight, {
+      commit: (topic, partition, next) => {
+        try {
+          this.commit(topic, partition, next);
+        } catch (e) {
+          process.emitWarning(`event log consumer ${this.options.groupId}: offset ${topic}/${partition}@${next} not committed: ${(e as Error).message}`);
+        }
+      },
+      restart: (topic, partition, _from, failures) => {
+        const backoff = Math.min(2000, 50 * 2 ** (failures - 1));
+        retryAt.set(`${topic}\u0000${partition}`, Date.now() + backoff);
+        setTimeout(() => wake(), backoff).unref();
+      },
+    });
+    let lastRebalance = 0;
+    while (!this.signal.stopped) {
+      let started = false;
+      try {
+        const before = this.current;
+        lastRebalance = this.rebalanceIfDue(lastRebalance);
+        for (const [topic, partitions] of Object.entries(before)) {
+          for (const partition of partitions) if (!this.current[topic]?.includes(partition)) pipeline.forget(topic, partition);
+        }
+        for (const [topic, partitions] of Object.entries(this.current)) {
+          for (const partition of partitions) {
+            if (!pipeline.hasRoom() || (retryAt.get(`${topic}\u0000${partition}`) ?? 0) > Date.now()) continue;
+            const from = pipeline.position(topic, partition) ?? this.committedOffset(topic, partition);
+            const events = this.log.readSync(topic, partition, from, this.log.maxBatchEvents);
+            if (events.length === 0) continue;
+            started = true;
+            pipeline.start(topic, partition, events[0].offset, events.length, () => this.options.handler({ topic, partition, events }).finally(() => wake()));
+          }
+        }
+        this.storeFailures = 0;
+      } catch (e) {
+        await this.pauseAfter(e);
+        continue;
+      }
+      if (!started) await Promise.race([this.log.waitForAppend(this.signal), new Promise<void>((r) => (wake = r))]);
+    }
+    await pipeline.idle();
   }
 
   /** Rebalances when a quarter of the session timeout has passed (heartbeats: GroupMembers); the time of the last rebalance. */
