@@ -6,15 +6,6 @@ import { CommandBus } from '@nestjs/cqrs';
 import { AccessModule } from '@crawlhub/access';
 import { ConfigError, CONFIG_DOCS, CrawlhubConfig, loadConfig, plainText } from '@crawlhub/config';
 import { adminKeyFile, Core, CoreModule, ensureAdminKey, nestLogger, openCore, startDraining, startOpsServer } from '@crawlhub/platform';
-import { startProjectorThread } from '../projector/projector.thread';
-import { startDashApp } from '../dash/dash.app';
-import { startStorageApp } from '../storage/storage.app';
-import { startRunner } from '../runner/runner.app';
-import { startProxyApp } from '../proxy/proxy.app';
-import { startStatsApp } from '../proxy/stats.app';
-import { startFetchApp } from '../fetch/fetch.app';
-import { startWorkerApp } from '../worker/worker.app';
-import { startExtractApp } from '../extract/extract.app';
 
 const HELP = `crawlhub: a self-hostable web-scraping platform (Scrapy Cloud compatible APIs)
 
@@ -34,6 +25,11 @@ class AdminModule {
   }
 }
 
+/*
+ * Each role's app is imported only when the process runs that role (`await import`): a
+ * process of one role of a fleet then loads neither the others' code nor their drivers
+ * (the browser's, the extraction engine's), which is most of its start time and memory.
+ */
 async function main(): Promise<void> {
   if (process.argv.includes('--help') || process.argv.includes('-h')) {
     console.log(HELP);
@@ -53,44 +49,52 @@ async function main(): Promise<void> {
   const core = await openCore(config);
   const running: { close(): Promise<unknown> }[] = [];
   const urls: string[] = [];
-  const projector = config.roles.includes('projector') ? await startProjectorThread(config) : null;
+  const projector = config.roles.includes('projector') ? await (await import('../projector/projector.thread')).startProjectorThread(config) : null;
   if (config.roles.includes('storage')) {
+    const { startStorageApp } = await import('../storage/storage.app');
     const app = await startStorageApp(core, logger);
     running.push(app);
     urls.push(`storage API    http://${config.host}:${config.ports.storage}/`);
   }
   if (config.roles.includes('dash')) {
+    const { startDashApp } = await import('../dash/dash.app');
     running.push(await startDashApp(core, logger));
     urls.push(`dash API       http://${config.host}:${config.ports.dash}/api/`);
     urls.push(`web console    http://${config.host}:${config.ports.dash}/ (sign in with an API key)`);
   }
   if (config.roles.includes('runner')) {
+    const { startRunner } = await import('../runner/runner.app');
     const { context, runner } = await startRunner(core, logger);
     running.push(context);
     urls.push(`runner         ${runner.id}, ${runner.units} units (jobs reach storage at ${runner.storageUrl})`);
   }
   let proxyPort: number | undefined;
   if (config.roles.includes('proxy')) {
+    const { startProxyApp } = await import('../proxy/proxy.app');
     const proxy = await startProxyApp(core, logger);
     proxyPort = proxy.port;
     running.push(proxy);
     urls.push(`proxy          http://${config.host}:${proxy.port}/ (CA certificate: http://${config.host}:${proxy.port}/ca.crt)`);
   }
   if (config.roles.includes('stats')) {
+    const { startStatsApp } = await import('../proxy/stats.app');
     running.push(await startStatsApp(core, logger));
     urls.push(`proxy stats    http://${config.host}:${config.ports.stats}/stats`);
   }
   if (config.roles.includes('worker')) {
+    const { startWorkerApp } = await import('../worker/worker.app');
     const { context, id, proxyUrl } = await startWorkerApp(core, logger, proxyPort);
     running.push(context);
     urls.push(`worker         ${id} (${config.worker.kinds.join(', ')}; ${config.worker.concurrency} at once of each; through ${proxyUrl})`);
   }
   if (config.roles.includes('fetch')) {
+    const { startFetchApp } = await import('../fetch/fetch.app');
     const app = await startFetchApp(core, logger);
     running.push(app);
     urls.push(`fetch API      http://${config.host}:${(app.getHttpServer().address() as { port: number }).port}/fetch/v2`);
   }
   if (config.roles.includes('extract')) {
+    const { startExtractApp } = await import('../extract/extract.app');
     const app = await startExtractApp(core, logger);
     running.push(app);
     urls.push(`extraction API http://${config.host}:${(app.getHttpServer().address() as { port: number }).port}/v1/extract`);

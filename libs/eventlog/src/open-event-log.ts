@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { CrawlhubConfig } from '@crawlhub/config';
-import { KafkaEventLog } from './adapters/kafka/kafka-event-log';
+import type * as KafkaAdapter from './adapters/kafka/kafka-event-log';
 import { SqliteEventLog } from './adapters/sqlite/sqlite-event-log';
 import { EventLog } from './event-log.port';
 import { NamespacedEventLog } from './namespaced-event-log';
@@ -12,6 +12,8 @@ export function openEventLog(config: CrawlhubConfig, clientId = 'crawlhub'): Eve
   if (config.eventLog.kind === 'kafka') {
     // kafkajs speaks only of failures, unless the platform logs at debug: then of every request.
     const logLevel = config.logLevel === 'debug' ? 'debug' : 'error';
+    // Loaded only here: a process on the embedded log never loads kafkajs (143 modules).
+    const { KafkaEventLog } = require('./adapters/kafka/kafka-event-log') as typeof KafkaAdapter;
     log = new KafkaEventLog({ brokers: config.eventLog.brokers, clientId, partitions: config.eventLog.partitions, logLevel });
   } else {
     mkdirSync(config.dataDir, { recursive: true });

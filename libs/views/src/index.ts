@@ -7,4 +7,5 @@ export * from './event-writer';
 export * from './staged-append';
 export * from './adapters/mongodb/mongo-view-database';
 export * from './adapters/mongodb/mongo-projection-store';
+export * from './adapters/mongodb/mongodb-driver';
 export * from './view-adapter';

@@ -1,4 +1,5 @@
-import { Db, GridFSBucket } from 'mongodb';
+import type { Db, GridFSBucket } from 'mongodb';
+import { mongodbDriver } from '@crawlhub/views';
 import { blobRefOf } from '../../domain/blob-name';
 import { BlobRef, BlobStore, SHA256_HEX } from '../../ports/blob-store';
 
@@ -14,7 +15,7 @@ export class GridFsBlobStore implements BlobStore {
   private readonly bucket: GridFSBucket;
 
   constructor(db: Db, bucketName = 'blobs') {
-    this.bucket = new GridFSBucket(db, { bucketName, chunkSizeBytes: 255 * 1024 });
+    this.bucket = new (mongodbDriver().GridFSBucket)(db, { bucketName, chunkSizeBytes: 255 * 1024 });
   }
 
   private async idOf(sha256: string) {

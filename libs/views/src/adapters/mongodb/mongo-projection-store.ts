@@ -1,4 +1,4 @@
-import { MongoError, MongoErrorLabel, MongoNetworkError, MongoNotConnectedError, MongoServerSelectionError, MongoTopologyClosedError } from 'mongodb';
+import { mongodbDriver } from './mongodb-driver';
 import { LoggedEvent, LogPosition, ThreadSignal } from '@crawlhub/eventlog';
 import { applyFrom, SerialQueue } from '../../apply-in-order';
 import { ProjectionFailedError, ProjectionStore } from '../../projection-store.port';
@@ -70,6 +70,7 @@ export class MongoProjectionStore implements ProjectionStore {
 
   /** The server is out of reach or cannot take writes now: the store's trouble, not the event's. */
   isStoreFailure(error: unknown): boolean {
+    const { MongoError, MongoErrorLabel, MongoNetworkError, MongoNotConnectedError, MongoServerSelectionError, MongoTopologyClosedError } = mongodbDriver();
     if (error instanceof MongoNetworkError || error instanceof MongoServerSelectionError || error instanceof MongoNotConnectedError || error instanceof MongoTopologyClosedError) return true;
     if (!(error instanceof MongoError)) return false;
     return error.hasErrorLabel(MongoErrorLabel.RetryableWriteError) || error.hasErrorLabel(MongoErrorLabel.ResetPool) || UNAVAILABLE_CODES.has(Number(error.code));

@@ -1,4 +1,5 @@
-import { Db, MongoClient } from 'mongodb';
+import type { Db, MongoClient } from 'mongodb';
+import { mongodbDriver } from './mongodb-driver';
 
 /**
  * The distributed view store: one MongoDB database through the official driver's
@@ -11,7 +12,7 @@ export class MongoViewDatabase {
   private constructor(readonly client: MongoClient, readonly db: Db) {}
 
   static async connect(options: { uri: string; database: string }): Promise<MongoViewDatabase> {
-    const client = new MongoClient(options.uri, { serverSelectionTimeoutMS: 10_000 });
+    const client = new (mongodbDriver().MongoClient)(options.uri, { serverSelectionTimeoutMS: 10_000 });
     await client.connect();
     return new MongoViewDatabase(client, client.db(options.database));
   }
