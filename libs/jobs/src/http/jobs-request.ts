@@ -20,21 +20,6 @@ export function integer(params: URLSearchParams, name: string, fallback: number,
   return n;
 }
 
-/** A JSON body integer (a JSON number without fraction; `1.0` is the number 1), from min to max. */
-export function jsonInteger(body: Record<string, unknown>, name: string, fallback: number, min: number, max: number): number {
-  const v = body[name] ?? fallback;
-  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < min || v > max) throw new ApiError(400, `Invalid ${name}: ${JSON.stringify(v)} (an integer from ${min} to ${max})`);
-  return v;
-}
-
-/** A JSON body field that is a list of strings (`tags`, `spiders`): [] when absent; a lone string or anything else is a 400. */
-export function jsonStringList(body: Record<string, unknown>, name: string): string[] {
-  const v = body[name];
-  if (v === undefined) return [];
-  if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) throw new ApiError(400, `Invalid ${name}: ${JSON.stringify(v).slice(0, 100)} (a list of strings)`);
-  return v as string[];
-}
-
 /** A form parameter holding a JSON object (`job_settings`, `meta`, `settings`...): `{}` when absent or empty. */
 export function jsonObject(text: string | null, name: string): Record<string, unknown> {
   if (text === null || text === '') return {};

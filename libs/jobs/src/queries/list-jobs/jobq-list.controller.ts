@@ -1,7 +1,5 @@
 import { Controller, Get, Inject, Param, Req, Res } from '@nestjs/common';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { RequestJobsChangeCommand } from '../../commands/request-jobs-change/request-jobs-change.command';
-import { JobsOutcome } from '../../domain/decide-jobs';
+import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { canAccessProject } from '@crawlhub/access';
 import { JOB_STATES, JobState } from '@crawlhub/contracts';
@@ -19,7 +17,6 @@ const SUMMARY_STATES: JobState[] = ['pending', 'running', 'finished'];
 export class JobqListController {
   constructor(
     private readonly queries: QueryBus,
-    private readonly commands: CommandBus,
     private readonly principals: RequestPrincipal,
     @Inject(JOBS_VIEW) private readonly view: JobsView,
     @Inject(JOB_RECORDS_VIEW) private readonly records: JobRecordsView,
@@ -149,18 +146,6 @@ export class JobqListController {
     });
   }
 
-  /** The id of a spider name, or null; `create` (1, true, True...) gives the name an id first. */
-  @Get('ids/:project/spider/:name')
-  async spiderId(@Param() p: Record<string, string>, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
-    const project = projectId(p.project);
-    const principal = await this.principals.authorize(req, project);
-    const known = await this.view.spiderByName(project, p.name);
-    if (known || !isFlagSet((await formParams(req)).get('create'))) return sendJobqJson(reply, known?.id ?? null);
-    const outcome = (await this.commands.execute(
-      new RequestJobsChangeCommand(project, { op: 'spider', name: spiderName(p.name), id: null, create: true, add: [], remove: [], by: principal.id }, actorOf(principal)),
-    )) as Extract<JobsOutcome, { op: 'spider' }>;
-    return sendJobqJson(reply, outcome.spider?.id ?? null);
-  }
 }
 
 function spiderIdOf(value: string): number {

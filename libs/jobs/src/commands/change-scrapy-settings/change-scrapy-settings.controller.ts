@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { actorOf, ApiError, formParams, RequestPrincipal } from '@crawlhub/http';
 import { jsonObject, projectId, sendDash, spiderName } from '../../http/jobs-request';
 import { JOBS_VIEW, JobsView } from '../../ports/jobs.view';
-import { RequestJobsChangeCommand } from '../request-jobs-change/request-jobs-change.command';
+import { ChangeScrapySettingsCommand } from './change-scrapy-settings.command';
 
 /**
  * Scrapy settings of a project and of its spiders (dash `settings/get.json`, `settings/set.json`):
@@ -12,7 +12,7 @@ import { RequestJobsChangeCommand } from '../request-jobs-change/request-jobs-ch
  * afterwards gets them under its `job_settings`, its own settings winning (decide-jobs.ts, jobSettingsOf).
  */
 @Controller('settings')
-export class ScrapySettingsController {
+export class ChangeScrapySettingsController {
   constructor(private readonly commands: CommandBus, private readonly principals: RequestPrincipal, @Inject(JOBS_VIEW) private readonly view: JobsView) {}
 
   @Get('get.json')
@@ -20,7 +20,8 @@ export class ScrapySettingsController {
     const params = await formParams(req);
     const project = projectId(params.get('project'));
     await this.principals.authorize(req, project);
-    return this.answer(reply, project, spiderOf(params));
+    const spider = spiderOf(params);
+    return this.answer(reply, project, spider === null ? null : spiderName(spider));
   }
 
   @Post('set.json')
@@ -28,12 +29,10 @@ export class ScrapySettingsController {
     const params = await formParams(req);
     const project = projectId(params.get('project'));
     const principal = await this.principals.authorize(req, project);
-    const spider = spiderOf(params);
-    if (params.get('settings') === null) throw new ApiError(400, 'settings is required (a JSON object; a null value removes its setting)');
-    const set = jsonObject(params.get('settings'), 'settings');
-    if (Object.keys(set).some((name) => name.trim() === '')) throw new ApiError(400, 'settings: a setting name must not be empty');
-    await this.commands.execute(new RequestJobsChangeCommand(project, { op: 'scrapy-settings', spider, set, by: principal.id }, actorOf(principal)));
-    return this.answer(reply, project, spider);
+    const text = params.get('settings');
+    const change = new ChangeScrapySettingsCommand(project, { spider: spiderOf(params), set: text === null ? undefined : jsonObject(text, 'settings') }, principal.id, actorOf(principal));
+    await this.commands.execute(change);
+    return this.answer(reply, project, change.change.spider);
   }
 
   private async answer(reply: FastifyReply, project: number, spider: string | null) {
@@ -44,6 +43,5 @@ export class ScrapySettingsController {
 
 /** The spider whose settings are meant, or null for the project's own. */
 function spiderOf(params: URLSearchParams): string | null {
-  const spider = params.get('spider');
-  return spider === null || spider === '' ? null : spiderName(spider);
+  return params.get('spider') || null;
 }

@@ -4,14 +4,14 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { actorOf, ApiError, parseJson, readText, RequestPrincipal } from '@crawlhub/http';
 import { projectId, sendJobqJson } from '../../http/jobs-request';
 import { JOBS_VIEW, JobsView } from '../../ports/jobs.view';
-import { RequestJobsChangeCommand } from '../request-jobs-change/request-jobs-change.command';
+import { ChangeSettingsCommand } from './change-settings.command';
 
 /**
  * Project settings (compat-notes §8): GET the object (`{}` when empty), POST merges,
  * GET/POST/DELETE one key. Answers in the JobQ service's style.
  */
 @Controller('projects/:project/settings')
-export class ProjectSettingsController {
+export class ChangeSettingsController {
   constructor(private readonly commands: CommandBus, private readonly principals: RequestPrincipal, @Inject(JOBS_VIEW) private readonly view: JobsView) {}
 
   @Get()
@@ -30,9 +30,7 @@ export class ProjectSettingsController {
 
   @Post()
   async merge(@Param('project') p: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
-    const value = await jsonBody(req);
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new ApiError(400, 'settings must be a JSON object');
-    return this.change(p, req, reply, value as Record<string, unknown>, null);
+    return this.change(p, req, reply, await jsonBody(req), null);
   }
 
   @Post(':key')
@@ -45,10 +43,10 @@ export class ProjectSettingsController {
     return this.change(p.project, req, reply, {}, p.key);
   }
 
-  private async change(p: string, req: FastifyRequest, reply: FastifyReply, set: Record<string, unknown>, remove: string | null) {
+  private async change(p: string, req: FastifyRequest, reply: FastifyReply, set: unknown, remove: string | null) {
     const project = projectId(p);
     const principal = await this.principals.authorize(req, project);
-    await this.commands.execute(new RequestJobsChangeCommand(project, { op: 'settings', set, remove, by: principal.id }, actorOf(principal)));
+    await this.commands.execute(new ChangeSettingsCommand(project, set, remove, principal.id, actorOf(principal)));
     return reply.status(200).header('content-type', 'text/html; charset=utf-8').send('');
   }
 }
