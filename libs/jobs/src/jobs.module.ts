@@ -36,7 +36,12 @@ import { JobTokens } from './http/jobs-principal';
 import { JobsForStorageModule } from './http/jobs-for-storage.module';
 import { JobsViewsModule } from './jobs.views.module';
 import { DashJobsController } from './queries/dash-jobs/dash-jobs.controller';
+import { GetBotgroupsHandler } from './queries/get-botgroups/get-botgroups.handler';
+import { GetJobHandler } from './queries/get-job/get-job.handler';
+import { GetScrapySettingsHandler, GetSettingsHandler } from './queries/get-settings/get-settings.handler';
 import { GetSpiderHandler, ListSpidersHandler } from './queries/get-spider/get-spider.handler';
+import { JobStateCountsHandler } from './queries/job-state-counts/job-state-counts.handler';
+import { GetScheduleHandler, ListSchedulesHandler } from './queries/list-schedules/list-schedules.handler';
 import { JobAuditController } from './queries/job-audit/job-audit.controller';
 import { JobsMetrics } from './queries/jobs-metrics/jobs-metrics';
 import { JobqListController } from './queries/list-jobs/jobq-list.controller';
@@ -59,7 +64,19 @@ const COMMAND_HANDLERS = [
   SetBotgroupHandler,
   SetScheduleHandler,
 ];
-const QUERY_HANDLERS = [ListJobsHandler, CountJobsHandler, GetSpiderHandler, ListSpidersHandler];
+const QUERY_HANDLERS = [
+  ListJobsHandler,
+  CountJobsHandler,
+  GetJobHandler,
+  GetSpiderHandler,
+  ListSpidersHandler,
+  JobStateCountsHandler,
+  GetSettingsHandler,
+  GetScrapySettingsHandler,
+  GetBotgroupsHandler,
+  ListSchedulesHandler,
+  GetScheduleHandler,
+];
 
 /**
  * Every use case of the jobs context, without HTTP: its command and query handlers and the

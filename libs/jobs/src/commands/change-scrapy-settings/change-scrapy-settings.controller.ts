@@ -1,9 +1,9 @@
-import { Controller, Get, Inject, Post, Req, Res } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
+import { Controller, Get, Post, Req, Res } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { actorOf, ApiError, formParams, RequestPrincipal } from '@crawlhub/http';
 import { jsonObject, projectId, sendDash, spiderName } from '../../http/jobs-request';
-import { JOBS_VIEW, JobsView } from '../../ports/jobs.view';
+import { GetScrapySettingsQuery } from '../../queries/get-settings/get-settings.query';
 import { ChangeScrapySettingsCommand } from './change-scrapy-settings.command';
 
 /**
@@ -13,7 +13,7 @@ import { ChangeScrapySettingsCommand } from './change-scrapy-settings.command';
  */
 @Controller('settings')
 export class ChangeScrapySettingsController {
-  constructor(private readonly commands: CommandBus, private readonly principals: RequestPrincipal, @Inject(JOBS_VIEW) private readonly view: JobsView) {}
+  constructor(private readonly commands: CommandBus, private readonly principals: RequestPrincipal, private readonly queries: QueryBus) {}
 
   @Get('get.json')
   async get(@Req() req: FastifyRequest, @Res() reply: FastifyReply) {
@@ -36,8 +36,9 @@ export class ChangeScrapySettingsController {
   }
 
   private async answer(reply: FastifyReply, project: number, spider: string | null) {
-    const layers = spider === null ? {} : { spider, spider_settings: await this.view.scrapySettings(project, spider) };
-    return sendDash(reply, { status: 'ok', project, project_settings: await this.view.scrapySettings(project, null), ...layers });
+    const settingsOf = (of: string | null) => this.queries.execute<GetScrapySettingsQuery, Record<string, unknown>>(new GetScrapySettingsQuery(project, of));
+    const layers = spider === null ? {} : { spider, spider_settings: await settingsOf(spider) };
+    return sendDash(reply, { status: 'ok', project, project_settings: await settingsOf(null), ...layers });
   }
 }
 

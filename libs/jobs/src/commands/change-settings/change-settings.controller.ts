@@ -1,9 +1,9 @@
-import { Controller, Delete, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
+import { Controller, Delete, Get, Param, Post, Req, Res } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { actorOf, ApiError, parseJson, readText, RequestPrincipal } from '@crawlhub/http';
 import { projectId, sendJobqJson } from '../../http/jobs-request';
-import { JOBS_VIEW, JobsView } from '../../ports/jobs.view';
+import { GetSettingsQuery } from '../../queries/get-settings/get-settings.query';
 import { ChangeSettingsCommand } from './change-settings.command';
 
 /**
@@ -12,20 +12,20 @@ import { ChangeSettingsCommand } from './change-settings.command';
  */
 @Controller('projects/:project/settings')
 export class ChangeSettingsController {
-  constructor(private readonly commands: CommandBus, private readonly principals: RequestPrincipal, @Inject(JOBS_VIEW) private readonly view: JobsView) {}
+  constructor(private readonly commands: CommandBus, private readonly principals: RequestPrincipal, private readonly queries: QueryBus) {}
 
   @Get()
   async get(@Param('project') p: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
     const project = projectId(p);
     await this.principals.authorize(req, project);
-    return sendJobqJson(reply, await this.view.settings(project));
+    return sendJobqJson(reply, await this.settings(project));
   }
 
   @Get(':key')
   async getKey(@Param() p: Record<string, string>, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
     const project = projectId(p.project);
     await this.principals.authorize(req, project);
-    return sendJobqJson(reply, (await this.view.settings(project))[p.key] ?? null);
+    return sendJobqJson(reply, (await this.settings(project))[p.key] ?? null);
   }
 
   @Post()
@@ -41,6 +41,10 @@ export class ChangeSettingsController {
   @Delete(':key')
   async deleteKey(@Param() p: Record<string, string>, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
     return this.change(p.project, req, reply, {}, p.key);
+  }
+
+  private settings(project: number): Promise<Record<string, unknown>> {
+    return this.queries.execute(new GetSettingsQuery(project));
   }
 
   private async change(p: string, req: FastifyRequest, reply: FastifyReply, set: unknown, remove: string | null) {

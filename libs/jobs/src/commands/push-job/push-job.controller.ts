@@ -1,11 +1,12 @@
-import { Controller, Inject, Param, Post, Req, Res } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
+import { Controller, Param, Post, Req, Res } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { actorOf, ApiError, readText, RequestPrincipal } from '@crawlhub/http';
 import { JobTokens } from '../../http/jobs-principal';
 import { jsonRecords, projectId, sendJobqLines } from '../../http/jobs-request';
 import { checked, stringList } from '../shared/command-input';
-import { JOBS_VIEW, JobsView } from '../../ports/jobs.view';
+import { JobDoc } from '../../domain/job';
+import { GetJobQuery } from '../../queries/get-job/get-job.query';
 import { OutcomeOf } from '../shared/jobs-requests';
 import { PushJobCommand } from './push-job.command';
 
@@ -18,7 +19,7 @@ export class PushJobController {
     private readonly commands: CommandBus,
     private readonly principals: RequestPrincipal,
     private readonly tokens: JobTokens,
-    @Inject(JOBS_VIEW) private readonly view: JobsView,
+    private readonly queries: QueryBus,
   ) {}
 
   @Post(':project/push')
@@ -50,7 +51,7 @@ export class PushJobController {
     );
     const outcome = await this.commands.execute<PushJobCommand, OutcomeOf<'push'>>(push);
     if (outcome.error) return sendJobqLines(reply, [{ request: body, error: outcome.error }]);
-    const job = outcome.state === 'running' ? await this.view.job(outcome.key) : null;
+    const job = outcome.state === 'running' ? await this.queries.execute<GetJobQuery, JobDoc | null>(new GetJobQuery(outcome.key)) : null;
     return sendJobqLines(reply, [{ key: outcome.key, auth: job ? await this.tokens.issue(job) : null }]);
   }
 }

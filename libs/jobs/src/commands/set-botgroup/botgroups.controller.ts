@@ -1,10 +1,11 @@
-import { Controller, Delete, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
+import { Controller, Delete, Get, Param, Post, Req, Res } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { actorOf, ApiError, readBody, RequestPrincipal } from '@crawlhub/http';
 import { BOTGROUP_NAME, MAX_RUNNING_LIMIT } from '../../domain/botgroups';
 import { sendJobqJson } from '../../http/jobs-request';
-import { JOBS_VIEW, JobsView } from '../../ports/jobs.view';
+import { Botgroups } from '../../queries/get-botgroups/get-botgroups.handler';
+import { GetBotgroupsQuery } from '../../queries/get-botgroups/get-botgroups.query';
 import { SetBotgroupCommand } from './set-botgroup.command';
 
 /**
@@ -15,12 +16,12 @@ import { SetBotgroupCommand } from './set-botgroup.command';
  */
 @Controller('botgroups/:name')
 export class BotgroupsController {
-  constructor(private readonly commands: CommandBus, private readonly principals: RequestPrincipal, @Inject(JOBS_VIEW) private readonly view: JobsView) {}
+  constructor(private readonly commands: CommandBus, private readonly principals: RequestPrincipal, private readonly queries: QueryBus) {}
 
   @Get('max_running')
   async get(@Param('name') name: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
     await this.principals.require(req);
-    const [found] = await this.view.botgroups([botgroupName(name)]);
+    const [found] = await this.queries.execute<GetBotgroupsQuery, Botgroups>(new GetBotgroupsQuery([botgroupName(name)]));
     return sendJobqJson(reply, found?.maxRunning ?? null);
   }
 

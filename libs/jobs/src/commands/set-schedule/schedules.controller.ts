@@ -1,11 +1,12 @@
-import { Controller, Get, Inject, Post, Req, Res } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
+import { Controller, Get, Post, Req, Res } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { actorOf, ApiError, formParams, parseBoolean, RequestPrincipal } from '@crawlhub/http';
 import { CronError, nextFire, parseCron } from '../../domain/cron';
 import { integer, projectId, sendDash, spiderName } from '../../http/jobs-request';
-import { SCHEDULES_VIEW, SchedulesView } from '../../ports/schedules.view';
+import { Schedule } from '../../ports/schedules.view';
+import { GetScheduleQuery, ListSchedulesQuery } from '../../queries/list-schedules/list-schedules.query';
 import { SetScheduleCommand } from './set-schedule.command';
 
 const CONTROL = new Set(['project', 'spider', 'cron', 'priority', 'units', 'add_tag', 'id', 'enabled', 'apikey']);
@@ -20,7 +21,7 @@ export class SchedulesController {
   constructor(
     private readonly commands: CommandBus,
     private readonly principals: RequestPrincipal,
-    @Inject(SCHEDULES_VIEW) private readonly view: SchedulesView,
+    private readonly queries: QueryBus,
   ) {}
 
   @Post('add.json')
@@ -58,7 +59,7 @@ export class SchedulesController {
     const project = projectId(params.get('project'));
     await this.principals.authorize(req, project);
     const now = Date.now();
-    const schedules = (await this.view.list(project)).map((s) => ({
+    const schedules = (await this.queries.execute<ListSchedulesQuery, Schedule[]>(new ListSchedulesQuery(project))).map((s) => ({
       id: s.id,
       spider: s.spider,
       cron: s.cron,
@@ -79,7 +80,7 @@ export class SchedulesController {
     const principal = await this.principals.authorize(req, project);
     const id = params.get('id');
     if (!id) throw new ApiError(400, 'id is required');
-    if (!(await this.view.get(project, id))) throw new ApiError(404, `no schedule ${id} in project ${project}`);
+    if (!(await this.queries.execute<GetScheduleQuery, Schedule | null>(new GetScheduleQuery(project, id)))) throw new ApiError(404, `no schedule ${id} in project ${project}`);
     await this.commands.execute(new SetScheduleCommand({ delete: { project, id } }, actorOf(principal)));
     return sendDash(reply, { status: 'ok' });
   }

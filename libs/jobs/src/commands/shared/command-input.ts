@@ -41,12 +41,17 @@ export const spiderName = z.unknown().optional().transform((value, ctx): string 
   return problem ? refuse(ctx, problem) : (value as string);
 });
 
+/** The problem with a job state's name, or null. */
+export function jobStateProblem(state: string): string | null {
+  return (JOB_STATES as readonly string[]).includes(state) ? null : `Invalid state: ${JSON.stringify(state)} (one of ${JOB_STATES.join(', ')})`;
+}
+
 /** A job state (`pending`, `running`, `finished`, `deleted`); `fallback` when absent. */
 export const jobState = <F extends JobState | null>(fallback: F) =>
   z.unknown().optional().transform((value, ctx): JobState | F => {
     if (value === undefined) return fallback;
-    const state = String(value);
-    return (JOB_STATES as readonly string[]).includes(state) ? (state as JobState) : refuse(ctx, `Invalid state: ${JSON.stringify(state)} (one of ${JOB_STATES.join(', ')})`);
+    const problem = jobStateProblem(String(value));
+    return problem ? refuse(ctx, problem) : (String(value) as JobState);
   });
 
 /** A JSON object; `message` when it is anything else. */

@@ -4,9 +4,12 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { canAccessProject } from '@crawlhub/access';
 import { ApiError, formParams, RequestPrincipal } from '@crawlhub/http';
 import { JOB_RECORDS_VIEW, JobRecordsView } from '@crawlhub/storage';
-import { JobDoc } from '../../domain/job';
+import { JobDoc, SpiderDoc } from '../../domain/job';
 import { integer, jobFilter, jobKey, JobRecordCounts, jobRecordCounts, projectId, sendDash } from '../../http/jobs-request';
-import { JOBS_VIEW, JobFilter, JobsView } from '../../ports/jobs.view';
+import { JobFilter } from '../../ports/jobs.view';
+import { ListSpidersQuery } from '../get-spider/get-spider.query';
+import { JobStateCounts } from '../job-state-counts/job-state-counts.handler';
+import { JobStateCountsQuery } from '../job-state-counts/job-state-counts.query';
 import { RUNNABLE_SPIDERS, RunnableSpiders } from '../../ports/runnable-spiders';
 import { CountJobsQuery, ListJobsQuery } from '../list-jobs/list-jobs.query';
 
@@ -19,14 +22,13 @@ export class DashJobsController {
   constructor(
     private readonly queries: QueryBus,
     private readonly principals: RequestPrincipal,
-    @Inject(JOBS_VIEW) private readonly view: JobsView,
     @Inject(JOB_RECORDS_VIEW) private readonly records: JobRecordsView,
     @Optional() @Inject(RUNNABLE_SPIDERS) private readonly runnable: RunnableSpiders | null,
   ) {}
 
   /** JobQ's filters (state, spider, has_tag, lacks_tag, startts, endts) with every state by default, and `job` keys. */
   private async filterOf(params: URLSearchParams, project: number): Promise<JobFilter> {
-    const filter = await jobFilter(this.view, project, params, []);
+    const filter = await jobFilter(this.queries, project, params, []);
     if (params.getAll('job').length) filter.keys = params.getAll('job').map((k) => jobKey(k, project));
     return filter;
   }
@@ -94,7 +96,7 @@ export class DashJobsController {
     await this.principals.authorize(req, project);
     // Deployed spiders carry the current version (they got their ids when it was deployed).
     const deployed = (await this.runnable?.current(project)) ?? null;
-    const spiders = (await this.view.spiders(project)).map((s) => ({ version: deployed?.spiders.includes(s.name) ? deployed.version : null, tags: s.tags, id: s.name, type: 'manual' }));
+    const spiders = (await this.queries.execute<ListSpidersQuery, SpiderDoc[]>(new ListSpidersQuery(project))).map((s) => ({ version: deployed?.spiders.includes(s.name) ? deployed.version : null, tags: s.tags, id: s.name, type: 'manual' }));
     return sendDash(reply, { spiders, status: 'ok' });
   }
 
@@ -102,7 +104,7 @@ export class DashJobsController {
   async projects(@Req() req: FastifyRequest, @Res() reply: FastifyReply) {
     const principal = await this.principals.of(req);
     if (!principal) throw new ApiError(401, 'Authentication failed');
-    const projects = principal.admin ? (await this.view.stateCounts()).map((r) => r.project) : principal.projects;
+    const projects = principal.admin ? (await this.queries.execute<JobStateCountsQuery, JobStateCounts>(new JobStateCountsQuery())).map((r) => r.project) : principal.projects;
     return sendDash(reply, { projects: projects.filter((p) => canAccessProject(principal, p)), status: 'ok' });
   }
 }
