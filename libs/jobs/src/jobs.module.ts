@@ -41,7 +41,7 @@ import { GetJobHandler } from './queries/get-job/get-job.handler';
 import { GetScrapySettingsHandler, GetSettingsHandler } from './queries/get-settings/get-settings.handler';
 import { GetSpiderHandler, ListSpidersHandler } from './queries/get-spider/get-spider.handler';
 import { JobStateCountsHandler } from './queries/job-state-counts/job-state-counts.handler';
-import { GetScheduleHandler, ListSchedulesHandler } from './queries/list-schedules/list-schedules.handler';
+import { ListSchedulesHandler } from './queries/list-schedules/list-schedules.handler';
 import { JobAuditController } from './queries/job-audit/job-audit.controller';
 import { JobsMetrics } from './queries/jobs-metrics/jobs-metrics';
 import { JobqListController } from './queries/list-jobs/jobq-list.controller';
@@ -75,7 +75,6 @@ const QUERY_HANDLERS = [
   GetScrapySettingsHandler,
   GetBotgroupsHandler,
   ListSchedulesHandler,
-  GetScheduleHandler,
 ];
 
 /**

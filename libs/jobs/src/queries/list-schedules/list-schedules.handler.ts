@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { Schedule, SCHEDULES_VIEW, SchedulesView } from '../../ports/schedules.view';
-import { GetScheduleQuery, ListSchedulesQuery } from './list-schedules.query';
+import { ListSchedulesQuery } from './list-schedules.query';
 
 @QueryHandler(ListSchedulesQuery)
 export class ListSchedulesHandler implements IQueryHandler<ListSchedulesQuery, Schedule[]> {
@@ -9,14 +9,5 @@ export class ListSchedulesHandler implements IQueryHandler<ListSchedulesQuery, S
 
   execute({ project }: ListSchedulesQuery): Promise<Schedule[]> {
     return this.view.list(project);
-  }
-}
-
-@QueryHandler(GetScheduleQuery)
-export class GetScheduleHandler implements IQueryHandler<GetScheduleQuery, Schedule | null> {
-  constructor(@Inject(SCHEDULES_VIEW) private readonly view: SchedulesView) {}
-
-  execute({ project, id }: GetScheduleQuery): Promise<Schedule | null> {
-    return this.view.get(project, id);
   }
 }

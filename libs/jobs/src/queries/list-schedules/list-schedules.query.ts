@@ -2,8 +2,3 @@
 export class ListSchedulesQuery {
   constructor(readonly project: number) {}
 }
-
-/** One periodic job of the project, or null. */
-export class GetScheduleQuery {
-  constructor(readonly project: number, readonly id: string) {}
-}
