@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { Actor } from '@crawlhub/contracts';
-import { checked, jsonObject, spiderName } from '../shared/command-input';
+import { checked, objectField, spiderName } from '../shared/command-input';
 
 const SCRAPY_SETTINGS = z.object({
   /** The spider whose settings change, by name; null: the project's own. */
@@ -15,7 +15,7 @@ const SCRAPY_SETTINGS = z.object({
       ctx.addIssue({ code: 'custom', message: 'settings is required (a JSON object; a null value removes its setting)' });
       return z.NEVER;
     })
-    .pipe(jsonObject('settings must be a JSON object'))
+    .pipe(objectField('settings must be a JSON object'))
     .refine((set) => Object.keys(set).every((name) => name.trim() !== ''), 'settings: a setting name must not be empty'),
 });
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { Actor, JobPushRequest } from '@crawlhub/contracts';
-import { checked, clientFields, integerIn, jobState, jsonObject, spiderName, stringList } from '../shared/command-input';
+import { checked, clientFields, integerIn, jobState, objectField, spiderName, stringList } from '../shared/command-input';
 
 /** A push, checked field by field in this order (the first problem is the refusal). */
 const PUSH_JOB = z.object({
@@ -15,10 +15,10 @@ const PUSH_JOB = z.object({
   tags: stringList('tags'),
   /** Extra metadata fields (jobq push's extra fields, run.json's `meta`): never the platform's. */
   meta: clientFields.default({}),
-  spiderArgs: jsonObject('"spider_args" must be an object')
+  spiderArgs: objectField('"spider_args" must be an object')
     .optional()
     .transform((args) => Object.fromEntries(Object.entries(args ?? {}).map(([k, v]) => [k, String(v)]))),
-  jobSettings: jsonObject('"job_settings" must be an object').nullish().transform((v) => v ?? null),
+  jobSettings: objectField('"job_settings" must be an object').nullish().transform((v) => v ?? null),
   priority: integerIn('priority', 2, 0, 4),
   units: integerIn('units', 1, 1, 6),
   /** jobq `unique`: refused while an active job has the same value. */

@@ -54,8 +54,8 @@ export const jobState = <F extends JobState | null>(fallback: F) =>
     return problem ? refuse(ctx, problem) : (String(value) as JobState);
   });
 
-/** A JSON object; `message` when it is anything else. */
-export const jsonObject = (message: string) =>
+/** An object (a JSON object: not null, not a list); `message` when it is anything else. */
+export const objectField = (message: string) =>
   z.unknown().optional().transform((value, ctx): Record<string, unknown> =>
     value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : refuse(ctx, message),
   );
