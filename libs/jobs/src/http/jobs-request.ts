@@ -1,9 +1,13 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { JOB_STATES, JobState, spiderNameProblem } from '@crawlhub/contracts';
+import type { FastifyReply } from 'fastify';
+import { QueryBus } from '@nestjs/cqrs';
+import { JobState, spiderNameProblem } from '@crawlhub/contracts';
 import { ApiError, JsonTooDeepError, MAX_ID, parseJson, parseUnsignedInteger, pythonJson } from '@crawlhub/http';
-import { JobRecordsView, platformFieldProblem } from '@crawlhub/storage';
+import { JobRecordsView } from '@crawlhub/storage';
+import { jobKeyProblem, jobStateProblem } from '../commands/shared/command-input';
 import { JobDoc } from '../domain/job';
-import { JobFilter, JobsView } from '../ports/jobs.view';
+import { JobFilter } from '../ports/jobs.view';
+import { GetSpiderQuery } from '../queries/get-spider/get-spider.query';
+import { SpiderDoc } from '../domain/job';
 
 export function projectId(value: string | null | undefined): number {
   const id = parseUnsignedInteger(value, MAX_ID);
@@ -18,21 +22,6 @@ export function integer(params: URLSearchParams, name: string, fallback: number,
   const n = parseUnsignedInteger(v, max);
   if (n === null || n < min) throw new ApiError(400, `Invalid ${name}: ${JSON.stringify(v)} (an integer from ${min} to ${max})`);
   return n;
-}
-
-/** A JSON body integer (a JSON number without fraction; `1.0` is the number 1), from min to max. */
-export function jsonInteger(body: Record<string, unknown>, name: string, fallback: number, min: number, max: number): number {
-  const v = body[name] ?? fallback;
-  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < min || v > max) throw new ApiError(400, `Invalid ${name}: ${JSON.stringify(v)} (an integer from ${min} to ${max})`);
-  return v;
-}
-
-/** A JSON body field that is a list of strings (`tags`, `spiders`): [] when absent; a lone string or anything else is a 400. */
-export function jsonStringList(body: Record<string, unknown>, name: string): string[] {
-  const v = body[name];
-  if (v === undefined) return [];
-  if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) throw new ApiError(400, `Invalid ${name}: ${JSON.stringify(v).slice(0, 100)} (a list of strings)`);
-  return v as string[];
 }
 
 /** A form parameter holding a JSON object (`job_settings`, `meta`, `settings`...): `{}` when absent or empty. */
@@ -55,33 +44,29 @@ export function spiderName(value: unknown): string {
   return value as string;
 }
 
-/** Metadata fields a client sends (its control parameters taken out): refused if one is the platform's. */
-export function clientMetadata<T extends Record<string, unknown>>(fields: T): T {
-  const problem = platformFieldProblem(Object.keys(fields));
-  if (problem) throw new ApiError(400, problem);
-  return fields;
-}
-
 export function states(values: string[]): JobState[] {
-  for (const s of values) if (!(JOB_STATES as readonly string[]).includes(s)) throw new ApiError(400, `Invalid state: ${JSON.stringify(s)} (one of ${JOB_STATES.join(', ')})`);
+  for (const s of values) {
+    const problem = jobStateProblem(s);
+    if (problem) throw new ApiError(400, problem);
+  }
   return values as JobState[];
 }
 
-const JOB_KEY = /^\d{1,15}\/\d{1,15}\/\d{1,15}$/;
-
+/** A job key of `project` read from a request (a query parameter): the rule of the commands (jobKeyProblem). */
 export function jobKey(value: string, project: number): string {
-  if (!JOB_KEY.test(value) || Number(value.split('/')[0]) !== project) throw new ApiError(400, `Invalid job key: ${JSON.stringify(value)} (expected ${project}/<spider>/<job>)`);
+  const problem = jobKeyProblem(value, project);
+  if (problem) throw new ApiError(400, problem);
   return value;
 }
 
 /** The filters shared by jobq list, count and summaries (spider by name, tags, time bounds). */
-export async function jobFilter(view: JobsView, project: number, params: URLSearchParams, defaultStates: JobState[]): Promise<JobFilter> {
+export async function jobFilter(queries: QueryBus, project: number, params: URLSearchParams, defaultStates: JobState[]): Promise<JobFilter> {
   const filter: JobFilter = { project, states: params.getAll('state').length ? states(params.getAll('state')) : defaultStates };
   const spiders = params.getAll('spider');
   if (spiders.length) {
     const ids: number[] = [];
     for (const name of spiders) {
-      const s = await view.spiderByName(project, name);
+      const s = await queries.execute<GetSpiderQuery, SpiderDoc | null>(new GetSpiderQuery(project, { name }));
       if (s) ids.push(s.id);
     }
     filter.spiderIds = ids;

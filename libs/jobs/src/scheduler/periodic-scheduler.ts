@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { JobPushRequest } from '@crawlhub/contracts';
-import { RequestJobsChangeCommand } from '../commands/request-jobs-change/request-jobs-change.command';
+import { PushJobCommand, PushJobInput } from '../commands/push-job/push-job.command';
+import { OutcomeOf } from '../commands/shared/jobs-requests';
 import { lastFireBetween, parseCron } from '../domain/cron';
 import { JOBS_VIEW, JobsView } from '../ports/jobs.view';
 import { Schedule, SCHEDULES_VIEW, SchedulesView } from '../ports/schedules.view';
@@ -67,8 +67,8 @@ export class PeriodicScheduler implements OnModuleDestroy {
     const since = (await this.jobs.lastFire(s.project, s.id)) ?? s.createdAt;
     const due = lastFireBetween(parseCron(s.cron), since, now);
     if (due === null) return null;
-    const outcome = await this.commands.execute(new RequestJobsChangeCommand(s.project, runOf(s, due), { kind: 'system', id: 'scheduler' }));
-    if (!('key' in outcome && outcome.key) || ('error' in outcome && outcome.error)) return null;
+    const outcome = await this.commands.execute<PushJobCommand, OutcomeOf<'push'>>(new PushJobCommand(s.project, runOf(s, due), { kind: 'system', id: 'scheduler' }));
+    if (outcome.error) return null;
     this.logger.log(`schedule ${s.id} (${s.cron}) fired ${outcome.key} for ${new Date(due).toISOString()}`);
     return outcome.key;
   }
@@ -80,19 +80,15 @@ export class PeriodicScheduler implements OnModuleDestroy {
   }
 }
 
-function runOf(s: Schedule, slot: number): JobPushRequest {
+/** The push of a schedule's run for `slot`: checked as every push is (PushJobCommand). */
+function runOf(s: Schedule, slot: number): PushJobInput {
   return {
-    op: 'push',
     spider: s.spider,
     priority: s.priority,
     units: s.units,
     tags: s.tags,
     spiderArgs: s.spiderArgs,
-    jobSettings: null,
     meta: { schedule: s.id },
-    unique: null,
-    refuseDuplicateArgs: false,
-    state: 'pending',
     spiderType: 'periodic',
     by: 'periodicjobs',
     fire: { schedule: s.id, slot },

@@ -5,9 +5,9 @@ import { runnerUnits } from '@crawlhub/ops';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
-import { Actor, JobKey, JobsRequest, parseJobKey, SpiderCommandSpec } from '@crawlhub/contracts';
+import { Actor, JobKey, parseJobKey, SpiderCommandSpec } from '@crawlhub/contracts';
 import { DeployedJobs } from '@crawlhub/deploys';
-import { JOBS_VIEW, JobDoc, JobsOutcome, JobsView, maxRunningOf, RequestJobsChangeCommand, RunnerHeartbeatCommand, tokenOfRun } from '@crawlhub/jobs';
+import { JOBS_VIEW, JobDoc, JobsView, maxRunningOf, RunnerHeartbeatCommand, StartJobCommand, tokenOfRun, UpdateJobsCommand } from '@crawlhub/jobs';
 import { JOB_TOKEN_SECRET } from '@crawlhub/platform';
 import { JOB_RECORDS_VIEW, JobRecordsView } from '@crawlhub/storage';
 import { ProjectionLagError } from '@crawlhub/views';
@@ -237,7 +237,7 @@ export class Runner implements OnApplicationShutdown {
         const signature = `${pending}:${running}:${free}:${spiderIds.join(',')}`;
         const empty = this.emptyClaims.get(project);
         if (empty && empty.signature === signature && empty.until > Date.now()) break;
-        const job = await this.claimOne(project, free, maxRunning, runnable);
+        const job = await this.claimOne(project, free, runnable);
         if (!job) {
           this.emptyClaims.set(project, { signature, until: Date.now() + 30_000 });
           break;
@@ -250,20 +250,17 @@ export class Runner implements OnApplicationShutdown {
     }
   }
 
-  /** One `start` request: the decider gives this runner the next job that fits, or none. */
-  private async claimOne(project: number, maxUnits: number, maxRunning: number | null, spiders: string[]): Promise<JobDoc | null> {
-    const claim = new RequestJobsChangeCommand(project, { op: 'start', maxUnits, maxRunning, spiders, fields: { _runner: this.id }, by: 'jobrunner' }, this.actor);
-    let outcome: Extract<JobsOutcome, { op: 'start' }>;
+  /** One claim (StartJobCommand, within the project's botgroups' limit): the decider gives this runner the next job that fits, or none. */
+  private async claimOne(project: number, maxUnits: number, spiders: string[]): Promise<JobDoc | null> {
+    const claim = new StartJobCommand(project, { maxUnits, spiders, fields: { _runner: this.id }, by: 'jobrunner' }, this.actor);
     try {
-      outcome = (await this.commands.execute(claim)) as typeof outcome;
+      return await this.commands.execute<StartJobCommand, JobDoc | null>(claim);
     } catch (e) {
       // The claim is in the log but its outcome is not readable yet: resolveLostClaims reads it later.
       if (e instanceof ProjectionLagError) this.lostClaims.set(claim.requestId, project);
       else this.logger.error(`claiming a job of project ${project} failed: ${(e as Error).message}`);
       return null;
     }
-    if (!outcome.key) return null;
-    return this.jobDoc(project, outcome.key);
   }
 
   /**
@@ -286,10 +283,6 @@ export class Runner implements OnApplicationShutdown {
   private async jobDoc(project: number, key: string): Promise<JobDoc | null> {
     const [doc] = await this.jobs.list({ project, keys: [key] }, { offset: 0, limit: 1 });
     return doc ?? null;
-  }
-
-  private change(project: number, request: JobsRequest): Promise<JobsOutcome> {
-    return this.commands.execute(new RequestJobsChangeCommand(project, request, this.actor));
   }
 
   /**
@@ -381,7 +374,7 @@ export class Runner implements OnApplicationShutdown {
   private async finishJob(project: number, key: string, closeReason: string): Promise<void> {
     for (let attempt = 0; ; attempt++) {
       try {
-        await durable(this.change(project, { op: 'update', updates: [{ key, state: 'finished', fields: { close_reason: closeReason } }], by: 'jobrunner' }));
+        await durable(this.commands.execute(new UpdateJobsCommand(project, [{ key, state: 'finished', fields: { close_reason: closeReason } }], 'jobrunner', this.actor)));
         this.ended.add(key);
         return;
       } catch (e) {

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
 import { Actor, parseJobKey } from '@crawlhub/contracts';
-import { JOBS_VIEW, JobsOutcome, JobsView, LostJob, lostJobMessage, RequestJobsChangeCommand } from '@crawlhub/jobs';
+import { CheckRunnersCommand, JOBS_VIEW, JobsView, LostJob, lostJobMessage } from '@crawlhub/jobs';
 import { JOB_RECORDS_VIEW, JobRecordsView } from '@crawlhub/storage';
 import { openJobSink } from '../running/job-sink';
 import { LOG_ERROR } from '../running/record-sink';
@@ -52,9 +52,8 @@ export class LostRunnerWatch implements OnModuleDestroy {
   async check(): Promise<LostJob[]> {
     const lost: LostJob[] = [];
     for (const project of await this.jobs.projectsWithRunnerJobs()) {
-      const request = { op: 'check-runners', lostMs: this.config.runner.lostMs, by: 'jobrunner' } as const;
-      const outcome = (await this.commands.execute(new RequestJobsChangeCommand(project, request, this.actor))) as Extract<JobsOutcome, { op: 'check-runners' }>;
-      for (const job of outcome.failed) {
+      const failed = await this.commands.execute<CheckRunnersCommand, LostJob[]>(new CheckRunnersCommand(project, this.config.runner.lostMs, this.actor));
+      for (const job of failed) {
         this.logger.warn(`job ${job.key} finished as failed: ${lostJobMessage(job)}`);
         await this.logLost(job).catch((e) => this.logger.error(`job ${job.key}: could not write why it failed to its log: ${(e as Error).message}`));
         lost.push(job);

@@ -6,7 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { canAccessProject } from '@crawlhub/access';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
 import { createEvent, DEPLOY_REQUESTED, DEPLOYS_TOPIC, DeployBlob, DeployRequested } from '@crawlhub/contracts';
-import { RequestJobsChangeCommand } from '@crawlhub/jobs';
+import { ChangeSpiderCommand } from '@crawlhub/jobs';
 import { ApiError, pythonJson, readBody, RequestPrincipal } from '@crawlhub/http';
 import { EventWriter, ProjectionLagError } from '@crawlhub/views';
 import { MAX_DEPLOY_REQUEST_BYTES, versionProblem } from '../../domain/deploy';
@@ -119,7 +119,7 @@ export class AddVersionController {
           });
           // Deployed spiders get their spider ids now, as the original lists them after a deploy.
           for (const name of step.data.spiders) {
-            await this.commands.execute(new RequestJobsChangeCommand(d.project, { op: 'spider', name, id: null, create: true, add: [], remove: [], by }, { kind: 'key', id: by }));
+            await this.commands.execute(new ChangeSpiderCommand(d.project, { create: name }, by, { kind: 'key', id: by }));
           }
           yield `${pythonJson({ status: 'ok', project: d.project, version: d.version, spiders: step.data.spiders.length })}\n`;
           return;

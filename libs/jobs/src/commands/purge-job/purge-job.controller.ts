@@ -1,10 +1,9 @@
 import { Controller, Delete, Param, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { actorOf, RequestPrincipal, ApiError } from '@crawlhub/http';
-import { JobsOutcome } from '../../domain/decide-jobs';
-import { jobKey, projectId } from '../../http/jobs-request';
-import { RequestJobsChangeCommand } from '../request-jobs-change/request-jobs-change.command';
+import { actorOf, RequestPrincipal } from '@crawlhub/http';
+import { projectId } from '../../http/jobs-request';
+import { PurgeJobCommand } from './purge-job.command';
 
 /**
  * `DELETE jobs/<p>/<s>/<j>` on the storage port: purges a deleted job (the official
@@ -19,13 +18,8 @@ export class PurgeJobController {
   @Delete(':project/:spider/:job')
   async purge(@Param() p: Record<string, string>, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
     const project = projectId(p.project);
-    const key = jobKey(`${p.project}/${p.spider}/${p.job}`, project);
     const principal = await this.principals.authorize(req, project);
-    const outcome = (await this.commands.execute(new RequestJobsChangeCommand(project, { op: 'purge', key, by: principal.id }, actorOf(principal)))) as Extract<
-      JobsOutcome,
-      { op: 'purge' }
-    >;
-    if (outcome.error) throw ApiError.badRequest(outcome.error);
+    await this.commands.execute(new PurgeJobCommand(project, `${p.project}/${p.spider}/${p.job}`, principal.id, actorOf(principal)));
     return reply.status(200).header('content-type', 'text/html; charset=utf-8').send('');
   }
 }

@@ -1,12 +1,10 @@
-import { Controller, Inject, Optional, Post, Req, Res } from '@nestjs/common';
+import { Controller, Post, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { JobPushRequest, JobState } from '@crawlhub/contracts';
 import { actorOf, ApiError, formParams, RequestPrincipal } from '@crawlhub/http';
-import { JobsOutcome } from '../../domain/decide-jobs';
-import { clientMetadata, integer, jsonObject, projectId, sendDash, spiderName, states } from '../../http/jobs-request';
-import { RUNNABLE_SPIDERS, RunnableSpiders } from '../../ports/runnable-spiders';
-import { RequestJobsChangeCommand } from '../request-jobs-change/request-jobs-change.command';
+import { integer, jsonObject, projectId, sendDash } from '../../http/jobs-request';
+import { OutcomeOf } from '../shared/jobs-requests';
+import { RunJobCommand } from './run-job.command';
 
 const CONTROL = new Set(['project', 'spider', 'add_tag', 'priority', 'units', 'job_settings', 'meta', 'cmd_args', 'environment', 'apikey']);
 
@@ -17,11 +15,7 @@ const CONTROL = new Set(['project', 'spider', 'add_tag', 'priority', 'units', 'j
  */
 @Controller()
 export class RunJobController {
-  constructor(
-    private readonly commands: CommandBus,
-    private readonly principals: RequestPrincipal,
-    @Optional() @Inject(RUNNABLE_SPIDERS) private readonly runnable: RunnableSpiders | null,
-  ) {}
+  constructor(private readonly commands: CommandBus, private readonly principals: RequestPrincipal) {}
 
   @Post('run.json')
   async run(@Req() req: FastifyRequest, @Res() reply: FastifyReply) {
@@ -29,44 +23,31 @@ export class RunJobController {
     const project = projectId(params.get('project'));
     const principal = await this.principals.authorize(req, project);
     if (!params.get('spider')) throw new ApiError(400, 'spider is required');
-    const spider = spiderName(params.get('spider'));
-    const meta = jsonObject(params.get('meta'), 'meta');
+    // `state` is run.json's control (compat-notes: meta may create the job in a state); the other fields follow the metadata rule.
+    const { state, ...meta } = jsonObject(params.get('meta'), 'meta');
     const jobSettings = params.get('job_settings') === null ? null : jsonObject(params.get('job_settings'), 'job_settings');
     const environment = params.get('environment') === null ? null : jsonObject(params.get('environment'), 'environment');
     const spiderArgs: Record<string, string> = {};
     for (const [k, v] of params) if (!CONTROL.has(k)) spiderArgs[k] = v;
-    // `state` is run.json's control (compat-notes: meta may create the job in a state); the other fields follow the metadata rule.
-    const { state: metaState, ...metaFields } = meta;
-    clientMetadata(metaFields);
-    const state: JobState = metaState === undefined ? 'pending' : states([String(metaState)])[0];
-    if (state === 'deleted') throw new ApiError(400, 'a job cannot be scheduled as deleted');
-    // A job of a deployed spider keeps the version it was scheduled with (its `version` and `deploy_id`).
-    const run = (await this.runnable?.resolve(project, spider)) ?? { kind: 'undecided' };
-    if (run.kind === 'unknown') throw new ApiError(400, `Spider ${spider} not found`);
-    const deployed = run.kind === 'deployed' ? { version: run.version, deploy_id: run.deployId } : {};
-    const request: JobPushRequest = {
-      op: 'push',
-      spider,
-      priority: integer(params, 'priority', 2, 0, 4),
-      units: integer(params, 'units', 1, 1, 6),
-      tags: params.getAll('add_tag'),
-      spiderArgs,
-      jobSettings,
-      meta: {
-        ...metaFields,
-        ...deployed,
-        ...(environment ? { environment } : {}),
-        ...(params.get('cmd_args') ? { cmd_args: params.get('cmd_args') } : {}),
-        api_url: dashApiUrlOf(req),
+    const run = new RunJobCommand(
+      project,
+      {
+        spider: params.get('spider'),
+        state,
+        tags: params.getAll('add_tag'),
+        meta,
+        spiderArgs,
+        jobSettings,
+        // Form integers are text: the form's own refusal quotes it as it came.
+        priority: integer(params, 'priority', 2, 0, 4),
+        units: integer(params, 'units', 1, 1, 6),
+        spiderType: 'manual',
+        by: principal.id,
       },
-      unique: null,
-      refuseDuplicateArgs: true,
-      state,
-      spiderType: 'manual',
-      by: principal.id,
-      fire: null,
-    };
-    const outcome = (await this.commands.execute(new RequestJobsChangeCommand(project, request, actorOf(principal)))) as Extract<JobsOutcome, { op: 'push' }>;
+      { environment, cmdArgs: params.get('cmd_args'), apiUrl: dashApiUrlOf(req) },
+      actorOf(principal),
+    );
+    const outcome = await this.commands.execute<RunJobCommand, OutcomeOf<'push'>>(run);
     if (outcome.error) throw new ApiError(400, outcome.error);
     return sendDash(reply.header('allow', 'POST, OPTIONS'), { status: 'ok', jobid: outcome.key });
   }

@@ -1,11 +1,12 @@
-import { Controller, Delete, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
+import { Controller, Delete, Get, Param, Post, Req, Res } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { actorOf, ApiError, readBody, RequestPrincipal } from '@crawlhub/http';
-import { BOTGROUP_NAME, MAX_RUNNING_LIMIT } from '../../domain/botgroups';
 import { sendJobqJson } from '../../http/jobs-request';
-import { JOBS_VIEW, JobsView } from '../../ports/jobs.view';
-import { SetBotgroupCommand } from './set-botgroup.command';
+import { Botgroups } from '../../queries/get-botgroups/get-botgroups.handler';
+import { GetBotgroupsQuery } from '../../queries/get-botgroups/get-botgroups.query';
+import { checked } from '../shared/command-input';
+import { botgroupName, SetBotgroupCommand } from './set-botgroup.command';
 
 /**
  * Botgroups on the JobQ service (as the official client's live tests call them):
@@ -15,12 +16,12 @@ import { SetBotgroupCommand } from './set-botgroup.command';
  */
 @Controller('botgroups/:name')
 export class BotgroupsController {
-  constructor(private readonly commands: CommandBus, private readonly principals: RequestPrincipal, @Inject(JOBS_VIEW) private readonly view: JobsView) {}
+  constructor(private readonly commands: CommandBus, private readonly principals: RequestPrincipal, private readonly queries: QueryBus) {}
 
   @Get('max_running')
   async get(@Param('name') name: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
     await this.principals.require(req);
-    const [found] = await this.view.botgroups([botgroupName(name)]);
+    const [found] = await this.queries.execute<GetBotgroupsQuery, Botgroups>(new GetBotgroupsQuery([checked(botgroupName, name)]));
     return sendJobqJson(reply, found?.maxRunning ?? null);
   }
 
@@ -34,17 +35,14 @@ export class BotgroupsController {
       if (e instanceof ApiError) throw e;
       throw new ApiError(400, 'max_running must be a JSON integer or null');
     }
-    if (value !== null && !(Number.isInteger(value) && (value as number) >= 1 && (value as number) <= MAX_RUNNING_LIMIT)) {
-      throw new ApiError(400, `max_running must be an integer from 1 to ${MAX_RUNNING_LIMIT}, or null (no limit)`);
-    }
-    await this.commands.execute(new SetBotgroupCommand(botgroupName(name), value as number | null, false, actorOf(principal)));
+    await this.commands.execute(new SetBotgroupCommand(name, value, false, actorOf(principal)));
     return reply.status(200).header('content-type', 'text/html; charset=utf-8').send('');
   }
 
   @Delete()
   async delete(@Param('name') name: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
     const principal = await this.admin(req);
-    await this.commands.execute(new SetBotgroupCommand(botgroupName(name), null, true, actorOf(principal)));
+    await this.commands.execute(new SetBotgroupCommand(name, null, true, actorOf(principal)));
     return reply.status(200).header('content-type', 'text/html; charset=utf-8').send('');
   }
 
@@ -53,9 +51,4 @@ export class BotgroupsController {
     if (!principal.admin) throw new ApiError(403, 'Forbidden');
     return principal;
   }
-}
-
-function botgroupName(name: string): string {
-  if (!BOTGROUP_NAME.test(name)) throw new ApiError(400, `Invalid botgroup name: ${JSON.stringify(name)} (1 to 64 letters, digits, _ . or -)`);
-  return name;
 }

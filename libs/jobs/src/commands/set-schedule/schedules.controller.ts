@@ -1,11 +1,11 @@
-import { Controller, Get, Inject, Post, Req, Res } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
+import { Controller, Get, Post, Req, Res } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { randomUUID } from 'node:crypto';
 import { actorOf, ApiError, formParams, parseBoolean, RequestPrincipal } from '@crawlhub/http';
-import { CronError, nextFire, parseCron } from '../../domain/cron';
-import { integer, projectId, sendDash, spiderName } from '../../http/jobs-request';
-import { SCHEDULES_VIEW, SchedulesView } from '../../ports/schedules.view';
+import { nextFire, parseCron } from '../../domain/cron';
+import { integer, projectId, sendDash } from '../../http/jobs-request';
+import { Schedule } from '../../ports/schedules.view';
+import { ListSchedulesQuery } from '../../queries/list-schedules/list-schedules.query';
 import { SetScheduleCommand } from './set-schedule.command';
 
 const CONTROL = new Set(['project', 'spider', 'cron', 'priority', 'units', 'add_tag', 'id', 'enabled', 'apikey']);
@@ -20,7 +20,7 @@ export class SchedulesController {
   constructor(
     private readonly commands: CommandBus,
     private readonly principals: RequestPrincipal,
-    @Inject(SCHEDULES_VIEW) private readonly view: SchedulesView,
+    private readonly queries: QueryBus,
   ) {}
 
   @Post('add.json')
@@ -28,28 +28,24 @@ export class SchedulesController {
     const params = await formParams(req);
     const project = projectId(params.get('project'));
     const principal = await this.principals.authorize(req, project);
-    if (!params.get('spider')) throw new ApiError(400, 'spider is required');
-    const spider = spiderName(params.get('spider'));
-    const cron = params.get('cron');
-    if (!cron) throw new ApiError(400, 'cron is required (five fields, UTC: minute hour day month weekday)');
-    try {
-      nextFire(parseCron(cron), Date.now());
-    } catch (e) {
-      if (e instanceof CronError) throw new ApiError(400, e.message);
-      throw e;
-    }
-    const id = params.get('id') ?? randomUUID().slice(0, 8);
-    if (!/^[A-Za-z0-9_-]{1,64}$/.test(id)) throw new ApiError(400, 'id must be 1 to 64 letters, digits, _ or -');
     const spiderArgs: Record<string, string> = {};
     for (const [k, v] of params) if (!CONTROL.has(k)) spiderArgs[k] = v;
-    const enabled = enabledOf(params.get('enabled'));
-    await this.commands.execute(
-      new SetScheduleCommand(
-        { set: { project, id, spider, cron, priority: integer(params, 'priority', 2, 0, 4), units: integer(params, 'units', 1, 1, 6), tags: params.getAll('add_tag'), spiderArgs, enabled, by: principal.id } },
-        actorOf(principal),
-      ),
-    );
-    return sendDash(reply, { status: 'ok', id });
+    const schedule = {
+      project,
+      spider: params.get('spider'),
+      cron: params.get('cron'),
+      id: params.get('id') ?? undefined,
+      spiderArgs,
+      enabled: enabledOf(params.get('enabled')),
+      // Form integers are text: the form's own refusal quotes it as it came.
+      priority: integer(params, 'priority', 2, 0, 4),
+      units: integer(params, 'units', 1, 1, 6),
+      tags: params.getAll('add_tag'),
+      by: principal.id,
+    };
+    const set = new SetScheduleCommand({ set: schedule }, actorOf(principal));
+    await this.commands.execute(set);
+    return sendDash(reply, { status: 'ok', id: set.id });
   }
 
   @Get('list.json')
@@ -58,7 +54,7 @@ export class SchedulesController {
     const project = projectId(params.get('project'));
     await this.principals.authorize(req, project);
     const now = Date.now();
-    const schedules = (await this.view.list(project)).map((s) => ({
+    const schedules = (await this.queries.execute<ListSchedulesQuery, Schedule[]>(new ListSchedulesQuery(project))).map((s) => ({
       id: s.id,
       spider: s.spider,
       cron: s.cron,
@@ -79,7 +75,6 @@ export class SchedulesController {
     const principal = await this.principals.authorize(req, project);
     const id = params.get('id');
     if (!id) throw new ApiError(400, 'id is required');
-    if (!(await this.view.get(project, id))) throw new ApiError(404, `no schedule ${id} in project ${project}`);
     await this.commands.execute(new SetScheduleCommand({ delete: { project, id } }, actorOf(principal)));
     return sendDash(reply, { status: 'ok' });
   }

@@ -1,15 +1,16 @@
 import { Controller, Get, Inject, Param, Req, Res } from '@nestjs/common';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { RequestJobsChangeCommand } from '../../commands/request-jobs-change/request-jobs-change.command';
-import { JobsOutcome } from '../../domain/decide-jobs';
+import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { canAccessProject } from '@crawlhub/access';
 import { JOB_STATES, JobState } from '@crawlhub/contracts';
-import { actorOf, ApiError, formParams, isFlagSet, MAX_ID, parseUnsignedInteger, RequestPrincipal } from '@crawlhub/http';
-import { JobDoc } from '../../domain/job';
-import { integer, jobFilter, jobKey, jobqEntries, projectId, sendJobqJson, sendJobqLines, spiderName, states } from '../../http/jobs-request';
+import { ApiError, formParams, MAX_ID, parseUnsignedInteger, RequestPrincipal } from '@crawlhub/http';
+import { JobDoc, SpiderDoc } from '../../domain/job';
+import { integer, jobFilter, jobKey, jobqEntries, projectId, sendJobqJson, sendJobqLines, states } from '../../http/jobs-request';
 import { JOB_RECORDS_VIEW, JobRecordsView } from '@crawlhub/storage';
-import { JOBS_VIEW, JobsView } from '../../ports/jobs.view';
+import { GetJobQuery } from '../get-job/get-job.query';
+import { ListSpidersQuery } from '../get-spider/get-spider.query';
+import { JobStateCounts } from '../job-state-counts/job-state-counts.handler';
+import { JobStateCountsQuery } from '../job-state-counts/job-state-counts.query';
 import { CountJobsQuery, ListJobsQuery } from './list-jobs.query';
 
 const SUMMARY_STATES: JobState[] = ['pending', 'running', 'finished'];
@@ -19,9 +20,7 @@ const SUMMARY_STATES: JobState[] = ['pending', 'running', 'finished'];
 export class JobqListController {
   constructor(
     private readonly queries: QueryBus,
-    private readonly commands: CommandBus,
     private readonly principals: RequestPrincipal,
-    @Inject(JOBS_VIEW) private readonly view: JobsView,
     @Inject(JOB_RECORDS_VIEW) private readonly records: JobRecordsView,
   ) {}
 
@@ -30,10 +29,10 @@ export class JobqListController {
     const project = projectId(p);
     await this.principals.authorize(req, project);
     const params = await formParams(req);
-    const filter = await jobFilter(this.view, project, params, ['finished']);
+    const filter = await jobFilter(this.queries, project, params, ['finished']);
     const stop = params.get('stop');
     if (stop !== null) {
-      const job = await this.view.job(jobKey(stop, project));
+      const job = await this.queries.execute<GetJobQuery, JobDoc | null>(new GetJobQuery(jobKey(stop, project)));
       if (job) filter.newerThan = { ts: job.ts, order: job.order };
     }
     const page = { offset: integer(params, 'start', 0, 0, Number.MAX_SAFE_INTEGER), limit: integer(params, 'count', 1000, 0, 100_000) };
@@ -46,7 +45,7 @@ export class JobqListController {
   async count(@Param('project') p: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
     const project = projectId(p);
     await this.principals.authorize(req, project);
-    const filter = await jobFilter(this.view, project, await formParams(req), ['finished']);
+    const filter = await jobFilter(this.queries, project, await formParams(req), ['finished']);
     return sendJobqJson(reply, await this.queries.execute<CountJobsQuery, number>(new CountJobsQuery(filter)));
   }
 
@@ -117,7 +116,7 @@ export class JobqListController {
     const wanted = spiderId === undefined ? params.getAll('spiderid').map(Number) : [spiderId];
     const now = Date.now();
     const lines = [];
-    for (const spider of await this.view.spiders(project)) {
+    for (const spider of await this.queries.execute<ListSpidersQuery, SpiderDoc[]>(new ListSpidersQuery(project))) {
       if (wanted.length && !wanted.includes(spider.id)) continue;
       const [last] = await this.queries.execute<ListJobsQuery, JobDoc[]>(new ListJobsQuery({ project, spiderIds: [spider.id], states: ['pending', 'running', 'finished'] }, { offset: 0, limit: 1 }));
       if (last) lines.push(...(await jobqEntries(this.records, [last], now, [])));
@@ -130,7 +129,7 @@ export class JobqListController {
   async projectSummaries(@Req() req: FastifyRequest, @Res() reply: FastifyReply) {
     const principal = await this.principals.of(req);
     if (!principal) throw new ApiError(401, 'Unauthorized');
-    const rows = (await this.view.stateCounts()).filter((r) => canAccessProject(principal, r.project));
+    const rows = (await this.stateCounts()).filter((r) => canAccessProject(principal, r.project));
     return sendJobqJson(reply, rows.map((r) => summaryOf(r.project, r.counts)));
   }
 
@@ -138,10 +137,10 @@ export class JobqListController {
   async projectSummary(@Param('project') p: string, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
     const project = projectId(p);
     await this.principals.authorize(req, project);
-    const [row] = await this.view.stateCounts(project);
+    const [row] = await this.stateCounts(project);
     const counts = row?.counts ?? (Object.fromEntries(JOB_STATES.map((s) => [s, 0])) as Record<JobState, number>);
-    const running = await this.view.list({ project, states: ['running'] }, { offset: 0, limit: 100_000 });
-    const pending = await this.view.list({ project, states: ['pending'] }, { offset: 0, limit: 100_000 });
+    const running = await this.queries.execute<ListJobsQuery, JobDoc[]>(new ListJobsQuery({ project, states: ['running'] }, { offset: 0, limit: 100_000 }));
+    const pending = await this.queries.execute<ListJobsQuery, JobDoc[]>(new ListJobsQuery({ project, states: ['pending'] }, { offset: 0, limit: 100_000 }));
     return sendJobqJson(reply, {
       ...summaryOf(project, counts),
       running_units_count: running.reduce((a, j) => a + j.units, 0),
@@ -149,17 +148,9 @@ export class JobqListController {
     });
   }
 
-  /** The id of a spider name, or null; `create` (1, true, True...) gives the name an id first. */
-  @Get('ids/:project/spider/:name')
-  async spiderId(@Param() p: Record<string, string>, @Req() req: FastifyRequest, @Res() reply: FastifyReply) {
-    const project = projectId(p.project);
-    const principal = await this.principals.authorize(req, project);
-    const known = await this.view.spiderByName(project, p.name);
-    if (known || !isFlagSet((await formParams(req)).get('create'))) return sendJobqJson(reply, known?.id ?? null);
-    const outcome = (await this.commands.execute(
-      new RequestJobsChangeCommand(project, { op: 'spider', name: spiderName(p.name), id: null, create: true, add: [], remove: [], by: principal.id }, actorOf(principal)),
-    )) as Extract<JobsOutcome, { op: 'spider' }>;
-    return sendJobqJson(reply, outcome.spider?.id ?? null);
+
+  private stateCounts(project?: number): Promise<JobStateCounts> {
+    return this.queries.execute(new JobStateCountsQuery(project));
   }
 }
 

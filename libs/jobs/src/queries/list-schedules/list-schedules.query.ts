@@ -1,0 +1,4 @@
+/** The project's periodic jobs. */
+export class ListSchedulesQuery {
+  constructor(readonly project: number) {}
+}
