@@ -6,6 +6,7 @@ export * from './domain/job';
 export * from './domain/job-token';
 export * from './domain/decide-jobs';
 export * from './commands/request-jobs-change/request-jobs-change.command';
+export { pushRequestOf } from './commands/push-job/push-job.controller';
 export * from './scheduler/periodic-scheduler';
 export * from './domain/botgroups';
 export * from './commands/runner-heartbeat/runner-heartbeat.command';
