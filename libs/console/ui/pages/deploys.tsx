@@ -1,23 +1,10 @@
 import { useState } from 'preact/hooks';
 import { dash } from '../api';
 import { Empty, formatTime, Show, useLoad } from '../ui';
-
-interface Deploy {
-  deploy_id: number;
-  version: string;
-  stack: string;
-  state: string;
-  current: boolean;
-  deleted: boolean;
-  spiders: string[];
-  failure: string | null;
-  requested_time: string;
-  built_time: string | null;
-  requested_by: string;
-}
+import type { DashDeploy } from '@crawlhub/wire';
 
 export function DeploysTab(props: { project: number }) {
-  const deploys = useLoad(() => dash.get<{ deploys: Deploy[] }>('deploys/list.json', { project: props.project }), [props.project]);
+  const deploys = useLoad(() => dash.get<{ deploys: DashDeploy[] }>('deploys/list.json', { project: props.project }), [props.project]);
   const [open, setOpen] = useState<number | null>(null);
   const spiders = useLoad(() => dash.get<{ spiders: { id: string; version: string | null }[] }>('spiders/list.json', { project: props.project }), [props.project]);
   return (

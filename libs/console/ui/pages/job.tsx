@@ -3,12 +3,9 @@ import { call, dash, query, storage } from '../api';
 import { TimeChart } from '../chart';
 import { Link, navigate } from '../router';
 import { Action, cell, Empty, ErrorBox, formatBytes, formatTime, Json, Pager, RecordView, Show, Spinner, useLoad } from '../ui';
+import type { AuditEntry, CommentObject, JobRecordRates, JobRecordStats } from '@crawlhub/wire';
 
 type Meta = Record<string, unknown> & { state?: string; spider?: string; close_reason?: string; tags?: string[]; spider_args?: Record<string, string>; scrapystats?: Record<string, unknown> };
-interface RecordStats {
-  counts: Record<string, number>;
-  totals: { input_values: number; input_bytes: number };
-}
 
 const TABS = ['items', 'requests', 'log', 'stats', 'metadata', 'history'] as const;
 type Tab = (typeof TABS)[number];
@@ -104,7 +101,7 @@ function JobHeader(props: { jobKey: string; meta: Meta; reload: () => void }) {
 
 function CrawlStats(props: { meta: Meta; jobKey: string }) {
   const stats = props.meta.scrapystats ?? {};
-  const counts = useLoad(() => Promise.all((['items', 'requests', 'logs'] as const).map((k) => storage.json<RecordStats>(`${k}/${props.jobKey}/stats`))), [props.jobKey]);
+  const counts = useLoad(() => Promise.all((['items', 'requests', 'logs'] as const).map((k) => storage.json<JobRecordStats>(`${k}/${props.jobKey}/stats`))), [props.jobKey]);
   return (
     <div>
       <Show loaded={counts}>
@@ -152,18 +149,13 @@ function CrawlStats(props: { meta: Meta; jobKey: string }) {
   );
 }
 
-interface RatesBody {
-  bucket: number;
-  rates: [number, number][];
-}
-
 /**
  * Items, requests and errors (log lines at ERROR or above) per minute, from the storage
  * API's rates (each record's commit time, `_ts`): what the job stored, when it stored it.
  */
 function Rates(props: { jobKey: string }) {
   const rates = useLoad(
-    () => Promise.all([storage.json<RatesBody>(`items/${props.jobKey}/rates`), storage.json<RatesBody>(`requests/${props.jobKey}/rates`), storage.json<RatesBody>(`logs/${props.jobKey}/rates`, { level: 40 })]),
+    () => Promise.all([storage.json<JobRecordRates>(`items/${props.jobKey}/rates`), storage.json<JobRecordRates>(`requests/${props.jobKey}/rates`), storage.json<JobRecordRates>(`logs/${props.jobKey}/rates`, { level: 40 })]),
     [props.jobKey],
   );
   return (
@@ -173,7 +165,7 @@ function Rates(props: { jobKey: string }) {
   );
 }
 
-function RatesChart(props: { items: RatesBody; requests: RatesBody; errors: RatesBody }) {
+function RatesChart(props: { items: JobRecordRates; requests: JobRecordRates; errors: JobRecordRates }) {
   const chart = useMemo(() => {
     const all = [props.items, props.requests, props.errors];
     // One point per minute from the first to the last, so a quiet minute reads 0.
@@ -182,7 +174,7 @@ function RatesChart(props: { items: RatesBody; requests: RatesBody; errors: Rate
     const step = props.items.bucket * 1000;
     const times: number[] = [];
     for (let t = Math.min(...stamps); t <= Math.max(...stamps); t += step) times.push(t);
-    const valuesOf = (r: RatesBody) => {
+    const valuesOf = (r: JobRecordRates) => {
       const at = new Map(r.rates);
       return times.map((t) => at.get(t) ?? 0);
     };
@@ -207,7 +199,7 @@ function Records(props: { jobKey: string; kind: 'items' | 'requests' }) {
   const { jobKey, kind } = props;
   const [offset, setOffset] = useState(0);
   const [open, setOpen] = useState<Record<string, unknown> | null>(null);
-  const total = useLoad(() => storage.json<RecordStats>(`${kind}/${jobKey}/stats`), [jobKey, kind]);
+  const total = useLoad(() => storage.json<JobRecordStats>(`${kind}/${jobKey}/stats`), [jobKey, kind]);
   const page = useLoad(() => storage.lines<Record<string, unknown>>(`${kind}/${jobKey}`, { start: `${jobKey}/${offset}`, count: PAGE, meta: '_key' }), [jobKey, kind, offset]);
   const count = total.data?.totals.input_values;
   const fields = columnsOf(page.data ?? []);
@@ -262,15 +254,7 @@ function Records(props: { jobKey: string; kind: 'items' | 'requests' }) {
   );
 }
 
-interface Comment {
-  id: number;
-  created: string;
-  archived: string | null;
-  author: string;
-  text: string;
-  editable: boolean;
-}
-type JobComments = Record<string, Comment[]>;
+type JobComments = Record<string, CommentObject[]>;
 
 /** Every comment of the job (the dash API's comments, docs/dash-api.md "Comments"), keyed `<item>` or `<item>/<field>`. */
 const commentsOf = (jobKey: string) => dash.get<JobComments>(`comments/${jobKey}`);
@@ -457,7 +441,7 @@ function Log(props: { jobKey: string; live: boolean }) {
     let stopTail = () => {};
     // Where the tail starts: past every record already there when the page read them
     // (the stats' count) and past the last one the filtered read returned.
-    Promise.all([storage.json<RecordStats>(`logs/${props.jobKey}/stats`), storage.lines<LogLine>(`logs/${props.jobKey}`, params)]).then(
+    Promise.all([storage.json<JobRecordStats>(`logs/${props.jobKey}/stats`), storage.lines<LogLine>(`logs/${props.jobKey}`, params)]).then(
       ([stats, first]) => {
         if (stopped) return;
         setLines(first.slice(-TAIL_LINES));
@@ -557,19 +541,6 @@ function Log(props: { jobKey: string; live: boolean }) {
       )}
     </div>
   );
-}
-
-interface AuditEntry {
-  at: string;
-  type: string;
-  actor: { kind: string; id: string };
-  request?: { op: string } & Record<string, unknown>;
-  outcome?: unknown;
-  failed?: string;
-  jobs?: { key: string; state: string }[];
-  purged?: string[];
-  data?: unknown;
-  records?: number;
 }
 
 /** What an audit entry did to the job, in a line. */

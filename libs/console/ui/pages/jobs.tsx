@@ -3,19 +3,7 @@ import { dash, storage } from '../api';
 import { Field, pairsOf, tagsOf } from '../forms';
 import { Link, navigate } from '../router';
 import { Action, Empty, ErrorBox, formatTime, Pager, Show, useLoad } from '../ui';
-
-export interface DashJob {
-  id: string;
-  spider: string;
-  state: string;
-  priority: number;
-  tags: string[];
-  started_time?: string;
-  updated_time?: string;
-  items_scraped?: number;
-  errors_count?: number;
-  close_reason?: string;
-}
+import type { DashJob } from '@crawlhub/wire';
 
 const PAGE = 20;
 const STATES = ['pending', 'running', 'finished', 'deleted'];

@@ -2,21 +2,14 @@ import { useState } from 'preact/hooks';
 import { dash, Me } from '../api';
 import { Field } from '../forms';
 import { Action, Empty, ErrorBox, Show, useLoad } from '../ui';
+import type { DashKey } from '@crawlhub/wire';
 
-// Key management (admin keys only): the dash API's keys/*.json, what `crawlhub keys` does.
+// DashKey management (admin keys only): the dash API's keys/*.json, what `crawlhub keys` does.
 
 const CAPABILITIES = ['browser', 'extraction', 'deploy'] as const;
 
-interface Key {
-  key_id: string;
-  label: string;
-  admin: boolean;
-  projects: number[];
-  capabilities: string[];
-}
-
 export function KeysPage(props: { me: Me }) {
-  const list = useLoad(() => dash.get<{ keys: Key[] }>('keys/list.json'), []);
+  const list = useLoad(() => dash.get<{ keys: DashKey[] }>('keys/list.json'), []);
   const [created, setCreated] = useState<{ key_id: string; apikey: string } | null>(null);
   if (!props.me.admin) return <ErrorBox error="403: Only an admin key manages keys" />;
   return (
@@ -45,7 +38,7 @@ export function KeysPage(props: { me: Me }) {
               <table class="keys">
                 <thead>
                   <tr>
-                    <th>Key id</th>
+                    <th>DashKey id</th>
                     <th>Label</th>
                     <th>Sees</th>
                     <th>Capabilities</th>

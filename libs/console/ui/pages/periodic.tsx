@@ -2,23 +2,12 @@ import { useState } from 'preact/hooks';
 import { dash } from '../api';
 import { Field, pairsOf, tagsOf } from '../forms';
 import { Action, Empty, ErrorBox, formatTime, Show, useLoad } from '../ui';
-
-interface Schedule {
-  id: string;
-  spider: string;
-  cron: string;
-  priority: number;
-  units: number;
-  tags: string[];
-  spider_args: Record<string, string>;
-  enabled: boolean;
-  next_run: string | null;
-}
+import type { DashSchedule } from '@crawlhub/wire';
 
 type Draft = { id?: string; spider: string; cron: string; args: string; priority: string; units: string; tags: string; enabled: boolean };
 const blank: Draft = { spider: '', cron: '0 * * * *', args: '', priority: '2', units: '1', tags: '', enabled: true };
 
-function draftOf(s: Schedule): Draft {
+function draftOf(s: DashSchedule): Draft {
   return { id: s.id, spider: s.spider, cron: s.cron, args: Object.entries(s.spider_args).map(([k, v]) => `${k}=${v}`).join(' '), priority: String(s.priority), units: String(s.units), tags: s.tags.join(', '), enabled: s.enabled };
 }
 
@@ -31,7 +20,7 @@ function save(project: number, d: Draft) {
 
 export function PeriodicTab(props: { project: number }) {
   const { project } = props;
-  const list = useLoad(() => dash.get<{ schedules: Schedule[] }>('schedules/list.json', { project }), [project]);
+  const list = useLoad(() => dash.get<{ schedules: DashSchedule[] }>('schedules/list.json', { project }), [project]);
   const [draft, setDraft] = useState<Draft | null>(null);
   return (
     <div>

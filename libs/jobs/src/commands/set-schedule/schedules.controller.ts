@@ -7,6 +7,7 @@ import { CronError, nextFire, parseCron } from '../../domain/cron';
 import { integer, projectId, sendDash, spiderName } from '../../http/jobs-request';
 import { SCHEDULES_VIEW, SchedulesView } from '../../ports/schedules.view';
 import { SetScheduleCommand } from './set-schedule.command';
+import type { DashSchedule } from '@crawlhub/wire';
 
 const CONTROL = new Set(['project', 'spider', 'cron', 'priority', 'units', 'add_tag', 'id', 'enabled', 'apikey']);
 
@@ -58,7 +59,7 @@ export class SchedulesController {
     const project = projectId(params.get('project'));
     await this.principals.authorize(req, project);
     const now = Date.now();
-    const schedules = (await this.view.list(project)).map((s) => ({
+    const schedules = (await this.view.list(project)).map((s): DashSchedule => ({
       id: s.id,
       spider: s.spider,
       cron: s.cron,

@@ -11,6 +11,7 @@ import { JOBS_VIEW, JobFilter, JobsView } from '../../ports/jobs.view';
 import { RUNNABLE_SPIDERS, RunnableSpiders } from '../../ports/runnable-spiders';
 import { RequestJobsChangeCommand } from '../../commands/request-jobs-change/request-jobs-change.command';
 import { CountJobsQuery, ListJobsQuery } from '../list-jobs/list-jobs.query';
+import type { DashJob } from '@crawlhub/wire';
 
 /** Date-time without zone, as the dash lists show them. */
 const dashTime = (ms: unknown) => (typeof ms === 'number' ? new Date(ms).toISOString().slice(0, 19) : undefined);
@@ -34,7 +35,7 @@ export class DashJobsController {
     return filter;
   }
 
-  private entry(job: JobDoc, now: number, counts: JobRecordCounts): Record<string, unknown> {
+  private entry(job: JobDoc, now: number, counts: JobRecordCounts): DashJob {
     return {
       id: job.key,
       spider: job.spider,
