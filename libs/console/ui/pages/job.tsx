@@ -2,7 +2,8 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { call, dash, query, storage } from '../api';
 import { TimeChart } from '../chart';
 import { Link, navigate } from '../router';
-import { Action, cell, Empty, ErrorBox, formatBytes, formatTime, Json, Pager, RecordView, Show, Spinner, useLoad } from '../ui';
+import { Field } from '../forms';
+import { Action, cell, Empty, ErrorBox, formatBytes, formatTime, Json, KeyValues, Pager, RecordView, Show, Spinner, Table, useLoad, useRun } from '../ui';
 import type { AuditEntry, CommentObject, JobRecordRates, JobRecordStats } from '@crawlhub/wire';
 
 type Meta = Record<string, unknown> & { state?: string; spider?: string; close_reason?: string; tags?: string[]; spider_args?: Record<string, string>; scrapystats?: Record<string, unknown> };
@@ -106,25 +107,13 @@ function CrawlStats(props: { meta: Meta; jobKey: string }) {
     <div>
       <Show loaded={counts}>
         {([items, requests, logs]) => (
-          <table class="kv">
-            <tbody>
-              <tr>
-                <th>items</th>
-                <td>{items.totals.input_values} ({formatBytes(items.totals.input_bytes)})</td>
-              </tr>
-              <tr>
-                <th>requests</th>
-                <td>{requests.totals.input_values}</td>
-              </tr>
-              <tr>
-                <th>log lines</th>
-                <td>
-                  {logs.totals.input_values}
-                  {Object.keys(logs.counts).length ? ` (${Object.entries(logs.counts).map(([level, n]) => `${level}: ${n}`).join(', ')})` : ''}
-                </td>
-              </tr>
-            </tbody>
-          </table>
+          <KeyValues
+            rows={[
+              ['items', `${items.totals.input_values} (${formatBytes(items.totals.input_bytes)})`],
+              ['requests', requests.totals.input_values],
+              ['log lines', `${logs.totals.input_values}${Object.keys(logs.counts).length ? ` (${Object.entries(logs.counts).map(([level, n]) => `${level}: ${n}`).join(', ')})` : ''}`],
+            ]}
+          />
         )}
       </Show>
       <Rates jobKey={props.jobKey} />
@@ -132,18 +121,7 @@ function CrawlStats(props: { meta: Meta; jobKey: string }) {
       {Object.keys(stats).length === 0 ? (
         <Empty>The job reported no crawl stats (yet).</Empty>
       ) : (
-        <table class="kv stats">
-          <tbody>
-            {Object.entries(stats)
-              .sort(([a], [b]) => a.localeCompare(b))
-              .map(([name, value]) => (
-                <tr key={name}>
-                  <th>{name}</th>
-                  <td>{cell(value)}</td>
-                </tr>
-              ))}
-          </tbody>
-        </table>
+        <KeyValues class="stats" rows={Object.entries(stats).sort(([a], [b]) => a.localeCompare(b)).map(([name, value]) => [name, cell(value)])} />
       )}
     </div>
   );
@@ -217,32 +195,18 @@ function Records(props: { jobKey: string; kind: 'items' | 'requests' }) {
             <Empty>{offset === 0 ? `No ${kind} yet.` : `No ${kind} on this page.`}</Empty>
           ) : (
             <>
-              <div class="scroll">
-                <table class="records" data-kind={kind}>
-                  <thead>
-                    <tr>
-                      <th>#</th>
-                      {kind === 'items' && <th title="active comments on the item and its fields">Notes</th>}
-                      {fields.map((f) => (
-                        <th key={f}>{f}</th>
-                      ))}
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {records.map((r) => (
-                      <tr key={String(r._key)} onClick={() => setOpen(r)} class="clickable">
-                        <td class="num">{String(r._key).split('/')[3]}</td>
-                        {kind === 'items' && <td class="num" data-notes={noted(r)}>{noted(r) || ''}</td>}
-                        {fields.map((f) => (
-                          <td key={f} title={cell(r[f])}>
-                            {cell(r[f]).slice(0, 120)}
-                          </td>
-                        ))}
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <Table
+                class="records"
+                tableProps={{ 'data-kind': kind }}
+                rows={records}
+                rowKey={(r) => String(r._key)}
+                rowProps={(r) => ({ onClick: () => setOpen(r), class: 'clickable' })}
+                columns={[
+                  { header: '#', class: 'num', cell: (r) => String(r._key).split('/')[3] },
+                  kind === 'items' && { header: 'Notes', title: 'active comments on the item and its fields', class: 'num', cellProps: (r) => ({ 'data-notes': noted(r) }), cell: (r) => noted(r) || '' },
+                  ...fields.map((f) => ({ header: f, cellProps: (r: Record<string, unknown>) => ({ title: cell(r[f]) }), cell: (r: Record<string, unknown>) => cell(r[f]).slice(0, 120) })),
+                ]}
+              />
               <Pager offset={offset} count={PAGE} shown={records.length} total={count} go={setOffset} />
             </>
           )
@@ -264,24 +228,13 @@ function ItemComments(props: { itemKey: string; fields: string[]; comments: JobC
   const [jobKey, item] = [props.itemKey.split('/').slice(0, 3).join('/'), props.itemKey.split('/')[3]];
   const [target, setTarget] = useState('');
   const [text, setText] = useState('');
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
   const targets = Object.entries(props.comments).filter(([t]) => t === item || t.startsWith(`${item}/`));
   const path = (t: string) => `comments/${jobKey}/${t.split('/').map(encodeURIComponent).join('/')}`;
-  const add = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      await dash.post(path(target ? `${item}/${target}` : item), { text });
-      setText('');
-      props.changed();
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, submit: add } = useRun(async () => {
+    await dash.post(path(target ? `${item}/${target}` : item), { text });
+    setText('');
+    props.changed();
+  });
   return (
     <div class="comments">
       <h3>Comments on item {item}</h3>
@@ -314,17 +267,7 @@ function ItemComments(props: { itemKey: string; fields: string[]; comments: JobC
         ))
       )}
       <form class="comment" onSubmit={add} aria-label="new comment">
-        <label class="field">
-          <span>On</span>
-          <select name="comment-target" value={target} onChange={(e) => setTarget((e.target as HTMLSelectElement).value)}>
-            <option value="">the item</option>
-            {props.fields.map((f) => (
-              <option key={f} value={f}>
-                field {f}
-              </option>
-            ))}
-          </select>
-        </label>
+        <Field label="On" name="comment-target" value={target} onInput={setTarget} options={[['', 'the item'], ...props.fields.map((f): [string, string] => [f, `field ${f}`])]} />
         <label class="field">
           <span>Comment</span>
           <input name="comment-text" value={text} required onInput={(e) => setText((e.target as HTMLInputElement).value)} />
@@ -506,17 +449,7 @@ function Log(props: { jobKey: string; live: boolean }) {
   return (
     <div>
       <div class="filters">
-        <label class="field">
-          <span>Level</span>
-          <select name="log-level" value={level} onChange={(e) => setLevel(Number((e.target as HTMLSelectElement).value))}>
-            <option value={0}>all</option>
-            {LEVELS.map(([n, name]) => (
-              <option key={n} value={n}>
-                {name} and above
-              </option>
-            ))}
-          </select>
-        </label>
+        <Field label="Level" name="log-level" value={String(level)} onInput={(v) => setLevel(Number(v))} options={[[0, 'all'], ...LEVELS.map(([n, name]): [number, string] => [n, `${name} and above`])]} />
         <label class="field">
           <span>Search</span>
           <input name="log-search" type="search" value={search} onChange={(e) => setSearch((e.target as HTMLInputElement).value)} />
@@ -565,28 +498,17 @@ function History(props: { jobKey: string }) {
         entries.length === 0 ? (
           <Empty>No events about this job in the log.</Empty>
         ) : (
-          <div class="scroll">
-            <table class="audit">
-              <thead>
-                <tr>
-                  <th>Time</th>
-                  <th>Actor</th>
-                  <th>What</th>
-                </tr>
-              </thead>
-              <tbody>
-                {entries.map((a, i) => (
-                  <tr key={i} data-type={a.type}>
-                    <td>{formatTime(a.at)}</td>
-                    <td>
-                      {a.actor.kind}:{a.actor.id}
-                    </td>
-                    <td>{auditWhat(a, props.jobKey)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table
+            class="audit"
+            rows={entries}
+            rowKey={(_, i) => i}
+            rowProps={(a) => ({ 'data-type': a.type })}
+            columns={[
+              { header: 'Time', cell: (a) => formatTime(a.at) },
+              { header: 'Actor', cell: (a) => `${a.actor.kind}:${a.actor.id}` },
+              { header: 'What', cell: (a) => auditWhat(a, props.jobKey) },
+            ]}
+          />
         )
       }
     </Show>

@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'preact/hooks';
 import { dash, Me, stats } from '../api';
 import { TimeChart } from '../chart';
+import { Field } from '../forms';
 import { Empty, Show, useLoad } from '../ui';
 import type { UsageStatsEntry, WorkUsageEntry } from '@crawlhub/wire';
 
@@ -37,16 +38,7 @@ export function UsagePage(props: { me: Me }) {
     <section>
       <h1>Usage</h1>
       <div class="filters">
-        <label class="field">
-          <span>Range</span>
-          <select name="range" value={range} onChange={(e) => setRange(Number((e.target as HTMLSelectElement).value))}>
-            {RANGES.map(([label], i) => (
-              <option key={label} value={i}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </label>
+        <Field label="Range" name="range" value={String(range)} onInput={(v) => setRange(Number(v))} options={RANGES.map(([label], i) => [i, label])} />
         {props.me.admin && (
           <label class="field">
             <span>Keys (ids, comma list; empty: all)</span>
