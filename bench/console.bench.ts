@@ -9,6 +9,7 @@ import { loadConfig } from '@crawlhub/config';
 import { createEvent, eventProblem, JOBS_TOPIC, jobsRequestedType, JobsRequested } from '@crawlhub/contracts';
 import { openEventLog } from '@crawlhub/eventlog';
 import { pushRequestOf } from '@crawlhub/jobs';
+import type { JobRecordStats } from '@crawlhub/wire';
 import { BENCH_AUTH, BENCH_KEY, httpCall, percentile, startPlatform } from './bench-support';
 import { SPIDERS, TAGS, timed } from './jobs.bench';
 
@@ -134,8 +135,8 @@ type Platform = Awaited<ReturnType<typeof startPlatform>>;
 
 /** Until the views show every seeded job and item, POSTing the items the log does not hold yet; with progress. */
 async function viewsSeeded(platform: Platform, options: { jobs: number; items: number }): Promise<void> {
-  await progress(`jobs decided and folded`, options.jobs, async () => (await getJson(`${platform.dashUrl}/jobs/count.json?project=1`)).total as number);
-  const itemCount = async () => ((await getJson(`${platform.url}/items/1/1/1/stats`)).totals?.input_values as number | undefined) ?? 0;
+  await progress(`jobs decided and folded`, options.jobs, async () => (await getJson<{ total: number }>(`${platform.dashUrl}/jobs/count.json?project=1`)).total);
+  const itemCount = async () => (await getJson<JobRecordStats>(`${platform.url}/items/1/1/1/stats`)).totals.input_values;
   // A POST is applied whole or not at all: an interrupted seed resumes at the count.
   const have = await itemCount();
   if (have < options.items) {
@@ -172,10 +173,10 @@ async function progress(what: string, target: number, count: () => Promise<numbe
   }
 }
 
-async function getJson(url: string): Promise<any> {
+async function getJson<T>(url: string): Promise<T> {
   const res = await httpCall(url, 'GET', { authorization: BENCH_AUTH }, undefined, true);
   if (res.status !== 200) throw new Error(`${url} answered ${res.status}: ${res.text}`);
-  return JSON.parse(res.text ?? '{}');
+  return JSON.parse(res.text ?? '{}') as T;
 }
 
 async function measure(platform: Platform, seed: Seed, options: { jobs: number; items: number }, baselines: Baselines): Promise<void> {
