@@ -24,11 +24,6 @@ export class BatchState implements JobsState {
   /** `fold` appends the pending facts and waits until the views folded them. */
   constructor(private readonly view: JobsState, private readonly fold: () => Promise<void>) {}
 
-  /** Whether decisions were laid over the views that are not folded yet. */
-  get pending(): boolean {
-    return this.laid > 0;
-  }
-
   /** Lays the documents of a decision of the project's over the views (its fact is pending). */
   add(project: number, decision: JobsDecision): void {
     this.laid++;
@@ -44,7 +39,7 @@ export class BatchState implements JobsState {
   }
 
   /** The pending facts are folded: the views answer everything again. */
-  folded(): void {
+  private folded(): void {
     this.laid = 0;
     this.jobs.clear();
     this.spidersByName.clear();
@@ -110,7 +105,7 @@ export class BatchState implements JobsState {
   }
 
   private async foldPending(): Promise<void> {
-    if (!this.pending) return;
+    if (this.laid === 0) return;
     await this.fold();
     this.folded();
   }
