@@ -11,11 +11,14 @@ import { openEventLog } from '@crawlhub/eventlog';
 import { pushRequestOf } from '@crawlhub/jobs';
 import type { JobRecordStats } from '@crawlhub/wire';
 import { BENCH_AUTH, BENCH_KEY, httpCall, percentile, startPlatform } from './bench-support';
-import { SPIDERS, TAGS, timed } from './jobs.bench';
+import { SPIDERS, TAGS } from './jobs.bench';
 
 const TARGET_MS = 300;
 const PAGE = 50;
 const RUNS = 30;
+/** A case's runs stop after this long (MIN_RUNS at least), so a slow store is measured in minutes, not hours. */
+const SAMPLE_MS = 15_000;
+const MIN_RUNS = 3;
 const ITEMS_PER_POST = 10_000;
 /** Push requests per append to the log (one transaction each). */
 const REQUESTS_PER_APPEND = 5_000;
@@ -186,7 +189,7 @@ async function measure(platform: Platform, seed: Seed, options: { jobs: number; 
       const res = await httpCall(url, 'GET', { authorization: BENCH_AUTH });
       if (res.status !== 200) throw new Error(`${url} answered ${res.status}: ${res.text}`);
     };
-    const floor = await timed(RUNS, 1, get(`${platform.url}/system/ts`));
+    const floor = await sample(get(`${platform.url}/system/ts`));
     console.log(`    HTTP floor (GET /system/ts, keep-alive loopback): p50 ${percentile(floor, 50).toFixed(2)} ms`);
 
     const dash = `${platform.dashUrl}/jobs/list.json?project=1&count=${PAGE}`;
@@ -257,14 +260,26 @@ async function withMongo(uri: string, use: (client: MongoClient) => Promise<unkn
 }
 
 async function compare(title: string, baseline: { name: string; run: () => Promise<unknown> }, cases: [string, () => Promise<unknown>][]): Promise<void> {
-  const base = percentile(await timed(RUNS, 1, baseline.run), 50);
-  console.log(`    ${title}: first page of ${PAGE}, ${RUNS} runs each; baseline ${baseline.name}: p50 ${base.toFixed(2)} ms`);
+  const base = percentile(await sample(baseline.run), 50);
+  console.log(`    ${title}: first page of ${PAGE}, up to ${RUNS} runs each; baseline ${baseline.name}: p50 ${base.toFixed(2)} ms`);
   for (const [name, call] of cases) {
-    const lat = await timed(RUNS, 1, call);
+    const lat = await sample(call);
     const p50 = percentile(lat, 50);
     const p95 = percentile(lat, 95);
     console.log(
-      `      ${name}: p50 ${p50.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms; ${(p50 / base).toFixed(1)}x the baseline; target p95 < ${TARGET_MS} ms: ${p95 < TARGET_MS ? 'met' : 'NOT met'}`,
+      `      ${name}: p50 ${p50.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms${lat.length < RUNS ? ` (${lat.length} runs)` : ''}; ${(p50 / base).toFixed(1)}x the baseline; target p95 < ${TARGET_MS} ms: ${p95 < TARGET_MS ? 'met' : 'NOT met'}`,
     );
   }
+}
+
+/** Latencies (ms, sorted) of RUNS calls one after another, or of fewer (MIN_RUNS at least) when they take longer than SAMPLE_MS together (a slow store). */
+async function sample(call: () => Promise<unknown>): Promise<number[]> {
+  const out: number[] = [];
+  const t0 = performance.now();
+  while (out.length < RUNS && (out.length < MIN_RUNS || performance.now() - t0 < SAMPLE_MS)) {
+    const t = performance.now();
+    await call();
+    out.push(performance.now() - t);
+  }
+  return out.sort((a, b) => a - b);
 }
