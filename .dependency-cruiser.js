@@ -72,6 +72,20 @@ module.exports = {
       from: { path: '^libs/extraction/' },
       to: { path: ['node_modules/@nestjs/', 'node_modules/fastify/', '^(node:)?(http|https|net|dns|tls)$', '^libs/(?!extraction/)'] },
     },
+    {
+      name: 'console-ui-takes-types-only',
+      comment: 'The browser app (libs/console/ui) takes no server code: of the libs and apps, it imports only @crawlhub/wire (types, importing nothing).',
+      severity: 'error',
+      from: { path: '^libs/console/ui/' },
+      to: { path: '^(libs|apps)/', pathNot: '^libs/(console/ui|wire)/' },
+    },
+    {
+      name: 'wire-is-types-only',
+      comment: 'libs/wire holds the JSON shapes of API answers and imports nothing, so the console can type-check and bundle against it without Node or server code.',
+      severity: 'error',
+      from: { path: '^libs/wire/' },
+      to: { pathNot: '^libs/wire/' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

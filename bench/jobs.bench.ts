@@ -1,8 +1,8 @@
 import { BENCH_AUTH, httpCall, percentile, report, startPlatform } from './bench-support';
 
 const PROJECT = 1;
-const SPIDERS = ['alpha', 'beta', 'gamma', 'delta', 'epsilon'];
-const TAGS = ['daily', 'weekly', 'retry', 'vip', 'export'];
+export const SPIDERS = ['alpha', 'beta', 'gamma', 'delta', 'epsilon'];
+export const TAGS = ['daily', 'weekly', 'retry', 'vip', 'export'];
 
 async function push(url: string, body: Record<string, unknown>): Promise<string> {
   const res = await httpCall(`${url}/jobq/${PROJECT}/push`, 'POST', { authorization: BENCH_AUTH }, Buffer.from(JSON.stringify(body)));

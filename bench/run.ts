@@ -22,7 +22,8 @@ import { deployBench } from './deploy.bench';
  * BENCH_RENDER_SECONDS and BENCH_RENDER_SOAK size `fetch` (bench/render.bench.ts);
  * BENCH_IDLE_SECONDS (default 60) is how long `idle` watches a platform doing nothing;
  * BENCH_PIP_CACHE_DIR (default ~/.cache/crawlhub/pip) is the pip cache of `deploy`'s builds.
- * BENCH_CONSOLE_DATA_DIR keeps the data `console` seeds there, and measures it again, unseeded, when it is already there.
+ * BENCH_CONSOLE_DATA_DIR keeps the data `console` seeds there, and measures it again, unseeded, when it is already there;
+ * MONGODB_URI adds its MongoDB views lane (a database of its own, named after the data dir).
  * Words after the sections that are options, not sections: `soak` (proxy: memory soak only),
  * `pages` (extraction: each article page's precision and recall, worst first).
  */
@@ -35,6 +36,7 @@ const SECTIONS: Record<string, () => Promise<void>> = {
       jobs: Math.round(100_000 * Number(process.env.BENCH_SCALE ?? '1')),
       items: Math.round(1_000_000 * Number(process.env.BENCH_SCALE ?? '1')),
       dataDir: process.env.BENCH_CONSOLE_DATA_DIR,
+      mongodbUri: process.env.MONGODB_URI,
     }),
   storage: async () => {
     const scale = Number(process.env.BENCH_SCALE ?? '1');

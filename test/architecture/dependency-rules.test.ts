@@ -44,6 +44,8 @@ describe('layer rules (dependency-cruiser)', () => {
         'libs/b/src/items.controller.ts': "import { db } from './adapters/sqlite/items.sqlite';\nexport const items = db;\n",
         'libs/b/src/adapters/sqlite/items.sqlite.ts': "import Database from 'better-sqlite3';\nexport const db = Database;\n",
         'libs/extraction/src/index.ts': "import { request } from 'node:http';\nimport { x } from '@crawlhub/a';\nexport const e = [request, x];\n",
+        'libs/console/ui/page.ts': "import { x } from '@crawlhub/a';\nimport type { Shape } from '@crawlhub/wire';\nexport const p: Shape = { x };\n",
+        'libs/wire/src/index.ts': "import type { x } from '@crawlhub/a';\nexport interface Shape { x: typeof x }\n",
       };
       for (const [path, text] of Object.entries(files)) {
         mkdirSync(dirname(join(dir, path)), { recursive: true });
@@ -68,10 +70,14 @@ describe('layer rules (dependency-cruiser)', () => {
           'controllers-and-handlers-use-ports: libs/b/src/items.controller.ts -> libs/b/src/adapters/sqlite/items.sqlite.ts',
           'extraction-engine-is-a-pure-library: libs/extraction/src/index.ts -> http', // node:http, as node names it
           'extraction-engine-is-a-pure-library: libs/extraction/src/index.ts -> libs/a/src/index.ts',
+          'console-ui-takes-types-only: libs/console/ui/page.ts -> libs/a/src/index.ts',
+          'wire-is-types-only: libs/wire/src/index.ts -> libs/a/src/index.ts',
         ]),
       );
       // The adapter itself may import its driver, and an app may import a lib's index.
       expect(found.filter((f) => f.includes('items.sqlite.ts ->') || f.startsWith('libs-through-their-index: apps/'))).toEqual([]);
+      // The console's types come from @crawlhub/wire.
+      expect(found.filter((f) => f.includes('-> libs/wire/'))).toEqual([]);
     });
   });
 });

@@ -6,6 +6,7 @@ import { AccessService, Principal } from '@crawlhub/access';
 import { ApiError, credentialsOf, CSRF_HEADER, parseJson, queryOf, readText, SESSION_COOKIE } from '@crawlhub/http';
 import { CONSOLE_CSP, contentTypeOf, ConsoleBuild, pageShell } from './console-assets';
 import { forwardToPublicApi } from './public-api-forwarder';
+import type { ConsoleSession } from '@crawlhub/wire';
 
 export const CONSOLE_BUILD = Symbol('CONSOLE_BUILD');
 /** Where the console forwards /storage/ and /stats/ (CONSOLE_STORAGE_URL, CONSOLE_STATS_URL, resolved by the dash app). */
@@ -35,7 +36,7 @@ function sendJson(reply: FastifyReply, status: number, value: unknown): FastifyR
   return reply.status(status).header('content-type', 'application/json').header('cache-control', 'no-store').send(JSON.stringify(value));
 }
 
-function whoAmI(principal: Principal, csrf: string | null) {
+function whoAmI(principal: Principal, csrf: string | null): ConsoleSession {
   return { status: 'ok', key_id: principal.id, admin: principal.admin, projects: principal.projects, capabilities: principal.admin ? 'all' : principal.capabilities ?? [], csrf };
 }
 

@@ -1,7 +1,10 @@
 // How the console talks to the platform: the same public APIs the clients use, on this
 // origin (the dash API under /api, the storage API under /storage, the usage stats under
 // /stats), signed in by the session cookie. Changing requests carry the session's CSRF
-// proof, which the APIs check (libs/http RequestPrincipal).
+// proof, which the APIs check (libs/http RequestPrincipal). The answers' types are the
+// platform's own (@crawlhub/wire, types only: nothing of the server enters the bundle).
+
+import type { ConsoleSession } from '@crawlhub/wire';
 
 export class ApiError extends Error {
   constructor(readonly status: number, message: string) {
@@ -9,12 +12,8 @@ export class ApiError extends Error {
   }
 }
 
-export interface Me {
-  key_id: string;
-  admin: boolean;
-  projects: number[];
-  csrf: string | null;
-}
+/** Who is signed in (the console's session answer). */
+export type Me = ConsoleSession;
 
 let csrf: string | null = null;
 

@@ -1,4 +1,4 @@
-import type { ComponentChildren } from 'preact';
+import type { ComponentChildren, HTMLAttributes, TdHTMLAttributes } from 'preact';
 import { useCallback, useEffect, useState } from 'preact/hooks';
 
 /** What a loading page shows: never a blank page. */
@@ -67,21 +67,36 @@ export function Show<T>(props: { loaded: Loaded<T>; children: (data: T) => Compo
   );
 }
 
-/** A button for an action: disabled while it runs, its error shown beside it. */
-export function Action(props: { run: () => Promise<unknown>; children: ComponentChildren; class?: string; confirm?: string; disabled?: boolean; name?: string }) {
+/**
+ * Runs what a button or a form does: `busy` while it runs, its `error` kept for the page to
+ * show. `submit` is a form's onSubmit (the page stays, the run starts).
+ */
+export function useRun(run: () => Promise<unknown>, initialError: unknown = null) {
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const click = async () => {
-    if (props.confirm && !window.confirm(props.confirm)) return;
+  const [error, setError] = useState<unknown>(initialError);
+  const start = async () => {
     setBusy(true);
     setError(null);
     try {
-      await props.run();
+      await run();
     } catch (e) {
       setError(e);
     } finally {
       setBusy(false);
     }
+  };
+  const submit = (e: Event) => {
+    e.preventDefault();
+    void start();
+  };
+  return { busy, error, start, submit };
+}
+
+/** A button for an action: disabled while it runs, its error shown beside it. */
+export function Action(props: { run: () => Promise<unknown>; children: ComponentChildren; class?: string; confirm?: string; disabled?: boolean; name?: string }) {
+  const { busy, error, start } = useRun(props.run);
+  const click = () => {
+    if (!props.confirm || window.confirm(props.confirm)) void start();
   };
   return (
     <span class="action">
@@ -110,6 +125,72 @@ export function Pager(props: { offset: number; count: number; shown: number; tot
         Next ›
       </button>
     </nav>
+  );
+}
+
+/** A column of a Table: its header, and what a row shows in its cell. */
+export interface Column<T> {
+  header: ComponentChildren;
+  cell: (row: T) => ComponentChildren;
+  /** The class of its cells (`num`: figures, right-aligned). */
+  class?: string;
+  /** The header's tooltip. */
+  title?: string;
+  /** More attributes of a row's cell (a tooltip, a data-* mark). */
+  cellProps?: (row: T) => TdHTMLAttributes<HTMLTableCellElement> & DataAttributes;
+}
+
+/** `data-*` marks (what the e2e tests find rows and cells by). */
+type DataAttributes = { [name: `data-${string}`]: string | number };
+
+/**
+ * The list of every page: a header row, one row per record, scrolling sideways on a
+ * narrow screen. `columns` may hold `false` for a column a page shows only sometimes;
+ * `rowProps` adds a row's attributes (a data-* mark, a click).
+ */
+export function Table<T>(props: { class?: string; columns: (Column<T> | false)[]; rows: T[]; rowKey: (row: T, index: number) => string | number; rowProps?: (row: T) => HTMLAttributes<HTMLTableRowElement> & DataAttributes; tableProps?: DataAttributes }) {
+  const columns = props.columns.filter((c): c is Column<T> => c !== false);
+  return (
+    <div class="scroll">
+      <table class={props.class} {...props.tableProps}>
+        <thead>
+          <tr>
+            {columns.map((c, i) => (
+              <th key={i} title={c.title}>
+                {c.header}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {props.rows.map((row, i) => (
+            <tr key={props.rowKey(row, i)} {...props.rowProps?.(row)}>
+              {columns.map((c, j) => (
+                <td key={j} class={c.class} {...c.cellProps?.(row)}>
+                  {c.cell(row)}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** Named values, a name per row (counts, crawl stats). */
+export function KeyValues(props: { class?: string; rows: [string, ComponentChildren][] }) {
+  return (
+    <table class={props.class ? `kv ${props.class}` : 'kv'}>
+      <tbody>
+        {props.rows.map(([name, value]) => (
+          <tr key={name}>
+            <th>{name}</th>
+            <td>{value}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
 

@@ -1,3 +1,5 @@
+import type { CommentObject } from '@crawlhub/wire';
+
 /**
  * Comments on scraped items and item fields. A comment belongs to one target: an item
  * (`field` null) or one field of an item, of one job of one project.
@@ -19,16 +21,8 @@ export interface StoredComment extends CommentTarget {
   archived: number | null;
 }
 
-/** The comment object of the API, keys in the documented order. */
-export interface CommentObject {
-  id: number;
-  created: string;
-  archived: string | null;
-  author: string;
-  avatar: string;
-  text: string;
-  editable: boolean;
-}
+/** The comment object of the API, keys in the documented order (its type is the wire's: the console reads it). */
+export type { CommentObject };
 
 /** Number of items of a job that have at least one unarchived comment (on the item or a field). */
 export interface JobCommentStats {

@@ -7,6 +7,7 @@ import {
 } from '@crawlhub/access';
 import { KEY_CAPABILITIES, KeyCapability } from '@crawlhub/contracts';
 import { actorOf, ApiError, formParams, RequestPrincipal } from '@crawlhub/http';
+import type { DashKey } from '@crawlhub/wire';
 
 const KEY_ID = /^key-[0-9a-f]{12}$/;
 const MAX_LABEL = 200;
@@ -16,7 +17,7 @@ function sendDash(reply: FastifyReply, value: unknown): FastifyReply {
 }
 
 /** A key as the API shows it: its id, never its secret (the log holds only a digest). */
-function keyObject(k: AccessKey) {
+function keyObject(k: AccessKey): DashKey {
   return { key_id: k.keyId, label: k.label, admin: k.admin, projects: k.projects, capabilities: k.admin ? [...KEY_CAPABILITIES] : k.capabilities };
 }
 

@@ -1,3 +1,5 @@
+import type { WorkUsageEntry } from '@crawlhub/wire';
+
 /** Interval widths the usage answers group by (as the proxy stats API names them; `max`: 5 minutes). */
 export const USAGE_GROUPS = { max: 5 * 60_000, hour: 3_600_000, day: 86_400_000 } as const;
 export type UsageGroup = keyof typeof USAGE_GROUPS;
@@ -21,7 +23,7 @@ export class UsageBuckets<C extends string> {
     for (const c of this.counters) bucket[c] += counts[c] ?? 0;
   }
 
-  entries(): ({ time_gte: string } & Record<C, number>)[] {
+  entries(): WorkUsageEntry<C>[] {
     return [...this.buckets.entries()].sort((a, b) => a[0] - b[0]).map(([start, counts]) => ({ time_gte: new Date(start).toISOString(), ...counts }));
   }
 }

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { storage } from '../api';
 import { Link } from '../router';
-import { Action, Empty, RecordView, Show, useLoad } from '../ui';
+import { Action, Empty, RecordView, Show, Table, useLoad } from '../ui';
 
 const PAGE = 50;
 
@@ -63,37 +63,31 @@ function Collection(props: { project: number; type: string; name: string }) {
             <Empty>{prefix ? `No record's key starts with "${prefix}".` : 'This collection is empty.'}</Empty>
           ) : (
             <>
-              <div class="scroll">
-                <table class="records">
-                  <thead>
-                    <tr>
-                      <th>Key</th>
-                      <th>Record</th>
-                      <th />
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {list.map((r) => {
-                      const { _key, ...value } = r;
-                      return (
-                        <tr key={_key} data-key={_key}>
-                          <td>
-                            <button type="button" class="link" onClick={() => setOpen(r)}>
-                              {_key}
-                            </button>
-                          </td>
-                          <td>{JSON.stringify(value).slice(0, 120)}</td>
-                          <td>
-                            <Action name="delete-record" confirm={`Delete the record ${_key}?`} run={async () => (await storage.delete(`${path}/${encodeURIComponent(_key)}`), setOpen(null), records.reload())}>
-                              Delete
-                            </Action>
-                          </td>
-                        </tr>
-                      );
-                    })}
-                  </tbody>
-                </table>
-              </div>
+              <Table
+                class="records"
+                rows={list}
+                rowKey={(r) => r._key}
+                rowProps={(r) => ({ 'data-key': r._key })}
+                columns={[
+                  {
+                    header: 'Key',
+                    cell: (r) => (
+                      <button type="button" class="link" onClick={() => setOpen(r)}>
+                        {r._key}
+                      </button>
+                    ),
+                  },
+                  { header: 'Record', cell: ({ _key, ...value }) => JSON.stringify(value).slice(0, 120) },
+                  {
+                    header: '',
+                    cell: (r) => (
+                      <Action name="delete-record" confirm={`Delete the record ${r._key}?`} run={async () => (await storage.delete(`${path}/${encodeURIComponent(r._key)}`), setOpen(null), records.reload())}>
+                        Delete
+                      </Action>
+                    ),
+                  },
+                ]}
+              />
               <nav class="pager">
                 <button type="button" disabled={after.length === 0} onClick={() => setAfter(after.slice(0, -1))}>
                   ‹ Previous

@@ -1,23 +1,10 @@
 import { useState } from 'preact/hooks';
 import { dash } from '../api';
-import { Empty, formatTime, Show, useLoad } from '../ui';
-
-interface Deploy {
-  deploy_id: number;
-  version: string;
-  stack: string;
-  state: string;
-  current: boolean;
-  deleted: boolean;
-  spiders: string[];
-  failure: string | null;
-  requested_time: string;
-  built_time: string | null;
-  requested_by: string;
-}
+import { Empty, formatTime, Show, Table, useLoad } from '../ui';
+import type { DashDeploy } from '@crawlhub/wire';
 
 export function DeploysTab(props: { project: number }) {
-  const deploys = useLoad(() => dash.get<{ deploys: Deploy[] }>('deploys/list.json', { project: props.project }), [props.project]);
+  const deploys = useLoad(() => dash.get<{ deploys: DashDeploy[] }>('deploys/list.json', { project: props.project }), [props.project]);
   const [open, setOpen] = useState<number | null>(null);
   const spiders = useLoad(() => dash.get<{ spiders: { id: string; version: string | null }[] }>('spiders/list.json', { project: props.project }), [props.project]);
   return (
@@ -28,50 +15,28 @@ export function DeploysTab(props: { project: number }) {
           list.length === 0 ? (
             <Empty>Nothing deployed: `shub deploy` builds a version (docs/move-from-scrapy-cloud.md); registered commands run without one.</Empty>
           ) : (
-            <div class="scroll">
-              <table>
-                <thead>
-                  <tr>
-                    <th>#</th>
-                    <th>Version</th>
-                    <th>State</th>
-                    <th>Stack</th>
-                    <th>Spiders</th>
-                    <th>Requested</th>
-                    <th>Built</th>
-                    <th>Failure</th>
-                    <th />
-                  </tr>
-                </thead>
-                <tbody>
-                  {list.map((d) => (
-                    <tr key={d.deploy_id}>
-                      <td class="num">{d.deploy_id}</td>
-                      <td>
-                        {d.version}
-                        {d.current ? ' (current)' : ''}
-                        {d.deleted ? ' (deleted)' : ''}
-                      </td>
-                      <td>
-                        <span class={`state ${d.state}`}>{d.state}</span>
-                      </td>
-                      <td>{d.stack}</td>
-                      <td>{d.spiders.join(', ')}</td>
-                      <td>
-                        {formatTime(d.requested_time)} by {d.requested_by}
-                      </td>
-                      <td>{formatTime(d.built_time)}</td>
-                      <td>{d.failure ? <pre class="json">{d.failure}</pre> : ''}</td>
-                      <td>
-                        <button type="button" name="build-log" class="link" onClick={() => setOpen(open === d.deploy_id ? null : d.deploy_id)}>
-                          {open === d.deploy_id ? 'Hide log' : 'Build log'}
-                        </button>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <Table
+              rows={list}
+              rowKey={(d) => d.deploy_id}
+              columns={[
+                { header: '#', class: 'num', cell: (d) => d.deploy_id },
+                { header: 'Version', cell: (d) => `${d.version}${d.current ? ' (current)' : ''}${d.deleted ? ' (deleted)' : ''}` },
+                { header: 'State', cell: (d) => <span class={`state ${d.state}`}>{d.state}</span> },
+                { header: 'Stack', cell: (d) => d.stack },
+                { header: 'Spiders', cell: (d) => d.spiders.join(', ') },
+                { header: 'Requested', cell: (d) => `${formatTime(d.requested_time)} by ${d.requested_by}` },
+                { header: 'Built', cell: (d) => formatTime(d.built_time) },
+                { header: 'Failure', cell: (d) => (d.failure ? <pre class="json">{d.failure}</pre> : '') },
+                {
+                  header: '',
+                  cell: (d) => (
+                    <button type="button" name="build-log" class="link" onClick={() => setOpen(open === d.deploy_id ? null : d.deploy_id)}>
+                      {open === d.deploy_id ? 'Hide log' : 'Build log'}
+                    </button>
+                  ),
+                },
+              ]}
+            />
           )
         }
       </Show>

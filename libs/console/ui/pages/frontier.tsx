@@ -1,5 +1,5 @@
 import { storage } from '../api';
-import { Empty, Show, useLoad } from '../ui';
+import { Empty, Show, Table, useLoad } from '../ui';
 
 interface Slot {
   frontier: string;
@@ -26,24 +26,15 @@ export function FrontierTab(props: { project: number }) {
         list.length === 0 ? (
           <Empty>No crawl frontier in this project (frontiers appear when requests are added to a slot).</Empty>
         ) : (
-          <table>
-            <thead>
-              <tr>
-                <th>Frontier</th>
-                <th>Slot</th>
-                <th>Queued requests</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((s) => (
-                <tr key={`${s.frontier}/${s.slot}`}>
-                  <td>{s.frontier}</td>
-                  <td>{s.slot}</td>
-                  <td class="num">{s.queued}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <Table
+            rows={list}
+            rowKey={(s) => `${s.frontier}/${s.slot}`}
+            columns={[
+              { header: 'Frontier', cell: (s) => s.frontier },
+              { header: 'Slot', cell: (s) => s.slot },
+              { header: 'Queued requests', class: 'num', cell: (s) => s.queued },
+            ]}
+          />
         )
       }
     </Show>

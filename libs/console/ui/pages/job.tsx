@@ -2,13 +2,11 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { call, dash, query, storage } from '../api';
 import { TimeChart } from '../chart';
 import { Link, navigate } from '../router';
-import { Action, cell, Empty, ErrorBox, formatBytes, formatTime, Json, Pager, RecordView, Show, Spinner, useLoad } from '../ui';
+import { Field } from '../forms';
+import { Action, cell, Empty, ErrorBox, formatBytes, formatTime, Json, KeyValues, Pager, RecordView, Show, Spinner, Table, useLoad, useRun } from '../ui';
+import type { AuditEntry, CommentObject, JobRecordRates, JobRecordStats } from '@crawlhub/wire';
 
 type Meta = Record<string, unknown> & { state?: string; spider?: string; close_reason?: string; tags?: string[]; spider_args?: Record<string, string>; scrapystats?: Record<string, unknown> };
-interface RecordStats {
-  counts: Record<string, number>;
-  totals: { input_values: number; input_bytes: number };
-}
 
 const TABS = ['items', 'requests', 'log', 'stats', 'metadata', 'history'] as const;
 type Tab = (typeof TABS)[number];
@@ -104,30 +102,18 @@ function JobHeader(props: { jobKey: string; meta: Meta; reload: () => void }) {
 
 function CrawlStats(props: { meta: Meta; jobKey: string }) {
   const stats = props.meta.scrapystats ?? {};
-  const counts = useLoad(() => Promise.all((['items', 'requests', 'logs'] as const).map((k) => storage.json<RecordStats>(`${k}/${props.jobKey}/stats`))), [props.jobKey]);
+  const counts = useLoad(() => Promise.all((['items', 'requests', 'logs'] as const).map((k) => storage.json<JobRecordStats>(`${k}/${props.jobKey}/stats`))), [props.jobKey]);
   return (
     <div>
       <Show loaded={counts}>
         {([items, requests, logs]) => (
-          <table class="kv">
-            <tbody>
-              <tr>
-                <th>items</th>
-                <td>{items.totals.input_values} ({formatBytes(items.totals.input_bytes)})</td>
-              </tr>
-              <tr>
-                <th>requests</th>
-                <td>{requests.totals.input_values}</td>
-              </tr>
-              <tr>
-                <th>log lines</th>
-                <td>
-                  {logs.totals.input_values}
-                  {Object.keys(logs.counts).length ? ` (${Object.entries(logs.counts).map(([level, n]) => `${level}: ${n}`).join(', ')})` : ''}
-                </td>
-              </tr>
-            </tbody>
-          </table>
+          <KeyValues
+            rows={[
+              ['items', `${items.totals.input_values} (${formatBytes(items.totals.input_bytes)})`],
+              ['requests', requests.totals.input_values],
+              ['log lines', `${logs.totals.input_values}${Object.keys(logs.counts).length ? ` (${Object.entries(logs.counts).map(([level, n]) => `${level}: ${n}`).join(', ')})` : ''}`],
+            ]}
+          />
         )}
       </Show>
       <Rates jobKey={props.jobKey} />
@@ -135,26 +121,10 @@ function CrawlStats(props: { meta: Meta; jobKey: string }) {
       {Object.keys(stats).length === 0 ? (
         <Empty>The job reported no crawl stats (yet).</Empty>
       ) : (
-        <table class="kv stats">
-          <tbody>
-            {Object.entries(stats)
-              .sort(([a], [b]) => a.localeCompare(b))
-              .map(([name, value]) => (
-                <tr key={name}>
-                  <th>{name}</th>
-                  <td>{cell(value)}</td>
-                </tr>
-              ))}
-          </tbody>
-        </table>
+        <KeyValues class="stats" rows={Object.entries(stats).sort(([a], [b]) => a.localeCompare(b)).map(([name, value]) => [name, cell(value)])} />
       )}
     </div>
   );
-}
-
-interface RatesBody {
-  bucket: number;
-  rates: [number, number][];
 }
 
 /**
@@ -163,7 +133,7 @@ interface RatesBody {
  */
 function Rates(props: { jobKey: string }) {
   const rates = useLoad(
-    () => Promise.all([storage.json<RatesBody>(`items/${props.jobKey}/rates`), storage.json<RatesBody>(`requests/${props.jobKey}/rates`), storage.json<RatesBody>(`logs/${props.jobKey}/rates`, { level: 40 })]),
+    () => Promise.all([storage.json<JobRecordRates>(`items/${props.jobKey}/rates`), storage.json<JobRecordRates>(`requests/${props.jobKey}/rates`), storage.json<JobRecordRates>(`logs/${props.jobKey}/rates`, { level: 40 })]),
     [props.jobKey],
   );
   return (
@@ -173,7 +143,7 @@ function Rates(props: { jobKey: string }) {
   );
 }
 
-function RatesChart(props: { items: RatesBody; requests: RatesBody; errors: RatesBody }) {
+function RatesChart(props: { items: JobRecordRates; requests: JobRecordRates; errors: JobRecordRates }) {
   const chart = useMemo(() => {
     const all = [props.items, props.requests, props.errors];
     // One point per minute from the first to the last, so a quiet minute reads 0.
@@ -182,7 +152,7 @@ function RatesChart(props: { items: RatesBody; requests: RatesBody; errors: Rate
     const step = props.items.bucket * 1000;
     const times: number[] = [];
     for (let t = Math.min(...stamps); t <= Math.max(...stamps); t += step) times.push(t);
-    const valuesOf = (r: RatesBody) => {
+    const valuesOf = (r: JobRecordRates) => {
       const at = new Map(r.rates);
       return times.map((t) => at.get(t) ?? 0);
     };
@@ -207,7 +177,7 @@ function Records(props: { jobKey: string; kind: 'items' | 'requests' }) {
   const { jobKey, kind } = props;
   const [offset, setOffset] = useState(0);
   const [open, setOpen] = useState<Record<string, unknown> | null>(null);
-  const total = useLoad(() => storage.json<RecordStats>(`${kind}/${jobKey}/stats`), [jobKey, kind]);
+  const total = useLoad(() => storage.json<JobRecordStats>(`${kind}/${jobKey}/stats`), [jobKey, kind]);
   const page = useLoad(() => storage.lines<Record<string, unknown>>(`${kind}/${jobKey}`, { start: `${jobKey}/${offset}`, count: PAGE, meta: '_key' }), [jobKey, kind, offset]);
   const count = total.data?.totals.input_values;
   const fields = columnsOf(page.data ?? []);
@@ -225,32 +195,18 @@ function Records(props: { jobKey: string; kind: 'items' | 'requests' }) {
             <Empty>{offset === 0 ? `No ${kind} yet.` : `No ${kind} on this page.`}</Empty>
           ) : (
             <>
-              <div class="scroll">
-                <table class="records" data-kind={kind}>
-                  <thead>
-                    <tr>
-                      <th>#</th>
-                      {kind === 'items' && <th title="active comments on the item and its fields">Notes</th>}
-                      {fields.map((f) => (
-                        <th key={f}>{f}</th>
-                      ))}
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {records.map((r) => (
-                      <tr key={String(r._key)} onClick={() => setOpen(r)} class="clickable">
-                        <td class="num">{String(r._key).split('/')[3]}</td>
-                        {kind === 'items' && <td class="num" data-notes={noted(r)}>{noted(r) || ''}</td>}
-                        {fields.map((f) => (
-                          <td key={f} title={cell(r[f])}>
-                            {cell(r[f]).slice(0, 120)}
-                          </td>
-                        ))}
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <Table
+                class="records"
+                tableProps={{ 'data-kind': kind }}
+                rows={records}
+                rowKey={(r) => String(r._key)}
+                rowProps={(r) => ({ onClick: () => setOpen(r), class: 'clickable' })}
+                columns={[
+                  { header: '#', class: 'num', cell: (r) => String(r._key).split('/')[3] },
+                  kind === 'items' && { header: 'Notes', title: 'active comments on the item and its fields', class: 'num', cellProps: (r) => ({ 'data-notes': noted(r) }), cell: (r) => noted(r) || '' },
+                  ...fields.map((f) => ({ header: f, cellProps: (r: Record<string, unknown>) => ({ title: cell(r[f]) }), cell: (r: Record<string, unknown>) => cell(r[f]).slice(0, 120) })),
+                ]}
+              />
               <Pager offset={offset} count={PAGE} shown={records.length} total={count} go={setOffset} />
             </>
           )
@@ -262,15 +218,7 @@ function Records(props: { jobKey: string; kind: 'items' | 'requests' }) {
   );
 }
 
-interface Comment {
-  id: number;
-  created: string;
-  archived: string | null;
-  author: string;
-  text: string;
-  editable: boolean;
-}
-type JobComments = Record<string, Comment[]>;
+type JobComments = Record<string, CommentObject[]>;
 
 /** Every comment of the job (the dash API's comments, docs/dash-api.md "Comments"), keyed `<item>` or `<item>/<field>`. */
 const commentsOf = (jobKey: string) => dash.get<JobComments>(`comments/${jobKey}`);
@@ -280,24 +228,13 @@ function ItemComments(props: { itemKey: string; fields: string[]; comments: JobC
   const [jobKey, item] = [props.itemKey.split('/').slice(0, 3).join('/'), props.itemKey.split('/')[3]];
   const [target, setTarget] = useState('');
   const [text, setText] = useState('');
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
   const targets = Object.entries(props.comments).filter(([t]) => t === item || t.startsWith(`${item}/`));
   const path = (t: string) => `comments/${jobKey}/${t.split('/').map(encodeURIComponent).join('/')}`;
-  const add = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      await dash.post(path(target ? `${item}/${target}` : item), { text });
-      setText('');
-      props.changed();
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, submit: add } = useRun(async () => {
+    await dash.post(path(target ? `${item}/${target}` : item), { text });
+    setText('');
+    props.changed();
+  });
   return (
     <div class="comments">
       <h3>Comments on item {item}</h3>
@@ -330,17 +267,7 @@ function ItemComments(props: { itemKey: string; fields: string[]; comments: JobC
         ))
       )}
       <form class="comment" onSubmit={add} aria-label="new comment">
-        <label class="field">
-          <span>On</span>
-          <select name="comment-target" value={target} onChange={(e) => setTarget((e.target as HTMLSelectElement).value)}>
-            <option value="">the item</option>
-            {props.fields.map((f) => (
-              <option key={f} value={f}>
-                field {f}
-              </option>
-            ))}
-          </select>
-        </label>
+        <Field label="On" name="comment-target" value={target} onInput={setTarget} options={[['', 'the item'], ...props.fields.map((f): [string, string] => [f, `field ${f}`])]} />
         <label class="field">
           <span>Comment</span>
           <input name="comment-text" value={text} required onInput={(e) => setText((e.target as HTMLInputElement).value)} />
@@ -457,7 +384,7 @@ function Log(props: { jobKey: string; live: boolean }) {
     let stopTail = () => {};
     // Where the tail starts: past every record already there when the page read them
     // (the stats' count) and past the last one the filtered read returned.
-    Promise.all([storage.json<RecordStats>(`logs/${props.jobKey}/stats`), storage.lines<LogLine>(`logs/${props.jobKey}`, params)]).then(
+    Promise.all([storage.json<JobRecordStats>(`logs/${props.jobKey}/stats`), storage.lines<LogLine>(`logs/${props.jobKey}`, params)]).then(
       ([stats, first]) => {
         if (stopped) return;
         setLines(first.slice(-TAIL_LINES));
@@ -522,17 +449,7 @@ function Log(props: { jobKey: string; live: boolean }) {
   return (
     <div>
       <div class="filters">
-        <label class="field">
-          <span>Level</span>
-          <select name="log-level" value={level} onChange={(e) => setLevel(Number((e.target as HTMLSelectElement).value))}>
-            <option value={0}>all</option>
-            {LEVELS.map(([n, name]) => (
-              <option key={n} value={n}>
-                {name} and above
-              </option>
-            ))}
-          </select>
-        </label>
+        <Field label="Level" name="log-level" value={String(level)} onInput={(v) => setLevel(Number(v))} options={[[0, 'all'], ...LEVELS.map(([n, name]): [number, string] => [n, `${name} and above`])]} />
         <label class="field">
           <span>Search</span>
           <input name="log-search" type="search" value={search} onChange={(e) => setSearch((e.target as HTMLInputElement).value)} />
@@ -559,19 +476,6 @@ function Log(props: { jobKey: string; live: boolean }) {
   );
 }
 
-interface AuditEntry {
-  at: string;
-  type: string;
-  actor: { kind: string; id: string };
-  request?: { op: string } & Record<string, unknown>;
-  outcome?: unknown;
-  failed?: string;
-  jobs?: { key: string; state: string }[];
-  purged?: string[];
-  data?: unknown;
-  records?: number;
-}
-
 /** What an audit entry did to the job, in a line. */
 function auditWhat(a: AuditEntry, jobKey: string): string {
   if (a.failed !== undefined) return `${a.request?.op ?? a.type} could not be decided: ${a.failed}`;
@@ -594,28 +498,17 @@ function History(props: { jobKey: string }) {
         entries.length === 0 ? (
           <Empty>No events about this job in the log.</Empty>
         ) : (
-          <div class="scroll">
-            <table class="audit">
-              <thead>
-                <tr>
-                  <th>Time</th>
-                  <th>Actor</th>
-                  <th>What</th>
-                </tr>
-              </thead>
-              <tbody>
-                {entries.map((a, i) => (
-                  <tr key={i} data-type={a.type}>
-                    <td>{formatTime(a.at)}</td>
-                    <td>
-                      {a.actor.kind}:{a.actor.id}
-                    </td>
-                    <td>{auditWhat(a, props.jobKey)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table
+            class="audit"
+            rows={entries}
+            rowKey={(_, i) => i}
+            rowProps={(a) => ({ 'data-type': a.type })}
+            columns={[
+              { header: 'Time', cell: (a) => formatTime(a.at) },
+              { header: 'Actor', cell: (a) => `${a.actor.kind}:${a.actor.id}` },
+              { header: 'What', cell: (a) => auditWhat(a, props.jobKey) },
+            ]}
+          />
         )
       }
     </Show>

@@ -2,20 +2,8 @@ import { useState } from 'preact/hooks';
 import { dash, storage } from '../api';
 import { Field, pairsOf, tagsOf } from '../forms';
 import { Link, navigate } from '../router';
-import { Action, Empty, ErrorBox, formatTime, Pager, Show, useLoad } from '../ui';
-
-export interface DashJob {
-  id: string;
-  spider: string;
-  state: string;
-  priority: number;
-  tags: string[];
-  started_time?: string;
-  updated_time?: string;
-  items_scraped?: number;
-  errors_count?: number;
-  close_reason?: string;
-}
+import { Action, cell, Empty, ErrorBox, formatTime, Pager, Show, Table, useLoad, useRun } from '../ui';
+import type { DashJob } from '@crawlhub/wire';
 
 const PAGE = 20;
 const STATES = ['pending', 'running', 'finished', 'deleted'];
@@ -34,25 +22,14 @@ export function ScheduleForm(props: { project: number; spiders: string[]; onSche
   const [priority, setPriority] = useState('2');
   const [units, setUnits] = useState('1');
   const [tags, setTags] = useState('');
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      if (settings.trim()) JSON.parse(settings);
-      const params: Record<string, string | string[]> = { project: String(props.project), spider, priority, units, add_tag: tagsOf(tags) };
-      if (settings.trim()) params.job_settings = settings;
-      for (const [name, value] of pairsOf(args)) params[name] = value;
-      const answer = await dash.post<{ jobid: string }>('run.json', params);
-      props.onScheduled(answer.jobid);
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, submit } = useRun(async () => {
+    if (settings.trim()) JSON.parse(settings);
+    const params: Record<string, string | string[]> = { project: String(props.project), spider, priority, units, add_tag: tagsOf(tags) };
+    if (settings.trim()) params.job_settings = settings;
+    for (const [name, value] of pairsOf(args)) params[name] = value;
+    const answer = await dash.post<{ jobid: string }>('run.json', params);
+    props.onScheduled(answer.jobid);
+  });
   return (
     <form class="schedule" onSubmit={submit} aria-label="schedule a job">
       <Field label="Spider" name="spider">
@@ -65,15 +42,7 @@ export function ScheduleForm(props: { project: number; spiders: string[]; onSche
       </Field>
       <Field label="Arguments" name="args" value={args} onInput={setArgs} placeholder="start_url=https://… max_pages=5" />
       <Field label="Settings (JSON)" name="settings" value={settings} onInput={setSettings} placeholder='{"DOWNLOAD_DELAY": 1}' />
-      <Field label="Priority" name="priority">
-        <select name="priority" value={priority} onChange={(e) => setPriority((e.target as HTMLSelectElement).value)}>
-          {[0, 1, 2, 3, 4].map((p) => (
-            <option key={p} value={p}>
-              {p}
-            </option>
-          ))}
-        </select>
-      </Field>
+      <Field label="Priority" name="priority" value={priority} onInput={setPriority} options={[0, 1, 2, 3, 4].map((p) => [p, String(p)])} />
       <Field label="Units" name="units" type="number" value={units} onInput={setUnits} />
       <Field label="Tags" name="tags" value={tags} onInput={setTags} placeholder="nightly, test" />
       <button type="submit" name="schedule" disabled={busy}>
@@ -138,36 +107,10 @@ export function JobsTab(props: { project: number }) {
         />
       )}
       <div class="filters">
-        <Field label="State" name="state">
-          <select name="state" value={filters.state} onChange={(e) => filter('state', (e.target as HTMLSelectElement).value)}>
-            <option value="">any</option>
-            {STATES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </Field>
-        <Field label="Spider" name="spider-filter">
-          <select name="spider-filter" value={filters.spider} onChange={(e) => filter('spider', (e.target as HTMLSelectElement).value)}>
-            <option value="">any</option>
-            {spiderNames.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </Field>
+        <Field label="State" name="state" value={filters.state} onInput={(v) => filter('state', v)} options={[['', 'any'], ...STATES.map((s): [string, string] => [s, s])]} />
+        <Field label="Spider" name="spider-filter" value={filters.spider} onInput={(v) => filter('spider', v)} options={[['', 'any'], ...spiderNames.map((s): [string, string] => [s, s])]} />
         <Field label="Tag" name="tag-filter" value={filters.tag} onInput={(v) => filter('tag', v.trim())} />
-        <Field label="In its state since" name="since">
-          <select name="since" value={filters.since} onChange={(e) => filter('since', (e.target as HTMLSelectElement).value)}>
-            {SINCE.map(([label, ms]) => (
-              <option key={label} value={ms}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </Field>
+        <Field label="In its state since" name="since" value={filters.since} onInput={(v) => filter('since', v)} options={SINCE.map(([label, ms]) => [ms, label])} />
       </div>
       {chosen.length > 0 && (
         <div class="bulk" aria-label="bulk actions">
@@ -196,44 +139,23 @@ export function JobsTab(props: { project: number }) {
             <Empty>{filters.state || filters.spider || filters.tag || filters.since !== '0' ? 'No job matches these filters.' : 'No jobs yet: schedule one.'}</Empty>
           ) : (
             <>
-              <div class="scroll">
-                <table class="jobs">
-                  <thead>
-                    <tr>
-                      <th />
-                      <th>Job</th>
-                      <th>Spider</th>
-                      <th>State</th>
-                      <th>Items</th>
-                      <th>Errors</th>
-                      <th>Tags</th>
-                      <th>Updated</th>
-                      <th>Close reason</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {list.map((j) => (
-                      <tr key={j.id} data-job={j.id}>
-                        <td>
-                          <input type="checkbox" aria-label={`select ${j.id}`} checked={selected.has(j.id)} onChange={() => toggle(j.id)} />
-                        </td>
-                        <td>
-                          <Link href={`/p/${j.id}`}>{j.id}</Link>
-                        </td>
-                        <td>{j.spider}</td>
-                        <td>
-                          <span class={`state ${j.state}`}>{j.state}</span>
-                        </td>
-                        <td class="num">{j.items_scraped ?? 0}</td>
-                        <td class="num">{j.errors_count ?? 0}</td>
-                        <td>{j.tags.join(', ')}</td>
-                        <td>{formatTime(j.updated_time)}</td>
-                        <td>{j.close_reason ?? ''}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <Table
+                class="jobs"
+                rows={list}
+                rowKey={(j) => j.id}
+                rowProps={(j) => ({ 'data-job': j.id })}
+                columns={[
+                  { header: '', cell: (j) => <input type="checkbox" aria-label={`select ${j.id}`} checked={selected.has(j.id)} onChange={() => toggle(j.id)} /> },
+                  { header: 'Job', cell: (j) => <Link href={`/p/${j.id}`}>{j.id}</Link> },
+                  { header: 'Spider', cell: (j) => j.spider },
+                  { header: 'State', cell: (j) => <span class={`state ${j.state}`}>{j.state}</span> },
+                  { header: 'Items', class: 'num', cell: (j) => j.items_scraped },
+                  { header: 'Errors', class: 'num', cell: (j) => j.errors_count },
+                  { header: 'Tags', cell: (j) => j.tags.join(', ') },
+                  { header: 'Updated', cell: (j) => formatTime(j.updated_time) },
+                  { header: 'Close reason', cell: (j) => cell(j.close_reason) },
+                ]}
+              />
               <Pager offset={offset} count={PAGE} shown={list.length} total={total} go={setOffset} />
             </>
           )

@@ -1,22 +1,15 @@
 import { useState } from 'preact/hooks';
 import { dash, Me } from '../api';
 import { Field } from '../forms';
-import { Action, Empty, ErrorBox, Show, useLoad } from '../ui';
+import { Action, Empty, ErrorBox, Show, Table, useLoad, useRun } from '../ui';
+import type { DashKey } from '@crawlhub/wire';
 
 // Key management (admin keys only): the dash API's keys/*.json, what `crawlhub keys` does.
 
 const CAPABILITIES = ['browser', 'extraction', 'deploy'] as const;
 
-interface Key {
-  key_id: string;
-  label: string;
-  admin: boolean;
-  projects: number[];
-  capabilities: string[];
-}
-
 export function KeysPage(props: { me: Me }) {
-  const list = useLoad(() => dash.get<{ keys: Key[] }>('keys/list.json'), []);
+  const list = useLoad(() => dash.get<{ keys: DashKey[] }>('keys/list.json'), []);
   const [created, setCreated] = useState<{ key_id: string; apikey: string } | null>(null);
   if (!props.me.admin) return <ErrorBox error="403: Only an admin key manages keys" />;
   return (
@@ -41,51 +34,44 @@ export function KeysPage(props: { me: Me }) {
           keys.length === 0 ? (
             <Empty>No keys.</Empty>
           ) : (
-            <div class="scroll">
-              <table class="keys">
-                <thead>
-                  <tr>
-                    <th>Key id</th>
-                    <th>Label</th>
-                    <th>Sees</th>
-                    <th>Capabilities</th>
-                    <th />
-                  </tr>
-                </thead>
-                <tbody>
-                  {keys.map((k) => (
-                    <tr key={k.key_id} data-key={k.key_id}>
-                      <td>
-                        <code>{k.key_id}</code>
-                      </td>
-                      <td>{k.label}</td>
-                      <td>{k.admin ? 'every project (admin)' : `projects ${k.projects.join(', ')}`}</td>
-                      <td class="capabilities">
-                        {k.admin
-                          ? 'all'
-                          : CAPABILITIES.map((c) => {
-                              const held = k.capabilities.includes(c);
-                              return (
-                                <Action key={c} name={`${held ? 'withdraw' : 'grant'}-${c}`} class={held ? 'held' : 'not-held'} run={async () => (await dash.post(held ? 'keys/withdraw.json' : 'keys/grant.json', { key_id: k.key_id, capability: c }), list.reload())}>
-                                  {held ? `✓ ${c}` : `+ ${c}`}
-                                </Action>
-                              );
-                            })}
-                      </td>
-                      <td class="row-actions">
-                        {k.key_id === props.me.key_id ? (
-                          <span class="muted">this key</span>
-                        ) : (
-                          <Action name="revoke" confirm={`Revoke ${k.key_id} (${k.label})? Its requests and sessions stop working.`} run={async () => (await dash.post('keys/revoke.json', { key_id: k.key_id }), list.reload())}>
-                            Revoke
-                          </Action>
-                        )}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <Table
+              class="keys"
+              rows={keys}
+              rowKey={(k) => k.key_id}
+              rowProps={(k) => ({ 'data-key': k.key_id })}
+              columns={[
+                { header: 'Key id', cell: (k) => <code>{k.key_id}</code> },
+                { header: 'Label', cell: (k) => k.label },
+                { header: 'Sees', cell: (k) => (k.admin ? 'every project (admin)' : `projects ${k.projects.join(', ')}`) },
+                {
+                  header: 'Capabilities',
+                  class: 'capabilities',
+                  cell: (k) =>
+                    k.admin
+                      ? 'all'
+                      : CAPABILITIES.map((c) => {
+                          const held = k.capabilities.includes(c);
+                          return (
+                            <Action key={c} name={`${held ? 'withdraw' : 'grant'}-${c}`} class={held ? 'held' : 'not-held'} run={async () => (await dash.post(held ? 'keys/withdraw.json' : 'keys/grant.json', { key_id: k.key_id, capability: c }), list.reload())}>
+                              {held ? `✓ ${c}` : `+ ${c}`}
+                            </Action>
+                          );
+                        }),
+                },
+                {
+                  header: '',
+                  class: 'row-actions',
+                  cell: (k) =>
+                    k.key_id === props.me.key_id ? (
+                      <span class="muted">this key</span>
+                    ) : (
+                      <Action name="revoke" confirm={`Revoke ${k.key_id} (${k.label})? Its requests and sessions stop working.`} run={async () => (await dash.post('keys/revoke.json', { key_id: k.key_id }), list.reload())}>
+                        Revoke
+                      </Action>
+                    ),
+                },
+              ]}
+            />
           )
         }
       </Show>
@@ -98,29 +84,18 @@ function CreateKey(props: { onCreated: (c: { key_id: string; apikey: string }) =
   const [label, setLabel] = useState('');
   const [admin, setAdmin] = useState(false);
   const [grant, setGrant] = useState<string[]>([]);
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      const answer = await dash.post<{ apikey: string; key: { key_id: string } }>('keys/create.json', {
-        project: admin ? [] : projects.split(/[\s,]+/).filter(Boolean),
-        admin: admin ? 'true' : undefined,
-        label,
-        grant: admin ? [] : grant,
-      });
-      props.onCreated({ key_id: answer.key.key_id, apikey: answer.apikey });
-      setProjects('');
-      setLabel('');
-      setGrant([]);
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, submit } = useRun(async () => {
+    const answer = await dash.post<{ apikey: string; key: { key_id: string } }>('keys/create.json', {
+      project: admin ? [] : projects.split(/[\s,]+/).filter(Boolean),
+      admin: admin ? 'true' : undefined,
+      label,
+      grant: admin ? [] : grant,
+    });
+    props.onCreated({ key_id: answer.key.key_id, apikey: answer.apikey });
+    setProjects('');
+    setLabel('');
+    setGrant([]);
+  });
   return (
     <form class="create-key" onSubmit={submit} aria-label="new key">
       <Field label="Projects" name="projects" value={projects} onInput={setProjects} placeholder="1, 2" hint="the project ids it may see" />

@@ -1,24 +1,13 @@
 import { useState } from 'preact/hooks';
 import { dash } from '../api';
 import { Field, pairsOf, tagsOf } from '../forms';
-import { Action, Empty, ErrorBox, formatTime, Show, useLoad } from '../ui';
-
-interface Schedule {
-  id: string;
-  spider: string;
-  cron: string;
-  priority: number;
-  units: number;
-  tags: string[];
-  spider_args: Record<string, string>;
-  enabled: boolean;
-  next_run: string | null;
-}
+import { Action, Empty, ErrorBox, formatTime, Show, Table, useLoad, useRun } from '../ui';
+import type { DashSchedule } from '@crawlhub/wire';
 
 type Draft = { id?: string; spider: string; cron: string; args: string; priority: string; units: string; tags: string; enabled: boolean };
 const blank: Draft = { spider: '', cron: '0 * * * *', args: '', priority: '2', units: '1', tags: '', enabled: true };
 
-function draftOf(s: Schedule): Draft {
+function draftOf(s: DashSchedule): Draft {
   return { id: s.id, spider: s.spider, cron: s.cron, args: Object.entries(s.spider_args).map(([k, v]) => `${k}=${v}`).join(' '), priority: String(s.priority), units: String(s.units), tags: s.tags.join(', '), enabled: s.enabled };
 }
 
@@ -31,7 +20,7 @@ function save(project: number, d: Draft) {
 
 export function PeriodicTab(props: { project: number }) {
   const { project } = props;
-  const list = useLoad(() => dash.get<{ schedules: Schedule[] }>('schedules/list.json', { project }), [project]);
+  const list = useLoad(() => dash.get<{ schedules: DashSchedule[] }>('schedules/list.json', { project }), [project]);
   const [draft, setDraft] = useState<Draft | null>(null);
   return (
     <div>
@@ -55,46 +44,37 @@ export function PeriodicTab(props: { project: number }) {
           schedules.length === 0 ? (
             <Empty>No periodic jobs: a periodic job schedules its spider at every minute its cron expression (UTC) matches.</Empty>
           ) : (
-            <div class="scroll">
-              <table class="schedules">
-                <thead>
-                  <tr>
-                    <th>Spider</th>
-                    <th>Cron (UTC)</th>
-                    <th>Arguments</th>
-                    <th>Priority</th>
-                    <th>Tags</th>
-                    <th>Next run</th>
-                    <th />
-                  </tr>
-                </thead>
-                <tbody>
-                  {schedules.map((s) => (
-                    <tr key={s.id} data-schedule={s.id}>
-                      <td>{s.spider}</td>
-                      <td>
-                        <code>{s.cron}</code>
-                      </td>
-                      <td>{Object.entries(s.spider_args).map(([k, v]) => `${k}=${v}`).join(' ')}</td>
-                      <td class="num">{s.priority}</td>
-                      <td>{s.tags.join(', ')}</td>
-                      <td>{s.enabled ? formatTime(s.next_run) : <span class="state paused">paused</span>}</td>
-                      <td class="row-actions">
-                        <button type="button" name="edit" onClick={() => setDraft(draftOf(s))}>
-                          Edit
-                        </button>
-                        <Action name={s.enabled ? 'pause' : 'resume'} run={async () => (await save(project, { ...draftOf(s), enabled: !s.enabled }), list.reload())}>
-                          {s.enabled ? 'Pause' : 'Resume'}
-                        </Action>
-                        <Action name="delete" confirm={`Delete the periodic job of ${s.spider}?`} run={async () => (await dash.post('schedules/delete.json', { project, id: s.id }), list.reload())}>
-                          Delete
-                        </Action>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <Table
+              class="schedules"
+              rows={schedules}
+              rowKey={(s) => s.id}
+              rowProps={(s) => ({ 'data-schedule': s.id })}
+              columns={[
+                { header: 'Spider', cell: (s) => s.spider },
+                { header: 'Cron (UTC)', cell: (s) => <code>{s.cron}</code> },
+                { header: 'Arguments', cell: (s) => Object.entries(s.spider_args).map(([k, v]) => `${k}=${v}`).join(' ') },
+                { header: 'Priority', class: 'num', cell: (s) => s.priority },
+                { header: 'Tags', cell: (s) => s.tags.join(', ') },
+                { header: 'Next run', cell: (s) => (s.enabled ? formatTime(s.next_run) : <span class="state paused">paused</span>) },
+                {
+                  header: '',
+                  class: 'row-actions',
+                  cell: (s) => (
+                    <>
+                      <button type="button" name="edit" onClick={() => setDraft(draftOf(s))}>
+                        Edit
+                      </button>
+                      <Action name={s.enabled ? 'pause' : 'resume'} run={async () => (await save(project, { ...draftOf(s), enabled: !s.enabled }), list.reload())}>
+                        {s.enabled ? 'Pause' : 'Resume'}
+                      </Action>
+                      <Action name="delete" confirm={`Delete the periodic job of ${s.spider}?`} run={async () => (await dash.post('schedules/delete.json', { project, id: s.id }), list.reload())}>
+                        Delete
+                      </Action>
+                    </>
+                  ),
+                },
+              ]}
+            />
           )
         }
       </Show>
@@ -104,21 +84,8 @@ export function PeriodicTab(props: { project: number }) {
 
 function ScheduleEditor(props: { draft: Draft; onSave: (d: Draft) => Promise<void> }) {
   const [d, setD] = useState(props.draft);
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
   const set = (name: keyof Draft) => (value: string) => setD({ ...d, [name]: value });
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      await props.onSave(d);
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, submit } = useRun(() => props.onSave(d));
   return (
     <form class="schedule" onSubmit={submit} aria-label="periodic job">
       <Field label="Spider" name="spider" value={d.spider} onInput={set('spider')} required />

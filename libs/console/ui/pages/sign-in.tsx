@@ -1,24 +1,11 @@
 import { useState } from 'preact/hooks';
 import { Me, session } from '../api';
-import { ErrorBox } from '../ui';
+import { ErrorBox, useRun } from '../ui';
 
 export function SignIn(props: { onSignedIn: (me: Me) => void }) {
   const [key, setKey] = useState('');
-  const [busy, setBusy] = useState(false);
   const unknownFromLink = new URL(location.href).searchParams.get('signin') === 'unknown-key';
-  const [error, setError] = useState<unknown>(unknownFromLink ? 'That link carried an unknown API key: sign in with yours.' : null);
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      props.onSignedIn(await session.signIn(key));
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, submit } = useRun(async () => props.onSignedIn(await session.signIn(key)), unknownFromLink ? 'That link carried an unknown API key: sign in with yours.' : null);
   return (
     <main class="signin">
       <h1>crawlhub</h1>

@@ -1,16 +1,9 @@
 import { useMemo, useState } from 'preact/hooks';
 import { dash, Me, stats } from '../api';
 import { TimeChart } from '../chart';
+import { Field } from '../forms';
 import { Empty, Show, useLoad } from '../ui';
-
-interface UsageEntry {
-  time_gte: string;
-  clean: number;
-  failed: number;
-  concurrency: number;
-  total_time: number;
-  traffic: number;
-}
+import type { UsageStatsEntry, WorkUsageEntry } from '@crawlhub/wire';
 
 const RANGES: [string, number, string][] = [
   ['last hour', 3600_000, 'max'],
@@ -20,12 +13,12 @@ const RANGES: [string, number, string][] = [
 ];
 
 /** Every page of the stats API for the range (it pages with `after`). */
-async function usage(rangeMs: number, groupby: string, users: string): Promise<UsageEntry[]> {
-  const entries: UsageEntry[] = [];
+async function usage(rangeMs: number, groupby: string, users: string): Promise<UsageStatsEntry[]> {
+  const entries: UsageStatsEntry[] = [];
   let after = '';
   const start = new Date(Date.now() - rangeMs).toISOString();
   do {
-    const page = await stats.get<{ results: UsageEntry[]; after: string }>({ start_date: start, groupby, limit: 10_000, after, users });
+    const page = await stats.get<{ results: UsageStatsEntry[]; after: string }>({ start_date: start, groupby, limit: 10_000, after, users });
     entries.push(...page.results);
     after = page.after;
   } while (after);
@@ -45,16 +38,7 @@ export function UsagePage(props: { me: Me }) {
     <section>
       <h1>Usage</h1>
       <div class="filters">
-        <label class="field">
-          <span>Range</span>
-          <select name="range" value={range} onChange={(e) => setRange(Number((e.target as HTMLSelectElement).value))}>
-            {RANGES.map(([label], i) => (
-              <option key={label} value={i}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </label>
+        <Field label="Range" name="range" value={String(range)} onInput={(v) => setRange(Number(v))} options={RANGES.map(([label], i) => [i, label])} />
         {props.me.admin && (
           <label class="field">
             <span>Keys (ids, comma list; empty: all)</span>
@@ -72,12 +56,10 @@ export function UsagePage(props: { me: Me }) {
   );
 }
 
-type WorkEntry = { time_gte: string } & Record<string, number>;
-
 /** The fetch or extraction API's usage (dash usage/<api>.json): one chart of its counters per interval. */
 function WorkUsage(props: { api: 'fetch' | 'extraction'; title: string; chart: string; rangeMs: number; groupby: string; users: string; series: [string, string, string][] }) {
   const loaded = useLoad(
-    () => dash.get<{ results: WorkEntry[] }>(`usage/${props.api}.json`, { start_date: new Date(Date.now() - props.rangeMs).toISOString(), groupby: props.groupby, users: props.users }),
+    () => dash.get<{ results: WorkUsageEntry[] }>(`usage/${props.api}.json`, { start_date: new Date(Date.now() - props.rangeMs).toISOString(), groupby: props.groupby, users: props.users }),
     [props.api, props.rangeMs, props.groupby, props.users],
   );
   return (
@@ -104,12 +86,12 @@ function WorkUsage(props: { api: 'fetch' | 'extraction'; title: string; chart: s
   );
 }
 
-function UsageCharts(props: { entries: UsageEntry[]; rangeMs: number }) {
+function UsageCharts(props: { entries: UsageStatsEntry[]; rangeMs: number }) {
   // The range the entries were read for, ending now (an hour with one bucket still spans the hour).
   const range = useMemo((): [number, number] => [(Date.now() - props.rangeMs) / 1000, Date.now() / 1000], [props.entries]);
   const charts = useMemo(() => {
     const times = props.entries.map((e) => Date.parse(e.time_gte) / 1000);
-    const col = (f: keyof UsageEntry) => props.entries.map((e) => Number(e[f]));
+    const col = (f: keyof UsageStatsEntry) => props.entries.map((e) => Number(e[f]));
     return {
       times,
       requests: [

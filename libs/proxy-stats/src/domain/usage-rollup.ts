@@ -1,3 +1,4 @@
+import type { UsageStatsEntry } from '@crawlhub/wire';
 import { addSample, Histogram, mergeInto, quantile } from './histogram';
 import { formatTime, GroupBy, groupStart } from './time-buckets';
 import type { UsageBucketPartial } from '@crawlhub/contracts';
@@ -7,15 +8,8 @@ export interface UsageBucketRow extends UsageBucketPartial {
   user: string;
 }
 
-/** An entry of GET /stats, fields in the original's order. */
-export interface UsageStatsEntry {
-  time_gte: string;
-  clean: number;
-  failed: number;
-  concurrency: number;
-  total_time: number;
-  traffic: number;
-}
+/** An entry of GET /stats, fields in the original's order (its type is the wire's: the console reads it). */
+export type { UsageStatsEntry };
 
 /** The 80th percentile, as the spec asks for `concurrency` and `total_time`. */
 export const PERCENTILE = 0.8;

@@ -6,6 +6,7 @@ import { EventWriter, ProjectionLagError } from '@crawlhub/views';
 import { DeployDoc } from '../../domain/deploy';
 import { projectOf, requireDeploy, sendDash } from '../../http/deploys-request';
 import { currentDeploy, DEPLOYS_VIEW, DeploysView } from '../../ports/deploys.view';
+import type { DashDeploy } from '@crawlhub/wire';
 
 /** `name-1.2-py3.11.egg` -> {name, version}, as the original lists dependency eggs. */
 function eggEntry(filename: string, fallbackVersion: string): { name: string; version: string } {
@@ -56,7 +57,7 @@ export class VersionsController {
     const current = currentDeploy(deploys);
     return sendDash(reply, {
       status: 'ok',
-      deploys: [...deploys].reverse().map((d) => ({
+      deploys: [...deploys].reverse().map((d): DashDeploy => ({
         deploy_id: d.deployId,
         version: d.version,
         stack: d.stack,

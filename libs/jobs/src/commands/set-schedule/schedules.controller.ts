@@ -7,6 +7,7 @@ import { integer, projectId, sendDash } from '../../http/jobs-request';
 import { Schedule } from '../../ports/schedules.view';
 import { ListSchedulesQuery } from '../../queries/list-schedules/list-schedules.query';
 import { SetScheduleCommand } from './set-schedule.command';
+import type { DashSchedule } from '@crawlhub/wire';
 
 const CONTROL = new Set(['project', 'spider', 'cron', 'priority', 'units', 'add_tag', 'id', 'enabled', 'apikey']);
 
@@ -54,7 +55,7 @@ export class SchedulesController {
     const project = projectId(params.get('project'));
     await this.principals.authorize(req, project);
     const now = Date.now();
-    const schedules = (await this.queries.execute<ListSchedulesQuery, Schedule[]>(new ListSchedulesQuery(project))).map((s) => ({
+    const schedules = (await this.queries.execute<ListSchedulesQuery, Schedule[]>(new ListSchedulesQuery(project))).map((s): DashSchedule => ({
       id: s.id,
       spider: s.spider,
       cron: s.cron,

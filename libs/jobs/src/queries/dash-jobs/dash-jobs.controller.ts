@@ -12,6 +12,7 @@ import { JobStateCounts } from '../job-state-counts/job-state-counts.handler';
 import { JobStateCountsQuery } from '../job-state-counts/job-state-counts.query';
 import { RUNNABLE_SPIDERS, RunnableSpiders } from '../../ports/runnable-spiders';
 import { CountJobsQuery, ListJobsQuery } from '../list-jobs/list-jobs.query';
+import type { DashJob } from '@crawlhub/wire';
 
 /** Date-time without zone, as the dash lists show them. */
 const dashTime = (ms: unknown) => (typeof ms === 'number' ? new Date(ms).toISOString().slice(0, 19) : undefined);
@@ -33,7 +34,7 @@ export class DashJobsController {
     return filter;
   }
 
-  private entry(job: JobDoc, now: number, counts: JobRecordCounts): Record<string, unknown> {
+  private entry(job: JobDoc, now: number, counts: JobRecordCounts): DashJob {
     return {
       id: job.key,
       spider: job.spider,

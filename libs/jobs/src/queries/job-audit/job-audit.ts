@@ -1,3 +1,4 @@
+import type { AuditEntry } from '@crawlhub/wire';
 import { EventEnvelope, JOB_DATA_TOPIC, JOB_METADATA_TOPIC, JOBS_DECIDED, JOBS_REQUESTED_TYPES, JOBS_TOPIC, JobsDecided, JobsRequested } from '@crawlhub/contracts';
 import { EventLog, LoggedEvent, partitionForKey } from '@crawlhub/eventlog';
 import { JobsDecision } from '../../domain/decide-jobs';
@@ -10,29 +11,8 @@ import { JobsDecision } from '../../domain/decide-jobs';
  * logs, metadata) are its events in the job topics.
  */
 
-/** One line of the history; `--json` prints these as they are, one JSON object per line. */
-export interface AuditEntry {
-  at: string;
-  /** topic/partition@offset */
-  position: string;
-  type: string;
-  version: number;
-  eventId: string;
-  actor: EventEnvelope['actor'];
-  correlationId: string;
-  causationId: string | null;
-  /** For a fact: the request it decided, the rules' version and what was decided. */
-  request?: JobsRequested['request'];
-  deciderVersion?: number;
-  outcome?: unknown;
-  failed?: string;
-  /** Jobs the decision wrote (key and state after it) or purged. */
-  jobs?: { key: string; state: string }[];
-  purged?: string[];
-  /** For a job's own event: its data, and how many records it carried. */
-  data?: unknown;
-  records?: number;
-}
+/** One line of the history; `--json` prints these as they are, one JSON object per line (its type is the wire's: the console reads it). */
+export type { AuditEntry };
 
 export type AuditTarget = { project: number; job: string | null };
 

@@ -4,8 +4,8 @@ import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { parseUnsignedInteger, queryOf, RequestPrincipal, single, ApiError } from '@crawlhub/http';
 import { idOf, kindOf } from '../../http/storage-request';
-import { RatesBody } from './job-record-rates.handler';
 import { JobRecordRatesQuery } from './job-record-rates.query';
+import type { JobRecordRates } from '@crawlhub/wire';
 
 /** Buckets from a second to a day: a chart's points, not a scan of every record's time. */
 const MAX_BUCKET_SECONDS = 86_400;
@@ -33,7 +33,7 @@ export class JobRecordRatesController {
     if (levelText !== undefined && kind !== 'logs') throw ApiError.badRequest('level applies to logs only');
     const level = levelText === undefined ? undefined : parseUnsignedInteger(levelText, 1000);
     if (level === null) throw ApiError.badRequest(`level takes a log level (an integer such as 40), got ${JSON.stringify(levelText)}`);
-    const body = await this.queries.execute<JobRecordRatesQuery, RatesBody>(new JobRecordRatesQuery(kind, job, bucket * 1000, level));
+    const body = await this.queries.execute<JobRecordRatesQuery, JobRecordRates>(new JobRecordRatesQuery(kind, job, bucket * 1000, level));
     return reply.header('content-type', 'application/json; charset=UTF-8').header('cache-control', 'no-store').send(JSON.stringify(body));
   }
 }

@@ -4,8 +4,8 @@ import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { flag, queryOf, RequestPrincipal } from '@crawlhub/http';
 import { idOf, kindOf } from '../../http/storage-request';
-import { StatsBody } from './job-records-stats.handler';
 import { JobRecordsStatsQuery } from './job-records-stats.query';
+import type { JobRecordStats } from '@crawlhub/wire';
 
 @Controller()
 export class JobRecordsStatsController {
@@ -18,7 +18,7 @@ export class JobRecordsStatsController {
     const project = idOf(p.project, 'project');
     const job = { project, spider: idOf(p.spider, 'spider'), job: idOf(p.job, 'job') };
     await this.principals.authorize(req, project, formatJobKey(job));
-    const body = await this.queries.execute<JobRecordsStatsQuery, StatsBody>(new JobRecordsStatsQuery(kind, job, flag(queryOf(req), 'all')));
+    const body = await this.queries.execute<JobRecordsStatsQuery, JobRecordStats>(new JobRecordsStatsQuery(kind, job, flag(queryOf(req), 'all')));
     return reply.header('content-type', 'application/json; charset=UTF-8').header('access-control-allow-origin', '*').send(JSON.stringify(body));
   }
 }

@@ -2,17 +2,13 @@ import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { JOB_RECORDS_VIEW, JobRecordsView } from '../../ports/job-records.view';
 import { JobRecordsStatsQuery } from './job-records-stats.query';
-
-export interface StatsBody {
-  counts: Record<string, number>;
-  totals: { input_bytes: number; input_values: number };
-}
+import type { JobRecordStats } from '@crawlhub/wire';
 
 @QueryHandler(JobRecordsStatsQuery)
-export class JobRecordsStatsHandler implements IQueryHandler<JobRecordsStatsQuery, StatsBody> {
+export class JobRecordsStatsHandler implements IQueryHandler<JobRecordsStatsQuery, JobRecordStats> {
   constructor(@Inject(JOB_RECORDS_VIEW) private readonly view: JobRecordsView) {}
 
-  async execute(q: JobRecordsStatsQuery): Promise<StatsBody> {
+  async execute(q: JobRecordsStatsQuery): Promise<JobRecordStats> {
     const s = await this.view.stats(q.kind, q.job);
     const counts: Record<string, number> = {};
     for (const [k, v] of Object.entries(s?.counts ?? {})) if (q.all || q.kind !== 'items' || !k.startsWith('_')) counts[k] = v;
