@@ -8,3 +8,4 @@ export * from './staged-append';
 export * from './adapters/mongodb/mongo-view-database';
 export * from './adapters/mongodb/mongo-projection-store';
 export * from './view-adapter';
+export * from './fact-decider';
