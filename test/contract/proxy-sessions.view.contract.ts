@@ -34,7 +34,7 @@ export function proxySessionsViewContract(name: string, harness: ViewHarness<Pro
     const created = (id: string, at: number, o: { user?: string; exit?: string; limit?: number } = {}) => async (pos: LogPosition) => {
       const user = o.user ?? U;
       const request = { user, id, exit: o.exit ?? '127.0.0.2', at, limit: o.limit ?? 2, idleMs: IDLE };
-      const decision = await decideSessionCreate(view, request);
+      const decision = await decideSessionCreate(view, request, pos.offset);
       await event(PROXY_SESSION_DECIDED, { user, id, exit: request.exit, requestOffset: pos.offset, requestedAt: at, deciderVersion: 1, ...decision })(pos);
     };
     const touched = (lastUsed: Record<string, number>, user = U) => event(PROXY_SESSIONS_TOUCHED, { user, lastUsed });
@@ -61,7 +61,7 @@ export function proxySessionsViewContract(name: string, harness: ViewHarness<Pro
       await p.batch(created('11', T0), created('12', T0 + 10_000));
       // At T0 + IDLE + 5000 session 11 (idle for IDLE + 5000) goes; 12 (idle for IDLE - 5000) stays.
       expect(await view.idle(U, T0 + 5000, 10)).toEqual(['11']);
-      expect(await view.countActive(U, T0 + 5000)).toBe(1);
+      expect(await view.countActive(U, T0 + 5000, 99)).toBe(1);
       await p.batch(created('13', T0 + IDLE + 5000));
       expect(Object.keys(await states())).toEqual(['12', '13']);
       expect(await view.session(U, '11')).toBeNull();
@@ -107,10 +107,12 @@ export function proxySessionsViewContract(name: string, harness: ViewHarness<Pro
     it('keeps a touch or a delete that came before its session\'s fact (a log written before facts), completed by the fact', async () => {
       await p.batch(touched({ '11': T0 + 900 }), deleted('12'), touched({ '12': T0 + 800 }));
       expect(await states()).toEqual({});
-      expect([await view.decided(U, '11'), await view.decided(U, '12'), await view.countActive(U, 0)]).toEqual([false, false, 0]);
+      expect([await view.decided(U, '11'), await view.decided(U, '12'), await view.countActive(U, 0, 0)]).toEqual([false, false, 0]);
       await p.batch(fact('11', 10), fact('12', 11));
       expect(await states()).toEqual({ '11': ['127.0.0.2', T0 + 900] });
       expect(await view.session(U, '12')).toMatchObject({ id: '12', exit: '127.0.0.2', state: 'deleted' });
+      // Deleted by the event at offset 1: a request before it (its decision made on these views) still counts it.
+      expect([await view.countActive(U, 0, 0), await view.countActive(U, 0, 1)]).toEqual([2, 1]);
     });
 
     it('applying events again changes nothing (an accepted session stays accepted, a refused one refused)', async () => {

@@ -32,7 +32,7 @@ export class ProxySessionsDecider extends FactDecider {
         decidedThrough: (partition) => view.decidedThrough(partition),
         builtBeforeFacts: () => view.builtBeforeFacts(),
         decide: async (e) => {
-          const decision = await decideSessionCreate(view, e.event.data as ProxySessionCreated);
+          const decision = await decideSessionCreate(view, e.event.data as ProxySessionCreated, e.offset);
           return factOf(e, decision);
         },
         failedFact: (e, failed) => factOf(e, { forgotten: [], failed }),

@@ -9,8 +9,12 @@ export interface SessionsState {
   decided(user: string, id: string): Promise<boolean>;
   /** The user's sessions (any state) last used before `before`, oldest first, at most `max`. */
   idle(user: string, before: number, max: number): Promise<string[]>;
-  /** How many of the user's sessions are active and were last used at `since` or later. */
-  countActive(user: string, since: number): Promise<number>;
+  /**
+   * How many of the user's sessions were active at the request at `requestOffset` and were
+   * last used at `since` or later: active ones, and those deleted by an event after that
+   * offset (the views may have folded it already: a delete appended while the request waited).
+   */
+  countActive(user: string, since: number, requestOffset: number): Promise<number>;
 }
 
 export type SessionDecision = Pick<ProxySessionDecided, 'outcome' | 'forgotten'>;
@@ -20,13 +24,14 @@ export type SessionDecision = Pick<ProxySessionDecided, 'outcome' | 'forgotten'>
  * wins); else the user's sessions idle at the request's time (last used more than `idleMs`
  * before it) are forgotten (the oldest, up to MAX_FORGOTTEN_PER_DECISION: the rest are not
  * counted either, and go with later decisions), and the session is active if fewer than
- * `limit` of the user's other sessions are active, else refused. Limit and idle time come
+ * `limit` of the user's other sessions were active at the request (in log order), else
+ * refused. Limit and idle time come
  * from the request, as the proxy that took it was configured.
  */
-export async function decideSessionCreate(state: SessionsState, request: ProxySessionCreated): Promise<SessionDecision> {
+export async function decideSessionCreate(state: SessionsState, request: ProxySessionCreated, requestOffset: number): Promise<SessionDecision> {
   if (await state.decided(request.user, request.id)) return { outcome: 'duplicate', forgotten: [] };
   const idleBefore = request.at - request.idleMs;
   const forgotten = await state.idle(request.user, idleBefore, MAX_FORGOTTEN_PER_DECISION);
-  const active = await state.countActive(request.user, idleBefore);
+  const active = await state.countActive(request.user, idleBefore, requestOffset);
   return { outcome: active < request.limit ? 'active' : 'refused', forgotten };
 }

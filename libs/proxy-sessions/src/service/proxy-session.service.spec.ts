@@ -30,7 +30,7 @@ class ApplyingWriter {
     for (const [i, event] of events.entries()) {
       if (event.type !== PROXY_SESSION_CREATED) continue;
       const d = event.data as ProxySessionCreated;
-      const decision = await decideSessionCreate(this.view, d);
+      const decision = await decideSessionCreate(this.view, d, positions[i].offset);
       const fact = createEvent({ type: PROXY_SESSION_DECIDED, key: event.key, data: { ...decision, user: d.user, id: d.id, exit: d.exit, requestOffset: positions[i].offset, requestedAt: d.at, deciderVersion: 1 }, actor: event.actor });
       await this.append(topic, [fact]);
     }

@@ -21,6 +21,8 @@ interface SessionDoc {
   x: string;
   lu: number;
   st: SessionState;
+  /** A deleted session's: the offset of its delete (a decision of a request before it still counts the session). */
+  do?: number;
   /** The offset of the event that wrote the document first. */
   _o: number;
 }
@@ -59,9 +61,9 @@ export class ProxySessionsMongo implements ProxySessionsView {
     return docs.map((d) => d.i);
   }
 
-  async countActive(user: string, since: number): Promise<number> {
+  async countActive(user: string, since: number, requestOffset: number): Promise<number> {
     await this.ready;
-    return this.docs.countDocuments({ u: user, st: 'active', lu: { $gte: since } });
+    return this.docs.countDocuments({ u: user, lu: { $gte: since }, $or: [{ st: 'active' }, { st: 'deleted', x: { $ne: '' }, do: { $gt: requestOffset } }] });
   }
 
   async decidedThrough(partition: number): Promise<number> {
@@ -105,8 +107,8 @@ export class ProxySessionsMongo implements ProxySessionsView {
   async delete(at: LogPosition, user: string, id: string, when: number): Promise<void> {
     await this.ready;
     const _id = idOf(user, id);
-    await this.docs.updateOne({ _id, st: { $in: ['active', 'pending'] } }, { $set: { st: 'deleted' } });
-    await this.docs.updateOne({ _id }, { $setOnInsert: { u: user, i: id, x: '', lu: when, st: 'deleted', _o: at.offset } }, { upsert: true });
+    await this.docs.updateOne({ _id, st: { $in: ['active', 'pending'] } }, { $set: { st: 'deleted', do: at.offset } });
+    await this.docs.updateOne({ _id }, { $setOnInsert: { u: user, i: id, x: '', lu: when, st: 'deleted', do: at.offset, _o: at.offset } }, { upsert: true });
   }
 
   async session(user: string, id: string): Promise<StoredSession | null> {

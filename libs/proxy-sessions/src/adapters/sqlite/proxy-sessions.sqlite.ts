@@ -16,7 +16,8 @@ const sessionOf = (r: Row): StoredSession => ({ id: r.id, exit: r.exit, lastUsed
 /**
  * One row per (user, session id) in `proxy_session_states` (the release that decided while
  * projecting kept them in `proxy_sessions`: see builtBeforeFacts), and the decided-through
- * mark per partition in `proxy_session_decided`. Decision reads and the fold go through the
+ * mark per partition in `proxy_session_decided`; `deleted_o` is the offset of the delete
+ * of a deleted session (a decision of a request before it still counts the session). Decision reads and the fold go through the
  * writer (inside the projector's transaction they see the batch applied so far), the
  * proxy's reads through the reader. The checkpoint already makes re-application impossible
  * here; the write-once rules mirror the MongoDB adapter.
@@ -29,7 +30,7 @@ export class ProxySessionsSqlite implements ProxySessionsView {
   constructor(@Inject(SqliteViewDatabase) views: SqliteViewDatabase) {
     views.defineSchema(`
       CREATE TABLE IF NOT EXISTS proxy_session_states (
-        user TEXT NOT NULL, id TEXT NOT NULL, exit TEXT NOT NULL, last_used INTEGER NOT NULL, state TEXT NOT NULL,
+        user TEXT NOT NULL, id TEXT NOT NULL, exit TEXT NOT NULL, last_used INTEGER NOT NULL, state TEXT NOT NULL, deleted_o INTEGER,
         PRIMARY KEY (user, id)) WITHOUT ROWID;
       CREATE INDEX IF NOT EXISTS proxy_session_states_idle ON proxy_session_states (user, last_used);
       CREATE INDEX IF NOT EXISTS proxy_session_states_active ON proxy_session_states (user, state, last_used);
@@ -40,7 +41,10 @@ export class ProxySessionsSqlite implements ProxySessionsView {
     this.st = {
       decided: w.prepare(`SELECT 1 FROM proxy_session_states WHERE user = ? AND id = ? AND exit <> ''`),
       idle: w.prepare('SELECT id FROM proxy_session_states WHERE user = ? AND last_used < ? ORDER BY last_used, id LIMIT ?'),
-      countActive: w.prepare(`SELECT count(*) AS n FROM proxy_session_states WHERE user = ? AND state = 'active' AND last_used >= ?`),
+      countActive: w.prepare(
+        `SELECT count(*) AS n FROM proxy_session_states
+         WHERE user = ? AND last_used >= ? AND (state = 'active' OR (state = 'deleted' AND exit <> '' AND deleted_o > ?))`,
+      ),
       decidedThrough: w.prepare('SELECT request_offset FROM proxy_session_decided WHERE partition = ?'),
       markDecided: w.prepare(
         `INSERT INTO proxy_session_decided (partition, request_offset) VALUES (?, ?)
@@ -58,8 +62,8 @@ export class ProxySessionsSqlite implements ProxySessionsView {
          ON CONFLICT (user, id) DO UPDATE SET last_used = MAX(last_used, excluded.last_used)`,
       ),
       delete: w.prepare(
-        `INSERT INTO proxy_session_states (user, id, exit, last_used, state) VALUES (?, ?, '', ?, 'deleted')
-         ON CONFLICT (user, id) DO UPDATE SET state = 'deleted' WHERE state IN ('active', 'pending')`,
+        `INSERT INTO proxy_session_states (user, id, exit, last_used, state, deleted_o) VALUES (?, ?, '', ?, 'deleted', ?)
+         ON CONFLICT (user, id) DO UPDATE SET state = 'deleted', deleted_o = excluded.deleted_o WHERE state IN ('active', 'pending')`,
       ),
       session: r.prepare('SELECT id, exit, last_used, state FROM proxy_session_states WHERE user = ? AND id = ?'),
       active: r.prepare(`SELECT id, exit, last_used, state FROM proxy_session_states WHERE user = ? AND state = 'active' ORDER BY id`),
@@ -74,8 +78,8 @@ export class ProxySessionsSqlite implements ProxySessionsView {
     return (this.st.idle.all(user, before, max) as { id: string }[]).map((r) => r.id);
   }
 
-  async countActive(user: string, since: number): Promise<number> {
-    return (this.st.countActive.get(user, since) as { n: number }).n;
+  async countActive(user: string, since: number, requestOffset: number): Promise<number> {
+    return (this.st.countActive.get(user, since, requestOffset) as { n: number }).n;
   }
 
   async decidedThrough(partition: number): Promise<number> {
@@ -103,8 +107,8 @@ export class ProxySessionsSqlite implements ProxySessionsView {
     for (const [id, ms] of Object.entries(lastUsed)) this.st.touch.run(user, id, ms);
   }
 
-  async delete(_at: LogPosition, user: string, id: string, when: number): Promise<void> {
-    this.st.delete.run(user, id, when);
+  async delete(at: LogPosition, user: string, id: string, when: number): Promise<void> {
+    this.st.delete.run(user, id, when, at.offset);
   }
 
   async session(user: string, id: string): Promise<StoredSession | null> {
