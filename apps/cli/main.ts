@@ -51,9 +51,9 @@ crawlhub keys create --admin [--label TEXT]
   {
     words: ['replay'],
     usage: `crawlhub replay        drop every view and rebuild it from the event log's facts
-                       (stop the platform's projector first); job requests of a log
-                       written before decisions were facts are decided once, and
-                       their facts appended (the upgrade path)`,
+                       (stop the platform's projector first); job and proxy session
+                       requests of a log written before decisions were facts are
+                       decided once, and their facts appended (the upgrade path)`,
     run: (core: Core) => replay(core),
   },
   {
