@@ -59,7 +59,8 @@ describe('proxy sessions decider: SIGKILL in the middle of a batch', () => {
       expect(first.status).toBe(200);
       given.push(first.body);
       const creators = [1, 2, 3, 4].map(creator);
-      await sleep(2_000);
+      // Creates flowing (a slow lane answers fewer per second), then the kill.
+      for (const deadline = Date.now() + 60_000; given.length < 12 && Date.now() < deadline; ) await sleep(100);
       beforeKill = given.length;
       await decider.stop('SIGKILL');
       await sleep(500);
@@ -80,6 +81,7 @@ describe('proxy sessions decider: SIGKILL in the middle of a batch', () => {
 
     const core = await openCore(loadConfig({ ...process.env, ...env }));
     try {
+      await core.eventLog.ensureTopics([PROXY_SESSIONS_TOPIC]);
       const events: LoggedEvent[] = [];
       for (let partition = 0; partition < core.eventLog.partitionCount(PROXY_SESSIONS_TOPIC); partition++) {
         for (let from = 0; ; ) {

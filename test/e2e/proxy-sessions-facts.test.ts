@@ -1,9 +1,10 @@
 import { globalAgent } from 'node:http';
 import { createEvent, EventEnvelope, PROXY_SESSION_CREATED, PROXY_SESSION_DECIDED, PROXY_SESSION_DELETED, PROXY_SESSIONS_TOPIC, PROXY_SESSIONS_TOUCHED, ProxySessionDecided } from '@crawlhub/contracts';
 import { Core } from '@crawlhub/platform';
-import { PROXY_SESSIONS_VIEW, ProxySessionService, ProxySessionsView } from '@crawlhub/proxy-sessions';
+import { PROXY_SESSIONS_VIEW, ProxySessionService, ProxySessionsView, sessionAuditEntries } from '@crawlhub/proxy-sessions';
 import * as decideModule from '../../libs/proxy-sessions/src/domain/decide-sessions';
 import { startProxyApp, StartedProxy } from '../../apps/proxy/proxy.app';
+import { cli } from '../support/cli';
 import { keyStream } from '../support/jobs-stream';
 import { basic, startTestPlatform, TestPlatform } from '../support/platform';
 import { direct, viaProxy } from '../support/proxy-client';
@@ -122,6 +123,11 @@ describe('proxy sessions: decisions are facts', () => {
     expect(JSON.parse(before[0] as string)).toEqual({ [ids[1]]: expect.any(String), [ids[2]]: expect.any(String) });
     expect(Object.keys(JSON.parse(before[1] as string))).toEqual([ids[5], ids[6]].sort());
 
+    const auditBefore = await Promise.all(users.map((u) => sessionAuditEntries(p.core.eventLog, u)));
+    expect(auditBefore[1].filter((a) => a.deciderVersion !== undefined).map((a) => [a.outcome, a.request, a.forgotten?.length])).toEqual([
+      ['active', { limit: 2, idleMs: 1500 }, 0], ['active', { limit: 2, idleMs: 1500 }, 0], ['active', { limit: 2, idleMs: 1500 }, 2], ['active', { limit: 5000, idleMs: 1_800_000 }, 0],
+    ]);
+
     const changed = switchDeciderBehaviour();
     await p.projector!.stop();
     await p.projector!.replay(() => undefined);
@@ -129,6 +135,28 @@ describe('proxy sessions: decisions are facts', () => {
     expect(changed).not.toHaveBeenCalled();
     expect(await readAll()).toEqual(before);
     expect(await Promise.all(users.map(factsPerRequest))).toEqual([[1, 1, 1, 1, 1], [1, 1, 1, 1]]);
+    expect(await Promise.all(users.map((u) => sessionAuditEntries(p.core.eventLog, u)))).toEqual(auditBefore);
+
+    // Audit reads the log alone: the same with every view deleted, through the CLI too (text and --json).
+    await p.projector!.stop();
+    await p.core.projections.reset();
+    const config = p.core.config;
+    const laneEnv: Record<string, string> = {
+      EVENT_LOG: config.eventLog.kind,
+      EVENT_LOG_NAMESPACE: config.eventLog.namespace,
+      VIEW_STORE: config.viewStore.kind,
+      ...(config.eventLog.kind === 'kafka' ? { KAFKA_BROKERS: config.eventLog.brokers.join(',') } : {}),
+      ...(config.viewStore.kind === 'mongodb' ? { MONGODB_URI: config.viewStore.uri, MONGODB_DATABASE: config.viewStore.database } : {}),
+    };
+    const json = await cli(config.dataDir, ['audit', users[0], '--json'], laneEnv);
+    expect(json.code).toBe(0);
+    expect(json.out.split('\n').filter(Boolean).map((l) => JSON.parse(l))).toEqual(JSON.parse(JSON.stringify(auditBefore[0])));
+    const lines = (await cli(config.dataDir, ['audit', users[0]], laneEnv)).out.split('\n');
+    expect(lines.filter((l) => / decider v1 .*\(limit 2, idle 1800000 ms\) -> refused/.test(l))).toHaveLength(2);
+    expect(lines.find((l) => l.includes('proxy-sessions.deleted'))).toMatch(new RegExp(` by key:${users[0]}  correlation [\\w-]+  session ${ids[0]}$`));
+    await p.projector!.replay(() => undefined);
+    await p.projector!.start();
+    expect(await readAll()).toEqual(before);
 
     // The switch is live: a new request is decided by the changed rules, the history stays (the create sent the
     // key's last uses first, so only the API's answers are compared).

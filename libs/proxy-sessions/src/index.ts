@@ -6,3 +6,4 @@ export * from './events/proxy-sessions.projection';
 export * from './service/proxy-session.service';
 export * from './domain/decide-sessions';
 export * from './decider/proxy-sessions-decider';
+export * from './queries/session-audit/session-audit';
