@@ -5,6 +5,7 @@ import { storageBench } from './storage.bench';
 import { collectionsBench } from './collections.bench';
 import { frontierBench } from './frontier.bench';
 import { proxyBench, proxyBenchOptions } from './proxy.bench';
+import { proxySessionsBench } from './proxy-sessions.bench';
 import { renderBench } from './render.bench';
 import { fetchBench, fetchBenchOptions } from './fetch.bench';
 import { articleExtractionBench } from './extraction.bench';
@@ -25,9 +26,10 @@ import { deployBench } from './deploy.bench';
  * BENCH_CONSOLE_DATA_DIR keeps the data `console` seeds there, and measures it again, unseeded, when it is already there;
  * MONGODB_URI adds its MongoDB views lane (a database of its own, named after the data dir).
  * Words after the sections that are options, not sections: `soak` (proxy: memory soak only),
+ * `sessions` (proxy: the session create latency only, bench/proxy-sessions.bench.ts),
  * `pages` (extraction: each article page's precision and recall, worst first).
  */
-const OPTIONS = ['soak', 'pages'];
+const OPTIONS = ['soak', 'sessions', 'pages'];
 const SECTIONS: Record<string, () => Promise<void>> = {
   collections: () => collectionsBench({ records: Math.round(1_000_000 * Number(process.env.BENCH_SCALE ?? '1')), clients: Number(process.env.BENCH_CLIENTS ?? '4') }),
   jobs: () => jobsBench({ jobs: Math.round(100_000 * Number(process.env.BENCH_SCALE ?? '1')) }),
@@ -48,7 +50,11 @@ const SECTIONS: Record<string, () => Promise<void>> = {
   },
   frontier: () =>
     frontierBench({ requests: Math.round(1_000_000 * Number(process.env.BENCH_SCALE ?? '1')), slots: 100, clients: 4, perPost: Number(process.env.FRONTIER_BENCH_POST ?? '5000') }),
-  proxy: () => proxyBench(proxyBenchOptions(process.argv.slice(2))),
+  proxy: async () => {
+    const args = process.argv.slice(2);
+    if (!args.includes('sessions')) await proxyBench(proxyBenchOptions(args));
+    if (!args.includes('soak')) await proxySessionsBench();
+  },
   fetch: async () => {
     await fetchBench(fetchBenchOptions());
     await renderBench({ seconds: Number(process.env.BENCH_RENDER_SECONDS ?? '5'), soakRenders: Number(process.env.BENCH_RENDER_SOAK ?? '2000') });

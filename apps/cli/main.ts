@@ -13,6 +13,7 @@ import { ExtractionUsage } from '@crawlhub/extraction-batches';
 import { LoggedEvent } from '@crawlhub/eventlog';
 import { auditEntries, auditLine, auditTargetOf } from '@crawlhub/jobs';
 import { Core, CoreModule, openCore } from '@crawlhub/platform';
+import { SESSION_AUDIT_TARGET, sessionAuditEntries, sessionAuditLine } from '@crawlhub/proxy-sessions';
 import { parseSpidersFile, RegisterSpidersCommand, SPIDER_COMMANDS_VIEW, SpiderCommandError, SpiderCommandsView, SpiderRegistryModule } from '@crawlhub/runner';
 import { createProjector } from '../projector/projector.app';
 import { CliCommand, CliUsageError, ParsedCommandLine, parseCommandLine } from './command-line';
@@ -51,21 +52,23 @@ crawlhub keys create --admin [--label TEXT]
   {
     words: ['replay'],
     usage: `crawlhub replay        drop every view and rebuild it from the event log's facts
-                       (stop the platform's projector first); job requests of a log
-                       written before decisions were facts are decided once, and
-                       their facts appended (the upgrade path)`,
+                       (stop the platform's projector first); job and proxy session
+                       requests of a log written before decisions were facts are
+                       decided once, and their facts appended (the upgrade path)`,
     run: (core: Core) => replay(core),
   },
   {
     words: ['audit'],
     usage: `crawlhub audit <project>/<spider>/<job> [--json]
 crawlhub audit <project> [--json]
-                       the job's (or the project's) history from the log alone, oldest
-                       first: each decision with its request, the decider's version,
-                       actor, correlation and causation ids; a job's own writes too.
-                       --json: one JSON object per line`,
+crawlhub audit <key-id> [--json]
+                       the job's (or the project's, or the key's proxy sessions')
+                       history from the log alone, oldest first: each decision with
+                       its request, the decider's version, actor, correlation and
+                       causation ids; a job's own writes, a key's session touches and
+                       deletes too. --json: one JSON object per line`,
     options: { json: { type: 'boolean' } },
-    positionals: ['<project>[/<spider>/<job>]'],
+    positionals: ['<project>[/<spider>/<job>] or <key-id>'],
     run: (core: Core, { values, positionals }: CommandArgs) => audit(core, positionals[0], values.json === true),
   },
   {
@@ -200,12 +203,20 @@ async function replay(core: Core): Promise<void> {
 }
 
 async function audit(core: Core, what: string, json: boolean): Promise<void> {
+  if (SESSION_AUDIT_TARGET.test(what)) return auditSessions(core, what, json);
   const target = auditTargetOf(what);
-  if (!target) fail('audit takes a project id like 1 or a job key like 1/2/3 (and --json)');
+  if (!target) fail('audit takes a project id like 1, a job key like 1/2/3 or a key id like key-0123456789ab (and --json)');
   const entries = await auditEntries(core.eventLog, target);
   if (json) for (const a of entries) console.log(JSON.stringify(a));
   else if (entries.length === 0) console.log(`no events for ${target.job === null ? `project ${target.project}` : `job ${target.job}`}`);
   else for (const a of entries) console.log(auditLine(a));
+}
+
+async function auditSessions(core: Core, user: string, json: boolean): Promise<void> {
+  const entries = await sessionAuditEntries(core.eventLog, user);
+  if (json) for (const a of entries) console.log(JSON.stringify(a));
+  else if (entries.length === 0) console.log(`no proxy session events for ${user}`);
+  else for (const a of entries) console.log(sessionAuditLine(a));
 }
 
 async function extractionUsage(core: Core, { values }: CommandArgs): Promise<void> {

@@ -1,16 +1,21 @@
 import { JOBS_TOPIC } from '@crawlhub/contracts';
 import { EventLog, LoggedEvent, partitionForKey } from '@crawlhub/eventlog';
 
-/** Every event of a project's stream in the jobs topic (requests, facts, heartbeats), oldest first. */
-export async function projectStream(log: EventLog, project: number): Promise<LoggedEvent[]> {
-  await log.ensureTopics([JOBS_TOPIC]);
-  const partition = partitionForKey(String(project), log.partitionCount(JOBS_TOPIC));
+/** Every event of one key's stream in a topic (requests, facts, plain events), oldest first. */
+export async function keyStream(log: EventLog, topic: string, key: string): Promise<LoggedEvent[]> {
+  await log.ensureTopics([topic]);
+  const partition = partitionForKey(key, log.partitionCount(topic));
   const events: LoggedEvent[] = [];
   for (let from = 0; ; ) {
-    const page = await log.read(JOBS_TOPIC, partition, from, 1000);
+    const page = await log.read(topic, partition, from, 1000);
     if (page.length === 0) break;
-    events.push(...page.filter((e) => e.event.key === String(project)));
+    events.push(...page.filter((e) => e.event.key === key));
     from = page[page.length - 1].offset + 1;
   }
   return events;
+}
+
+/** Every event of a project's stream in the jobs topic (requests, facts, heartbeats), oldest first. */
+export function projectStream(log: EventLog, project: number): Promise<LoggedEvent[]> {
+  return keyStream(log, JOBS_TOPIC, String(project));
 }

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { viewAdapter } from '@crawlhub/views';
 import { ProxySessionsMongo } from './adapters/mongodb/proxy-sessions.mongodb';
 import { ProxySessionsSqlite } from './adapters/sqlite/proxy-sessions.sqlite';
+import { ProxySessionsDecider } from './decider/proxy-sessions-decider';
 import { ProxySessionsProjection } from './events/proxy-sessions.projection';
 import { PROXY_SESSIONS_VIEW } from './ports/proxy-sessions.view';
 import { ProxySessionService } from './service/proxy-session.service';
@@ -9,9 +10,9 @@ import { ProxySessionService } from './service/proxy-session.service';
 /** The sessions view on the configured view store. */
 const sessionsView = viewAdapter(PROXY_SESSIONS_VIEW, { sqlite: ProxySessionsSqlite, mongodb: ProxySessionsMongo });
 
-/** The sessions view and its projection; needed by the projector. */
+/** The sessions view, its projection and its decider; needed by the projector (which runs the decider). */
 @Module({
-  providers: [sessionsView, ProxySessionsProjection],
+  providers: [sessionsView, ProxySessionsProjection, ProxySessionsDecider],
   exports: [PROXY_SESSIONS_VIEW],
 })
 export class ProxySessionsViewsModule {}

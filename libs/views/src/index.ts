@@ -9,3 +9,4 @@ export * from './adapters/mongodb/mongo-view-database';
 export * from './adapters/mongodb/mongo-projection-store';
 export * from './adapters/mongodb/mongodb-driver';
 export * from './view-adapter';
+export * from './fact-decider';

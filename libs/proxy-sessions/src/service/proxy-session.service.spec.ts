@@ -1,19 +1,24 @@
-import { EventEnvelope, PROXY_SESSION_CREATED, PROXY_SESSIONS_TOUCHED } from '@crawlhub/contracts';
+import { createEvent, EventEnvelope, PROXY_SESSION_CREATED, PROXY_SESSION_DECIDED, PROXY_SESSIONS_TOUCHED, ProxySessionCreated } from '@crawlhub/contracts';
 import { loadConfig } from '@crawlhub/config';
 import { LogPosition } from '@crawlhub/eventlog';
 import { ProxyError } from '@crawlhub/proxy';
-import { EventWriter, SqliteViewDatabase } from '@crawlhub/views';
+import { EventWriter, ProjectionStore, SqliteViewDatabase } from '@crawlhub/views';
 import { ProxySessionsSqlite } from '../adapters/sqlite/proxy-sessions.sqlite';
+import { decideSessionCreate } from '../domain/decide-sessions';
 import { ProxySessionsProjection } from '../events/proxy-sessions.projection';
 import { ProxySessionService } from './proxy-session.service';
 
 const T0 = Date.parse('2026-01-05T10:00:00Z');
 
-/** An EventWriter whose appends are applied at once by the projection (an in-memory view). */
+/**
+ * An EventWriter whose appends are folded at once by the projection (an in-memory view),
+ * with the decider's part played in line: a create request gets its fact, decided by the
+ * decider's rules, appended right after it.
+ */
 class ApplyingWriter {
   appended: EventEnvelope[] = [];
   private offset = 0;
-  constructor(private readonly projection: ProxySessionsProjection) {}
+  constructor(private readonly projection: ProxySessionsProjection, private readonly view: ProxySessionsSqlite) {}
   async append(topic: string, events: EventEnvelope[]): Promise<LogPosition[]> {
     const positions: LogPosition[] = [];
     for (const event of events) {
@@ -22,12 +27,22 @@ class ApplyingWriter {
       await this.projection.apply({ ...at, event });
       positions.push(at);
     }
+    for (const [i, event] of events.entries()) {
+      if (event.type !== PROXY_SESSION_CREATED) continue;
+      const d = event.data as ProxySessionCreated;
+      const decision = await decideSessionCreate(this.view, d, positions[i].offset);
+      const fact = createEvent({ type: PROXY_SESSION_DECIDED, key: event.key, data: { ...decision, user: d.user, id: d.id, exit: d.exit, requestOffset: positions[i].offset, requestedAt: d.at, deciderVersion: 1 }, actor: event.actor });
+      await this.append(topic, [fact]);
+    }
     return positions;
   }
   appendAndWait(topic: string, events: EventEnvelope[]): Promise<LogPosition[]> {
     return this.append(topic, events);
   }
 }
+
+/** The decision is folded before append returns: nothing to wait for. */
+const foldedAtOnce = { nextChange: async () => undefined } as unknown as ProjectionStore;
 
 describe('ProxySessionService', () => {
   let now = T0;
@@ -43,9 +58,10 @@ describe('ProxySessionService', () => {
   });
 
   function service(env: Record<string, string> = {}) {
-    const writer = new ApplyingWriter(new ProxySessionsProjection(new ProxySessionsSqlite(views)));
+    const view = new ProxySessionsSqlite(views);
+    const writer = new ApplyingWriter(new ProxySessionsProjection(view), view);
     const config = loadConfig({ PROXY_SESSION_LIMIT: '2', PROXY_SESSION_IDLE_MS: '1000', ...env });
-    return { s: new ProxySessionService(writer as unknown as EventWriter, new ProxySessionsSqlite(views), config), writer };
+    return { s: new ProxySessionService(writer as unknown as EventWriter, view, config, foldedAtOnce), writer };
   }
 
   it('creates sessions up to the limit, then throws user_session_limit; a key sees only its own', async () => {
@@ -97,7 +113,7 @@ describe('ProxySessionService', () => {
     await s.exitOf('key-a', a);
     now = T0 + 1500; // idle for 1500 ms as far as the log knew before this create
     await expect(s.create('key-a', '127.0.0.3')).rejects.toEqual(new ProxyError('user_session_limit'));
-    expect(writer.appended.slice(-2).map((e) => e.type)).toEqual([PROXY_SESSIONS_TOUCHED, PROXY_SESSION_CREATED]);
+    expect(writer.appended.slice(-3).map((e) => e.type)).toEqual([PROXY_SESSIONS_TOUCHED, PROXY_SESSION_CREATED, PROXY_SESSION_DECIDED]);
     now = T0 + 2000;
     expect(await s.create('key-a', '127.0.0.3')).toMatch(/^[1-9][0-9]{15}$/); // a is idle for 1100 ms now: purged
   });

@@ -5,20 +5,25 @@ import {
 } from '@crawlhub/contracts';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
 import { ProxyError, ProxySessions } from '@crawlhub/proxy';
-import { EventWriter } from '@crawlhub/views';
+import { LogPosition } from '@crawlhub/eventlog';
+import { EventWriter, PROJECTION_STORE, ProjectionLagError, ProjectionStore } from '@crawlhub/views';
 import { expired, LastUses } from '../domain/last-uses';
 import { newSessionId } from '../domain/session-id';
 import { PROXY_SESSIONS_VIEW, ProxySessionsView, StoredSession } from '../ports/proxy-sessions.view';
 
 /**
  * The proxy's sessions (bound to the proxy's PROXY_SESSIONS port), event-sourced so that
- * every proxy process shares them. A create or a delete is appended and waited for (the
- * projection decides the limit); a use reads the view (a delete through another process
+ * every proxy process shares them. A create appends its request and waits until the views
+ * have folded the decider's fact (ProxySessionsDecider decides the limit); a delete is
+ * appended and waited for; a use reads the view (a delete through another process
  * is seen at once) and is only remembered here: every PROXY_SESSION_TOUCH_MS, at
  * shutdown, and before a create of the same user, the last uses go to the log as one
  * `touched` event per user. Expiry is judged with the newest last use known (the view's
  * or this process's).
  */
+/** Longest pause between two looks at the views while a decision is awaited. */
+const MAX_POLL_MS = 20;
+
 @Injectable()
 export class ProxySessionService implements ProxySessions, OnModuleInit, OnModuleDestroy {
   private readonly log = new Logger('ProxySessions');
@@ -30,6 +35,7 @@ export class ProxySessionService implements ProxySessions, OnModuleInit, OnModul
     private readonly writer: EventWriter,
     @Inject(PROXY_SESSIONS_VIEW) private readonly view: ProxySessionsView,
     @Inject(CONFIG) private readonly config: CrawlhubConfig,
+    @Inject(PROJECTION_STORE) private readonly store: ProjectionStore,
   ) {}
 
   private get idleMs(): number {
@@ -45,14 +51,28 @@ export class ProxySessionService implements ProxySessions, OnModuleInit, OnModul
     const touched = this.lastUses.takeUser(user);
     const events: EventEnvelope[] = touched ? [this.touchedEvent(user, touched, now)] : [];
     events.push(createEvent<ProxySessionCreated>({ type: PROXY_SESSION_CREATED, key: user, data: { user, id, exit: exitId, at: now, limit, idleMs }, actor: { kind: 'key', id: user } }, now));
+    let positions: LogPosition[];
     try {
-      await this.writer.appendAndWait(PROXY_SESSIONS_TOPIC, events);
+      positions = await this.writer.append(PROXY_SESSIONS_TOPIC, events);
     } catch (e) {
       if (touched) this.lastUses.restore(user, touched);
       throw e;
     }
-    if ((await this.view.session(user, id))?.state !== 'active') throw new ProxyError('user_session_limit');
-    return id;
+    await this.decided(positions[positions.length - 1]);
+    const session = await this.view.session(user, id);
+    if (session?.state === 'active') return id;
+    if (session?.state === 'refused') throw new ProxyError('user_session_limit');
+    throw new Error(`proxy session ${id} of ${user} could not be decided (its proxy-sessions.decided fact says why; see the projector's log)`);
+  }
+
+  /** Until the views have folded the request's fact: its partition's decided-through mark reaches it. */
+  private async decided(request: LogPosition): Promise<void> {
+    const deadline = Date.now() + this.config.readYourWritesTimeoutMs;
+    // A projector in this process wakes the wait at once; one elsewhere is looked for every few ms.
+    for (let pause = 1; (await this.view.decidedThrough(request.partition)) < request.offset; pause = Math.min(MAX_POLL_MS, pause * 2)) {
+      if (Date.now() >= deadline) throw new ProjectionLagError();
+      await this.store.nextChange(pause);
+    }
   }
 
   async exitOf(user: string, id: string): Promise<string | null> {

@@ -1,0 +1,177 @@
+import { Logger } from '@nestjs/common';
+import { EventEnvelope, eventProblem } from '@crawlhub/contracts';
+import { Consumption, EventLog, LoggedEvent } from '@crawlhub/eventlog';
+import { EventWriter, ProjectionLagError } from './event-writer';
+import { LogDecider, ProjectionFailedError, ProjectionStore } from './projection-store.port';
+
+/** Requests read from a log page at a time when deciding what a replay found undecided. */
+const PAGE = 500;
+
+/** The views were built by a release that decided while projecting: deciding on them would decide on the end state. */
+export class ViewsBuiltBeforeFactsError extends Error {
+  constructor(views: string) {
+    super(`the ${views} views were built before their decisions were facts in the log: stop the platform and run \`crawlhub replay\` once (docs/DESIGN.md, Upgrading)`);
+  }
+}
+
+/** What one topic's decider is made of; the consumption, exactly-once and upgrade rules are FactDecider's. */
+export interface FactRules {
+  topic: string;
+  /** Its consumer group: one member owns each partition. */
+  groupId: string;
+  /** Views named in the message that asks for a replay. */
+  views: string;
+  isRequest(e: LoggedEvent): boolean;
+  /** The offset of the last request of the partition whose fact the views folded (-1: none). */
+  decidedThrough(partition: number): Promise<number>;
+  /** Whether the views were built by a release that decided while projecting. */
+  builtBeforeFacts(): Promise<boolean>;
+  /** The fact of a (valid, undecided) request, decided on the views. */
+  decide(e: LoggedEvent): Promise<EventEnvelope>;
+  /** The fact of a request no try could decide. */
+  failedFact(e: LoggedEvent, reason: string): EventEnvelope;
+}
+
+/**
+ * The single decider of a topic's requests: consumes the partitions it owns, decides each
+ * request on the views once they have folded every event before it in the partition (the
+ * facts and plain events) and appends what it decided as a fact, then waits until the views have
+ * folded it before it decides the next request of the partition.
+ *
+ * Exactly once in effect: the fold moves the partition's decided-through mark with the
+ * fact's documents (one transaction on SQLite, last on MongoDB), and a request at or below
+ * the mark is never decided again. After a restart or a rebalance the decider first waits
+ * for the views to fold the partition up to its end, so a fact appended just before a
+ * crash is folded, and its request skipped, before anything is decided. Were a second fact
+ * of a request ever appended (a member that lost its partition still finishing a batch),
+ * the fold ignores it.
+ */
+export class FactDecider implements LogDecider {
+  private readonly logger: Logger;
+  private consumption: Consumption | null = null;
+  private toldLegacy = false;
+  /**
+   * Per partition, the offset of the last event of the last batch this member handled,
+   * while its assignment stays the same: a batch right after it needs no catch-up (every
+   * fact since is this member's own, folded before it went on).
+   */
+  private handledThrough = new Map<number, number>();
+  private assignedAs = '';
+
+  constructor(
+    private readonly rules: FactRules,
+    private readonly log: EventLog,
+    private readonly store: ProjectionStore,
+    private readonly writer: EventWriter,
+    name: string,
+  ) {
+    this.logger = new Logger(name);
+  }
+
+  async start(): Promise<void> {
+    const { topic } = this.rules;
+    await this.log.ensureTopics([topic]);
+    this.consumption = await this.log.consume({
+      groupId: this.rules.groupId,
+      topics: [topic],
+      // A log written before decisions were facts is decided from its first request.
+      fromBeginning: true,
+      // Keys are independent: one slow partition does not hold up the others.
+      partitionsConcurrently: 4,
+      handler: async (batch) => {
+        const requests = batch.events.filter((e) => this.rules.isRequest(e));
+        if (requests.length === 0) return;
+        await this.refuseViewsBuiltBeforeFacts();
+        if (!this.continues(batch.partition, batch.events[0].offset)) await this.viewsCaughtUp(batch.partition);
+        this.handledThrough.delete(batch.partition);
+        let decidedBefore = 0;
+        for (const e of requests) if (!(await this.decideOne(e, (fact) => this.appendAndFold(fact)))) decidedBefore++;
+        if (decidedBefore) this.logger.log(`${topic}/${batch.partition}: ${decidedBefore} requests delivered again were decided already (their facts are in the log), not decided twice`);
+        this.handledThrough.set(batch.partition, batch.events[batch.events.length - 1].offset);
+      },
+      poison: {
+        // The views lagging, or their store down: the batch comes back; never a reason to refuse a request.
+        isTransient: (err) => err instanceof ProjectionLagError || err instanceof ViewsBuiltBeforeFactsError || this.store.isStoreFailure(err),
+        // A request no try could decide: its fact says so, and its caller gets an error.
+        settle: async (e, err) => {
+          if (!this.rules.isRequest(e) || e.offset <= (await this.rules.decidedThrough(e.partition))) return;
+          await this.appendAndFold(this.rules.failedFact(e, err instanceof Error ? err.message : String(err)));
+        },
+      },
+    });
+  }
+
+  async stop(): Promise<void> {
+    await this.consumption?.stop();
+    this.consumption = null;
+    this.handledThrough.clear();
+  }
+
+  /** Whether a batch of the partition starting at `offset` directly follows this member's last one, its assignment unchanged. */
+  private continues(partition: number, offset: number): boolean {
+    const assignedAs = JSON.stringify(this.consumption?.assignment() ?? null);
+    if (assignedAs !== this.assignedAs) this.handledThrough.clear();
+    this.assignedAs = assignedAs;
+    return this.handledThrough.get(partition) === offset - 1;
+  }
+
+  async decideUndecided(applyViews: (topics: string[]) => Promise<void>): Promise<number> {
+    const { topic } = this.rules;
+    await this.log.ensureTopics([topic]);
+    const ends = await this.log.endOffsets(topic);
+    let decided = 0;
+    const publish = async (fact: EventEnvelope) => {
+      await this.writer.append(topic, [fact]);
+      await applyViews([topic]);
+    };
+    for (let partition = 0; partition < ends.length; partition++) {
+      for (let from = (await this.rules.decidedThrough(partition)) + 1; from < ends[partition]; ) {
+        const page = await this.log.read(topic, partition, from, PAGE);
+        if (page.length === 0) break;
+        for (const e of page) if (this.rules.isRequest(e) && (await this.decideOne(e, publish))) decided++;
+        from = page[page.length - 1].offset + 1;
+      }
+    }
+    if (decided) this.logger.log(`decided ${decided} ${topic} requests the log held without a decision, and appended their facts`);
+    return decided;
+  }
+
+  /** Decides one request unless its fact is folded already; answers whether it decided. */
+  private async decideOne(e: LoggedEvent, publish: (fact: EventEnvelope) => Promise<void>): Promise<boolean> {
+    if (e.offset <= (await this.rules.decidedThrough(e.partition))) return false;
+    // A request this topic's contract refuses (an older or foreign writer's) is not decided on a guess.
+    const problem = eventProblem(this.rules.topic, e.event);
+    if (problem !== null) {
+      this.logger.warn(`${this.rules.topic}/${e.partition}@${e.offset}: not deciding a malformed request: ${problem}`);
+      return false;
+    }
+    // On the fold of every event before it in the partition: a plain event appended just before (a touch) counts.
+    if (e.offset > 0) await this.writer.waitForViews([{ topic: e.topic, partition: e.partition, offset: e.offset - 1 }]).catch(passedAsPoison);
+    await publish(await this.rules.decide(e));
+    return true;
+  }
+
+  /** Appends a fact and waits until the views folded it: the next decision reads them. */
+  private async appendAndFold(fact: EventEnvelope): Promise<void> {
+    await this.writer.appendAndWait(this.rules.topic, [fact]).catch(passedAsPoison);
+  }
+
+  /** After a start, a rebalance or a batch given again: facts appended meanwhile (by a previous owner) are folded before anything is decided. */
+  private async viewsCaughtUp(partition: number): Promise<void> {
+    const end = (await this.log.endOffsets(this.rules.topic))[partition];
+    if (end > 0) await this.writer.waitForViews([{ topic: this.rules.topic, partition, offset: end - 1 }]).catch(passedAsPoison);
+  }
+
+  private async refuseViewsBuiltBeforeFacts(): Promise<void> {
+    if (!(await this.rules.builtBeforeFacts())) return;
+    const err = new ViewsBuiltBeforeFactsError(this.rules.views);
+    if (!this.toldLegacy) this.logger.error(err.message);
+    this.toldLegacy = true;
+    throw err;
+  }
+}
+
+/** The projector passed the position as poison (recorded and logged there): the views are past it all the same. */
+function passedAsPoison(err: unknown): void {
+  if (!(err instanceof ProjectionFailedError)) throw err;
+}
