@@ -11,7 +11,8 @@ import {
 } from '@crawlhub/contracts';
 import { ExtractionUsage } from '@crawlhub/extraction-batches';
 import { LoggedEvent } from '@crawlhub/eventlog';
-import { auditEntries, auditLine, auditTargetOf } from '@crawlhub/jobs';
+import { FrontierAuditEntry, frontierAuditEntries, frontierAuditLine } from '@crawlhub/frontier';
+import { AuditEntry, auditEntries, auditLine, auditTargetOf } from '@crawlhub/jobs';
 import { Core, CoreModule, openCore } from '@crawlhub/platform';
 import { parseSpidersFile, RegisterSpidersCommand, SPIDER_COMMANDS_VIEW, SpiderCommandError, SpiderCommandsView, SpiderRegistryModule } from '@crawlhub/runner';
 import { createProjector } from '../projector/projector.app';
@@ -51,9 +52,9 @@ crawlhub keys create --admin [--label TEXT]
   {
     words: ['replay'],
     usage: `crawlhub replay        drop every view and rebuild it from the event log's facts
-                       (stop the platform's projector first); job requests of a log
-                       written before decisions were facts are decided once, and
-                       their facts appended (the upgrade path)`,
+                       (stop the platform's projector first); job and frontier
+                       requests of a log written before decisions were facts are
+                       decided once, and their facts appended (the upgrade path)`,
     run: (core: Core) => replay(core),
   },
   {
@@ -62,7 +63,8 @@ crawlhub keys create --admin [--label TEXT]
 crawlhub audit <project> [--json]
                        the job's (or the project's) history from the log alone, oldest
                        first: each decision with its request, the decider's version,
-                       actor, correlation and causation ids; a job's own writes too.
+                       actor, correlation and causation ids; a job's own writes too;
+                       a project's crawl frontier decisions too.
                        --json: one JSON object per line`,
     options: { json: { type: 'boolean' } },
     positionals: ['<project>[/<spider>/<job>]'],
@@ -202,10 +204,13 @@ async function replay(core: Core): Promise<void> {
 async function audit(core: Core, what: string, json: boolean): Promise<void> {
   const target = auditTargetOf(what);
   if (!target) fail('audit takes a project id like 1 or a job key like 1/2/3 (and --json)');
-  const entries = await auditEntries(core.eventLog, target);
+  const jobs = await auditEntries(core.eventLog, target);
+  // A project's history has its crawl frontier decisions too.
+  const frontier = target.job === null ? await frontierAuditEntries(core.eventLog, target.project) : [];
+  const entries: (AuditEntry | FrontierAuditEntry)[] = [...jobs, ...frontier].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
   if (json) for (const a of entries) console.log(JSON.stringify(a));
   else if (entries.length === 0) console.log(`no events for ${target.job === null ? `project ${target.project}` : `job ${target.job}`}`);
-  else for (const a of entries) console.log(auditLine(a));
+  else for (const a of entries) console.log('slot' in a ? frontierAuditLine(a) : auditLine(a));
 }
 
 async function extractionUsage(core: Core, { values }: CommandArgs): Promise<void> {

@@ -5,3 +5,4 @@ export * from './domain/lease';
 export * from './domain/requests';
 export * from './domain/decide-frontier';
 export * from './decider/frontier-decider';
+export * from './queries/frontier-audit/frontier-audit';

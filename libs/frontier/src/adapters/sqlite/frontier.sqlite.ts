@@ -20,12 +20,8 @@ const tableExists = (views: SqliteViewDatabase, name: string) => views.writer.pr
 @Injectable()
 export class FrontierSqlite implements FrontierView {
   private readonly st: Record<string, Statement>;
-  /** Set when the file held the view of a release that decided while projecting (see builtBeforeFacts). */
-  private readonly legacy: boolean;
 
   constructor(@Inject(SqliteViewDatabase) private readonly views: SqliteViewDatabase) {
-    // That release kept its answers in frontier_outcomes; this one never creates it, and a replay drops it.
-    this.legacy = tableExists(views, 'frontier_outcomes');
     views.defineSchema(`
       CREATE TABLE IF NOT EXISTS frontier_fps (
         project INTEGER NOT NULL, frontier TEXT NOT NULL, slot TEXT NOT NULL, fp TEXT NOT NULL, fdata TEXT,
@@ -136,7 +132,8 @@ export class FrontierSqlite implements FrontierView {
   }
 
   async builtBeforeFacts(): Promise<boolean> {
-    return this.legacy && tableExists(this.views, 'frontier_outcomes');
+    // That release kept its answers in frontier_outcomes; this one never creates it, and a replay drops it.
+    return tableExists(this.views, 'frontier_outcomes');
   }
 
   async batches(slot: SlotRef, range: { from?: string; after?: string }, limit: number): Promise<StoredBatch[]> {
