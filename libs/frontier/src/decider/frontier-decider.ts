@@ -90,9 +90,15 @@ export class FrontierDecider implements LogDecider {
 
   private async decideBatch(batch: ConsumedBatch): Promise<void> {
     const requests = batch.events.filter(isRequest);
-    if (requests.length === 0) return;
+    const last = batch.events[batch.events.length - 1].offset;
+    const continues = this.continues(batch.partition, batch.events[0].offset);
+    if (requests.length === 0) {
+      // Facts only (this member's own, folded before it went on): the next batch still follows on without a catch-up.
+      if (continues) this.handledThrough.set(batch.partition, last);
+      return;
+    }
     await this.refuseViewsBuiltBeforeFacts();
-    if (!this.continues(batch.partition, batch.events[0].offset)) await this.viewsCaughtUp(batch.partition);
+    if (!continues) await this.viewsCaughtUp(batch.partition);
     this.handledThrough.delete(batch.partition);
     const decidedThrough = await this.view.decidedThrough(batch.partition);
     let pending: EventEnvelope<FrontierDecided>[] = [];
@@ -113,7 +119,7 @@ export class FrontierDecider implements LogDecider {
     }
     await flush();
     if (decidedBefore) this.logger.log(`${FRONTIER_TOPIC}/${batch.partition}: ${decidedBefore} requests delivered again were decided already (their facts are in the log), not decided twice`);
-    this.handledThrough.set(batch.partition, batch.events[batch.events.length - 1].offset);
+    this.handledThrough.set(batch.partition, last);
   }
 
   /** Whether a batch of the partition starting at `offset` directly follows this member's last one, its assignment unchanged. */
