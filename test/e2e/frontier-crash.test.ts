@@ -110,7 +110,9 @@ describe('frontier crash recovery (SIGKILL mid-drain)', () => {
         else await new Promise((r) => setTimeout(r, 20));
       }),
     );
-    await new Promise((r) => setTimeout(r, 1_500));
+    // Mid-drain: once some deletes are acknowledged (a loaded machine takes longer), while producers and drainers go on.
+    for (const deadline = Date.now() + 60_000; deleted.size <= 10 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 300));
     platform.kill('SIGKILL');
     await platform.waitExit();
     stop = true;
