@@ -11,7 +11,8 @@ import {
 } from '@crawlhub/contracts';
 import { ExtractionUsage } from '@crawlhub/extraction-batches';
 import { LoggedEvent } from '@crawlhub/eventlog';
-import { auditEntries, auditLine, auditTargetOf } from '@crawlhub/jobs';
+import { FrontierAuditEntry, frontierAuditEntries, frontierAuditLine } from '@crawlhub/frontier';
+import { AuditEntry, auditEntries, auditLine, auditTargetOf } from '@crawlhub/jobs';
 import { Core, CoreModule, openCore } from '@crawlhub/platform';
 import { SESSION_AUDIT_TARGET, sessionAuditEntries, sessionAuditLine } from '@crawlhub/proxy-sessions';
 import { parseSpidersFile, RegisterSpidersCommand, SPIDER_COMMANDS_VIEW, SpiderCommandError, SpiderCommandsView, SpiderRegistryModule } from '@crawlhub/runner';
@@ -52,7 +53,7 @@ crawlhub keys create --admin [--label TEXT]
   {
     words: ['replay'],
     usage: `crawlhub replay        drop every view and rebuild it from the event log's facts
-                       (stop the platform's projector first); job and proxy session
+                       (stop the platform's projector first); job, frontier and proxy session
                        requests of a log written before decisions were facts are
                        decided once, and their facts appended (the upgrade path)`,
     run: (core: Core) => replay(core),
@@ -65,8 +66,9 @@ crawlhub audit <key-id> [--json]
                        the job's (or the project's, or the key's proxy sessions')
                        history from the log alone, oldest first: each decision with
                        its request, the decider's version, actor, correlation and
-                       causation ids; a job's own writes, a key's session touches and
-                       deletes too. --json: one JSON object per line`,
+                       causation ids; a job's own writes, a project's crawl frontier
+                       decisions, a key's session touches and deletes too.
+                       --json: one JSON object per line`,
     options: { json: { type: 'boolean' } },
     positionals: ['<project>[/<spider>/<job>] or <key-id>'],
     run: (core: Core, { values, positionals }: CommandArgs) => audit(core, positionals[0], values.json === true),
@@ -206,10 +208,13 @@ async function audit(core: Core, what: string, json: boolean): Promise<void> {
   if (SESSION_AUDIT_TARGET.test(what)) return auditSessions(core, what, json);
   const target = auditTargetOf(what);
   if (!target) fail('audit takes a project id like 1, a job key like 1/2/3 or a key id like key-0123456789ab (and --json)');
-  const entries = await auditEntries(core.eventLog, target);
+  const jobs = await auditEntries(core.eventLog, target);
+  // A project's history has its crawl frontier decisions too.
+  const frontier = target.job === null ? await frontierAuditEntries(core.eventLog, target.project) : [];
+  const entries: (AuditEntry | FrontierAuditEntry)[] = [...jobs, ...frontier].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
   if (json) for (const a of entries) console.log(JSON.stringify(a));
   else if (entries.length === 0) console.log(`no events for ${target.job === null ? `project ${target.project}` : `job ${target.job}`}`);
-  else for (const a of entries) console.log(auditLine(a));
+  else for (const a of entries) console.log('slot' in a ? frontierAuditLine(a) : auditLine(a));
 }
 
 async function auditSessions(core: Core, user: string, json: boolean): Promise<void> {

@@ -1,9 +1,9 @@
 import {
-  createEvent, FRONTIER_BATCHES_DELETED, FRONTIER_BATCHES_LEASED, FRONTIER_REQUESTS_ADDED, FRONTIER_SLOT_DELETED, FrontierBatchesLeased,
-  frontierSlotKey,
+  createEvent, FRONTIER_BATCHES_DELETED, FRONTIER_BATCHES_LEASED, FRONTIER_DECIDED, FRONTIER_REQUESTS_ADDED, FRONTIER_SLOT_DELETED, FrontierBatchesLeased,
+  FrontierDecided, frontierSlotKey,
 } from '@crawlhub/contracts';
 import { LoggedEvent, LogPosition } from '@crawlhub/eventlog';
-import { batchId, FrontierView, planBatches, QueuedRequest, requestLine, SlotRef } from '@crawlhub/frontier';
+import { batchId, decideFrontier, FRONTIER_DECIDER_VERSION, FrontierView, planBatches, QueuedRequest, requestLine, SlotRef } from '@crawlhub/frontier';
 import { FrontierProjection } from '../../libs/frontier/src/events/frontier.projection';
 import { eachViewFixture, FakeProjector, ViewFixture, ViewHarness } from './view-fixture';
 
@@ -19,7 +19,8 @@ const req = (fp: string, p = 0, qdata: unknown = null): QueuedRequest => ({ fp, 
 
 /**
  * The frontier view: fingerprints, batches, leases and outcomes, at the adapter level and
- * through the projection (the decisions) fed by a fake partition of the `frontier` topic.
+ * through the decisions (decideFrontier on the view, as the decider reads it) and the fold
+ * of their facts (the projection), fed by a fake partition of the `frontier` topic.
  */
 export function frontierViewContract(name: string, harness: ViewHarness<FrontierView>): void {
   describe(`FrontierView contract: ${name}`, () => {
@@ -38,9 +39,31 @@ export function frontierViewContract(name: string, harness: ViewHarness<Frontier
       event: createEvent({ type, key: frontierSlotKey(slot.project, slot.frontier, slot.slot), data: { ...slot, ...data }, lines, actor: { kind: 'system', id: 'contract' } }, at),
     });
     const added = (slot: SlotRef, requests: object[], requestId = `r${next}`) => event(FRONTIER_REQUESTS_ADDED, slot, { requestId }, requests.map((r, i) => requestLine(r, i + 1)));
-    const apply = async (...events: LoggedEvent[]) => {
+    /** Facts follow their requests in the partition: here at offsets of their own, above every request's. */
+    let nextFact = 0;
+    beforeEach(() => (nextFact = 1_000_000));
+    /** The decider's fact of a request, decided on the view as it is. */
+    const decide = async (r: LoggedEvent): Promise<LoggedEvent> => {
+      const { decision, lines } = await decideFrontier(view, { type: r.event.type, data: r.event.data, lines: r.event.lines ?? [], offset: r.offset, at: r.event.occurredAt });
+      const d = r.event.data as FrontierDecided;
+      const data: FrontierDecided = {
+        project: d.project, frontier: d.frontier, slot: d.slot, requestId: d.requestId ?? null, requestOffset: r.offset, requestedAt: r.event.occurredAt, deciderVersion: FRONTIER_DECIDER_VERSION, decision,
+      };
+      return { topic: 'frontier-contract', partition: 1, offset: nextFact++, event: createEvent({ type: FRONTIER_DECIDED, key: r.event.key, data, lines, actor: r.event.actor, causationId: r.event.id }) };
+    };
+    const fold = (facts: LoggedEvent[]) => {
       const projection = new FrontierProjection(view);
-      await f.store.applyBatch('frontier-contract', 1, events, (e) => projection.apply(e));
+      return f.store.applyBatch('frontier-contract', 1, facts, (e) => projection.apply(e));
+    };
+    /** What the decider does with each request, in order: decide on the view, append the fact, fold it. Returns the facts. */
+    const apply = async (...requests: LoggedEvent[]): Promise<LoggedEvent[]> => {
+      const facts: LoggedEvent[] = [];
+      for (const r of requests) {
+        const fact = await decide(r);
+        await fold([fact]);
+        facts.push(fact);
+      }
+      return facts;
     };
     const all = async (slot: SlotRef) => view.batches(slot, {}, 100_000);
 
@@ -53,20 +76,26 @@ export function frontierViewContract(name: string, harness: ViewHarness<Frontier
       expect(await view.slots(1, 'f1')).toEqual([]);
       expect(await view.outcome('nope')).toBeNull();
       expect(await view.leaseCandidates(S1, {}, 10)).toEqual([]);
+      expect(await view.knownFingerprints(S1, ['a'])).toEqual([false]);
+      expect(await view.decidedThrough(1)).toBe(-1);
+      expect(await view.builtBeforeFacts()).toBe(false);
+    });
+
+    it('keeps a decided-through mark per partition that never moves back', async () => {
+      await p.batch((at) => view.markDecided(at, 3, 7));
+      await p.batch((at) => view.markDecided(at, 3, 5), (at) => view.markDecided(at, 4, 0));
+      expect(await view.decidedThrough(3)).toBe(7);
+      expect(await view.decidedThrough(4)).toBe(0);
+      expect(await view.decidedThrough(5)).toBe(-1);
     });
 
     it('tells new fingerprints from known ones per slot, keeps the first fdata, and lists slots and frontiers', async () => {
-      let first: boolean[] = [];
-      let second: boolean[] = [];
-      await p.batch(async (at) => {
-        first = await view.addFingerprints(at, S1, [{ fp: 'a', fdata: '{"v":1}' }, { fp: 'b', fdata: null }]);
-      });
-      await p.batch(async (at) => {
-        second = await view.addFingerprints(at, S1, [{ fp: 'b', fdata: null }, { fp: 'a', fdata: '"new"' }, { fp: 'c', fdata: '[1]' }]);
-      });
+      await p.batch((at) => view.addFingerprints(at, S1, [{ fp: 'a', fdata: '{"v":1}' }, { fp: 'b', fdata: null }]));
+      expect(await view.knownFingerprints(S1, ['b', 'a', 'c'])).toEqual([true, true, false]);
+      await p.batch((at) => view.addFingerprints(at, S1, [{ fp: 'b', fdata: null }, { fp: 'a', fdata: '"new"' }, { fp: 'c', fdata: '[1]' }]));
       await p.batch(addFps(view, S2, 'a'), addFps(view, S3, 'a'), addFps(view, OTHER_PROJECT, 'z'));
-      expect(first).toEqual([true, true]);
-      expect(second).toEqual([false, false, true]);
+      expect(await view.knownFingerprints(S1, ['c', 'z'])).toEqual([true, false]);
+      expect(await view.knownFingerprints(OTHER_PROJECT, ['z', 'a'])).toEqual([true, false]);
       expect(await view.fingerprints(S1, {}, 10)).toEqual([{ fp: 'a', fdata: '{"v":1}' }, { fp: 'b', fdata: null }, { fp: 'c', fdata: '[1]' }]);
       expect(await view.fingerprints(S2, {}, 10)).toEqual([{ fp: 'a', fdata: null }]);
       expect(await view.frontiers(1)).toEqual(['f0', 'f1']);
@@ -121,11 +150,11 @@ export function frontierViewContract(name: string, harness: ViewHarness<Frontier
     it('records leases and outcomes; the first outcome wins; old outcomes are pruned', async () => {
       const batches = planBatches(3, Array.from({ length: 250 }, (_, i) => req(`l${i}`)));
       await p.batch((at) => view.putBatches(at, S1, batches));
-      const [leaseAt] = await p.batch((at) => view.lease(at, S1, [batches[0].id, batches[2].id], 5_000));
+      await p.batch((at) => view.lease(at, S1, [batches[0].id, batches[2].id], 5_000));
       expect(await view.leaseCandidates(S1, {}, 10)).toEqual([
-        { id: batches[0].id, count: 100, leasedUntil: 5_000, leaseOffset: leaseAt.event.offset },
-        { id: batches[1].id, count: 100, leasedUntil: 0, leaseOffset: null },
-        { id: batches[2].id, count: 50, leasedUntil: 5_000, leaseOffset: leaseAt.event.offset },
+        { id: batches[0].id, count: 100, leasedUntil: 5_000 },
+        { id: batches[1].id, count: 100, leasedUntil: 0 },
+        { id: batches[2].id, count: 50, leasedUntil: 5_000 },
       ]);
       expect((await view.leaseCandidates(S1, { after: batches[0].id }, 1)).map((b) => b.id)).toEqual([batches[1].id]);
       expect((await all(S1)).map((b) => b.leasedUntil)).toEqual([5_000, 0, 5_000]);
@@ -138,7 +167,7 @@ export function frontierViewContract(name: string, harness: ViewHarness<Frontier
       expect(await view.outcome('new')).toEqual({ leased: ['x'] });
     });
 
-    describe('through the projection', () => {
+    describe('through the decisions and the fold of their facts', () => {
       it('decides newcount, batches (by p, at most 100) and ids from the event offset', async () => {
         const e1 = added(S1, [...Array.from({ length: 150 }, (_, i) => ({ fp: `u${i}` })), { fp: 'u0', p: 3 }, { fp: 'hi', p: 1, qdata: { d: 1 }, fdata: 'F' }], 'req-1');
         const e2 = added(S1, [{ fp: 'u1' }, { fp: 'u200' }], 'req-2');
@@ -179,8 +208,8 @@ export function frontierViewContract(name: string, harness: ViewHarness<Frontier
         expect(await view.slots(1, 'f1')).toEqual(['example.com']);
       });
 
-      it('changes nothing when events are applied again (redelivered batch, or straight to the projection after a crash)', async () => {
-        const events = [
+      it('changes nothing when facts are folded again (redelivered batch, or straight to the projection after a crash)', async () => {
+        const requests = [
           added(S1, Array.from({ length: 120 }, (_, i) => ({ fp: `r${i}`, fdata: i })), 'a1'),
           added(S1, [{ fp: 'r1' }, { fp: 'new' }], 'a2'),
           event(FRONTIER_BATCHES_LEASED, S1, { requestId: 'l1', mincount: 1, leaseMs: 60_000, start: null }),
@@ -188,7 +217,7 @@ export function frontierViewContract(name: string, harness: ViewHarness<Frontier
           added(S2, [{ fp: 'x' }], 'a3'),
           event(FRONTIER_SLOT_DELETED, S2, {}),
         ];
-        await apply(...events);
+        const facts = await apply(...requests);
         const snapshot = async () => ({
           s1: await all(S1),
           s2: await all(S2),
@@ -200,21 +229,20 @@ export function frontierViewContract(name: string, harness: ViewHarness<Frontier
         expect(before.outcomes).toEqual([{ newcount: 120 }, { newcount: 1 }, { leased: [batchId(0, 0, 0)] }, { newcount: 1 }]);
         expect(before.s1.map((b) => b.id)).toEqual([batchId(0, 0, 0), batchId(0, 1, 0)]);
         expect(before.slots).toEqual(['example.com']);
-        await apply(...events);
-        if (f.selfGuarded) {
-          const projection = new FrontierProjection(view);
-          for (const e of events) await projection.apply(e);
-        }
+        await fold(facts);
+        // A fact at or below the decided-through mark changes nothing, whether its checkpoint passed it or not.
+        const projection = new FrontierProjection(view);
+        for (const e of facts) await projection.apply(e);
         expect(await snapshot()).toEqual(before);
       });
 
       if (name === 'mongodb') {
-        it('a crash after some fingerprints were written: the event applied again records the newcount it would have', async () => {
+        it('a crash after some fingerprints of a fact were written: the fact folded again writes what it would have', async () => {
           await apply(added(S1, [{ fp: 'known' }], 'k'));
-          const e = added(S1, [{ fp: 'known' }, { fp: 'n1' }, { fp: 'n2' }, { fp: 'n3' }], 'crashy');
-          // The projector wrote two of the event's fingerprints, then died (no batches, no outcome, no checkpoint).
-          await view.addFingerprints(e, S1, fps('n1', 'n2'));
-          await apply(e);
+          const fact = await decide(added(S1, [{ fp: 'known' }, { fp: 'n1' }, { fp: 'n2' }, { fp: 'n3' }], 'crashy'));
+          // The projector wrote two of the fact's fingerprints, then died (no batches, no answer, no mark, no checkpoint).
+          await view.addFingerprints(fact, S1, fps('n1', 'n2'));
+          await fold([fact]);
           expect(await view.outcome('crashy')).toEqual({ newcount: 3 });
           expect((await all(S1)).flatMap((b) => JSON.parse(b.requests).map((r: [string]) => r[0]))).toEqual(['known', 'n1', 'n2', 'n3']);
         });

@@ -11,6 +11,8 @@ import { DeleteBatchesHandler } from './commands/delete-batches/delete-batches.h
 import { DeleteSlotController } from './commands/delete-slot/delete-slot.controller';
 import { DeleteSlotHandler } from './commands/delete-slot/delete-slot.handler';
 import { LeaseBatchesHandler } from './commands/lease-batches/lease-batches.handler';
+import { FrontierDecider } from './decider/frontier-decider';
+import { FrontierDecisions } from './decider/frontier-decisions';
 import { FrontierInputError } from './domain/requests';
 import { FrontierProjection } from './events/frontier.projection';
 import { FRONTIER_VIEW } from './ports/frontier.view';
@@ -23,11 +25,11 @@ import { ReadFingerprintsHandler } from './queries/read-fingerprints/read-finger
 import { ReadQueueController } from './queries/read-queue/read-queue.controller';
 import { ReadQueueHandler } from './queries/read-queue/read-queue.handler';
 
-/** The frontier view and its projection; needed by the storage API and by the projector. */
+/** The frontier view, its projection and its decider: needed by the storage API and by the projector (which alone runs the decider). */
 @Module({
   imports: [CqrsModule],
-  providers: [viewAdapter(FRONTIER_VIEW, { sqlite: FrontierSqlite, mongodb: FrontierMongo }), FrontierProjection],
-  exports: [FRONTIER_VIEW],
+  providers: [viewAdapter(FRONTIER_VIEW, { sqlite: FrontierSqlite, mongodb: FrontierMongo }), FrontierProjection, FrontierDecider, FrontierDecisions],
+  exports: [FRONTIER_VIEW, FrontierDecisions],
 })
 export class FrontierViewsModule {}
 

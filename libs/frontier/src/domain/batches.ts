@@ -1,11 +1,12 @@
 /**
- * How queued requests become batches, decided when a `frontier.requests-added` event is
- * applied (so the same on replay): the requests new to the slot are grouped by priority
+ * How queued requests become batches, decided by the frontier decider for a
+ * `frontier.requests-added` request (its fact carries the ids and sizes, so a replay never
+ * forms them again): the requests new to the slot are grouped by priority
  * `p` (groups in order of first appearance, requests in POST order inside a group) and
  * cut into batches of at most BATCH_SIZE. A batch id is
  *
- *   2 hex digits of p | the event's log offset in 14 hex digits | the batch's index within
- *   the event in 4 hex digits
+ *   2 hex digits of p | the request's log offset in 14 hex digits | the batch's index within
+ *   the request in 4 hex digits
  *
  * (20 lowercase hex characters), so ids sort by p, then by age (the slot's events share
  * one partition, whose offsets grow), then by position in the POST.
@@ -46,9 +47,9 @@ export function isBatchId(id: string): boolean {
 }
 
 /** The requests of a POST without repeated fingerprints: the first occurrence wins. */
-export function firstOccurrences(requests: QueuedRequest[]): QueuedRequest[] {
+export function firstOccurrences<T extends { fp: string }>(requests: T[]): T[] {
   const seen = new Set<string>();
-  const out: QueuedRequest[] = [];
+  const out: T[] = [];
   for (const r of requests) {
     if (seen.has(r.fp)) continue;
     seen.add(r.fp);
@@ -57,23 +58,34 @@ export function firstOccurrences(requests: QueuedRequest[]): QueuedRequest[] {
   return out;
 }
 
-/** The batches the new requests of the event at `offset` form (see the file comment). */
-export function planBatches(offset: number, fresh: QueuedRequest[]): PlannedBatch[] {
-  const groups = new Map<number, QueuedRequest[]>();
+/** The batches the new requests of the request at `offset` form, with their members (see the file comment). */
+export function groupIntoBatches<T extends { p: number }>(offset: number, fresh: T[]): { id: string; members: T[] }[] {
+  const groups = new Map<number, T[]>();
   for (const r of fresh) {
     let g = groups.get(r.p);
     if (!g) groups.set(r.p, (g = []));
     g.push(r);
   }
-  const out: PlannedBatch[] = [];
+  const out: { id: string; members: T[] }[] = [];
   let index = 0;
   for (const [p, group] of groups) {
-    for (let i = 0; i < group.length; i += BATCH_SIZE) {
-      const slice = group.slice(i, i + BATCH_SIZE);
-      out.push({ id: batchId(p, offset, index++), count: slice.length, requests: batchRequestsJson(slice) });
-    }
+    for (let i = 0; i < group.length; i += BATCH_SIZE) out.push({ id: batchId(p, offset, index++), members: group.slice(i, i + BATCH_SIZE) });
   }
   return out;
+}
+
+/** The batches as stored, from their ids and sizes and their requests in batch order (what a fact carries). */
+export function storedBatches(batches: { id: string; count: number }[], requests: QueuedRequest[]): PlannedBatch[] {
+  let at = 0;
+  return batches.map((b) => {
+    const slice = requests.slice(at, (at += b.count));
+    return { id: b.id, count: slice.length, requests: batchRequestsJson(slice) };
+  });
+}
+
+/** The batches the new requests of the request at `offset` form, as stored. */
+export function planBatches(offset: number, fresh: QueuedRequest[]): PlannedBatch[] {
+  return groupIntoBatches(offset, fresh).map((b) => ({ id: b.id, count: b.members.length, requests: batchRequestsJson(b.members) }));
 }
 
 /** `[[fp, qdata or null], ...]` as compact JSON. */

@@ -4,20 +4,14 @@ export interface LeaseCandidate {
   count: number;
   /** ms; 0 when never leased. */
   leasedUntil: number;
-  /** Offset of the lease event that last leased it; null when never leased. */
-  leaseOffset: number | null;
 }
 
 /** Default `mincount` of a queue read: whole batches until at least this many requests. */
 export const DEFAULT_MINCOUNT = 100;
 
-/**
- * Whether a lease event (at log `offset`, time `at`) may take the batch: its lease has
- * expired, or this very event leased it (an event applied again after a crash on a store
- * without transactions must choose the same batches).
- */
-export function leasable(b: LeaseCandidate, at: number, offset: number): boolean {
-  return b.leasedUntil <= at || (b.leaseOffset !== null && b.leaseOffset >= offset);
+/** Whether a lease request at time `at` may take the batch: its lease has expired (or it never had one). */
+export function leasable(b: LeaseCandidate, at: number): boolean {
+  return b.leasedUntil <= at;
 }
 
 /**
@@ -28,7 +22,7 @@ export class LeasePicker {
   readonly ids: string[] = [];
   private total = 0;
 
-  constructor(private readonly mincount: number, private readonly at: number, private readonly offset: number) {}
+  constructor(private readonly mincount: number, private readonly at: number) {}
 
   get done(): boolean {
     return this.ids.length > 0 && this.total >= this.mincount;
@@ -38,7 +32,7 @@ export class LeasePicker {
   offer(page: LeaseCandidate[]): boolean {
     for (const b of page) {
       if (this.done) break;
-      if (!leasable(b, this.at, this.offset)) continue;
+      if (!leasable(b, this.at)) continue;
       this.ids.push(b.id);
       this.total += b.count;
     }

@@ -1,25 +1,24 @@
 import { Inject, Injectable } from '@nestjs/common';
-import {
-  FRONTIER_BATCHES_DELETED, FRONTIER_BATCHES_LEASED, FRONTIER_REQUESTS_ADDED, FRONTIER_SLOT_DELETED, FRONTIER_TOPIC,
-  FrontierBatchesDeleted, FrontierBatchesLeased, FrontierRequestsAdded, FrontierSlotDeleted,
-} from '@crawlhub/contracts';
+import { FRONTIER_DECIDED, FRONTIER_TOPIC, FrontierDecided } from '@crawlhub/contracts';
 import { LoggedEvent } from '@crawlhub/eventlog';
 import { AsProjection, Projection } from '@crawlhub/views';
-import { firstOccurrences, planBatches, QueuedRequest } from '../domain/batches';
-import { LeasePicker } from '../domain/lease';
+import { QueuedRequest, storedBatches } from '../domain/batches';
 import { decodeRequestLine } from '../domain/requests';
-import { FRONTIER_VIEW, FrontierView, SlotRef } from '../ports/frontier.view';
+import { slotOf } from '../domain/slot';
+import { FRONTIER_VIEW, FrontierView } from '../ports/frontier.view';
 
-/** Outcomes are kept this long (event time), then pruned: the API reads them within seconds. */
+/** Answers are kept this long (request time), then pruned: the API reads them within seconds. */
 export const OUTCOME_RETENTION_MS = 60 * 60 * 1000;
 const PRUNE_EVERY_MS = 60 * 1000;
-const LEASE_PAGE = 200;
 
 /**
- * The single decider of a slot: applies its events in log order. For added requests it
- * decides which fingerprints are new, forms the batches and records `newcount`; for a
- * lease it picks the batches and records their ids. A decision already recorded (an
- * event applied again after a crash on MongoDB) is not taken again.
+ * The frontier views: a plain fold over the facts of the `frontier` topic. A
+ * `frontier.decided` fact writes what its decision carries (the new fingerprints and the
+ * batches they form, the batches a lease took, the batches or the slot removed), records
+ * the answer under its request id and moves the partition's decided-through mark, all
+ * with the same checkpoint; a fact for a request at or below the mark (a second fact of a
+ * request: a decider that died after appending, before it knew) is ignored, so a decision
+ * takes effect once. Requests are not applied at all: FrontierDecider decides them.
  */
 @AsProjection()
 @Injectable()
@@ -30,55 +29,44 @@ export class FrontierProjection implements Projection {
   constructor(@Inject(FRONTIER_VIEW) private readonly view: FrontierView) {}
 
   async apply(e: LoggedEvent): Promise<void> {
-    const { event } = e;
-    switch (event.type) {
-      case FRONTIER_REQUESTS_ADDED: {
-        const d = event.data as FrontierRequestsAdded;
-        if (await this.view.outcome(d.requestId)) return;
-        const slot = slotOf(d);
-        const requests = firstOccurrences((event.lines ?? []).filter((l) => l !== '').map(decodeRequestLine));
-        const isNew = requests.length ? await this.view.addFingerprints(e, slot, requests.map(fingerprintOf)) : [];
-        const fresh = requests.filter((_, i) => isNew[i]);
-        if (fresh.length) await this.view.putBatches(e, slot, planBatches(e.offset, fresh));
-        await this.view.saveOutcome(e, d.requestId, event.occurredAt, { newcount: fresh.length });
-        return this.prune(e);
-      }
-      case FRONTIER_BATCHES_LEASED: {
-        const d = event.data as FrontierBatchesLeased;
-        if (await this.view.outcome(d.requestId)) return;
-        const slot = slotOf(d);
-        const picker = new LeasePicker(d.mincount, event.occurredAt, e.offset);
-        let range: { from?: string; after?: string } = d.start === null ? {} : { from: d.start };
-        for (;;) {
-          const page = await this.view.leaseCandidates(slot, range, LEASE_PAGE);
-          if (picker.offer(page) || page.length < LEASE_PAGE) break;
-          range = { after: page[page.length - 1].id };
+    if (e.event.type !== FRONTIER_DECIDED) return;
+    const d = e.event.data as FrontierDecided;
+    if (d.requestOffset <= (await this.view.decidedThrough(e.partition))) return;
+    if (d.decision !== undefined) await this.applyDecision(e, d, d.decision);
+    // Last: on MongoDB (no transactions) a caller that sees the mark finds the documents written.
+    await this.view.markDecided(e, e.partition, d.requestOffset);
+  }
+
+  private async applyDecision(e: LoggedEvent, d: FrontierDecided, decision: NonNullable<FrontierDecided['decision']>): Promise<void> {
+    const slot = slotOf(d);
+    switch (decision.op) {
+      case 'add': {
+        const fresh = (e.event.lines ?? []).filter((l) => l !== '').map(decodeRequestLine);
+        if (fresh.length) {
+          await this.view.addFingerprints(e, slot, fresh.map(fingerprintOf));
+          await this.view.putBatches(e, slot, storedBatches(decision.batches, fresh));
         }
-        if (picker.ids.length) await this.view.lease(e, slot, picker.ids, event.occurredAt + d.leaseMs);
-        await this.view.saveOutcome(e, d.requestId, event.occurredAt, { leased: picker.ids });
-        return this.prune(e);
+        if (d.requestId !== null) await this.view.saveOutcome(e, d.requestId, d.requestedAt, { newcount: decision.newcount });
+        return this.prune(e, d.requestedAt);
       }
-      case FRONTIER_BATCHES_DELETED: {
-        const d = event.data as FrontierBatchesDeleted;
-        if (d.ids.length) await this.view.deleteBatches(e, slotOf(d), d.ids);
+      case 'lease':
+        if (decision.leased.length) await this.view.lease(e, slot, decision.leased, decision.until);
+        if (d.requestId !== null) await this.view.saveOutcome(e, d.requestId, d.requestedAt, { leased: decision.leased });
+        return this.prune(e, d.requestedAt);
+      case 'delete-batches':
+        if (decision.ids.length) await this.view.deleteBatches(e, slot, decision.ids);
         return;
-      }
-      case FRONTIER_SLOT_DELETED:
-        return this.view.deleteSlot(e, slotOf(event.data as FrontierSlotDeleted));
+      case 'delete-slot':
+        return this.view.deleteSlot(e, slot);
     }
   }
 
-  /** At most once a minute (event time), forgets outcomes older than the retention. */
-  private async prune(e: LoggedEvent): Promise<void> {
-    const now = e.event.occurredAt;
+  /** At most once a minute (request time), forgets answers older than the retention. */
+  private async prune(e: LoggedEvent, now: number): Promise<void> {
     if (now - this.lastPrune < PRUNE_EVERY_MS) return;
     this.lastPrune = now;
     await this.view.pruneOutcomes(e, now - OUTCOME_RETENTION_MS);
   }
-}
-
-function slotOf(d: { project: number; frontier: string; slot: string }): SlotRef {
-  return { project: d.project, frontier: d.frontier, slot: d.slot };
 }
 
 function fingerprintOf(r: QueuedRequest): { fp: string; fdata: string | null } {

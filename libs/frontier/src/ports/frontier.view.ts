@@ -1,15 +1,11 @@
 import { LogPosition } from '@crawlhub/eventlog';
 import { PlannedBatch } from '../domain/batches';
-import { LeaseCandidate } from '../domain/lease';
+import { FrontierState } from '../domain/decide-frontier';
+import { SlotRef } from '../domain/slot';
+
+export type { SlotRef } from '../domain/slot';
 
 export const FRONTIER_VIEW = Symbol('FRONTIER_VIEW');
-
-/** One slot of one frontier of a project. */
-export interface SlotRef {
-  project: number;
-  frontier: string;
-  slot: string;
-}
 
 /** A queued batch as reads see it. */
 export interface StoredBatch {
@@ -27,37 +23,42 @@ export interface StoredFingerprint {
   fdata: string | null;
 }
 
-/** What the owner of a slot's partition decided for a request event. */
+/** What a request was answered, folded from its fact: the newcount of a POST, the batches of a lease. */
 export type FrontierOutcome = { newcount: number } | { leased: string[] };
 
 /**
  * The crawl frontier: per slot a fingerprint set, a queue of batches (with leases), and
- * the recorded outcomes of request events. Every change of a slot comes from its
- * partition, in log order. Decision-time reads (`leaseCandidates`, `outcome` when called
- * by the projection) see the changes of earlier events of the batch being applied.
- * Applying an event again changes nothing (SQLite: the projection store's transaction;
- * MongoDB: `_o` guards, and fingerprints remember the offset that inserted them).
+ * the answers of requests, folded from the frontier decider's facts (`frontier.decided`)
+ * in log order. The decider reads it through FrontierState. Applying a fact again changes
+ * nothing (SQLite: the projection store's transaction; MongoDB: whole documents written
+ * with `$setOnInsert`, deletes guarded by `_o`, and the decided-through mark).
  */
-export interface FrontierView {
-  /**
-   * Adds the fingerprints (distinct) to the slot's set; returns, for each, whether it is
-   * new: absent before, or inserted by this very event (`at.offset`) when applied again.
-   * A known fingerprint keeps its fdata.
-   */
-  addFingerprints(at: LogPosition, slot: SlotRef, fps: { fp: string; fdata: string | null }[]): Promise<boolean[]>;
+export interface FrontierView extends FrontierState {
+  /** Adds the fingerprints to the slot's set; a known fingerprint keeps its fdata. */
+  addFingerprints(at: LogPosition, slot: SlotRef, fps: { fp: string; fdata: string | null }[]): Promise<void>;
   putBatches(at: LogPosition, slot: SlotRef, batches: PlannedBatch[]): Promise<void>;
   /** Removes the batches (created before `at`); unknown ids are ignored. */
   deleteBatches(at: LogPosition, slot: SlotRef, ids: string[]): Promise<void>;
   /** Removes the slot's fingerprints, batches and leases (those created before `at`). */
   deleteSlot(at: LogPosition, slot: SlotRef): Promise<void>;
-  /** Batches of the slot in id order from `from` (inclusive) or after `after`, with their lease state. */
-  leaseCandidates(slot: SlotRef, range: { from?: string; after?: string }, limit: number): Promise<LeaseCandidate[]>;
   lease(at: LogPosition, slot: SlotRef, ids: string[], until: number): Promise<void>;
-  /** Records the outcome under the request id (first write wins); `time` is the event's time. */
+  /** Records the outcome under the request id (first write wins); `time` is the request's time. */
   saveOutcome(at: LogPosition, requestId: string, time: number, outcome: FrontierOutcome): Promise<void>;
   outcome(requestId: string): Promise<FrontierOutcome | null>;
-  /** Forgets outcomes of events older than `before` (event time, ms). */
+  /** Forgets outcomes of requests older than `before` (request time, ms). */
   pruneOutcomes(at: LogPosition, before: number): Promise<void>;
+  /**
+   * The offset of the last request of a partition of the frontier topic whose fact is
+   * folded (-1: none): every request up to it is decided. Written with the fact's documents.
+   */
+  decidedThrough(partition: number): Promise<number>;
+  markDecided(at: LogPosition, partition: number, requestOffset: number): Promise<void>;
+  /**
+   * Whether the view was built by a release that decided requests while projecting them
+   * (before frontier decisions were facts): the decider must not decide on it (its state is
+   * the end of the log, not the fold of facts) until `crawlhub replay` rebuilds it.
+   */
+  builtBeforeFacts(): Promise<boolean>;
 
   /** Queued batches in id order from `from` (inclusive) or after `after`. */
   batches(slot: SlotRef, range: { from?: string; after?: string }, limit: number): Promise<StoredBatch[]>;

@@ -20,8 +20,6 @@ interface BatchDoc {
   r: string;
   /** Leased until (ms), 0 when never leased. */
   lu: number;
-  /** Offset of the lease event that last leased it. */
-  lo: number | null;
   _o: number;
 }
 
@@ -40,6 +38,12 @@ interface OutcomeDoc {
   _o: number;
 }
 
+/** The last request of a partition of the frontier topic whose fact is folded. */
+interface DecidedThroughDoc {
+  _id: number;
+  requestOffset: number;
+}
+
 /** Keys of a slot's documents start with this; frontier and slot names never contain '/'. */
 const prefixOf = (s: SlotRef) => `${s.project}/${s.frontier}/${s.slot}/`;
 /** Just past every key with the prefix (its last character '/' + 1 = '0'). */
@@ -50,15 +54,18 @@ function rangeOf(prefix: string, range: { from?: string; after?: string }) {
   return { $gte: prefix + (range.from ?? ''), $lt: endOf(prefix) };
 }
 
+/** Fingerprints per driver call. */
+const CHUNK = 5000;
+
 const byBytes = (a: string, b: string) => Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 
 /**
  * The frontier on MongoDB through the plain driver API (no transactions; only `_id` is
- * relied on for lookups, as range queries on key prefixes). Exactly once in effect:
- * a fingerprint remembers the offset of the event that inserted it, so that event,
- * applied again, finds it new again and records the same newcount; deletes only remove
- * documents created by earlier events; outcomes are written last, and an event whose
- * outcome is recorded is not applied again (the projection checks).
+ * relied on for lookups, as range queries on key prefixes). Exactly once in effect: a
+ * fact's documents are written whole (`$setOnInsert`), so a fact folded again after a
+ * crash writes the same; deletes only remove documents created by earlier events; the
+ * partition's decided-through mark is written last (`$max`), and a fact at or below it
+ * is not folded again (the projection checks).
  */
 @Injectable()
 export class FrontierMongo implements FrontierView {
@@ -66,7 +73,7 @@ export class FrontierMongo implements FrontierView {
 
   constructor(@Inject(MongoViewDatabase) private readonly views: MongoViewDatabase) {
     this.ready = views.defineIndexes(async (db) => {
-      await db.collection<OutcomeDoc>('frontier_outcomes').createIndex({ at: 1 }, { name: 'by_time' });
+      await db.collection<OutcomeDoc>('frontier_answers').createIndex({ at: 1 }, { name: 'by_time' });
     });
     this.ready.catch(() => undefined);
   }
@@ -81,44 +88,38 @@ export class FrontierMongo implements FrontierView {
     return this.views.db.collection<SlotDoc>('frontier_slots');
   }
   private get outcomes(): Collection<OutcomeDoc> {
-    return this.views.db.collection<OutcomeDoc>('frontier_outcomes');
+    return this.views.db.collection<OutcomeDoc>('frontier_answers');
+  }
+  private get decidedThroughDocs(): Collection<DecidedThroughDoc> {
+    return this.views.db.collection<DecidedThroughDoc>('frontier_decided_through');
   }
 
-  async addFingerprints(at: LogPosition, slot: SlotRef, fps: { fp: string; fdata: string | null }[]): Promise<boolean[]> {
+  async knownFingerprints(slot: SlotRef, fps: string[]): Promise<boolean[]> {
     await this.ready;
     const prefix = prefixOf(slot);
-    const out = new Array<boolean>(fps.length).fill(false);
-    const CHUNK = 5000;
+    const known = new Set<string>();
     for (let start = 0; start < fps.length; start += CHUNK) {
-      const part = fps.slice(start, start + CHUNK);
-      const ops: AnyBulkWriteOperation<FingerprintDoc>[] = part.map((f) => ({
+      const ids = fps.slice(start, start + CHUNK).map((fp) => prefix + fp);
+      for (const d of await this.fps.find({ _id: { $in: ids } }, { projection: { _id: 1 } }).toArray()) known.add(d._id);
+    }
+    return fps.map((fp) => known.has(prefix + fp));
+  }
+
+  async addFingerprints(at: LogPosition, slot: SlotRef, fps: { fp: string; fdata: string | null }[]): Promise<void> {
+    await this.ready;
+    if (!fps.length) return;
+    const prefix = prefixOf(slot);
+    for (let start = 0; start < fps.length; start += CHUNK) {
+      const ops: AnyBulkWriteOperation<FingerprintDoc>[] = fps.slice(start, start + CHUNK).map((f) => ({
         updateOne: {
           filter: { _id: prefix + f.fp },
           update: { $setOnInsert: f.fdata === null ? { _o: at.offset } : { fd: f.fdata, _o: at.offset } },
           upsert: true,
         },
       }));
-      const result = await this.fps.bulkWrite(ops, { ordered: false });
-      const known: string[] = [];
-      const inserted = new Set(Object.keys(result.upsertedIds).map(Number));
-      part.forEach((f, i) => (inserted.has(i) ? (out[start + i] = true) : known.push(prefix + f.fp)));
-      if (known.length) {
-        // Inserted by this very event before a crash: new, as they were the first time.
-        const mine = await this.fps.find({ _id: { $in: known }, _o: at.offset }, { projection: { _id: 1 } }).toArray();
-        const again = new Set(mine.map((d) => d._id));
-        part.forEach((f, i) => {
-          if (again.has(prefix + f.fp)) out[start + i] = true;
-        });
-      }
+      await this.fps.bulkWrite(ops, { ordered: false });
     }
-    if (out.some(Boolean)) {
-      await this.slotDocs.updateOne(
-        { _id: prefix.slice(0, -1) },
-        { $setOnInsert: { f: slot.frontier, s: slot.slot }, $max: { _o: at.offset } },
-        { upsert: true },
-      );
-    }
-    return out;
+    await this.slotDocs.updateOne({ _id: prefix.slice(0, -1) }, { $setOnInsert: { f: slot.frontier, s: slot.slot }, $max: { _o: at.offset } }, { upsert: true });
   }
 
   async putBatches(at: LogPosition, slot: SlotRef, batches: PlannedBatch[]): Promise<void> {
@@ -127,7 +128,7 @@ export class FrontierMongo implements FrontierView {
     const prefix = prefixOf(slot);
     await this.batchDocs.bulkWrite(
       batches.map((b) => ({
-        updateOne: { filter: { _id: prefix + b.id }, update: { $setOnInsert: { n: b.count, r: b.requests, lu: 0, lo: null, _o: at.offset } }, upsert: true },
+        updateOne: { filter: { _id: prefix + b.id }, update: { $setOnInsert: { n: b.count, r: b.requests, lu: 0, _o: at.offset } }, upsert: true },
       })),
       { ordered: false },
     );
@@ -151,14 +152,14 @@ export class FrontierMongo implements FrontierView {
   async leaseCandidates(slot: SlotRef, range: { from?: string; after?: string }, limit: number): Promise<LeaseCandidate[]> {
     await this.ready;
     const prefix = prefixOf(slot);
-    const docs = await this.batchDocs.find({ _id: rangeOf(prefix, range) }, { projection: { n: 1, lu: 1, lo: 1 } }).sort({ _id: 1 }).limit(limit).toArray();
-    return docs.map((d) => ({ id: d._id.slice(prefix.length), count: d.n, leasedUntil: d.lu ?? 0, leaseOffset: d.lo ?? null }));
+    const docs = await this.batchDocs.find({ _id: rangeOf(prefix, range) }, { projection: { n: 1, lu: 1 } }).sort({ _id: 1 }).limit(limit).toArray();
+    return docs.map((d) => ({ id: d._id.slice(prefix.length), count: d.n, leasedUntil: d.lu ?? 0 }));
   }
 
-  async lease(at: LogPosition, slot: SlotRef, ids: string[], until: number): Promise<void> {
+  async lease(_at: LogPosition, slot: SlotRef, ids: string[], until: number): Promise<void> {
     await this.ready;
     const prefix = prefixOf(slot);
-    await this.batchDocs.updateMany({ _id: { $in: ids.map((id) => prefix + id) } }, { $set: { lu: until, lo: at.offset } });
+    await this.batchDocs.updateMany({ _id: { $in: ids.map((id) => prefix + id) } }, { $set: { lu: until } });
   }
 
   async saveOutcome(at: LogPosition, requestId: string, time: number, outcome: FrontierOutcome): Promise<void> {
@@ -175,6 +176,24 @@ export class FrontierMongo implements FrontierView {
   async pruneOutcomes(_at: LogPosition, before: number): Promise<void> {
     await this.ready;
     await this.outcomes.deleteMany({ at: { $lt: before } });
+  }
+
+  async decidedThrough(partition: number): Promise<number> {
+    await this.ready;
+    return (await this.decidedThroughDocs.findOne({ _id: partition }))?.requestOffset ?? -1;
+  }
+
+  async markDecided(_at: LogPosition, partition: number, requestOffset: number): Promise<void> {
+    await this.ready;
+    // $max: folding an older fact again never moves the mark back.
+    await this.decidedThroughDocs.updateOne({ _id: partition }, { $max: { requestOffset } }, { upsert: true });
+  }
+
+  async builtBeforeFacts(): Promise<boolean> {
+    await this.ready;
+    // The release that decided while projecting kept its answers in frontier_outcomes (a replay drops it);
+    // its pruning never removes the latest one.
+    return (await this.views.db.collection('frontier_outcomes').findOne({})) !== null;
   }
 
   async batches(slot: SlotRef, range: { from?: string; after?: string }, limit: number): Promise<StoredBatch[]> {

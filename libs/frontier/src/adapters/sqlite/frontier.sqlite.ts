@@ -8,13 +8,14 @@ import { FrontierOutcome, FrontierView, SlotRef, StoredBatch, StoredFingerprint 
 
 const SLOT = 'project = ? AND frontier = ? AND slot = ?';
 const args = (s: SlotRef) => [s.project, s.frontier, s.slot] as const;
+const tableExists = (views: SqliteViewDatabase, name: string) => views.writer.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(name) !== undefined;
 
 /**
  * The frontier on SQLite, written inside the projection store's transaction (one per
  * applied batch of events, with the checkpoint). Clustered tables (WITHOUT ROWID) keyed
- * by slot: fingerprints by (slot, fp), so `INSERT OR IGNORE` + `changes` tells a new
- * fingerprint from a known one in one B-tree probe, and /f reads in byte order; batches by
- * (slot, id), the requests of a batch kept as one JSON text.
+ * by slot: fingerprints by (slot, fp), so a fingerprint is looked up in one B-tree probe
+ * and /f reads in byte order; batches by (slot, id), the requests of a batch kept as one
+ * JSON text. The decider reads through the reader connection: what folded facts committed.
  */
 @Injectable()
 export class FrontierSqlite implements FrontierView {
@@ -27,17 +28,19 @@ export class FrontierSqlite implements FrontierView {
         PRIMARY KEY (project, frontier, slot, fp)) WITHOUT ROWID;
       CREATE TABLE IF NOT EXISTS frontier_batches (
         project INTEGER NOT NULL, frontier TEXT NOT NULL, slot TEXT NOT NULL, id TEXT NOT NULL,
-        n INTEGER NOT NULL, requests TEXT NOT NULL, leased_until INTEGER NOT NULL DEFAULT 0, lease_offset INTEGER,
+        n INTEGER NOT NULL, requests TEXT NOT NULL, leased_until INTEGER NOT NULL DEFAULT 0,
         PRIMARY KEY (project, frontier, slot, id)) WITHOUT ROWID;
       CREATE TABLE IF NOT EXISTS frontier_slots (
         project INTEGER NOT NULL, frontier TEXT NOT NULL, slot TEXT NOT NULL,
         PRIMARY KEY (project, frontier, slot)) WITHOUT ROWID;
-      CREATE TABLE IF NOT EXISTS frontier_outcomes (
+      CREATE TABLE IF NOT EXISTS frontier_answers (
         request_id TEXT NOT NULL PRIMARY KEY, at INTEGER NOT NULL, outcome TEXT NOT NULL) WITHOUT ROWID;
-      CREATE INDEX IF NOT EXISTS frontier_outcomes_by_time ON frontier_outcomes (at)`);
+      CREATE INDEX IF NOT EXISTS frontier_answers_by_time ON frontier_answers (at);
+      CREATE TABLE IF NOT EXISTS frontier_decided_through (partition INTEGER PRIMARY KEY, request_offset INTEGER NOT NULL)`);
     const w = views.writer;
     const r = views.reader;
     this.st = {
+      knownFp: r.prepare(`SELECT 1 FROM frontier_fps WHERE ${SLOT} AND fp = ?`),
       addFp: w.prepare('INSERT OR IGNORE INTO frontier_fps (project, frontier, slot, fp, fdata) VALUES (?, ?, ?, ?, ?)'),
       addSlot: w.prepare('INSERT OR IGNORE INTO frontier_slots (project, frontier, slot) VALUES (?, ?, ?)'),
       putBatch: w.prepare('INSERT OR IGNORE INTO frontier_batches (project, frontier, slot, id, n, requests) VALUES (?, ?, ?, ?, ?, ?)'),
@@ -45,13 +48,17 @@ export class FrontierSqlite implements FrontierView {
       deleteFps: w.prepare(`DELETE FROM frontier_fps WHERE ${SLOT}`),
       deleteBatches: w.prepare(`DELETE FROM frontier_batches WHERE ${SLOT}`),
       deleteSlot: w.prepare(`DELETE FROM frontier_slots WHERE ${SLOT}`),
-      candidatesFrom: w.prepare(`SELECT id, n, leased_until, lease_offset FROM frontier_batches WHERE ${SLOT} AND id >= ? ORDER BY id LIMIT ?`),
-      candidatesAfter: w.prepare(`SELECT id, n, leased_until, lease_offset FROM frontier_batches WHERE ${SLOT} AND id > ? ORDER BY id LIMIT ?`),
-      lease: w.prepare(`UPDATE frontier_batches SET leased_until = ?, lease_offset = ? WHERE ${SLOT} AND id = ?`),
-      saveOutcome: w.prepare('INSERT OR IGNORE INTO frontier_outcomes (request_id, at, outcome) VALUES (?, ?, ?)'),
-      outcomeW: w.prepare('SELECT outcome FROM frontier_outcomes WHERE request_id = ?'),
-      outcomeR: r.prepare('SELECT outcome FROM frontier_outcomes WHERE request_id = ?'),
-      prune: w.prepare('DELETE FROM frontier_outcomes WHERE at < ?'),
+      candidatesFrom: r.prepare(`SELECT id, n, leased_until FROM frontier_batches WHERE ${SLOT} AND id >= ? ORDER BY id LIMIT ?`),
+      candidatesAfter: r.prepare(`SELECT id, n, leased_until FROM frontier_batches WHERE ${SLOT} AND id > ? ORDER BY id LIMIT ?`),
+      lease: w.prepare(`UPDATE frontier_batches SET leased_until = ? WHERE ${SLOT} AND id = ?`),
+      saveOutcome: w.prepare('INSERT OR IGNORE INTO frontier_answers (request_id, at, outcome) VALUES (?, ?, ?)'),
+      outcome: r.prepare('SELECT outcome FROM frontier_answers WHERE request_id = ?'),
+      prune: w.prepare('DELETE FROM frontier_answers WHERE at < ?'),
+      decidedThrough: r.prepare('SELECT request_offset FROM frontier_decided_through WHERE partition = ?'),
+      markDecided: w.prepare(
+        `INSERT INTO frontier_decided_through (partition, request_offset) VALUES (?, ?)
+         ON CONFLICT (partition) DO UPDATE SET request_offset = MAX(request_offset, excluded.request_offset)`,
+      ),
       batchesFrom: r.prepare(`SELECT id, n, requests, leased_until FROM frontier_batches WHERE ${SLOT} AND id >= ? ORDER BY id LIMIT ?`),
       batchesAfter: r.prepare(`SELECT id, n, requests, leased_until FROM frontier_batches WHERE ${SLOT} AND id > ? ORDER BY id LIMIT ?`),
       batchById: r.prepare(`SELECT id, n, requests, leased_until FROM frontier_batches WHERE ${SLOT} AND id = ?`),
@@ -61,22 +68,21 @@ export class FrontierSqlite implements FrontierView {
       frontiers: r.prepare('SELECT DISTINCT frontier FROM frontier_slots WHERE project = ? ORDER BY frontier'),
       slots: r.prepare('SELECT slot FROM frontier_slots WHERE project = ? AND frontier = ? ORDER BY slot'),
     };
-    // The outcome lookups return one column: take it raw.
-    for (const s of [this.st.outcomeW, this.st.outcomeR]) s.pluck();
+    // These lookups return one column: take it raw.
+    for (const s of [this.st.outcome, this.st.decidedThrough, this.st.knownFp]) s.pluck();
   }
 
-  async addFingerprints(_at: LogPosition, slot: SlotRef, fps: { fp: string; fdata: string | null }[]): Promise<boolean[]> {
+  async knownFingerprints(slot: SlotRef, fps: string[]): Promise<boolean[]> {
+    const { project, frontier, slot: name } = slot;
+    const known = this.st.knownFp;
+    return fps.map((fp) => known.get(project, frontier, name, fp) !== undefined);
+  }
+
+  async addFingerprints(_at: LogPosition, slot: SlotRef, fps: { fp: string; fdata: string | null }[]): Promise<void> {
     const { project, frontier, slot: name } = slot;
     const add = this.st.addFp;
-    const out = new Array<boolean>(fps.length);
-    let any = false;
-    for (let i = 0; i < fps.length; i++) {
-      const isNew = add.run(project, frontier, name, fps[i].fp, fps[i].fdata).changes > 0;
-      out[i] = isNew;
-      any ||= isNew;
-    }
-    if (any) this.st.addSlot.run(project, frontier, name);
-    return out;
+    for (const f of fps) add.run(project, frontier, name, f.fp, f.fdata);
+    if (fps.length) this.st.addSlot.run(project, frontier, name);
   }
 
   async putBatches(_at: LogPosition, slot: SlotRef, batches: PlannedBatch[]): Promise<void> {
@@ -95,27 +101,39 @@ export class FrontierSqlite implements FrontierView {
 
   async leaseCandidates(slot: SlotRef, range: { from?: string; after?: string }, limit: number): Promise<LeaseCandidate[]> {
     const rows = (range.after !== undefined ? this.st.candidatesAfter.all(...args(slot), range.after, limit) : this.st.candidatesFrom.all(...args(slot), range.from ?? '', limit)) as {
-      id: string; n: number; leased_until: number; lease_offset: number | null;
+      id: string; n: number; leased_until: number;
     }[];
-    return rows.map((r) => ({ id: r.id, count: r.n, leasedUntil: r.leased_until, leaseOffset: r.lease_offset }));
+    return rows.map((r) => ({ id: r.id, count: r.n, leasedUntil: r.leased_until }));
   }
 
-  async lease(at: LogPosition, slot: SlotRef, ids: string[], until: number): Promise<void> {
-    for (const id of ids) this.st.lease.run(until, at.offset, ...args(slot), id);
+  async lease(_at: LogPosition, slot: SlotRef, ids: string[], until: number): Promise<void> {
+    for (const id of ids) this.st.lease.run(until, ...args(slot), id);
   }
 
   async saveOutcome(_at: LogPosition, requestId: string, time: number, outcome: FrontierOutcome): Promise<void> {
     this.st.saveOutcome.run(requestId, time, JSON.stringify(outcome));
   }
 
-  /** Read through the writer: inside the projector's transaction it sees the batch applied so far. */
   async outcome(requestId: string): Promise<FrontierOutcome | null> {
-    const text = (this.views.writer.inTransaction ? this.st.outcomeW : this.st.outcomeR).get(requestId) as string | undefined;
+    const text = this.st.outcome.get(requestId) as string | undefined;
     return text === undefined ? null : (JSON.parse(text) as FrontierOutcome);
   }
 
   async pruneOutcomes(_at: LogPosition, before: number): Promise<void> {
     this.st.prune.run(before);
+  }
+
+  async decidedThrough(partition: number): Promise<number> {
+    return (this.st.decidedThrough.get(partition) as number | undefined) ?? -1;
+  }
+
+  async markDecided(_at: LogPosition, partition: number, requestOffset: number): Promise<void> {
+    this.st.markDecided.run(partition, requestOffset);
+  }
+
+  async builtBeforeFacts(): Promise<boolean> {
+    // That release kept its answers in frontier_outcomes; this one never creates it, and a replay drops it.
+    return tableExists(this.views, 'frontier_outcomes');
   }
 
   async batches(slot: SlotRef, range: { from?: string; after?: string }, limit: number): Promise<StoredBatch[]> {

@@ -4,6 +4,7 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { createEvent, FRONTIER_REQUESTS_ADDED, FRONTIER_TOPIC, FrontierRequestsAdded, frontierSlotKey } from '@crawlhub/contracts';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
 import { EventWriter } from '@crawlhub/views';
+import { FrontierDecisions } from '../../decider/frontier-decisions';
 import { requestLine } from '../../domain/requests';
 import { readRequestBody } from '../../ingestion/request-body';
 import { FRONTIER_VIEW, FrontierView } from '../../ports/frontier.view';
@@ -11,13 +12,14 @@ import { AddRequestsCommand } from './add-requests.command';
 
 /**
  * Checks the whole body first (nothing is appended unless every line is a good
- * request), appends it as one `frontier.requests-added` event, and answers with the
- * newcount the slot's owner recorded when it applied the event.
+ * request), appends it as one `frontier.requests-added` request, and answers with the
+ * newcount the slot's decider decided, once the views have folded its fact.
  */
 @CommandHandler(AddRequestsCommand)
 export class AddRequestsHandler implements ICommandHandler<AddRequestsCommand, { newcount: number }> {
   constructor(
     private readonly writer: EventWriter,
+    private readonly decisions: FrontierDecisions,
     @Inject(FRONTIER_VIEW) private readonly view: FrontierView,
     @Inject(CONFIG) private readonly config: CrawlhubConfig,
   ) {}
@@ -28,11 +30,12 @@ export class AddRequestsHandler implements ICommandHandler<AddRequestsCommand, {
     const { project, frontier, slot } = cmd.slot;
     const requestId = randomUUID();
     const data: FrontierRequestsAdded = { requestId, project, frontier, slot };
-    await this.writer.appendAndWait(FRONTIER_TOPIC, [
+    const [request] = await this.writer.append(FRONTIER_TOPIC, [
       createEvent({ type: FRONTIER_REQUESTS_ADDED, key: frontierSlotKey(project, frontier, slot), data, lines, actor: cmd.actor }),
     ]);
+    await this.decisions.folded(request);
     const outcome = await this.view.outcome(requestId);
-    if (!outcome || !('newcount' in outcome)) throw new Error(`no newcount recorded for frontier request ${requestId}`);
+    if (!outcome || !('newcount' in outcome)) throw new Error(`frontier request ${requestId} could not be decided (its frontier.decided fact says why; see the projector's log)`);
     return { newcount: outcome.newcount };
   }
 }
