@@ -2,7 +2,7 @@ export * from './domain/extraction-queries';
 export * from './domain/query-errors';
 export * from './domain/page-text';
 export * from './api/extraction-problem';
-export * from './api/extraction.controller';
+export * from './commands/extract-batch/extract-batch.command';
 export * from './worker/extraction-worker';
 export * from './extraction-batches.module';
 export * from './domain/extraction-usage';

@@ -1,12 +1,14 @@
 import { DynamicModule, Module, Provider } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
 import { HttpSupportModule } from '@crawlhub/http';
-import { FetchController } from './api/fetch.controller';
 import { FetchResults } from './api/fetch-results';
+import { FetchPageController } from './commands/fetch-page/fetch-page.controller';
+import { FetchPageHandler } from './commands/fetch-page/fetch-page.handler';
 import { PAGE_RENDERER, RenderingUnavailable } from './ports/page-renderer.port';
 import { FetchWorker, WORKER_PROXY_URL } from './worker/fetch-worker';
 
 /** The fetch API (:8003): POST /fetch/v2. Needs CoreModule. */
-@Module({ imports: [HttpSupportModule], controllers: [FetchController], providers: [FetchResults] })
+@Module({ imports: [CqrsModule, HttpSupportModule], controllers: [FetchPageController], providers: [FetchResults, FetchPageHandler] })
 export class FetchApiModule {}
 
 export interface FetchWorkerOptions {

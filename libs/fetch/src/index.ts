@@ -3,6 +3,7 @@ export * from './domain/fetch-response';
 export * from './ports/page-renderer.port';
 export * from './api/fetch-api-error';
 export * from './api/fetch-results';
+export * from './commands/fetch-page/fetch-page.command';
 export * from './worker/proxy-fetcher';
 export * from './worker/fetch-worker';
 export * from './fetch.module';

@@ -181,7 +181,11 @@ export class KafkaEventLog implements EventLog {
           try {
             return void (await admin.fetchTopicOffsets(topic));
           } catch (e) {
-            if (!(e as { retriable?: boolean }).retriable || Date.now() > deadline) throw e;
+            // kafkajs 2.2.4 (its last release) throws a TypeError, destructuring an empty
+            // answer, while the broker's metadata lists a topic just created without its
+            // partitions: not served yet either.
+            const notYet = (e as { retriable?: boolean }).retriable === true || e instanceof TypeError;
+            if (!notYet || Date.now() > deadline) throw e;
             await new Promise((r) => setTimeout(r, 100));
           }
         }
