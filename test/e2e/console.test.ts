@@ -469,7 +469,7 @@ describe('console sessions on the APIs (HTTP)', () => {
   });
 
   it('answers the whole build log of a past deploy, not only its failure\'s tail', async () => {
-    const writer = new EventWriter(platform.core.eventLog, platform.core.projections, platform.core.config);
+    const writer = new EventWriter(platform.core.eventLog, platform.core.projections, platform.core.config, platform.core.clock, platform.core.ids);
     const actor = { kind: 'system' as const, id: 'test' };
     const blob = { sha256: 'a'.repeat(64), size: 1, filename: 'p-1.egg' };
     const deployEvent = (type: string, data: object) => createEvent({ type, key: '1', data, actor });

@@ -90,7 +90,7 @@ describe('a failure inside one role: it is answered, and everything else goes on
     worker = await NestFactory.createApplicationContext(ScriptedWorkerModule.with(platform.core, `http://127.0.0.1:${proxy.port}/`), { logger: ['error'] });
     fetchApp = await startFetchApp(platform.core, ['error']);
     extractApp = await startExtractApp(platform.core, ['error']);
-    writer = new EventWriter(platform.core.eventLog, platform.core.projections, platform.core.config);
+    writer = new EventWriter(platform.core.eventLog, platform.core.projections, platform.core.config, platform.core.clock, platform.core.ids);
   }, 90_000);
 
   afterAll(async () => {

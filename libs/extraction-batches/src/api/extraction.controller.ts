@@ -1,9 +1,8 @@
 import { Controller, Inject, Logger, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Socket } from 'node:net';
-import { randomUUID } from 'node:crypto';
 import { hasCapability } from '@crawlhub/access';
-import { createEvent, currentCorrelationId, EXTRACTION_REQUESTED, EXTRACTION_REQUESTS_TOPIC, ExtractionCompleted, ExtractionRequested } from '@crawlhub/contracts';
+import { CLOCK, Clock, currentCorrelationId, EXTRACTION_REQUESTED, EXTRACTION_REQUESTS_TOPIC, ExtractionCompleted, ExtractionRequested, IDS, Ids } from '@crawlhub/contracts';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
 import { actorOf, readBody, RequestPrincipal } from '@crawlhub/http';
 import { EventWriter } from '@crawlhub/views';
@@ -35,6 +34,8 @@ export class ExtractionController {
     private readonly writer: EventWriter,
     private readonly results: ExtractionResults,
     private readonly queriesInFlight: QueriesInFlight,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(IDS) private readonly ids: Ids,
   ) {}
 
   /**
@@ -56,7 +57,7 @@ export class ExtractionController {
     }
     const type = String(req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
     if (type !== 'application/json') throw new ExtractionProblem(415, 'unrecognized-content-type', 'Unsupported request content type: should be application/json');
-    const queries = acceptQueries(await readBody(req, MAX_BODY_BYTES));
+    const queries = acceptQueries(await readBody(req, MAX_BODY_BYTES), { clock: this.clock, ids: this.ids });
     const release = this.queriesInFlight.take(principal.id, queries.length);
     try {
       const results = await this.run(queries, principal.id, actorOf(principal));
@@ -68,14 +69,14 @@ export class ExtractionController {
 
   private async run(queries: AcceptedQuery[], user: string, actor: ReturnType<typeof actorOf>): Promise<QueryResult[]> {
     const timeoutMs = this.config.extraction.queryTimeoutMs;
-    const deadline = Date.now() + timeoutMs;
-    const batch = randomUUID();
+    const deadline = this.clock.now() + timeoutMs;
+    const batch = this.ids.uuid();
     const queued = queries.filter((q) => q.error === null);
     const waiting = new Map(queued.map((q) => [q.id, this.results.expect(q.id, timeoutMs + RESULT_GRACE_MS)]));
     const events = queued.map((q) => {
       const data: ExtractionRequested = { id: q.id, batch, user, url: q.url, pageType: q.pageType, articleBodyRaw: q.articleBodyRaw, deadline };
       // One batch is one request: its events carry the request's correlation id (X-Request-Id), else the batch's.
-      return createEvent({ type: EXTRACTION_REQUESTED, key: q.id, data, actor, correlationId: currentCorrelationId() ?? batch });
+      return this.writer.createEvent({ type: EXTRACTION_REQUESTED, key: q.id, data, actor, correlationId: currentCorrelationId() ?? batch });
     });
     if (events.length > 0) {
       try {

@@ -1,8 +1,7 @@
 import { Controller, Inject, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { randomUUID } from 'node:crypto';
 import { hasCapability } from '@crawlhub/access';
-import { createEvent, FETCH_REQUESTED, FETCH_REQUESTS_TOPIC, FetchRequested, RENDER_REQUESTS_TOPIC } from '@crawlhub/contracts';
+import { Clock, CLOCK, FETCH_REQUESTED, FETCH_REQUESTS_TOPIC, FetchRequested, IDS, Ids, RENDER_REQUESTS_TOPIC } from '@crawlhub/contracts';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
 import { actorOf, readText, RequestPrincipal } from '@crawlhub/http';
 import { EventWriter } from '@crawlhub/views';
@@ -23,6 +22,8 @@ export class FetchController {
     private readonly principals: RequestPrincipal,
     private readonly writer: EventWriter,
     private readonly results: FetchResults,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(IDS) private readonly ids: Ids,
   ) {}
 
   /**
@@ -40,12 +41,12 @@ export class FetchController {
     }
     const text = await readText(req, MAX_FETCH_REQUEST_BYTES);
     const params = fetchParamsOf(type === 'application/json' ? parseJson(text) : parseForm(text));
-    const id = randomUUID();
-    const deadline = Date.now() + this.config.fetch.deadlineMs;
+    const id = this.ids.uuid();
+    const deadline = this.clock.now() + this.config.fetch.deadlineMs;
     const request: FetchRequested = { id, user: principal.id, ...params, body: params.body === null ? null : Buffer.from(params.body, 'utf8').toString('base64'), deadline };
     const waiting = this.results.expect(id, this.config.fetch.deadlineMs + RESULT_GRACE_MS);
     try {
-      await this.writer.append(params.render ? RENDER_REQUESTS_TOPIC : FETCH_REQUESTS_TOPIC, [createEvent({ type: FETCH_REQUESTED, key: id, data: request, actor: actorOf(principal) })]);
+      await this.writer.append(params.render ? RENDER_REQUESTS_TOPIC : FETCH_REQUESTS_TOPIC, [this.writer.createEvent({ type: FETCH_REQUESTED, key: id, data: request, actor: actorOf(principal) })]);
     } catch (e) {
       waiting.cancel();
       throw new FetchApiError(503, 'unavailable', `the fetch could not be queued (event log: ${(e as Error).message}); retry`);

@@ -90,7 +90,7 @@ export class ProxyForwarder {
 
   async forward(f: ForwardRequest): Promise<void> {
     const user = f.principal.id;
-    const started = Date.now();
+    const started = performance.now();
     let bytes = 0;
     let ended = false;
     /** The exit of the request's last attempt, for the metrics ('none': refused before one was picked). */
@@ -98,7 +98,7 @@ export class ProxyForwarder {
     const finish = (outcome: UsageOutcome) => {
       if (ended) return;
       ended = true;
-      this.usage.finished({ user, outcome, bytes, timeMs: Date.now() - started });
+      this.usage.finished({ user, outcome, bytes, timeMs: performance.now() - started });
       proxyRequests.inc({ outcome, exit: via.exit });
     };
     const fail = (e: ProxyError, extra: [string, string][] = []) => {
@@ -330,7 +330,7 @@ export class ProxyForwarder {
   /** One try through one exit: resolves with the response headers, or the error. */
   private attempt(exit: Exit, target: Target, method: string, headers: OutgoingHttpHeaders, body: Body, timeoutMs: number, res: ServerResponse): Promise<Attempt> {
     return new Promise<Attempt>((resolve) => {
-      const sent = Date.now();
+      const sent = performance.now();
       let creq: ClientRequest;
       try {
         creq = exit.request(target, method, headers);
@@ -352,7 +352,7 @@ export class ProxyForwarder {
         creq.destroy(new ProxyError('client_conn_closed'));
       };
       res.once('close', onClientClose);
-      creq.once('response', (upstream) => settle({ kind: 'response', upstream, creq, requestMs: Date.now() - sent }));
+      creq.once('response', (upstream) => settle({ kind: 'response', upstream, creq, requestMs: performance.now() - sent }));
       creq.on('error', (error) => {
         if (creq.reusedSocket && (error as { code?: string }).code === 'ECONNRESET') Object.assign(error, { reusedSocket: true });
         settle({ kind: 'error', error });

@@ -107,7 +107,7 @@ export class ProxyCa {
         createExclusive(certFile, selfSignedCa(keys.privateKey), 0o644);
       }
     }
-    for (const until = Date.now() + CA_CERT_WAIT_MS; !existsSync(certFile) && Date.now() < until; ) await new Promise((r) => setTimeout(r, 50));
+    for (const until = performance.now() + CA_CERT_WAIT_MS; !existsSync(certFile) && performance.now() < until; ) await new Promise((r) => setTimeout(r, 50));
     // Still none: its maker stopped between key and certificate; any replica may finish it.
     if (!existsSync(certFile)) createExclusive(certFile, selfSignedCa(readFileSync(keyFile, 'utf8')), 0o644);
     this.caPem = readFileSync(certFile, 'utf8');

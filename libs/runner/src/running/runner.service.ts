@@ -141,7 +141,7 @@ export class Runner implements OnApplicationShutdown {
     await rm(this.workRoot, { recursive: true, force: true });
     await mkdir(this.workRoot, { recursive: true, mode: 0o700 });
     await this.finishOrphans();
-    this.lastReconcile = Date.now();
+    this.lastReconcile = performance.now();
     this.schedule(0);
     this.heartbeatTimer = setInterval(() => void this.heartbeat(), this.heartbeatMs);
     this.unlistMetrics = runnerUnits.add(() => [
@@ -188,7 +188,7 @@ export class Runner implements OnApplicationShutdown {
     try {
       await this.watch();
       await this.resolveLostClaims();
-      if (this.unfinished.size || Date.now() - this.lastReconcile >= RECONCILE_MS) await this.reconcile();
+      if (this.unfinished.size || performance.now() - this.lastReconcile >= RECONCILE_MS) await this.reconcile();
       await this.claim();
     } catch (e) {
       this.logger.error(`poll failed: ${(e as Error).stack ?? e}`);
@@ -236,10 +236,10 @@ export class Runner implements OnApplicationShutdown {
         if (maxRunning !== null && running >= maxRunning) break;
         const signature = `${pending}:${running}:${free}:${spiderIds.join(',')}`;
         const empty = this.emptyClaims.get(project);
-        if (empty && empty.signature === signature && empty.until > Date.now()) break;
+        if (empty && empty.signature === signature && empty.until > performance.now()) break;
         const job = await this.claimOne(project, free, maxRunning, runnable);
         if (!job) {
-          this.emptyClaims.set(project, { signature, until: Date.now() + 30_000 });
+          this.emptyClaims.set(project, { signature, until: performance.now() + 30_000 });
           break;
         }
         this.emptyClaims.delete(project);
@@ -435,7 +435,7 @@ export class Runner implements OnApplicationShutdown {
    * older ones are orphans.
    */
   private async reconcile(): Promise<void> {
-    this.lastReconcile = Date.now();
+    this.lastReconcile = performance.now();
     const own = await this.ownRunningJobs();
     const running = new Set(own.map((j) => j.key));
     for (const key of this.unfinished.keys()) if (!running.has(key)) this.unfinished.delete(key);

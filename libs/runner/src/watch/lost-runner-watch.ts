@@ -38,11 +38,11 @@ export class LostRunnerWatch implements OnModuleDestroy {
   start(): void {
     const every = this.config.runner.heartbeatMs;
     const loop = () => {
-      const due = Date.now() + every;
+      const due = performance.now() + every;
       this.running = this.check()
         .catch((e) => this.logger.error(`runner check failed: ${(e as Error).stack ?? e}`))
         .finally(() => {
-          if (this.timer) this.timer = setTimeout(loop, Math.max(0, due - Date.now()));
+          if (this.timer) this.timer = setTimeout(loop, Math.max(0, due - performance.now()));
         });
     };
     this.timer = setTimeout(loop, every);

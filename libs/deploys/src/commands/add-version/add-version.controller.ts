@@ -5,7 +5,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { canAccessProject } from '@crawlhub/access';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
-import { createEvent, DEPLOY_REQUESTED, DEPLOYS_TOPIC, DeployBlob, DeployRequested } from '@crawlhub/contracts';
+import { DEPLOY_REQUESTED, DEPLOYS_TOPIC, DeployBlob, DeployRequested } from '@crawlhub/contracts';
 import { RequestJobsChangeCommand } from '@crawlhub/jobs';
 import { ApiError, pythonJson, readBody, RequestPrincipal } from '@crawlhub/http';
 import { EventWriter, ProjectionLagError } from '@crawlhub/views';
@@ -93,7 +93,7 @@ export class AddVersionController {
     };
     const watch = this.progress.watch(request);
     try {
-      await this.writer.append(DEPLOYS_TOPIC, [createEvent({ type: DEPLOY_REQUESTED, key: String(project), data, actor: { kind: 'key', id: principal.id } })]);
+      await this.writer.append(DEPLOYS_TOPIC, [this.writer.createEvent({ type: DEPLOY_REQUESTED, key: String(project), data, actor: { kind: 'key', id: principal.id } })]);
     } catch (e) {
       watch.stop();
       throw e;

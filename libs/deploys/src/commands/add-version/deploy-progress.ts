@@ -24,8 +24,8 @@ export class DeployProgress implements OnApplicationBootstrap, OnApplicationShut
     await this.eventLog.ensureTopics([DEPLOYS_TOPIC]);
     this.consumption = await this.eventLog.consume({ groupId: `deploy-progress-${randomUUID()}`, topics: [DEPLOYS_TOPIC], fromBeginning: false, handler: async (b) => this.deliver(b) });
     const partitions = this.eventLog.partitionCount(DEPLOYS_TOPIC);
-    const until = Date.now() + ASSIGNMENT_WAIT_MS;
-    while ((this.consumption.assignment()[DEPLOYS_TOPIC]?.length ?? 0) < partitions && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    const until = performance.now() + ASSIGNMENT_WAIT_MS;
+    while ((this.consumption.assignment()[DEPLOYS_TOPIC]?.length ?? 0) < partitions && performance.now() < until) await new Promise((r) => setTimeout(r, 50));
   }
 
   async onApplicationShutdown(): Promise<void> {

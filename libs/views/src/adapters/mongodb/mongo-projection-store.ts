@@ -85,7 +85,7 @@ export class MongoProjectionStore implements ProjectionStore {
   }
 
   async waitFor(positions: LogPosition[], timeoutMs: number): Promise<boolean> {
-    const deadline = Date.now() + timeoutMs;
+    const deadline = performance.now() + timeoutMs;
     for (;;) {
       const ids = [...new Set(positions.map((p) => `${p.topic}:${p.partition}`))];
       const docs = await this.checkpoints.find({ _id: { $in: ids } }).toArray();
@@ -95,7 +95,7 @@ export class MongoProjectionStore implements ProjectionStore {
         if (failed.length) throw new ProjectionFailedError(failed.map((f) => ({ topic: f.topic, partition: f.partition, offset: f.offset })));
         return true;
       }
-      if (Date.now() >= deadline) return false;
+      if (performance.now() >= deadline) return false;
       await new Promise((r) => setTimeout(r, this.pollMs));
     }
   }

@@ -88,10 +88,10 @@ export class SqliteProjectionStore implements ProjectionStore {
   }
 
   async waitFor(positions: LogPosition[], timeoutMs: number): Promise<boolean> {
-    const deadline = Date.now() + timeoutMs;
+    const deadline = performance.now() + timeoutMs;
     const done = () => positions.every((p) => this.read(this.views.reader, p.topic, p.partition) > p.offset);
     while (!done()) {
-      const left = deadline - Date.now();
+      const left = deadline - performance.now();
       if (left <= 0) return false;
       // Woken by a projector in this process (any thread), or by polling when it runs elsewhere.
       await this.progressed.wait(Math.min(left, this.pollMs));
