@@ -1,3 +1,4 @@
+// eslint-disable-next-line no-restricted-syntax -- names this process's own consumer group, never in an event, a view or an answer.
 import { randomUUID } from 'node:crypto';
 import type { EventEnvelope } from '@crawlhub/contracts';
 import type { ConsumedBatch, Consumption, EventLog } from './event-log.port';

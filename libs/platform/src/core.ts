@@ -29,17 +29,18 @@ export type { Core };
 
 /** `clock` and `ids` replace the system ones (tests that drive time). */
 export async function openCore(config: CrawlhubConfig, stamps: Partial<EventStamps> = {}): Promise<Core> {
+  const clock = stamps.clock ?? systemClock;
   const eventLog = instrumentEventLog(openEventLog(config));
   let views: Core['views'];
   let projections: ProjectionStore;
   if (config.viewStore.kind === 'sqlite') {
     const db = new SqliteViewDatabase(join(config.dataDir, 'views.db'));
     views = { kind: 'sqlite', db };
-    projections = new SqliteProjectionStore(db);
+    projections = new SqliteProjectionStore(db, clock);
   } else {
     const db = await MongoViewDatabase.connect(config.viewStore);
     views = { kind: 'mongodb', db };
-    projections = new MongoProjectionStore(db);
+    projections = new MongoProjectionStore(db, clock);
   }
   const core: Core = {
     config,
@@ -47,7 +48,7 @@ export async function openCore(config: CrawlhubConfig, stamps: Partial<EventStam
     eventLog,
     views,
     projections,
-    clock: stamps.clock ?? systemClock,
+    clock,
     ids: stamps.ids ?? systemIds,
     close: async () => {
       forgetViewLag(core);

@@ -21,8 +21,9 @@ export class EventWriter {
     @Inject(EVENT_LOG) private readonly log: EventLog,
     @Inject(PROJECTION_STORE) private readonly store: ProjectionStore,
     @Inject(CONFIG) private readonly config: CrawlhubConfig,
-    @Inject(CLOCK) private readonly clock: Clock,
-    @Inject(IDS) private readonly ids: Ids,
+    /** The process's CLOCK and IDS, also for what travels with the events (upload ids). */
+    @Inject(CLOCK) readonly clock: Clock,
+    @Inject(IDS) readonly ids: Ids,
   ) {}
 
   /** A new event, its id and time from the process's CLOCK and IDS. */

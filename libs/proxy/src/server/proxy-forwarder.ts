@@ -14,6 +14,7 @@ import { ExitPool, Pick, Slot } from '../exits/exit-pool';
 import { PROXY_SESSIONS, ProxySessions } from '../ports/proxy-sessions.port';
 import { PROXY_USAGE, ProxyUsage, UsageOutcome } from '../ports/proxy-usage.port';
 import { proxyBans, proxyErrors, proxyRequests, proxyRetries } from '@crawlhub/ops';
+import { Clock, CLOCK } from '@crawlhub/contracts';
 
 /** The version header value: scrapy-zyte-smartproxy recognises proxy responses by X-Crawlera-Version. */
 export const PROXY_VERSION = '1.0.0-crawlhub';
@@ -81,6 +82,7 @@ export class ProxyForwarder {
     private readonly guard: TargetGuard,
     @Inject(PROXY_SESSIONS) private readonly sessions: ProxySessions,
     @Inject(PROXY_USAGE) private readonly usage: ProxyUsage,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   /** Requests in flight in this process (for tests and the stats). */
@@ -205,8 +207,8 @@ export class ProxyForwarder {
       }
       tried.add(exit);
       via.exit = exit.id;
-      const jar = managedCookies ? this.cookies.jar(f.principal.id, exit.id, Date.now()) : null;
-      const cookie = jar?.header(siteUrl, Date.now()) ?? null;
+      const jar = managedCookies ? this.cookies.jar(f.principal.id, exit.id, this.clock.now()) : null;
+      const cookie = jar?.header(siteUrl, this.clock.now()) ?? null;
       const sent = cookie === null ? outgoing : { ...outgoing, Cookie: cookie };
       let result = await this.attempt(exit, target, f.method, sent, body, options.timeoutMs, f.res);
       if (result.kind === 'error' && (result.error as { reusedSocket?: boolean }).reusedSocket && 'buffer' in body) {
@@ -257,7 +259,7 @@ export class ProxyForwarder {
         return bannedAnswer();
       }
       const setCookies = upstream.headers['set-cookie'];
-      if (jar && setCookies?.length) jar.store(siteUrl, setCookies, Date.now());
+      if (jar && setCookies?.length) jar.store(siteUrl, setCookies, this.clock.now());
       const length = Number(upstream.headers['content-length'] ?? NaN);
       if (Number.isFinite(length) && length > p.maxResponseBytes) {
         upstream.destroy();

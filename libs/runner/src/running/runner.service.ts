@@ -5,7 +5,7 @@ import { runnerUnits } from '@crawlhub/ops';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
-import { Actor, JobKey, JobsRequest, parseJobKey, SpiderCommandSpec } from '@crawlhub/contracts';
+import { Actor, CLOCK, Clock, JobKey, JobsRequest, parseJobKey, SpiderCommandSpec } from '@crawlhub/contracts';
 import { DeployedJobs } from '@crawlhub/deploys';
 import { JOBS_VIEW, JobDoc, JobsOutcome, JobsView, maxRunningOf, RequestJobsChangeCommand, RunnerHeartbeatCommand, tokenOfRun } from '@crawlhub/jobs';
 import { JOB_TOKEN_SECRET } from '@crawlhub/platform';
@@ -107,6 +107,7 @@ export class Runner implements OnApplicationShutdown {
     @Inject(SPIDER_COMMANDS_VIEW) private readonly spiders: SpiderCommandsView,
     @Inject(JOB_RECORDS_VIEW) private readonly records: JobRecordsView,
     private readonly deployed: DeployedJobs,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {
     const r = config.runner;
     this.id = options.id ?? r.id ?? persistentRunnerId(join(config.dataDir, 'runner-id'));
@@ -136,7 +137,7 @@ export class Runner implements OnApplicationShutdown {
   async start(): Promise<void> {
     if (this.running) return;
     this.running = true;
-    this.startedAt = Date.now();
+    this.startedAt = this.clock.now(); // compared with the claims' times
     // What a previous run of this runner left behind (it died before cleaning up).
     await rm(this.workRoot, { recursive: true, force: true });
     await mkdir(this.workRoot, { recursive: true, mode: 0o700 });
@@ -363,7 +364,7 @@ export class Runner implements OnApplicationShutdown {
 
   /** Records go where the job's data ends now (0 for a new job), each kind on its own. */
   private sinkFor(job: JobKey): Promise<RecordSink> {
-    return openJobSink({ commands: this.commands, records: this.records, config: this.config, logger: this.logger }, job);
+    return openJobSink({ commands: this.commands, records: this.records, config: this.config, logger: this.logger, clock: this.clock }, job);
   }
 
   private async finish(active: Active, closeReason: string): Promise<void> {
