@@ -192,15 +192,15 @@ async function listKeys(core: Core): Promise<void> {
 
 async function replay(core: Core): Promise<void> {
   await withProjector(core, async ({ projector }) => {
-    const started = Date.now();
+    const started = performance.now();
     let lastPrint = 0;
     const applied = await projector.replay((topic, done, total) => {
-      if (Date.now() - lastPrint > 1000 || done === total) {
-        lastPrint = Date.now();
+      if (performance.now() - lastPrint > 1000 || done === total) {
+        lastPrint = performance.now();
         console.log(`  ${topic}: ${done}/${total} events`);
       }
     });
-    console.log(`replayed ${applied} events into fresh views in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    console.log(`replayed ${applied} events into fresh views in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   });
 }
 

@@ -11,6 +11,7 @@ import { startStatsApp } from '../../apps/proxy/stats.app';
 import { basic, startTestPlatform } from '../support/platform';
 import { describeIf, needs } from '../support/skip';
 import { runScript } from './run-python-check';
+import { systemClock } from '@crawlhub/contracts';
 
 /**
  * A real Scrapy crawl through the proxy with the official middleware,
@@ -80,7 +81,7 @@ interface LinkedSite {
  */
 async function startLinkedSite(banning: Map<number, number>): Promise<LinkedSite> {
   const hostOf = (page: number) => (banning.has(page) ? `p${page}.site.test` : 'site.test');
-  const ca = new ProxyCa(mkdtempSync(join(tmpdir(), 'site-ca-')));
+  const ca = new ProxyCa(mkdtempSync(join(tmpdir(), 'site-ca-')), systemClock);
   await ca.open();
   const leaf = await ca.leaf('site.test');
   const hits: Hit[] = [];

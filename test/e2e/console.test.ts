@@ -8,10 +8,10 @@ import puppeteer, { Browser, Page } from 'puppeteer-core';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { keyIdOf } from '@crawlhub/access';
 import {
-  createEvent, DEPLOY_FAILED, DEPLOY_LOG, DEPLOY_REQUESTED, DEPLOYS_TOPIC, DeployFailed, DeployLog, DeployRequested, EXTRACTION_COMPLETED, EXTRACTION_RESULTS_TOPIC, ExtractionCompleted, FETCH_REQUESTED, FETCH_REQUESTS_TOPIC, FetchRequested, RENDER_REQUESTS_TOPIC,
+  createEvent, DEPLOY_FAILED, ManualClock, DEPLOY_LOG, DEPLOY_REQUESTED, DEPLOYS_TOPIC, DeployFailed, DeployLog, DeployRequested, EXTRACTION_COMPLETED, EXTRACTION_RESULTS_TOPIC, ExtractionCompleted, FETCH_REQUESTED, FETCH_REQUESTS_TOPIC, FetchRequested, RENDER_REQUESTS_TOPIC,
 } from '@crawlhub/contracts';
 import { Core, CoreModule } from '@crawlhub/platform';
-import { ManualUsageClock, ProxyUsageRecorderModule, UsageRecorder } from '@crawlhub/proxy-stats';
+import { ProxyUsageRecorderModule, UsageRecorder } from '@crawlhub/proxy-stats';
 import { CHROMIUM_FLAGS } from '@crawlhub/render';
 import { EventWriter } from '@crawlhub/views';
 import { basic, startTestPlatform, TestPlatform } from '../support/platform';
@@ -39,7 +39,7 @@ const SHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? join(ROOT, 'docs/console'
 @Module({})
 class RecorderHostModule {
   static with(core: Core): DynamicModule {
-    return { module: RecorderHostModule, imports: [CoreModule.with(core), ProxyUsageRecorderModule.register({ clock: new ManualUsageClock(Date.now()) })] };
+    return { module: RecorderHostModule, imports: [CoreModule.with(core), ProxyUsageRecorderModule.register({ clock: new ManualClock(Date.now()) })] };
   }
 }
 
@@ -469,7 +469,7 @@ describe('console sessions on the APIs (HTTP)', () => {
   });
 
   it('answers the whole build log of a past deploy, not only its failure\'s tail', async () => {
-    const writer = new EventWriter(platform.core.eventLog, platform.core.projections, platform.core.config);
+    const writer = new EventWriter(platform.core.eventLog, platform.core.projections, platform.core.config, platform.core.clock, platform.core.ids);
     const actor = { kind: 'system' as const, id: 'test' };
     const blob = { sha256: 'a'.repeat(64), size: 1, filename: 'p-1.egg' };
     const deployEvent = (type: string, data: object) => createEvent({ type, key: '1', data, actor });

@@ -232,7 +232,7 @@ describe('fetch API: plain and rendered fetches', () => {
     expect((await viaProxy(proxy.port, target, { key: token })).status).toBe(200);
     expect((await viaProxy(proxy.port, target, { key: await mintProxyToken(keyIdOf(victim), Date.now() - 1000, secret) })).status).toBe(407);
     expect((await viaProxy(proxy.port, target, { key: await mintProxyToken(keyIdOf(victim), Date.now() + 60_000, 'another secret') })).status).toBe(407);
-    const writer = new EventWriter(platform.core.eventLog, platform.core.projections, platform.core.config);
+    const writer = new EventWriter(platform.core.eventLog, platform.core.projections, platform.core.config, platform.core.clock, platform.core.ids);
     await writer.appendAndWait(ACCESS_KEYS_TOPIC, [createEvent({ type: ACCESS_KEY_REVOKED, key: keyIdOf(victim), data: { keyId: keyIdOf(victim) }, actor: { kind: 'system', id: 'test' } })]);
     // Lookups are cached for 2 s.
     await new Promise((r) => setTimeout(r, 2_100));

@@ -13,6 +13,7 @@ import { startWorkerApp } from '../../apps/worker/worker.app';
 import { basic, startTestPlatform, TestPlatform } from '../support/platform';
 import { direct, viaProxy, viaTunnel } from '../support/proxy-client';
 import { describeIf } from '../support/skip';
+import { systemClock } from '@crawlhub/contracts';
 
 /**
  * The SSRF rules (docs/proxy.md "SSRF rules") through the real proxy, with private
@@ -150,7 +151,7 @@ describe('smart proxy: SSRF rules, without ALLOW_PRIVATE_TARGETS', () => {
   ];
 
   beforeAll(async () => {
-    ca = new ProxyCa(mkdtempSync(join(tmpdir(), 'ssrf-origin-ca-')));
+    ca = new ProxyCa(mkdtempSync(join(tmpdir(), 'ssrf-origin-ca-')), systemClock);
     await ca.open();
     loop4 = await startCountingOrigin('127.0.0.1', ca);
     if (HAS_IPV6_LOOPBACK) loop6 = await startCountingOrigin('::1', ca);

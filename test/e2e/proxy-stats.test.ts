@@ -4,8 +4,9 @@ import { createServer, request as httpRequest } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { keyIdOf } from '@crawlhub/access';
 import { LogPosition } from '@crawlhub/eventlog';
+import { ManualClock } from '@crawlhub/contracts';
 import { Core, CoreModule } from '@crawlhub/platform';
-import { binOf, decodeCursor, ManualUsageClock, ProxyUsageRecorderModule, UsageRecorder, valueOf } from '@crawlhub/proxy-stats';
+import { binOf, decodeCursor, ProxyUsageRecorderModule, UsageRecorder, valueOf } from '@crawlhub/proxy-stats';
 import { startProxyApp } from '../../apps/proxy/proxy.app';
 import { startStatsApp } from '../../apps/proxy/stats.app';
 import { basic, expectReplayKeepsReads, startTestPlatform, TestPlatform } from '../support/platform';
@@ -15,7 +16,7 @@ jest.setTimeout(120_000);
 /** A proxy process's recorder, alone in a Nest context (as the proxy app hosts it). */
 @Module({})
 class RecorderHostModule {
-  static with(core: Core, clock: ManualUsageClock): DynamicModule {
+  static with(core: Core, clock: ManualClock): DynamicModule {
     return { module: RecorderHostModule, imports: [CoreModule.with(core), ProxyUsageRecorderModule.register({ clock })] };
   }
 }
@@ -32,7 +33,7 @@ describe('proxy usage statistics (GET /stats on the stats app)', () => {
   let bob: string;
 
   const startProxy = async (at: number) => {
-    const clock = new ManualUsageClock(at);
+    const clock = new ManualClock(at);
     const context = await NestFactory.createApplicationContext(RecorderHostModule.with(platform.core, clock), { logger: ['error'] });
     proxies.push(context);
     return { clock, context, recorder: context.get(UsageRecorder) };
@@ -48,7 +49,7 @@ describe('proxy usage statistics (GET /stats on the stats app)', () => {
     return (await res.json()) as { limit: number; after: string; results: Record<string, unknown>[] };
   };
   /** One request of `user` through a recorder: started, then finished `ms` later. */
-  const request = (r: { clock: ManualUsageClock; recorder: UsageRecorder }, user: string, outcome: 'clean' | 'failed' | 'ban', bytes: number, ms: number) => {
+  const request = (r: { clock: ManualClock; recorder: UsageRecorder }, user: string, outcome: 'clean' | 'failed' | 'ban', bytes: number, ms: number) => {
     r.recorder.started(user);
     r.recorder.finished({ user, outcome, bytes, timeMs: ms });
   };
@@ -60,7 +61,7 @@ describe('proxy usage statistics (GET /stats on the stats app)', () => {
       PROXY_PORT: '0', ALLOW_PRIVATE_TARGETS: 'true', PROXY_THROTTLE_SPACING_MS: '0',
     });
     // "now" of the stats API: one hour after T0, so the default range (7 days) holds T0.
-    stats = await startStatsApp(platform.core, ['error'], { clock: new ManualUsageClock(T0 + 3_600_000) });
+    stats = await startStatsApp(platform.core, ['error'], { clock: new ManualClock(T0 + 3_600_000) });
     url = `http://127.0.0.1:${(stats.getHttpServer().address() as AddressInfo).port}`;
     alice = await platform.createKey([1]);
     bob = await platform.createKey([2]);
@@ -229,7 +230,7 @@ describe('proxy usage statistics (GET /stats on the stats app)', () => {
     });
     await new Promise<void>((r) => origin.listen(0, '127.0.0.1', r));
     const target = `http://127.0.0.1:${(origin.address() as AddressInfo).port}`;
-    const clock = new ManualUsageClock(Date.parse('2019-01-16T15:30:00Z'));
+    const clock = new ManualClock(Date.parse('2019-01-16T15:30:00Z'));
     const proxy = await startProxyApp(platform.core, ['error'], { clock });
     const via = (path: string) =>
       new Promise<number>((resolve, reject) => {

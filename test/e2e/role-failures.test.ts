@@ -9,13 +9,12 @@ import { join } from 'node:path';
 import { keyIdOf } from '@crawlhub/access';
 import {
   createEvent, EventEnvelope, EXTRACTION_REQUESTED, EXTRACTION_REQUESTS_TOPIC, EXTRACTION_RESULTS_TOPIC, ExtractionCompleted, ExtractionRequested, FETCH_REQUESTED,
-  FETCH_REQUESTS_TOPIC, FETCH_RESULTS_TOPIC, FetchCompleted, FetchRequested, JOBS_TOPIC, jobsRequestedType, RENDER_REQUESTS_TOPIC, SCHEDULE_SET, SCHEDULES_TOPIC, ScheduleSet,
+  FETCH_REQUESTS_TOPIC, FETCH_RESULTS_TOPIC, FetchCompleted, FetchRequested, JOBS_TOPIC, jobsRequestedType, RENDER_REQUESTS_TOPIC, SCHEDULE_SET, SCHEDULES_TOPIC, ScheduleSet, Clock, systemClock,
 } from '@crawlhub/contracts';
 import { ExtractionWorkerModule } from '@crawlhub/extraction-batches';
 import { partitionForKey } from '@crawlhub/eventlog';
 import { FetchWorkerModule, PAGE_RENDERER, PageRenderer } from '@crawlhub/fetch';
 import { Core, CoreModule } from '@crawlhub/platform';
-import { systemUsageClock, UsageClock } from '@crawlhub/proxy-stats';
 import type { RenderRequest, RenderResult } from '@crawlhub/render';
 import { EventWriter, ProjectionFailedError } from '@crawlhub/views';
 import { startExtractApp } from '../../apps/extract/extract.app';
@@ -91,7 +90,7 @@ describe('a failure inside one role: it is answered, and everything else goes on
     worker = await NestFactory.createApplicationContext(ScriptedWorkerModule.with(platform.core, `http://127.0.0.1:${proxy.port}/`), { logger: ['error'] });
     fetchApp = await startFetchApp(platform.core, ['error']);
     extractApp = await startExtractApp(platform.core, ['error']);
-    writer = new EventWriter(platform.core.eventLog, platform.core.projections, platform.core.config);
+    writer = new EventWriter(platform.core.eventLog, platform.core.projections, platform.core.config, platform.core.clock, platform.core.ids);
   }, 90_000);
 
   afterAll(async () => {
@@ -237,12 +236,12 @@ describe('a failure inside one role: it is answered, and everything else goes on
 
   it('proxy: its usage accounting failing neither fails a request nor ends the process', async () => {
     let broken = true;
-    const clock: UsageClock = {
+    const clock: Clock = {
       now: () => {
         if (broken) throw new Error('the usage clock failed');
         return Date.now();
       },
-      every: (ms, fn) => systemUsageClock.every(Math.min(ms, 50), fn),
+      every: (ms, fn) => systemClock.every(Math.min(ms, 50), fn),
     };
     const accountingDown = await startProxyApp(platform.core, ['error'], { clock });
     try {

@@ -16,6 +16,7 @@ import { startStorageApp } from '../../apps/storage/storage.app';
 import { startStatsApp } from '../../apps/proxy/stats.app';
 import { startRunner } from '../../apps/runner/runner.app';
 import { Runner, RunnerOptions } from '@crawlhub/runner';
+import { EventStamps } from '@crawlhub/contracts';
 
 /**
  * A whole platform in this process, on free ports and a fresh data dir, configured
@@ -47,7 +48,7 @@ export interface TestPlatform {
   stop(): Promise<void>;
 }
 
-export async function startTestPlatform(env: Record<string, string> = {}, options: { projector?: boolean; runner?: boolean | RunnerOptions; stats?: boolean } = {}): Promise<TestPlatform> {
+export async function startTestPlatform(env: Record<string, string> = {}, options: { projector?: boolean; runner?: boolean | RunnerOptions; stats?: boolean; stamps?: Partial<EventStamps> } = {}): Promise<TestPlatform> {
   const dataDir = mkdtempSync(join(tmpdir(), 'crawlhub-e2e-'));
   const unique = `t${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
   const config = loadConfig({
@@ -61,7 +62,8 @@ export async function startTestPlatform(env: Record<string, string> = {}, option
     CRAWLHUB_ADMIN_KEY: '',
     ...env,
   });
-  const core = await openCore(config);
+  // `stamps`: a test's clock and ids (ManualClock, SequentialIds) for every app of the platform.
+  const core = await openCore(config, options.stamps);
   const contexts: INestApplicationContext[] = [];
   let projector: Projector | null = null;
   const { context, projector: p } = await createProjector(core, ['error']);

@@ -5,6 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ProxyCa } from '@crawlhub/proxy';
+import { systemClock } from '@crawlhub/contracts';
 
 /**
  * A website on 127.0.0.1 for the proxy tests, over HTTP and HTTPS (its own CA, in
@@ -34,7 +35,7 @@ export interface ProxyOrigin {
 }
 
 export async function startProxyOrigin(): Promise<ProxyOrigin> {
-  const ca = new ProxyCa(mkdtempSync(join(tmpdir(), 'origin-ca-')));
+  const ca = new ProxyCa(mkdtempSync(join(tmpdir(), 'origin-ca-')), systemClock);
   await ca.open();
   const banned = new Set<string>();
   const hits: ProxyOrigin['hits'] = [];

@@ -27,6 +27,7 @@ import { ProxyUsageMongo } from '../../libs/proxy-stats/src/adapters/mongodb/pro
 import { proxyUsageViewContract } from '../contract/proxy-usage.view.contract';
 import { ProxySessionsMongo } from '../../libs/proxy-sessions/src/adapters/mongodb/proxy-sessions.mongodb';
 import { proxySessionsViewContract } from '../contract/proxy-sessions.view.contract';
+import { systemClock } from '@crawlhub/contracts';
 
 const uri = process.env.MONGODB_URI ?? '';
 
@@ -49,7 +50,7 @@ describeIf(needs.mongodb)('MongoDB views', () => {
   /** A database of its own per fixture (unique per run), dropped on close. */
   const mongo = <V>(make: (views: MongoViewDatabase) => V): ViewHarness<V> => async () => {
     const views = await MongoViewDatabase.connect({ uri, database: `${run}_${n++}` });
-    const store = new MongoProjectionStore(views);
+    const store = new MongoProjectionStore(views, systemClock);
     return {
       view: make(views),
       store,

@@ -25,6 +25,7 @@ import { ProxyUsageSqlite } from '../../libs/proxy-stats/src/adapters/sqlite/pro
 import { proxyUsageViewContract } from '../contract/proxy-usage.view.contract';
 import { ProxySessionsSqlite } from '../../libs/proxy-sessions/src/adapters/sqlite/proxy-sessions.sqlite';
 import { proxySessionsViewContract } from '../contract/proxy-sessions.view.contract';
+import { systemClock } from '@crawlhub/contracts';
 
 jest.setTimeout(60_000);
 
@@ -35,7 +36,7 @@ let n = 0;
 function sqlite<V>(make: (views: SqliteViewDatabase) => V): ViewHarness<V> {
   return async () => {
     const views = new SqliteViewDatabase(join(root, `views-${n++}.db`));
-    const store = new SqliteProjectionStore(views);
+    const store = new SqliteProjectionStore(views, systemClock);
     return {
       view: make(views),
       store,

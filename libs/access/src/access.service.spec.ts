@@ -1,3 +1,4 @@
+import { systemClock } from '@crawlhub/contracts';
 import { loadConfig } from '@crawlhub/config';
 import { AccessService } from './access.service';
 import { AccessKey, digestOf, keyIdOf } from './domain/access-key';
@@ -13,7 +14,7 @@ describe('AccessService', () => {
     findById: async (id: string) => keys.find((k) => k.keyId === id) ?? null,
   } as unknown as AccessKeysView;
   const signing = 'platform-secret';
-  const service = () => new AccessService(view, loadConfig({}));
+  const service = () => new AccessService(view, loadConfig({}), systemClock);
 
   beforeEach(() => (keys = [key]));
 

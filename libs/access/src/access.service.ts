@@ -1,5 +1,6 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
+import { Clock, CLOCK } from '@crawlhub/contracts';
 import { AccessKey, digestOf, keyIdOf, Principal } from './domain/access-key';
 import { keyIdOfProxyToken } from './domain/proxy-token';
 import { ConsoleSession, mintSessionToken, sessionOfToken } from './domain/session-token';
@@ -27,6 +28,7 @@ export class AccessService {
   constructor(
     @Inject(ACCESS_KEYS_VIEW) private readonly keys: AccessKeysView,
     @Inject(CONFIG) private readonly config: CrawlhubConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
     @Optional() @Inject(JOB_TOKEN_SECRET) private readonly platformSecret: string | null = null,
   ) {}
 
@@ -44,7 +46,7 @@ export class AccessService {
    * not expired.
    */
   async authenticateProxyToken(token: string, secret: string): Promise<Principal | null> {
-    const keyId = await keyIdOfProxyToken(token, secret, Date.now());
+    const keyId = await keyIdOfProxyToken(token, secret, this.clock.now());
     return keyId === null ? null : this.principalOfKeyId(keyId);
   }
 
@@ -52,16 +54,16 @@ export class AccessService {
    * A console session for an API key (libs/console): the token for its cookie and the
    * session it names (its CSRF proof), or null when the key is unknown.
    */
-  async startSession(secret: string, nowMs = Date.now()): Promise<{ token: string; session: ConsoleSession; principal: Principal } | null> {
+  async startSession(secret: string): Promise<{ token: string; session: ConsoleSession; principal: Principal } | null> {
     const principal = await this.authenticate(secret);
     if (principal === null) return null;
-    const { token, session } = await mintSessionToken(principal.id, nowMs + this.config.console.sessionHours * 3_600_000, this.requireSecret());
+    const { token, session } = await mintSessionToken(principal.id, this.clock.now() + this.config.console.sessionHours * 3_600_000, this.requireSecret());
     return { token, session, principal };
   }
 
   /** The principal of a console session's token, exactly as its key's (same projects, same capabilities), while the key lives and the session has not expired. */
   async authenticateSession(token: string): Promise<{ principal: Principal; session: ConsoleSession } | null> {
-    const session = await sessionOfToken(token, this.requireSecret(), Date.now());
+    const session = await sessionOfToken(token, this.requireSecret(), this.clock.now());
     if (session === null) return null;
     const principal = await this.principalOfKeyId(session.keyId);
     return principal === null ? null : { principal, session };
@@ -86,11 +88,11 @@ function principalOf(key: AccessKey | null): Principal | null {
 
 function cached(cache: Cache, lookup: string): Principal | null | undefined {
   const hit = cache.get(lookup);
-  return hit && hit.until > Date.now() ? hit.principal : undefined;
+  return hit && hit.until > performance.now() ? hit.principal : undefined;
 }
 
 function remember(cache: Cache, lookup: string, principal: Principal | null): Principal | null {
   if (cache.size > CACHE_ENTRIES) cache.clear();
-  cache.set(lookup, { principal, until: Date.now() + CACHE_MS });
+  cache.set(lookup, { principal, until: performance.now() + CACHE_MS });
   return principal;
 }

@@ -1,4 +1,5 @@
 export * from './envelope';
+export * from './clock';
 export * from './topics/job-data/job-data.topic';
 export * from './topics/job-metadata/job-metadata.topic';
 export * from './topics/access-keys/access-keys.topic';

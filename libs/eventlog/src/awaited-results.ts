@@ -1,3 +1,4 @@
+// eslint-disable-next-line no-restricted-syntax -- names this process's own consumer group, never in an event, a view or an answer.
 import { randomUUID } from 'node:crypto';
 import type { EventEnvelope } from '@crawlhub/contracts';
 import type { ConsumedBatch, Consumption, EventLog } from './event-log.port';
@@ -44,8 +45,8 @@ export class AwaitedResults<T> {
     this.consumption = await this.eventLog.consume({ groupId: `${this.o.groupPrefix}-${randomUUID()}`, topics: [this.o.topic], fromBeginning: false, handler: async (b) => this.deliver(b) });
     // Kafka assigns partitions after the group is joined: results appended before would be missed.
     const partitions = this.eventLog.partitionCount(this.o.topic);
-    const until = Date.now() + ASSIGNMENT_WAIT_MS;
-    while ((this.consumption.assignment()[this.o.topic]?.length ?? 0) < partitions && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    const until = performance.now() + ASSIGNMENT_WAIT_MS;
+    while ((this.consumption.assignment()[this.o.topic]?.length ?? 0) < partitions && performance.now() < until) await new Promise((r) => setTimeout(r, 50));
   }
 
   async onApplicationShutdown(): Promise<void> {

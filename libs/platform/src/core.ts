@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { JOB_TOKEN_SECRET } from '@crawlhub/access';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
+import { CLOCK, EventStamps, IDS, systemClock, systemIds } from '@crawlhub/contracts';
 import { EVENT_LOG, EventLog, openEventLog } from '@crawlhub/eventlog';
 import { instrumentEventLog } from './instrumented-event-log';
 import type { Core } from './core.types';
@@ -26,18 +27,20 @@ export const CORE = Symbol('CORE');
 
 export type { Core };
 
-export async function openCore(config: CrawlhubConfig): Promise<Core> {
+/** `clock` and `ids` replace the system ones (tests that drive time). */
+export async function openCore(config: CrawlhubConfig, stamps: Partial<EventStamps> = {}): Promise<Core> {
+  const clock = stamps.clock ?? systemClock;
   const eventLog = instrumentEventLog(openEventLog(config));
   let views: Core['views'];
   let projections: ProjectionStore;
   if (config.viewStore.kind === 'sqlite') {
     const db = new SqliteViewDatabase(join(config.dataDir, 'views.db'));
     views = { kind: 'sqlite', db };
-    projections = new SqliteProjectionStore(db);
+    projections = new SqliteProjectionStore(db, clock);
   } else {
     const db = await MongoViewDatabase.connect(config.viewStore);
     views = { kind: 'mongodb', db };
-    projections = new MongoProjectionStore(db);
+    projections = new MongoProjectionStore(db, clock);
   }
   const core: Core = {
     config,
@@ -45,6 +48,8 @@ export async function openCore(config: CrawlhubConfig): Promise<Core> {
     eventLog,
     views,
     projections,
+    clock,
+    ids: stamps.ids ?? systemIds,
     close: async () => {
       forgetViewLag(core);
       await projections.close();
@@ -65,6 +70,8 @@ export class CoreModule {
       { provide: EVENT_LOG, useValue: core.eventLog },
       { provide: JOB_TOKEN_SECRET, useValue: core.jobTokenSecret },
       { provide: PROJECTION_STORE, useValue: core.projections },
+      { provide: CLOCK, useValue: core.clock },
+      { provide: IDS, useValue: core.ids },
       { provide: core.views.kind === 'sqlite' ? SqliteViewDatabase : MongoViewDatabase, useValue: core.views.db },
       EventWriter,
     ];

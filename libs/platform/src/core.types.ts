@@ -1,4 +1,5 @@
 import type { CrawlhubConfig } from '@crawlhub/config';
+import type { Clock, Ids } from '@crawlhub/contracts';
 import type { EventLog } from '@crawlhub/eventlog';
 import type { MongoViewDatabase, ProjectionStore, SqliteViewDatabase } from '@crawlhub/views';
 
@@ -13,5 +14,8 @@ export interface Core {
   eventLog: EventLog;
   views: { kind: 'sqlite'; db: SqliteViewDatabase } | { kind: 'mongodb'; db: MongoViewDatabase };
   projections: ProjectionStore;
+  /** The time and ids of every event, view row and answer (bound to CLOCK and IDS). */
+  clock: Clock;
+  ids: Ids;
   close(): Promise<void>;
 }

@@ -1,7 +1,6 @@
 import { INestApplication } from '@nestjs/common';
 import type { RouteInfo } from '@nestjs/common/interfaces';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AccessService } from '@crawlhub/access';
 import { withCorrelationId } from '@crawlhub/contracts';
@@ -70,7 +69,7 @@ export function instrumentHttpApp(app: INestApplication, api: ApiName, prefix?: 
   server.removeAllListeners('request');
   server.on('request', (req: NotedRequest, res: ServerResponse) => {
     const given = req.headers['x-request-id'];
-    const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : core.ids.uuid();
     res.setHeader('X-Request-Id', id);
     const started = process.hrtime.bigint();
     res.once('close', () => {

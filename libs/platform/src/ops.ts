@@ -59,9 +59,9 @@ function viewLagReader(core: Core): () => Promise<PartitionLag[]> {
     return PROJECTED_TOPICS.flatMap((topic, i) => ends[i].map((end, partition) => ({ topic, partition, lag: Math.max(0, end - (checkpoints.get(`${topic}:${partition}`) ?? 0)) })));
   };
   return () => {
-    if (cached === null || Date.now() - cached.at > CACHE_MS) {
+    if (cached === null || performance.now() - cached.at > CACHE_MS) {
       const lag = withTimeout(read(), core.config.ops.readyTimeoutMs, `the event log or the view store did not answer within ${core.config.ops.readyTimeoutMs} ms`);
-      cached = { at: Date.now(), lag };
+      cached = { at: performance.now(), lag };
       lag.catch(() => (cached = null));
     }
     return cached.lag;

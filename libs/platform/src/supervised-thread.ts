@@ -36,7 +36,7 @@ export async function startSupervisedThread(spawn: () => Worker, options: Superv
   let stopping = false;
   let restarts = 0;
   let deathsInARow = 0;
-  let readyAt = Date.now();
+  let readyAt = performance.now();
   let timer: NodeJS.Timeout | null = null;
 
   const watch = (w: Worker) => {
@@ -44,7 +44,7 @@ export async function startSupervisedThread(spawn: () => Worker, options: Superv
     const onDeath = (why: string) => {
       if (died || stopping || w !== worker) return;
       died = true;
-      if (Date.now() - readyAt >= healthyAfterMs) deathsInARow = 0;
+      if (performance.now() - readyAt >= healthyAfterMs) deathsInARow = 0;
       const wait = Math.min(maxBackoffMs, backoffMs * 2 ** deathsInARow++);
       logger.error(`the thread died (${why}); starting it again in ${wait} ms`);
       timer = setTimeout(restart, wait);
@@ -60,7 +60,7 @@ export async function startSupervisedThread(spawn: () => Worker, options: Superv
       const next = await startReady(spawn);
       if (stopping) return void (await next.terminate());
       worker = next;
-      readyAt = Date.now();
+      readyAt = performance.now();
       restarts++;
       logger.log(`the thread is running again (restart ${restarts})`);
       watch(next);

@@ -1,6 +1,5 @@
 export * from './proxy-stats.module';
 export * from './ports/proxy-usage.view';
-export * from './recorder/usage-clock';
 export * from './recorder/usage-recorder';
 export * from './domain/histogram';
 export * from './domain/time-buckets';

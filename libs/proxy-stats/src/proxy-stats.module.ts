@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
+import { Clock, CLOCK } from '@crawlhub/contracts';
 import { ApiErrorFilter, HttpSupportModule } from '@crawlhub/http';
 import { viewAdapter } from '@crawlhub/views';
 import { ProxyUsageMongo } from './adapters/mongodb/proxy-usage.mongodb';
@@ -8,7 +9,6 @@ import { ProxyUsageProjection } from './events/proxy-usage.projection';
 import { PROXY_USAGE_VIEW } from './ports/proxy-usage.view';
 import { ReadStatsController } from './queries/read-stats/read-stats.controller';
 import { ReadStatsHandler } from './queries/read-stats/read-stats.handler';
-import { systemUsageClock, USAGE_CLOCK, UsageClock } from './recorder/usage-clock';
 import { UsageRecorder } from './recorder/usage-recorder';
 
 /** The usage view and its projection; needed by the stats API and by the projector. */
@@ -21,28 +21,30 @@ export class ProxyUsageViewsModule {}
 /**
  * The recorder the proxy reports to (bind it to the proxy's PROXY_USAGE port with
  * `{ provide: PROXY_USAGE, useExisting: UsageRecorder }`). Needs CoreModule (EventWriter,
- * CONFIG). `clock` replaces the wall clock and timers (tests).
+ * CONFIG, CLOCK). `clock` replaces the process's CLOCK for this module (tests).
  */
 @Module({})
 export class ProxyUsageRecorderModule {
-  static register(options: { clock?: UsageClock } = {}): DynamicModule {
+  static register(options: { clock?: Clock } = {}): DynamicModule {
+    const clock = options.clock ? [{ provide: CLOCK, useValue: options.clock }] : [];
     return {
       module: ProxyUsageRecorderModule,
-      providers: [{ provide: USAGE_CLOCK, useValue: options.clock ?? systemUsageClock }, UsageRecorder],
-      exports: [UsageRecorder, USAGE_CLOCK],
+      providers: [...clock, UsageRecorder],
+      exports: [UsageRecorder],
     };
   }
 }
 
-/** The usage statistics API (:8011): GET /stats. `clock` gives "now" (tests). */
+/** The usage statistics API (:8011): GET /stats. `clock` replaces the process's CLOCK, which gives "now" (tests). */
 @Module({})
 export class ProxyStatsApiModule {
-  static register(options: { clock?: UsageClock } = {}): DynamicModule {
+  static register(options: { clock?: Clock } = {}): DynamicModule {
+    const clock = options.clock ? [{ provide: CLOCK, useValue: options.clock }] : [];
     return {
       module: ProxyStatsApiModule,
       imports: [CqrsModule, HttpSupportModule, ProxyUsageViewsModule],
       controllers: [ReadStatsController],
-      providers: [{ provide: USAGE_CLOCK, useValue: options.clock ?? systemUsageClock }, ReadStatsHandler],
+      providers: [...clock, ReadStatsHandler],
     };
   }
 }

@@ -13,6 +13,7 @@ import { NoUsage, PROXY_USAGE, ProxyUsage } from './ports/proxy-usage.port';
 import { ProxyForwarder } from './server/proxy-forwarder';
 import { ProxyServer } from './server/proxy-server';
 import { ProxyCa } from './tls/proxy-ca';
+import { Clock, CLOCK } from '@crawlhub/contracts';
 
 /** How the origins' certificates are checked (PROXY_UPSTREAM_TLS_VERIFY, PROXY_UPSTREAM_CA_FILE). */
 export function tlsTrustOf(config: CrawlhubConfig): TlsTrust {
@@ -53,7 +54,7 @@ export class ProxyModule {
   static forRoot(options: ProxyModuleOptions = {}): DynamicModule {
     const providers: Provider[] = [
       { provide: ExitPool, useFactory: exitPoolOf, inject: [CONFIG] },
-      { provide: ProxyCa, useFactory: (c: CrawlhubConfig) => new ProxyCa(c.proxy.caDir), inject: [CONFIG] },
+      { provide: ProxyCa, useFactory: (c: CrawlhubConfig, clock: Clock) => new ProxyCa(c.proxy.caDir, clock), inject: [CONFIG, CLOCK] },
       { provide: PROXY_RESOLVER, useClass: SystemResolver },
       { provide: TargetGuard, useFactory: targetGuardOf, inject: [CONFIG, PROXY_RESOLVER] },
       options.sessions ? { provide: PROXY_SESSIONS, useExisting: options.sessions } : { provide: PROXY_SESSIONS, useClass: NoSessions },

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { EventEnvelope, eventProblem, MalformedEventError } from '@crawlhub/contracts';
+import { Clock, CLOCK, createEvent, EventEnvelope, eventProblem, Ids, IDS, MalformedEventError, NewEvent } from '@crawlhub/contracts';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
 import { EVENT_LOG, EventLog, LogPosition } from '@crawlhub/eventlog';
 import { PROJECTION_STORE, ProjectionStore } from './projection-store.port';
@@ -21,7 +21,15 @@ export class EventWriter {
     @Inject(EVENT_LOG) private readonly log: EventLog,
     @Inject(PROJECTION_STORE) private readonly store: ProjectionStore,
     @Inject(CONFIG) private readonly config: CrawlhubConfig,
+    /** The process's CLOCK and IDS, also for what travels with the events (upload ids). */
+    @Inject(CLOCK) readonly clock: Clock,
+    @Inject(IDS) readonly ids: Ids,
   ) {}
+
+  /** A new event, its id and time from the process's CLOCK and IDS. */
+  createEvent<T>(e: NewEvent<T>): EventEnvelope<T> {
+    return createEvent(e, { clock: this.clock, ids: this.ids });
+  }
 
   private readonly knownTopics = new Set<string>();
 

@@ -1,4 +1,4 @@
-import { createEvent, EventEnvelope } from '@crawlhub/contracts';
+import { createEvent, EventEnvelope, SequentialIds } from '@crawlhub/contracts';
 import { EventWriter } from './event-writer';
 import { appendStaged, StagedAppendEvents } from './staged-append';
 
@@ -6,6 +6,7 @@ import { appendStaged, StagedAppendEvents } from './staged-append';
 function setup() {
   const appended: EventEnvelope[] = [];
   const writer = {
+    ids: new SequentialIds(),
     append: async (topic: string, events: EventEnvelope[]) => {
       appended.push(...events);
       return events.map((_, i) => ({ topic, partition: 0, offset: appended.length - events.length + i }));

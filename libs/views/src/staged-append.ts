@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { EventEnvelope } from '@crawlhub/contracts';
 import { LogPosition } from '@crawlhub/eventlog';
 import { EventWriter } from './event-writer';
@@ -28,7 +27,7 @@ export async function appendStaged<C>(writer: EventWriter, topic: string, chunks
   let seq = 0;
   let held: C | null = null;
   const stage = async (c: C) => {
-    upload ??= randomUUID();
+    upload ??= writer.ids.uuid();
     await writer.append(topic, [events.staged(c, upload, seq++)]);
   };
   try {

@@ -40,7 +40,7 @@ const REUSE_MS = 10 * 60_000;
 export class ProxyTokens {
   private readonly byKey = new Map<string, { token: Promise<string>; expiresAtMs: number }>();
 
-  constructor(private readonly secret: string, private readonly now: () => number = Date.now) {}
+  constructor(private readonly secret: string, private readonly now: () => number) {}
 
   /** A token for `keyId` valid at least until `neededUntilMs`. */
   for(keyId: string, neededUntilMs: number): Promise<string> {

@@ -1,8 +1,6 @@
 import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import {
-  EXTRACTION_COMPLETED, EXTRACTION_RESULTS_TOPIC, ExtractionCompleted, extractionEventProblem, FETCH_REQUESTED, FETCH_REQUESTS_TOPIC, FetchRequested, fetchEventProblem, RENDER_REQUESTS_TOPIC,
-} from '@crawlhub/contracts';
+import { CLOCK, Clock, EXTRACTION_COMPLETED, EXTRACTION_RESULTS_TOPIC, ExtractionCompleted, extractionEventProblem, FETCH_REQUESTED, FETCH_REQUESTS_TOPIC, fetchEventProblem, FetchRequested, RENDER_REQUESTS_TOPIC } from '@crawlhub/contracts';
 import { EVENT_LOG, EventLog, LoggedEvent } from '@crawlhub/eventlog';
 import { ApiError, formParams, RequestPrincipal } from '@crawlhub/http';
 import { USAGE_GROUPS, UsageBuckets, UsageGroup } from './work-usage';
@@ -25,7 +23,7 @@ function sendDash(reply: FastifyReply, value: unknown): FastifyReply {
  */
 @Controller('usage')
 export class WorkUsageController {
-  constructor(private readonly principals: RequestPrincipal, @Inject(EVENT_LOG) private readonly log: EventLog) {}
+  constructor(private readonly principals: RequestPrincipal, @Inject(EVENT_LOG) private readonly log: EventLog, @Inject(CLOCK) private readonly clock: Clock) {}
 
   @Get('fetch.json')
   async fetch(@Req() req: FastifyRequest, @Res() reply: FastifyReply) {
@@ -61,7 +59,7 @@ export class WorkUsageController {
     if (principal.job !== undefined) throw new ApiError(403, 'A job token has no usage');
     const params = await formParams(req);
     const start = params.get('start_date');
-    const since = start === null ? Date.now() - DEFAULT_RANGE_MS : Date.parse(/Z|[+-]\d\d:?\d\d$/.test(start) || !start.includes('T') ? start : `${start}Z`);
+    const since = start === null ? this.clock.now() - DEFAULT_RANGE_MS : Date.parse(/Z|[+-]\d\d:?\d\d$/.test(start) || !start.includes('T') ? start : `${start}Z`);
     if (Number.isNaN(since)) throw new ApiError(400, `Invalid start_date ${JSON.stringify(start)}: an ISO 8601 date or date-time`);
     const group = (params.get('groupby') ?? 'hour') as UsageGroup;
     if (!Object.hasOwn(USAGE_GROUPS, group)) throw new ApiError(400, `Invalid groupby ${JSON.stringify(group)}: one of ${Object.keys(USAGE_GROUPS).join(', ')}`);

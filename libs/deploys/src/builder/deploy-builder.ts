@@ -1,8 +1,6 @@
 import { hostname } from 'node:os';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import {
-  createEvent, DEPLOY_BUILT, DEPLOY_FAILED, DEPLOY_LOG, DEPLOY_REQUESTED, DEPLOYS_TOPIC, DeployBuilt, DeployFailed, DeployLog, DeployRequested, EventEnvelope,
-} from '@crawlhub/contracts';
+import { DEPLOY_BUILT, DEPLOY_FAILED, DEPLOY_LOG, DEPLOY_REQUESTED, DEPLOYS_TOPIC, DeployBuilt, DeployFailed, DeployLog, DeployRequested, EventEnvelope } from '@crawlhub/contracts';
 import { Consumption, consumeWorkQueue, EVENT_LOG, EventLog, Limiter } from '@crawlhub/eventlog';
 import { EventWriter } from '@crawlhub/views';
 import { BuildError, PythonEnvironments } from '../environments/python-environments';
@@ -50,7 +48,7 @@ export class DeployBuilder implements OnApplicationBootstrap, OnApplicationShutd
     const d = event.data as DeployRequested;
     const actor = { kind: 'system' as const, id: `builder:${this.id}` };
     const append = (type: string, data: DeployLog | DeployBuilt | DeployFailed) =>
-      this.writer.append(DEPLOYS_TOPIC, [createEvent({ type, key: String(d.project), data, actor, correlationId: event.correlationId, causationId: event.id })]);
+      this.writer.append(DEPLOYS_TOPIC, [this.writer.createEvent({ type, key: String(d.project), data, actor, correlationId: event.correlationId, causationId: event.id })]);
     let pending: string[] = [];
     let flushing = Promise.resolve();
     const flush = () => {
@@ -92,7 +90,7 @@ export class DeployBuilder implements OnApplicationBootstrap, OnApplicationShutd
     const actor = { kind: 'system' as const, id: `builder:${this.id}` };
     const reason = `Internal build error: ${(error as Error)?.message ?? String(error)}`;
     await this.writer.append(DEPLOYS_TOPIC, [
-      createEvent({ type: DEPLOY_FAILED, key: String(d.project), data: { project: d.project, request: d.request, reason, logTail: [], builder: this.id } satisfies DeployFailed, actor, correlationId: event.correlationId, causationId: event.id }),
+      this.writer.createEvent({ type: DEPLOY_FAILED, key: String(d.project), data: { project: d.project, request: d.request, reason, logTail: [], builder: this.id } satisfies DeployFailed, actor, correlationId: event.correlationId, causationId: event.id }),
     ]);
   }
 }

@@ -1,3 +1,4 @@
+/* eslint-disable no-restricted-properties, no-restricted-syntax -- this machine's cache of environments ages its folders by their file times, which the OS stamps: wall time, never in an event, a view or an answer. */
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createEvent, DEPLOY_FAILED, DEPLOY_REQUESTED, DEPLOYS_TOPIC, DeployFailed, DeployRequested } from '@crawlhub/contracts';
+import { createEvent, DEPLOY_FAILED, DEPLOY_REQUESTED, DeployFailed, DeployRequested, DEPLOYS_TOPIC, systemClock } from '@crawlhub/contracts';
 import { LoggedEvent } from '@crawlhub/eventlog';
 import { SqliteProjectionStore, SqliteViewDatabase } from '@crawlhub/views';
 import { DeploysSqlite } from '../adapters/sqlite/deploys.sqlite';
@@ -16,7 +16,7 @@ describe('DeploysProjection on SQLite', () => {
     const views = new SqliteViewDatabase(join(mkdtempSync(join(tmpdir(), 'deploys-view-')), 'views.db'));
     try {
       const view = new DeploysSqlite(views);
-      const store = new SqliteProjectionStore(views);
+      const store = new SqliteProjectionStore(views, systemClock);
       const projection = new DeploysProjection(view);
       const requested: DeployRequested = { project: 1, request: 'r1', version: 'v1', stack: 'scrapy:2.13', egg: blob, eggs: [], requirements: null };
       const failed: DeployFailed = { project: 1, request: 'r1', reason: 'no spiders', logTail: [], builder: 'runner-1' };

@@ -1,9 +1,10 @@
+import { ManualClock, SequentialIds, SYSTEM_STAMPS } from '@crawlhub/contracts';
 import { acceptQueries, checkQueryUrl, ExtractionRequestError, MAX_BODY_BYTES } from './extraction-queries';
 
 const body = (v: unknown) => Buffer.from(typeof v === 'string' ? v : JSON.stringify(v));
 function refusal(v: unknown): { status: number; slug: string; title: string } {
   try {
-    acceptQueries(body(v));
+    acceptQueries(body(v), SYSTEM_STAMPS);
   } catch (e) {
     if (e instanceof ExtractionRequestError) return { status: e.status, slug: e.slug, title: e.message };
     throw e;
@@ -17,7 +18,7 @@ describe('acceptQueries', () => {
       { url: 'https://Example.com/a?x=1', pageType: 'article', meta: 'q1', fullHtml: false },
       { url: 'http://shop.test:8080/p/1', pageType: 'product', articleBodyRaw: false },
     ];
-    const [a, p] = acceptQueries(body(sent), 1_564_747_029_122);
+    const [a, p] = acceptQueries(body(sent), { clock: new ManualClock(1_564_747_029_122), ids: new SequentialIds() });
     expect(a).toMatchObject({ domain: 'example.com', userQuery: sent[0], url: 'https://example.com/a?x=1', pageType: 'article', articleBodyRaw: true, error: null });
     expect(a.id).toMatch(/^1564747029122-[0-9a-f]{16}$/);
     expect(p).toMatchObject({ domain: 'shop.test', pageType: 'product', articleBodyRaw: false, error: null });
@@ -33,13 +34,13 @@ describe('acceptQueries', () => {
 
   it('refuses bytes that are not UTF-8 as malformed JSON, instead of queueing a URL holding U+FFFD', () => {
     const bytes = Buffer.concat([Buffer.from('[{"url":"http://a.test/'), Buffer.from([0xc0, 0xff]), Buffer.from('","pageType":"article"}]')]);
-    expect(() => acceptQueries(bytes)).toThrow(expect.objectContaining({ status: 400, slug: 'malformed-json', message: 'Could not parse request JSON: not valid UTF-8' }));
+    expect(() => acceptQueries(bytes, SYSTEM_STAMPS)).toThrow(expect.objectContaining({ status: 400, slug: 'malformed-json', message: 'Could not parse request JSON: not valid UTF-8' }));
   });
 
   it('refuses 101 queries with 413 queries-limit-reached and the original’s title', () => {
     const many = Array.from({ length: 101 }, () => ({ url: 'https://a.test/', pageType: 'article' }));
     expect(refusal(many)).toEqual({ status: 413, slug: 'queries-limit-reached', title: 'Limit of 100 queries per request exceeded' });
-    expect(acceptQueries(body(many.slice(1)))).toHaveLength(100);
+    expect(acceptQueries(body(many.slice(1)), SYSTEM_STAMPS)).toHaveLength(100);
   });
 
   it.each([
@@ -53,11 +54,11 @@ describe('acceptQueries', () => {
   });
 
   it('takes meta of exactly 4 KB', () => {
-    expect(acceptQueries(body([{ url: 'https://a.test/', pageType: 'article', meta: 'é'.repeat(2048) }]))).toHaveLength(1);
+    expect(acceptQueries(body([{ url: 'https://a.test/', pageType: 'article', meta: 'é'.repeat(2048) }]), SYSTEM_STAMPS)).toHaveLength(1);
   });
 
   it('makes a bad URL a query-level error, leaving the other queries to run', () => {
-    const [bad, scheme, good] = acceptQueries(body([{ url: 'not a url', pageType: 'article' }, { url: 'ftp://a.test/f', pageType: 'product' }, { url: 'https://a.test/', pageType: 'article' }]));
+    const [bad, scheme, good] = acceptQueries(body([{ url: 'not a url', pageType: 'article' }, { url: 'ftp://a.test/f', pageType: 'product' }, { url: 'https://a.test/', pageType: 'article' }]), SYSTEM_STAMPS);
     expect([bad.error, bad.domain]).toEqual(['malformed url', '']);
     expect(scheme.error).toBe('non-HTTP schemas are not allowed');
     expect(good.error).toBeNull();

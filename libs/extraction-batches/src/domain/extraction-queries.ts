@@ -1,5 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import type { ExtractionPageType } from '@crawlhub/contracts';
+import type { EventStamps, ExtractionPageType, Ids } from '@crawlhub/contracts';
 import { decodeUtf8, parseJson } from '@crawlhub/http';
 import { checkWebUrl } from '@crawlhub/net';
 
@@ -32,8 +31,9 @@ export interface AcceptedQuery {
   error: string | null;
 }
 
-export function newQueryId(now: number = Date.now()): string {
-  return `${now}-${randomBytes(8).toString('hex')}`;
+/** `<time in ms>-<16 hex digits>`, like the original's. */
+function newQueryId(now: number, ids: Ids): string {
+  return `${now}-${ids.hex(8)}`;
 }
 
 const PAGE_TYPES: readonly string[] = ['article', 'product'];
@@ -67,7 +67,8 @@ function queryProblem(q: unknown, i: number): string | null {
  * query is well formed. A URL that is a string but not a fetchable one is a query-level
  * error, as in the original (its other queries still run).
  */
-export function acceptQueries(body: Buffer, now: number = Date.now()): AcceptedQuery[] {
+export function acceptQueries(body: Buffer, stamps: EventStamps): AcceptedQuery[] {
+  const now = stamps.clock.now();
   let text: string;
   try {
     text = decodeUtf8(body);
@@ -89,7 +90,7 @@ export function acceptQueries(body: Buffer, now: number = Date.now()): AcceptedQ
   return (parsed as Record<string, unknown>[]).map((q) => {
     const checked = checkQueryUrl(q.url as string);
     return {
-      id: newQueryId(now),
+      id: newQueryId(now, stamps.ids),
       domain: checked.error === null ? checked.domain : '',
       userQuery: q,
       url: checked.error === null ? checked.url : (q.url as string),

@@ -1,9 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { hostname } from 'node:os';
 import { ProxyTokens } from '@crawlhub/access';
-import {
-  createEvent, EventEnvelope, EXTRACTION_COMPLETED, EXTRACTION_REQUESTED, EXTRACTION_REQUESTS_TOPIC, EXTRACTION_RESULTS_TOPIC, ExtractionCompleted, extractionEventProblem, ExtractionRequested, FetchRequested,
-} from '@crawlhub/contracts';
+import { Clock, CLOCK, EventEnvelope, EXTRACTION_COMPLETED, EXTRACTION_REQUESTED, EXTRACTION_REQUESTS_TOPIC, EXTRACTION_RESULTS_TOPIC, ExtractionCompleted, extractionEventProblem, ExtractionRequested, FetchRequested } from '@crawlhub/contracts';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
 import { consumeWorkQueue, Consumption, EVENT_LOG, EventLog, Limiter } from '@crawlhub/eventlog';
 import { ProxyFetcher, WORKER_PROXY_URL } from '@crawlhub/fetch';
@@ -41,12 +39,13 @@ export class ExtractionWorker implements OnApplicationBootstrap, OnApplicationSh
     @Inject(EVENT_LOG) private readonly eventLog: EventLog,
     private readonly writer: EventWriter,
     @Inject(JOB_TOKEN_SECRET) secret: string,
+    @Inject(CLOCK) private readonly clock: Clock,
     @Inject(WORKER_PROXY_URL) proxyUrl: string,
   ) {
     this.limiter = new Limiter(config.worker.concurrency);
-    this.tokens = new ProxyTokens(secret);
+    this.tokens = new ProxyTokens(secret, () => this.clock.now());
     this.extractor = new PageExtractor({ threads: config.extraction.threads, pageTimeoutMs: config.extraction.pageTimeoutMs });
-    this.fetcher = new ProxyFetcher({ proxyUrl, maxResponseBytes: config.fetch.maxResponseBytes, maxSockets: config.worker.concurrency });
+    this.fetcher = new ProxyFetcher({ proxyUrl, maxResponseBytes: config.fetch.maxResponseBytes, maxSockets: config.worker.concurrency, clock: this.clock });
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -73,7 +72,7 @@ export class ExtractionWorker implements OnApplicationBootstrap, OnApplicationSh
       return;
     }
     const q = event.data as ExtractionRequested;
-    if (Date.now() >= q.deadline) {
+    if (this.clock.now() >= q.deadline) {
       this.log.debug(`skipped query ${q.id}: its deadline passed (its batch has answered "query timed out")`);
       return;
     }
@@ -99,18 +98,18 @@ export class ExtractionWorker implements OnApplicationBootstrap, OnApplicationSh
     const q = event.data as ExtractionRequested;
     const completed: ExtractionCompleted = { id: q.id, batch: q.batch, user: q.user, worker: this.id, pageType: q.pageType, ...done };
     await this.writer.append(EXTRACTION_RESULTS_TOPIC, [
-      createEvent({ type: EXTRACTION_COMPLETED, key: q.id, data: completed, actor: { kind: 'system', id: `worker:${this.id}` }, correlationId: event.correlationId, causationId: event.id }),
+      this.writer.createEvent({ type: EXTRACTION_COMPLETED, key: q.id, data: completed, actor: { kind: 'system', id: `worker:${this.id}` }, correlationId: event.correlationId, causationId: event.id }),
     ]);
   }
 
   private async extract(q: ExtractionRequested): Promise<Pick<ExtractionCompleted, 'result' | 'error' | 'downloadMs' | 'extractMs'>> {
-    const started = Date.now();
+    const started = performance.now();
     const request: FetchRequested = { id: q.id, user: q.user, url: q.url, method: 'GET', headers: PAGE_HEADERS, body: null, region: null, device: null, jobId: null, render: false, screenshot: false, deadline: q.deadline };
     const fetched = await this.fetcher.fetch(request, await this.tokens.for(q.user, q.deadline + 5_000));
-    const downloadMs = Date.now() - started;
+    const downloadMs = performance.now() - started;
     const failed = (error: string) => ({ result: null, error, downloadMs, extractMs: 0 });
     // A download cut by the query's own deadline is the query's timeout, not the website's.
-    const error = fetched.error?.code === 'timeout' && Date.now() >= q.deadline ? 'query timed out' : downloadError(fetched, new URL(q.url).hostname);
+    const error = fetched.error?.code === 'timeout' && this.clock.now() >= q.deadline ? 'query timed out' : downloadError(fetched, new URL(q.url).hostname);
     if (error !== null) return failed(error);
     const contentType = Object.entries(fetched.headers).find(([name]) => name.toLowerCase() === 'content-type')?.[1];
     try {

@@ -1,9 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { hostname } from 'node:os';
 import { ProxyTokens } from '@crawlhub/access';
-import {
-  createEvent, EventEnvelope, FETCH_COMPLETED, FETCH_REQUESTS_TOPIC, FETCH_RESULTS_TOPIC, FetchCompleted, fetchEventProblem, FetchRequested, RENDER_REQUESTS_TOPIC,
-} from '@crawlhub/contracts';
+import { Clock, CLOCK, EventEnvelope, FETCH_COMPLETED, FETCH_REQUESTS_TOPIC, FETCH_RESULTS_TOPIC, FetchCompleted, fetchEventProblem, FetchRequested, RENDER_REQUESTS_TOPIC } from '@crawlhub/contracts';
 import { CONFIG, CrawlhubConfig, WorkerKind } from '@crawlhub/config';
 import { consumeWorkQueue, Consumption, EVENT_LOG, EventLog, Limiter } from '@crawlhub/eventlog';
 import { JOB_TOKEN_SECRET } from '@crawlhub/platform';
@@ -44,11 +42,12 @@ export class FetchWorker implements OnApplicationBootstrap, OnApplicationShutdow
     private readonly writer: EventWriter,
     @Inject(JOB_TOKEN_SECRET) secret: string,
     @Inject(PAGE_RENDERER) private readonly renderer: PageRenderer,
+    @Inject(CLOCK) private readonly clock: Clock,
     @Inject(WORKER_PROXY_URL) private readonly proxyUrl: string,
   ) {
     this.limiter = new Limiter(config.worker.concurrency);
-    this.tokens = new ProxyTokens(secret);
-    this.fetcher = new ProxyFetcher({ proxyUrl, maxResponseBytes: config.fetch.maxResponseBytes, maxSockets: config.worker.concurrency });
+    this.tokens = new ProxyTokens(secret, () => this.clock.now());
+    this.fetcher = new ProxyFetcher({ proxyUrl, maxResponseBytes: config.fetch.maxResponseBytes, maxSockets: config.worker.concurrency, clock: this.clock });
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -73,7 +72,7 @@ export class FetchWorker implements OnApplicationBootstrap, OnApplicationShutdow
       return;
     }
     const r = event.data as FetchRequested;
-    if (Date.now() >= r.deadline) {
+    if (this.clock.now() >= r.deadline) {
       this.log.debug(`skipped fetch request ${r.id}: its deadline passed`);
       return;
     }
@@ -94,14 +93,14 @@ export class FetchWorker implements OnApplicationBootstrap, OnApplicationShutdow
     const r = event.data as FetchRequested;
     const completed: FetchCompleted = { id: r.id, worker: this.id, ...outcome, body: outcome.body.toString('base64') };
     await this.writer.append(FETCH_RESULTS_TOPIC, [
-      createEvent({ type: FETCH_COMPLETED, key: r.id, data: completed, actor: { kind: 'system', id: `worker:${this.id}` }, correlationId: event.correlationId, causationId: event.id }),
+      this.writer.createEvent({ type: FETCH_COMPLETED, key: r.id, data: completed, actor: { kind: 'system', id: `worker:${this.id}` }, correlationId: event.correlationId, causationId: event.id }),
     ]);
   }
 
   private async render(r: FetchRequested, token: string): Promise<FetchOutcome & { screenshot: string | null }> {
     let page: RenderResult;
     try {
-      page = await this.renderer.render({ url: r.url, screenshot: r.screenshot, headers: Object.fromEntries(r.headers), timeoutMs: Math.max(1, r.deadline - Date.now()), proxyKey: token });
+      page = await this.renderer.render({ url: r.url, screenshot: r.screenshot, headers: Object.fromEntries(r.headers), timeoutMs: Math.max(1, r.deadline - this.clock.now()), proxyKey: token });
     } catch (e) {
       return { ...failure(r.url, 503, renderFailureCode(e), e instanceof Error ? e.message : String(e)), screenshot: null };
     }

@@ -1,5 +1,5 @@
 import { Agent, IncomingMessage, request } from 'node:http';
-import type { FetchCompleted, FetchRequested } from '@crawlhub/contracts';
+import type { Clock, FetchCompleted, FetchRequested } from '@crawlhub/contracts';
 
 /** What a fetch produced, before it is put in a `fetch.completed` event (which carries the body in base64). */
 export type FetchOutcome = Pick<FetchCompleted, 'url' | 'originalStatus' | 'headers' | 'proxyStatus' | 'error'> & { body: Buffer };
@@ -10,6 +10,8 @@ export interface ProxyFetcherOptions {
   maxResponseBytes: number;
   /** Kept-alive connections to the proxy. */
   maxSockets: number;
+  /** The clock of the requests' deadlines (wall time: they travel in events). */
+  clock: Clock;
 }
 
 /** The website's headers as one object: names as received, repeated ones joined with ", ". */
@@ -82,7 +84,7 @@ export class ProxyFetcher {
   fetch(r: FetchRequested, token: string): Promise<FetchOutcome> {
     const clientHeaders = r.headers.filter(([name]) => !NOT_FROM_CLIENT.has(name.toLowerCase()));
     const headers: [string, string][] = [['Host', new URL(r.url).host], ...clientHeaders, ['Proxy-Authorization', `Basic ${Buffer.from(`${token}:`).toString('base64')}`]];
-    const remaining = r.deadline - Date.now();
+    const remaining = r.deadline - this.options.clock.now();
     // The proxy clamps it to its own bounds; the wait for a throttling slot is not part of it.
     headers.push(['X-Proxy-Timeout', String(Math.max(1, remaining))]);
     // A slot past the deadline is of no use: the proxy answers over-domain-limit (with Retry-After) at once instead.
@@ -94,12 +96,12 @@ export class ProxyFetcher {
     if (body !== null) headers.push(['Content-Length', String(body.length)]);
     return new Promise<FetchOutcome>((resolve) => {
       const req = request({ agent: this.agent, host: this.proxy.hostname, port: this.proxy.port || 80, method: r.method, path: r.url, headers: headerObjectOf(headers) });
-      // A timer may fire a little before Date.now() reaches the deadline (libuv arms it from the
+      // A timer may fire a little before the clock reaches the deadline (libuv arms it from the
       // loop's cached clock, stale by as long as the last loop turn took on a busy machine); the
       // answer says the deadline passed, so it waits until it truly has.
       let timer: NodeJS.Timeout;
       const cutAtDeadline = () => {
-        const left = r.deadline - Date.now();
+        const left = r.deadline - this.options.clock.now();
         if (left > 0) {
           timer = setTimeout(cutAtDeadline, left);
           return;

@@ -1,9 +1,8 @@
-import { EventEnvelope, PROXY_USAGE_RECORDED, PROXY_USAGE_TOPIC, ProxyUsageRecorded } from '@crawlhub/contracts';
+import { EventEnvelope, ManualClock, PROXY_USAGE_RECORDED, PROXY_USAGE_TOPIC, ProxyUsageRecorded, SequentialIds } from '@crawlhub/contracts';
 import { loadConfig } from '@crawlhub/config';
 import { LogPosition } from '@crawlhub/eventlog';
 import { EventWriter } from '@crawlhub/views';
 import { binOf } from '../domain/histogram';
-import { ManualUsageClock } from './usage-clock';
 import { UsageRecorder } from './usage-recorder';
 
 const T0 = Date.parse('2018-12-17T15:34:58Z');
@@ -21,8 +20,8 @@ class FakeWriter {
 
 function recorder(env: Record<string, string> = {}) {
   const writer = new FakeWriter();
-  const clock = new ManualUsageClock(T0);
-  const r = new UsageRecorder(writer as unknown as EventWriter, loadConfig({ PROXY_STATS_FLUSH_MS: '10000', PROXY_STATS_SAMPLE_MS: '1000', ...env }), clock);
+  const clock = new ManualClock(T0);
+  const r = new UsageRecorder(writer as unknown as EventWriter, loadConfig({ PROXY_STATS_FLUSH_MS: '10000', PROXY_STATS_SAMPLE_MS: '1000', ...env }), clock, new SequentialIds());
   r.onModuleInit();
   const events = () => writer.appended.flatMap((a) => a.events) as EventEnvelope<ProxyUsageRecorded>[];
   return { r, writer, clock, events };

@@ -1,10 +1,9 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { createEvent, PROXY_USAGE_RECORDED, PROXY_USAGE_TOPIC, ProxyUsageRecorded } from '@crawlhub/contracts';
+import { Clock, CLOCK, createEvent, Ids, IDS, PROXY_USAGE_RECORDED, PROXY_USAGE_TOPIC, ProxyUsageRecorded } from '@crawlhub/contracts';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
 import { LogPosition } from '@crawlhub/eventlog';
 import { EventWriter } from '@crawlhub/views';
 import { ConcurrencyTracker, UsageAggregator, UsageOutcome } from '../domain/usage-aggregator';
-import { USAGE_CLOCK, UsageClock } from './usage-clock';
 
 /** What the proxy reports when a proxied request ends. */
 export interface FinishedRequest {
@@ -38,7 +37,8 @@ export class UsageRecorder implements OnModuleInit, OnModuleDestroy {
   constructor(
     private readonly writer: EventWriter,
     @Inject(CONFIG) private readonly config: CrawlhubConfig,
-    @Inject(USAGE_CLOCK) private readonly clock: UsageClock,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(IDS) private readonly ids: Ids,
   ) {}
 
   started(user: string): void {
@@ -88,9 +88,8 @@ export class UsageRecorder implements OnModuleInit, OnModuleDestroy {
   private async flushNow(): Promise<LogPosition[]> {
     if (this.aggregates.empty) return [];
     const drained = this.aggregates.drain();
-    const now = this.clock.now();
     const events = [...drained].map(([user, buckets]) =>
-      createEvent<ProxyUsageRecorded>({ type: PROXY_USAGE_RECORDED, key: user, data: { user, buckets }, actor: { kind: 'system', id: 'proxy' } }, now),
+      createEvent<ProxyUsageRecorded>({ type: PROXY_USAGE_RECORDED, key: user, data: { user, buckets }, actor: { kind: 'system', id: 'proxy' } }, { clock: this.clock, ids: this.ids }),
     );
     try {
       return await this.writer.append(PROXY_USAGE_TOPIC, events);

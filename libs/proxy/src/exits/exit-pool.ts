@@ -34,7 +34,7 @@ export class ExitPool {
   constructor(
     readonly exits: Exit[],
     private readonly options: ExitPoolOptions,
-    private readonly now: () => number = Date.now,
+    private readonly now: () => number = () => performance.now(),
   ) {}
 
   /** Whether some exit carries this region label. */

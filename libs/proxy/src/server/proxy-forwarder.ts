@@ -14,6 +14,7 @@ import { ExitPool, Pick, Slot } from '../exits/exit-pool';
 import { PROXY_SESSIONS, ProxySessions } from '../ports/proxy-sessions.port';
 import { PROXY_USAGE, ProxyUsage, UsageOutcome } from '../ports/proxy-usage.port';
 import { proxyBans, proxyErrors, proxyRequests, proxyRetries } from '@crawlhub/ops';
+import { Clock, CLOCK } from '@crawlhub/contracts';
 
 /** The version header value: scrapy-zyte-smartproxy recognises proxy responses by X-Crawlera-Version. */
 export const PROXY_VERSION = '1.0.0-crawlhub';
@@ -81,6 +82,7 @@ export class ProxyForwarder {
     private readonly guard: TargetGuard,
     @Inject(PROXY_SESSIONS) private readonly sessions: ProxySessions,
     @Inject(PROXY_USAGE) private readonly usage: ProxyUsage,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   /** Requests in flight in this process (for tests and the stats). */
@@ -90,7 +92,7 @@ export class ProxyForwarder {
 
   async forward(f: ForwardRequest): Promise<void> {
     const user = f.principal.id;
-    const started = Date.now();
+    const started = performance.now();
     let bytes = 0;
     let ended = false;
     /** The exit of the request's last attempt, for the metrics ('none': refused before one was picked). */
@@ -98,7 +100,7 @@ export class ProxyForwarder {
     const finish = (outcome: UsageOutcome) => {
       if (ended) return;
       ended = true;
-      this.usage.finished({ user, outcome, bytes, timeMs: Date.now() - started });
+      this.usage.finished({ user, outcome, bytes, timeMs: performance.now() - started });
       proxyRequests.inc({ outcome, exit: via.exit });
     };
     const fail = (e: ProxyError, extra: [string, string][] = []) => {
@@ -205,8 +207,8 @@ export class ProxyForwarder {
       }
       tried.add(exit);
       via.exit = exit.id;
-      const jar = managedCookies ? this.cookies.jar(f.principal.id, exit.id, Date.now()) : null;
-      const cookie = jar?.header(siteUrl, Date.now()) ?? null;
+      const jar = managedCookies ? this.cookies.jar(f.principal.id, exit.id, this.clock.now()) : null;
+      const cookie = jar?.header(siteUrl, this.clock.now()) ?? null;
       const sent = cookie === null ? outgoing : { ...outgoing, Cookie: cookie };
       let result = await this.attempt(exit, target, f.method, sent, body, options.timeoutMs, f.res);
       if (result.kind === 'error' && (result.error as { reusedSocket?: boolean }).reusedSocket && 'buffer' in body) {
@@ -257,7 +259,7 @@ export class ProxyForwarder {
         return bannedAnswer();
       }
       const setCookies = upstream.headers['set-cookie'];
-      if (jar && setCookies?.length) jar.store(siteUrl, setCookies, Date.now());
+      if (jar && setCookies?.length) jar.store(siteUrl, setCookies, this.clock.now());
       const length = Number(upstream.headers['content-length'] ?? NaN);
       if (Number.isFinite(length) && length > p.maxResponseBytes) {
         upstream.destroy();
@@ -330,7 +332,7 @@ export class ProxyForwarder {
   /** One try through one exit: resolves with the response headers, or the error. */
   private attempt(exit: Exit, target: Target, method: string, headers: OutgoingHttpHeaders, body: Body, timeoutMs: number, res: ServerResponse): Promise<Attempt> {
     return new Promise<Attempt>((resolve) => {
-      const sent = Date.now();
+      const sent = performance.now();
       let creq: ClientRequest;
       try {
         creq = exit.request(target, method, headers);
@@ -352,7 +354,7 @@ export class ProxyForwarder {
         creq.destroy(new ProxyError('client_conn_closed'));
       };
       res.once('close', onClientClose);
-      creq.once('response', (upstream) => settle({ kind: 'response', upstream, creq, requestMs: Date.now() - sent }));
+      creq.once('response', (upstream) => settle({ kind: 'response', upstream, creq, requestMs: performance.now() - sent }));
       creq.on('error', (error) => {
         if (creq.reusedSocket && (error as { code?: string }).code === 'ECONNRESET') Object.assign(error, { reusedSocket: true });
         settle({ kind: 'error', error });

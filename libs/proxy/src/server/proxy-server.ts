@@ -194,7 +194,7 @@ export class ProxyServer {
     } catch {
       // not listening
     }
-    for (const until = Date.now() + this.config.proxy.timeoutMaxMs; this.forwarder.inFlight > 0 && Date.now() < until; ) await new Promise((r) => setTimeout(r, 50));
+    for (const until = performance.now() + this.config.proxy.timeoutMaxMs; this.forwarder.inFlight > 0 && performance.now() < until; ) await new Promise((r) => setTimeout(r, 50));
     for (const s of servers) s.closeAllConnections();
     for (const s of this.tunnelSockets) s.destroy();
   }

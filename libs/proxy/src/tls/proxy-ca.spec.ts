@@ -3,15 +3,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { certFileName, ProxyCa } from './proxy-ca';
+import { systemClock } from '@crawlhub/contracts';
 
 describe('ProxyCa', () => {
   const dir = mkdtempSync(join(tmpdir(), 'proxy-ca-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('creates a CA once, keeps it, and signs leaves it verifies', async () => {
-    const ca = new ProxyCa(dir);
+    const ca = new ProxyCa(dir, systemClock);
     await ca.open();
-    const again = new ProxyCa(dir);
+    const again = new ProxyCa(dir, systemClock);
     await again.open();
     expect(again.certificatePem).toBe(ca.certificatePem);
     const root = new X509Certificate(ca.certificatePem);
@@ -27,7 +28,7 @@ describe('ProxyCa', () => {
 
   it('gives replicas that start together on one empty directory one CA and one leaf key', async () => {
     const shared = join(dir, 'shared');
-    const replicas = [new ProxyCa(shared), new ProxyCa(shared), new ProxyCa(shared)];
+    const replicas = [new ProxyCa(shared, systemClock), new ProxyCa(shared, systemClock), new ProxyCa(shared, systemClock)];
     await Promise.all(replicas.map((r) => r.open()));
     expect(new Set(replicas.map((r) => r.certificatePem)).size).toBe(1);
     const root = new X509Certificate(replicas[0].certificatePem);

@@ -5,6 +5,7 @@ import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import * as forge from 'node-forge';
+import { Clock } from '@crawlhub/contracts';
 
 const generate = promisify(generateKeyPair);
 
@@ -52,13 +53,13 @@ export function certFileName(host: string): string {
 }
 
 /** A CA certificate for the key `privateKeyPem`, valid for 10 years. */
-function selfSignedCa(privateKeyPem: string): string {
+function selfSignedCa(privateKeyPem: string, now: number): string {
   const privateKey = forge.pki.privateKeyFromPem(privateKeyPem);
   const cert = forge.pki.createCertificate();
   cert.publicKey = forge.pki.setRsaPublicKey(privateKey.n, privateKey.e);
   cert.serialNumber = `01${randomBytes(15).toString('hex')}`;
-  cert.validity.notBefore = new Date(Date.now() - 86_400_000);
-  cert.validity.notAfter = new Date(Date.now() + 10 * 365 * 86_400_000);
+  cert.validity.notBefore = new Date(now - 86_400_000);
+  cert.validity.notAfter = new Date(now + 10 * 365 * 86_400_000);
   cert.setSubject(CA_SUBJECT);
   cert.setIssuer(CA_SUBJECT);
   cert.setExtensions([
@@ -87,7 +88,7 @@ export class ProxyCa {
   private leafPublic: any = null;
   private readonly leaves = new Map<string, { cert: string; key: string }>();
 
-  constructor(readonly dir: string) {
+  constructor(readonly dir: string, private readonly clock: Clock) {
     this.certsDir = join(dir, 'certs');
     this.keysDir = join(dir, 'keys');
   }
@@ -104,12 +105,12 @@ export class ProxyCa {
       const keys = await rsaKeys();
       if (createExclusive(keyFile, keys.privateKey, 0o600)) {
         writeAtomic(join(this.keysDir, 'ca.public.key'), keys.publicKey);
-        createExclusive(certFile, selfSignedCa(keys.privateKey), 0o644);
+        createExclusive(certFile, selfSignedCa(keys.privateKey, this.clock.now()), 0o644);
       }
     }
-    for (const until = Date.now() + CA_CERT_WAIT_MS; !existsSync(certFile) && Date.now() < until; ) await new Promise((r) => setTimeout(r, 50));
+    for (const until = performance.now() + CA_CERT_WAIT_MS; !existsSync(certFile) && performance.now() < until; ) await new Promise((r) => setTimeout(r, 50));
     // Still none: its maker stopped between key and certificate; any replica may finish it.
-    if (!existsSync(certFile)) createExclusive(certFile, selfSignedCa(readFileSync(keyFile, 'utf8')), 0o644);
+    if (!existsSync(certFile)) createExclusive(certFile, selfSignedCa(readFileSync(keyFile, 'utf8'), this.clock.now()), 0o644);
     this.caPem = readFileSync(certFile, 'utf8');
     this.caCert = forge.pki.certificateFromPem(this.caPem);
     this.caKey = forge.pki.privateKeyFromPem(readFileSync(keyFile, 'utf8'));
@@ -138,7 +139,7 @@ export class ProxyCa {
     const { certFile, keyFile } = this.files(host);
     try {
       const [cert, key] = await Promise.all([readFile(certFile, 'utf8'), readFile(keyFile, 'utf8')]);
-      if (new Date(new X509Certificate(cert).validTo).getTime() > Date.now() + 7 * 86_400_000) {
+      if (new Date(new X509Certificate(cert).validTo).getTime() > this.clock.now() + 7 * 86_400_000) {
         this.leaves.set(host, { cert, key });
         return { cert, key };
       }
@@ -156,8 +157,8 @@ export class ProxyCa {
     const cert = forge.pki.createCertificate();
     cert.publicKey = this.leafPublic;
     cert.serialNumber = `01${randomBytes(15).toString('hex')}`;
-    cert.validity.notBefore = new Date(Date.now() - 86_400_000);
-    cert.validity.notAfter = new Date(Date.now() + 365 * 86_400_000);
+    cert.validity.notBefore = new Date(this.clock.now() - 86_400_000);
+    cert.validity.notAfter = new Date(this.clock.now() + 365 * 86_400_000);
     cert.setSubject([{ name: 'commonName', value: host.slice(0, 64) }]);
     cert.setIssuer(this.caCert.subject.attributes);
     cert.setExtensions([

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { CrawlhubConfig } from '@crawlhub/config';
-import { Actor, JobKey } from '@crawlhub/contracts';
+import { Actor, Clock, JobKey } from '@crawlhub/contracts';
 import { JobRecordsView, RECORD_KINDS, RecordKind, UpdateJobMetadataCommand, WriteJobRecordsCommand } from '@crawlhub/storage';
 import { ProjectionLagError } from '@crawlhub/views';
 import { RecordSink } from './record-sink';
@@ -14,6 +14,7 @@ export interface JobSinkDeps {
   records: JobRecordsView;
   config: CrawlhubConfig;
   logger: Logger;
+  clock: Clock;
 }
 
 /**
@@ -21,7 +22,7 @@ export interface JobSinkDeps {
  * own, through the storage commands (in-process, attributed to the job). The runner
  * streams a job's output through one; the lost-runner watch writes its last log line with one.
  */
-export async function openJobSink({ commands, records, config, logger }: JobSinkDeps, job: JobKey): Promise<RecordSink> {
+export async function openJobSink({ commands, records, config, logger, clock }: JobSinkDeps, job: JobKey): Promise<RecordSink> {
   const starts = {} as Record<RecordKind, number>;
   for (const kind of RECORD_KINDS) starts[kind] = (await records.stats(kind, job))?.inputValues ?? 0;
   const key = `${job.project}/${job.spider}/${job.job}`;
@@ -33,7 +34,7 @@ export async function openJobSink({ commands, records, config, logger }: JobSink
       lost: (what, e) => logger.error(`job ${key}: gave up writing ${what}: ${(e as Error).message ?? e}`),
     },
     starts,
-    { batchRecords: SINK_BATCH_RECORDS, batchBytes: config.eventChunkBytes, maxRecordBytes: config.maxRecordBytes, retries: 8, retryDelayMs: 250 },
+    { batchRecords: SINK_BATCH_RECORDS, batchBytes: config.eventChunkBytes, maxRecordBytes: config.maxRecordBytes, retries: 8, retryDelayMs: 250, clock },
   );
 }
 

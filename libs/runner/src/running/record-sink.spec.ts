@@ -1,5 +1,6 @@
 import { RecordKind } from '@crawlhub/storage';
 import { RecordSink, SinkTarget } from './record-sink';
+import { systemClock } from '@crawlhub/contracts';
 
 function target(failures = 0) {
   const writes: { kind: RecordKind; start: number; lines: string[] }[] = [];
@@ -19,7 +20,7 @@ function target(failures = 0) {
   return { t, writes, stored, stats, lost };
 }
 
-const options = { batchRecords: 3, batchBytes: 1 << 20, maxRecordBytes: 200, retries: 3, retryDelayMs: 1 };
+const options = { batchRecords: 3, batchBytes: 1 << 20, maxRecordBytes: 200, retries: 3, retryDelayMs: 1, clock: systemClock };
 
 describe('RecordSink', () => {
   it('numbers each kind from where the job data ends, in batches, and writes the latest stats after the records', async () => {

@@ -1,4 +1,5 @@
 import { normalizeRecord, RECORD_KINDS, RecordKind } from '@crawlhub/storage';
+import { Clock } from '@crawlhub/contracts';
 
 export const LOG_INFO = 20;
 export const LOG_WARNING = 30;
@@ -23,6 +24,8 @@ export interface SinkOptions {
   /** Retries of a failed write before the batch is given up. */
   retries: number;
   retryDelayMs: number;
+  /** The time of the log lines the sink writes itself. */
+  clock: Clock;
 }
 
 interface Batch {
@@ -81,7 +84,7 @@ export class RecordSink {
   }
 
   /** A log line of the runner's own, or a line of the job's stdout/stderr. */
-  log(level: number, message: string, time = Date.now()): void {
+  log(level: number, message: string, time = this.options.clock.now()): void {
     // Leave room for the JSON around the message: a line is cut rather than lost.
     const room = Math.max(256, this.options.maxRecordBytes - 256);
     let text = message;

@@ -5,7 +5,7 @@ import { runnerUnits } from '@crawlhub/ops';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
-import { Actor, JobKey, parseJobKey, SpiderCommandSpec } from '@crawlhub/contracts';
+import { Actor, CLOCK, Clock, JobKey, parseJobKey, SpiderCommandSpec } from '@crawlhub/contracts';
 import { DeployedJobs } from '@crawlhub/deploys';
 import { JOBS_VIEW, JobDoc, JobsView, maxRunningOf, RunnerHeartbeatCommand, StartJobCommand, tokenOfRun, UpdateJobsCommand } from '@crawlhub/jobs';
 import { JOB_TOKEN_SECRET } from '@crawlhub/platform';
@@ -107,6 +107,7 @@ export class Runner implements OnApplicationShutdown {
     @Inject(SPIDER_COMMANDS_VIEW) private readonly spiders: SpiderCommandsView,
     @Inject(JOB_RECORDS_VIEW) private readonly records: JobRecordsView,
     private readonly deployed: DeployedJobs,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {
     const r = config.runner;
     this.id = options.id ?? r.id ?? persistentRunnerId(join(config.dataDir, 'runner-id'));
@@ -136,12 +137,12 @@ export class Runner implements OnApplicationShutdown {
   async start(): Promise<void> {
     if (this.running) return;
     this.running = true;
-    this.startedAt = Date.now();
+    this.startedAt = this.clock.now(); // compared with the claims' times
     // What a previous run of this runner left behind (it died before cleaning up).
     await rm(this.workRoot, { recursive: true, force: true });
     await mkdir(this.workRoot, { recursive: true, mode: 0o700 });
     await this.finishOrphans();
-    this.lastReconcile = Date.now();
+    this.lastReconcile = performance.now();
     this.schedule(0);
     this.heartbeatTimer = setInterval(() => void this.heartbeat(), this.heartbeatMs);
     this.unlistMetrics = runnerUnits.add(() => [
@@ -188,7 +189,7 @@ export class Runner implements OnApplicationShutdown {
     try {
       await this.watch();
       await this.resolveLostClaims();
-      if (this.unfinished.size || Date.now() - this.lastReconcile >= RECONCILE_MS) await this.reconcile();
+      if (this.unfinished.size || performance.now() - this.lastReconcile >= RECONCILE_MS) await this.reconcile();
       await this.claim();
     } catch (e) {
       this.logger.error(`poll failed: ${(e as Error).stack ?? e}`);
@@ -236,10 +237,10 @@ export class Runner implements OnApplicationShutdown {
         if (maxRunning !== null && running >= maxRunning) break;
         const signature = `${pending}:${running}:${free}:${spiderIds.join(',')}`;
         const empty = this.emptyClaims.get(project);
-        if (empty && empty.signature === signature && empty.until > Date.now()) break;
+        if (empty && empty.signature === signature && empty.until > performance.now()) break;
         const job = await this.claimOne(project, free, runnable);
         if (!job) {
-          this.emptyClaims.set(project, { signature, until: Date.now() + 30_000 });
+          this.emptyClaims.set(project, { signature, until: performance.now() + 30_000 });
           break;
         }
         this.emptyClaims.delete(project);
@@ -356,7 +357,7 @@ export class Runner implements OnApplicationShutdown {
 
   /** Records go where the job's data ends now (0 for a new job), each kind on its own. */
   private sinkFor(job: JobKey): Promise<RecordSink> {
-    return openJobSink({ commands: this.commands, records: this.records, config: this.config, logger: this.logger }, job);
+    return openJobSink({ commands: this.commands, records: this.records, config: this.config, logger: this.logger, clock: this.clock }, job);
   }
 
   private async finish(active: Active, closeReason: string): Promise<void> {
@@ -428,7 +429,7 @@ export class Runner implements OnApplicationShutdown {
    * older ones are orphans.
    */
   private async reconcile(): Promise<void> {
-    this.lastReconcile = Date.now();
+    this.lastReconcile = performance.now();
     const own = await this.ownRunningJobs();
     const running = new Set(own.map((j) => j.key));
     for (const key of this.unfinished.keys()) if (!running.has(key)) this.unfinished.delete(key);

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
-import { Actor, parseJobKey } from '@crawlhub/contracts';
+import { Actor, Clock, CLOCK, parseJobKey } from '@crawlhub/contracts';
 import { CheckRunnersCommand, JOBS_VIEW, JobsView, LostJob, lostJobMessage } from '@crawlhub/jobs';
 import { JOB_RECORDS_VIEW, JobRecordsView } from '@crawlhub/storage';
 import { openJobSink } from '../running/job-sink';
@@ -28,6 +28,7 @@ export class LostRunnerWatch implements OnModuleDestroy {
     private readonly commands: CommandBus,
     @Inject(JOBS_VIEW) private readonly jobs: JobsView,
     @Inject(JOB_RECORDS_VIEW) private readonly records: JobRecordsView,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   /**
@@ -38,11 +39,11 @@ export class LostRunnerWatch implements OnModuleDestroy {
   start(): void {
     const every = this.config.runner.heartbeatMs;
     const loop = () => {
-      const due = Date.now() + every;
+      const due = performance.now() + every;
       this.running = this.check()
         .catch((e) => this.logger.error(`runner check failed: ${(e as Error).stack ?? e}`))
         .finally(() => {
-          if (this.timer) this.timer = setTimeout(loop, Math.max(0, due - Date.now()));
+          if (this.timer) this.timer = setTimeout(loop, Math.max(0, due - performance.now()));
         });
     };
     this.timer = setTimeout(loop, every);
@@ -63,7 +64,7 @@ export class LostRunnerWatch implements OnModuleDestroy {
   }
 
   private async logLost(job: LostJob): Promise<void> {
-    const sink = await openJobSink({ commands: this.commands, records: this.records, config: this.config, logger: this.logger }, parseJobKey(job.key));
+    const sink = await openJobSink({ commands: this.commands, records: this.records, config: this.config, logger: this.logger, clock: this.clock }, parseJobKey(job.key));
     sink.log(LOG_ERROR, `[crawlhub runner] ${lostJobMessage(job)}`);
     await sink.flush();
   }

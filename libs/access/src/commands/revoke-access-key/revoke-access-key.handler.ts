@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { ACCESS_KEY_REVOKED, ACCESS_KEYS_TOPIC, AccessKeyRevoked, createEvent } from '@crawlhub/contracts';
+import { ACCESS_KEY_REVOKED, ACCESS_KEYS_TOPIC, AccessKeyRevoked } from '@crawlhub/contracts';
 import { EventWriter } from '@crawlhub/views';
 import { ACCESS_KEYS_VIEW, AccessKeysView } from '../../ports/access-keys.view';
 import { UnknownKeyError } from '../set-key-capabilities/set-key-capabilities.handler';
@@ -18,6 +18,6 @@ export class RevokeAccessKeyHandler implements ICommandHandler<RevokeAccessKeyCo
     const key = await this.keys.findById(cmd.keyId);
     if (!key) throw new UnknownKeyError(`no key ${cmd.keyId} (see keys list)`);
     const data: AccessKeyRevoked = { keyId: key.keyId };
-    await this.writer.appendAndWait(ACCESS_KEYS_TOPIC, [createEvent({ type: ACCESS_KEY_REVOKED, key: key.keyId, data, actor: cmd.actor })]);
+    await this.writer.appendAndWait(ACCESS_KEYS_TOPIC, [this.writer.createEvent({ type: ACCESS_KEY_REVOKED, key: key.keyId, data, actor: cmd.actor })]);
   }
 }

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { ACCESS_KEY_CAPABILITIES_SET, ACCESS_KEYS_TOPIC, AccessKeyCapabilitiesSet, createEvent, KeyCapability } from '@crawlhub/contracts';
+import { ACCESS_KEY_CAPABILITIES_SET, ACCESS_KEYS_TOPIC, AccessKeyCapabilitiesSet, KeyCapability } from '@crawlhub/contracts';
 import { EventWriter } from '@crawlhub/views';
 import { ACCESS_KEYS_VIEW, AccessKeysView } from '../../ports/access-keys.view';
 import { SetKeyCapabilitiesCommand } from './set-key-capabilities.command';
@@ -20,7 +20,7 @@ export class SetKeyCapabilitiesHandler implements ICommandHandler<SetKeyCapabili
     if (!key) throw new UnknownKeyError(`no key ${cmd.keyId} (see keys list)`);
     const capabilities = [...new Set([...key.capabilities, ...cmd.grant])].filter((c) => !cmd.withdraw.includes(c)).sort();
     const data: AccessKeyCapabilitiesSet = { keyId: key.keyId, capabilities };
-    await this.writer.appendAndWait(ACCESS_KEYS_TOPIC, [createEvent({ type: ACCESS_KEY_CAPABILITIES_SET, key: key.keyId, data, actor: cmd.actor })]);
+    await this.writer.appendAndWait(ACCESS_KEYS_TOPIC, [this.writer.createEvent({ type: ACCESS_KEY_CAPABILITIES_SET, key: key.keyId, data, actor: cmd.actor })]);
     return capabilities;
   }
 }

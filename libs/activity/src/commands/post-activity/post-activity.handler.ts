@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { ACTIVITY_POSTED, ACTIVITY_TOPIC, ActivityPosted, createEvent } from '@crawlhub/contracts';
+import { ACTIVITY_POSTED, ACTIVITY_TOPIC, ActivityPosted } from '@crawlhub/contracts';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
 import { EventWriter } from '@crawlhub/views';
 import { parseActivityMessages, readActivityBody } from '../../ingestion/activity-body';
@@ -22,7 +22,7 @@ export class PostActivityHandler implements ICommandHandler<PostActivityCommand,
     const limit = Math.max(this.config.eventChunkBytes, this.config.maxRecordBytes);
     const messages = parseActivityMessages(await readActivityBody(cmd.body, limit), this.config.maxRecordBytes);
     if (messages.length === 0) return { messages: 0 };
-    const event = createEvent<ActivityPosted>({
+    const event = this.writer.createEvent<ActivityPosted>({
       type: ACTIVITY_POSTED,
       key: String(cmd.project),
       data: { project: cmd.project },

@@ -243,8 +243,8 @@ export class CollectionsMongo implements CollectionsView {
   async purgeExpired(at: LogPosition, project: number, before: number): Promise<void> {
     await this.ready;
     const last = this.purged.get(project);
-    if (last !== undefined && Date.now() - last < PURGE_EVERY_MS) return;
-    this.purged.set(project, Date.now());
+    if (last !== undefined && performance.now() - last < PURGE_EVERY_MS) return;
+    this.purged.set(project, performance.now());
     const filter = { _id: projectRange(project), t: { $in: [typeId('cs'), typeId('vcs')] }, ts: { $lt: before }, _o: { $lt: at.offset } };
     await this.versionDocs.deleteMany(filter);
     await this.records.deleteMany(filter);

@@ -1,5 +1,5 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { COLLECTION_DELETED, CollectionDeleted, COLLECTIONS_TOPIC, createEvent } from '@crawlhub/contracts';
+import { COLLECTION_DELETED, CollectionDeleted, COLLECTIONS_TOPIC } from '@crawlhub/contracts';
 import { EventWriter } from '@crawlhub/views';
 import { DeleteCollectionCommand } from './delete-collection.command';
 
@@ -9,6 +9,6 @@ export class DeleteCollectionHandler implements ICommandHandler<DeleteCollection
 
   async execute(cmd: DeleteCollectionCommand): Promise<void> {
     const data: CollectionDeleted = { project: cmd.project, name: cmd.name };
-    await this.writer.appendAndWait(COLLECTIONS_TOPIC, [createEvent({ type: COLLECTION_DELETED, key: String(cmd.project), data, actor: cmd.actor })]);
+    await this.writer.appendAndWait(COLLECTIONS_TOPIC, [this.writer.createEvent({ type: COLLECTION_DELETED, key: String(cmd.project), data, actor: cmd.actor })]);
   }
 }

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { Actor, COLLECTION_RECORDS_DELETED, CollectionRecordsDeleted, CollectionRef, COLLECTIONS_TOPIC, createEvent, EventEnvelope } from '@crawlhub/contracts';
+import { Actor, COLLECTION_RECORDS_DELETED, CollectionRecordsDeleted, CollectionRef, COLLECTIONS_TOPIC, EventEnvelope } from '@crawlhub/contracts';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
 import { readLines } from '@crawlhub/http';
 import { EventWriter } from '@crawlhub/views';
@@ -19,7 +19,7 @@ async function appendDeletes(writer: EventWriter, ref: CollectionRef, keys: stri
   let lines: string[] = [];
   let bytes = 0;
   const flush = () => {
-    if (lines.length) events.push(createEvent({ type: COLLECTION_RECORDS_DELETED, key: String(ref.project), data, lines, actor }));
+    if (lines.length) events.push(writer.createEvent({ type: COLLECTION_RECORDS_DELETED, key: String(ref.project), data, lines, actor }));
     lines = [];
     bytes = 0;
   };

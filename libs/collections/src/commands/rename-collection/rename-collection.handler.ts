@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { COLLECTION_RENAMED, CollectionRenamed, COLLECTIONS_TOPIC, createEvent } from '@crawlhub/contracts';
+import { COLLECTION_RENAMED, CollectionRenamed, COLLECTIONS_TOPIC } from '@crawlhub/contracts';
 import { EventWriter } from '@crawlhub/views';
 import { CollectionInputError } from '../../domain/collection-record';
 import { COLLECTIONS_VIEW, CollectionsView } from '../../ports/collections.view';
@@ -19,6 +19,6 @@ export class RenameCollectionHandler implements ICommandHandler<RenameCollection
     if (cmd.name === cmd.newName) throw new CollectionInputError(400, 'new_name must differ from name');
     if (await this.view.exists(cmd.project, cmd.newName)) throw new CollectionInputError(400, `Collection ${JSON.stringify(cmd.newName)} already exists`);
     const data: CollectionRenamed = { project: cmd.project, name: cmd.name, newName: cmd.newName };
-    await this.writer.appendAndWait(COLLECTIONS_TOPIC, [createEvent({ type: COLLECTION_RENAMED, key: String(cmd.project), data, actor: cmd.actor })]);
+    await this.writer.appendAndWait(COLLECTIONS_TOPIC, [this.writer.createEvent({ type: COLLECTION_RENAMED, key: String(cmd.project), data, actor: cmd.actor })]);
   }
 }

@@ -1,10 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import {
-  COLLECTION_CHUNK_STAGED, COLLECTION_RECORDS_WRITTEN, COLLECTION_UPLOAD_ABORTED, COLLECTION_UPLOAD_COMMITTED, CollectionChunkStaged,
-  CollectionRecordsWritten, COLLECTIONS_TOPIC, CollectionUploadAborted, CollectionUploadCommitted, createEvent, currentCorrelationId,
-} from '@crawlhub/contracts';
+import { COLLECTION_CHUNK_STAGED, COLLECTION_RECORDS_WRITTEN, COLLECTION_UPLOAD_ABORTED, COLLECTION_UPLOAD_COMMITTED, CollectionChunkStaged, CollectionRecordsWritten, COLLECTIONS_TOPIC, CollectionUploadAborted, CollectionUploadCommitted, currentCorrelationId, Ids, IDS } from '@crawlhub/contracts';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
 import { CountedLines, LineChunk, readLines } from '@crawlhub/http';
 import { appendStaged, EventWriter } from '@crawlhub/views';
@@ -21,6 +17,7 @@ import { WriteRecordsCommand } from './write-records.command';
 export class WriteRecordsHandler implements ICommandHandler<WriteRecordsCommand, { records: number }> {
   constructor(
     private readonly writer: EventWriter,
+    @Inject(IDS) private readonly ids: Ids,
     @Inject(CONFIG) private readonly config: CrawlhubConfig,
   ) {}
 
@@ -28,8 +25,8 @@ export class WriteRecordsHandler implements ICommandHandler<WriteRecordsCommand,
     const { ref } = cmd;
     const max = this.config.maxRecordBytes;
     // The events of one write share one id: the request's (X-Request-Id), else a new one.
-    const correlationId = currentCorrelationId() ?? randomUUID();
-    const event = <T>(type: string, data: T, lines?: string[]) => createEvent({ type, key: String(ref.project), data, lines, actor: cmd.actor, correlationId });
+    const correlationId = currentCorrelationId() ?? this.ids.uuid();
+    const event = <T>(type: string, data: T, lines?: string[]) => this.writer.createEvent({ type, key: String(ref.project), data, lines, actor: cmd.actor, correlationId });
     const lines = (c: LineChunk<CollectionRecordInput>) => c.records.map(packCollectionLine);
 
     const parse = cmd.key === undefined ? parseCollectionLine : oneRecordAt(cmd.key);

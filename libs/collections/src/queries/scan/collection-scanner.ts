@@ -1,6 +1,6 @@
 import { parseFilters } from '@crawlhub/http';
 import { Inject, Injectable } from '@nestjs/common';
-import { CollectionRef } from '@crawlhub/contracts';
+import { CLOCK, Clock, CollectionRef } from '@crawlhub/contracts';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
 import { keyAfter, StoredCollectionRecord } from '../../domain/collection-record';
 import { isLive } from '../../domain/collection-rules';
@@ -39,12 +39,13 @@ export class CollectionScanner {
   constructor(
     @Inject(COLLECTIONS_VIEW) private readonly view: CollectionsView,
     @Inject(CONFIG) private readonly config: CrawlhubConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   /** Checks the parameters (bad filters throw here, before anything is answered) and returns the pages of matches. */
   scan(req: ScanRequest, progress: ScanProgress = { scanned: 0, matched: 0 }): AsyncGenerator<StoredCollectionRecord[]> {
     const keep = parseFilters(req.filters);
-    const now = Date.now();
+    const now = this.clock.now();
     const expiryMs = this.config.collections.expirySeconds * 1000;
     const { type } = req.ref;
     const { startts, endts } = req;

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { COMMENT_ADDED, CommentAdded, COMMENTS_TOPIC, createEvent } from '@crawlhub/contracts';
+import { COMMENT_ADDED, CommentAdded, COMMENTS_TOPIC } from '@crawlhub/contracts';
 import { EventWriter } from '@crawlhub/views';
 import { commentIdAt, StoredComment } from '../../domain/comment';
 import { COMMENTS_VIEW, CommentsView } from '../../ports/comments.view';
@@ -14,7 +14,7 @@ export class AddCommentHandler implements ICommandHandler<AddCommentCommand, Sto
   async execute(cmd: AddCommentCommand): Promise<StoredComment> {
     const { project, spider, job, item, field } = cmd.target;
     const data: CommentAdded = { project, spider, job, item, field, author: cmd.actor.id, text: cmd.text };
-    const [at] = await this.writer.appendAndWait(COMMENTS_TOPIC, [createEvent({ type: COMMENT_ADDED, key: String(project), data, actor: cmd.actor })]);
+    const [at] = await this.writer.appendAndWait(COMMENTS_TOPIC, [this.writer.createEvent({ type: COMMENT_ADDED, key: String(project), data, actor: cmd.actor })]);
     const comment = await this.view.get(commentIdAt(at));
     if (!comment) throw new Error(`comment.added at ${at.topic}/${at.partition}@${at.offset} is applied but not in the view`);
     return comment;

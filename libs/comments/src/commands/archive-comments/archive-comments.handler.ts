@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { COMMENT_ARCHIVED, CommentArchived, COMMENTS_TOPIC, createEvent } from '@crawlhub/contracts';
+import { COMMENT_ARCHIVED, CommentArchived, COMMENTS_TOPIC } from '@crawlhub/contracts';
 import { EventWriter } from '@crawlhub/views';
 import { StoredComment } from '../../domain/comment';
 import { COMMENTS_VIEW, CommentsView } from '../../ports/comments.view';
@@ -14,7 +14,7 @@ export class ArchiveCommentsHandler implements ICommandHandler<ArchiveCommentsCo
   async execute(cmd: ArchiveCommentsCommand): Promise<StoredComment[]> {
     const { project, spider, job, item, field } = cmd.target;
     const data: CommentArchived = { project, spider, job, item, field };
-    const event = createEvent({ type: COMMENT_ARCHIVED, key: String(project), data, actor: cmd.actor });
+    const event = this.writer.createEvent({ type: COMMENT_ARCHIVED, key: String(project), data, actor: cmd.actor });
     await this.writer.appendAndWait(COMMENTS_TOPIC, [event]);
     return this.view.archivedBy(cmd.target, event.id);
   }

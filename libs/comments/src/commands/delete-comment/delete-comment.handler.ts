@@ -1,5 +1,5 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { COMMENT_DELETED, CommentDeleted, COMMENTS_TOPIC, createEvent } from '@crawlhub/contracts';
+import { COMMENT_DELETED, CommentDeleted, COMMENTS_TOPIC } from '@crawlhub/contracts';
 import { EventWriter } from '@crawlhub/views';
 import { DeleteCommentCommand } from './delete-comment.command';
 
@@ -9,6 +9,6 @@ export class DeleteCommentHandler implements ICommandHandler<DeleteCommentComman
 
   async execute(cmd: DeleteCommentCommand): Promise<void> {
     const data: CommentDeleted = { project: cmd.project, id: cmd.id };
-    await this.writer.appendAndWait(COMMENTS_TOPIC, [createEvent({ type: COMMENT_DELETED, key: String(cmd.project), data, actor: cmd.actor })]);
+    await this.writer.appendAndWait(COMMENTS_TOPIC, [this.writer.createEvent({ type: COMMENT_DELETED, key: String(cmd.project), data, actor: cmd.actor })]);
   }
 }

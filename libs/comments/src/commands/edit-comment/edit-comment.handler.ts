@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { COMMENT_EDITED, CommentEdited, COMMENTS_TOPIC, createEvent } from '@crawlhub/contracts';
+import { COMMENT_EDITED, CommentEdited, COMMENTS_TOPIC } from '@crawlhub/contracts';
 import { EventWriter } from '@crawlhub/views';
 import { StoredComment } from '../../domain/comment';
 import { COMMENTS_VIEW, CommentsView } from '../../ports/comments.view';
@@ -13,7 +13,7 @@ export class EditCommentHandler implements ICommandHandler<EditCommentCommand, S
 
   async execute(cmd: EditCommentCommand): Promise<StoredComment | null> {
     const data: CommentEdited = { project: cmd.project, id: cmd.id, text: cmd.text };
-    await this.writer.appendAndWait(COMMENTS_TOPIC, [createEvent({ type: COMMENT_EDITED, key: String(cmd.project), data, actor: cmd.actor })]);
+    await this.writer.appendAndWait(COMMENTS_TOPIC, [this.writer.createEvent({ type: COMMENT_EDITED, key: String(cmd.project), data, actor: cmd.actor })]);
     return this.view.get(cmd.id);
   }
 }

@@ -1,11 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { Controller, Inject, Post, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { canAccessProject } from '@crawlhub/access';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
-import { createEvent, DEPLOY_REQUESTED, DEPLOYS_TOPIC, DeployBlob, DeployRequested } from '@crawlhub/contracts';
+import { DEPLOY_REQUESTED, DeployBlob, DeployRequested, DEPLOYS_TOPIC, Ids, IDS } from '@crawlhub/contracts';
 import { ChangeSpiderCommand } from '@crawlhub/jobs';
 import { ApiError, pythonJson, readBody, RequestPrincipal } from '@crawlhub/http';
 import { EventWriter, ProjectionLagError } from '@crawlhub/views';
@@ -38,6 +37,7 @@ export class AddVersionController {
     @Inject(CONFIG) private readonly config: CrawlhubConfig,
     private readonly principals: RequestPrincipal,
     private readonly writer: EventWriter,
+    @Inject(IDS) private readonly ids: Ids,
     private readonly progress: DeployProgress,
     @Inject(BLOB_STORE) private readonly blobs: BlobStore,
     private readonly commands: CommandBus,
@@ -81,7 +81,7 @@ export class AddVersionController {
     const requirementsFile = files('requirements')[0] ?? null;
 
     const store = async (file: Upload): Promise<DeployBlob> => ({ ...(await this.blobs.put(Buffer.from(await file.arrayBuffer()))), filename: file.name });
-    const request = randomUUID();
+    const request = this.ids.uuid();
     const data: DeployRequested = {
       project,
       request,
@@ -93,7 +93,7 @@ export class AddVersionController {
     };
     const watch = this.progress.watch(request);
     try {
-      await this.writer.append(DEPLOYS_TOPIC, [createEvent({ type: DEPLOY_REQUESTED, key: String(project), data, actor: { kind: 'key', id: principal.id } })]);
+      await this.writer.append(DEPLOYS_TOPIC, [this.writer.createEvent({ type: DEPLOY_REQUESTED, key: String(project), data, actor: { kind: 'key', id: principal.id } })]);
     } catch (e) {
       watch.stop();
       throw e;

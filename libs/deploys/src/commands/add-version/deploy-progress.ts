@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { DEPLOY_BUILT, DEPLOY_FAILED, DEPLOY_LOG, DEPLOYS_TOPIC, DeployBuilt, DeployFailed, DeployLog } from '@crawlhub/contracts';
+import { DEPLOY_BUILT, DEPLOY_FAILED, DEPLOY_LOG, DeployBuilt, DeployFailed, DeployLog, DEPLOYS_TOPIC, Ids, IDS } from '@crawlhub/contracts';
 import { ConsumedBatch, Consumption, EVENT_LOG, EventLog, LoggedEvent } from '@crawlhub/eventlog';
 
 const ASSIGNMENT_WAIT_MS = 60_000;
@@ -18,14 +17,14 @@ export class DeployProgress implements OnApplicationBootstrap, OnApplicationShut
   private readonly watchers = new Map<string, (step: DeployStep) => void>();
   private consumption: Consumption | null = null;
 
-  constructor(@Inject(EVENT_LOG) private readonly eventLog: EventLog) {}
+  constructor(@Inject(EVENT_LOG) private readonly eventLog: EventLog, @Inject(IDS) private readonly ids: Ids) {}
 
   async onApplicationBootstrap(): Promise<void> {
     await this.eventLog.ensureTopics([DEPLOYS_TOPIC]);
-    this.consumption = await this.eventLog.consume({ groupId: `deploy-progress-${randomUUID()}`, topics: [DEPLOYS_TOPIC], fromBeginning: false, handler: async (b) => this.deliver(b) });
+    this.consumption = await this.eventLog.consume({ groupId: `deploy-progress-${this.ids.uuid()}`, topics: [DEPLOYS_TOPIC], fromBeginning: false, handler: async (b) => this.deliver(b) });
     const partitions = this.eventLog.partitionCount(DEPLOYS_TOPIC);
-    const until = Date.now() + ASSIGNMENT_WAIT_MS;
-    while ((this.consumption.assignment()[DEPLOYS_TOPIC]?.length ?? 0) < partitions && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    const until = performance.now() + ASSIGNMENT_WAIT_MS;
+    while ((this.consumption.assignment()[DEPLOYS_TOPIC]?.length ?? 0) < partitions && performance.now() < until) await new Promise((r) => setTimeout(r, 50));
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -1,6 +1,6 @@
 import { Controller, Get, Inject, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { createEvent, DEPLOY_VERSION_DELETED, DEPLOYS_TOPIC, DeployVersionDeleted } from '@crawlhub/contracts';
+import { DEPLOY_VERSION_DELETED, DEPLOYS_TOPIC, DeployVersionDeleted } from '@crawlhub/contracts';
 import { actorOf, ApiError, formParams, RequestPrincipal } from '@crawlhub/http';
 import { EventWriter, ProjectionLagError } from '@crawlhub/views';
 import { DeployDoc } from '../../domain/deploy';
@@ -84,7 +84,7 @@ export class VersionsController {
     if (!liveVersions(await this.deploys.list(project)).includes(version)) throw new ApiError(400, `Unknown version ${JSON.stringify(version)} of project ${project}`);
     const data: DeployVersionDeleted = { project, version };
     try {
-      await this.writer.appendAndWait(DEPLOYS_TOPIC, [createEvent({ type: DEPLOY_VERSION_DELETED, key: String(project), data, actor: actorOf(principal) })]);
+      await this.writer.appendAndWait(DEPLOYS_TOPIC, [this.writer.createEvent({ type: DEPLOY_VERSION_DELETED, key: String(project), data, actor: actorOf(principal) })]);
     } catch (e) {
       if (e instanceof ProjectionLagError) throw new ApiError(503, `Service Unavailable: ${e.message}`);
       throw e;

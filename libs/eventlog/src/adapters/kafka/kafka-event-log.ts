@@ -141,7 +141,7 @@ export class KafkaEventLog implements EventLog {
       // Resolves false (no throw) for topics that another process created meanwhile. Its wait for
       // leaders can meet 'This server does not host this topic-partition' on a busy controller:
       // retriable, so it is asked again (the topics then exist) and untilServed does the waiting.
-      const deadline = Date.now() + TOPIC_READY_TIMEOUT_MS;
+      const deadline = performance.now() + TOPIC_READY_TIMEOUT_MS;
       for (;;) {
         try {
           await admin.createTopics({
@@ -155,7 +155,7 @@ export class KafkaEventLog implements EventLog {
           });
           break;
         } catch (e) {
-          if (!(e as { retriable?: boolean }).retriable || Date.now() > deadline) throw e;
+          if (!(e as { retriable?: boolean }).retriable || performance.now() > deadline) throw e;
           await new Promise((r) => setTimeout(r, 100));
         }
       }
@@ -174,7 +174,7 @@ export class KafkaEventLog implements EventLog {
    */
   private async untilServed(topics: string[]): Promise<void> {
     const admin = await this.adminClient();
-    const deadline = Date.now() + TOPIC_READY_TIMEOUT_MS;
+    const deadline = performance.now() + TOPIC_READY_TIMEOUT_MS;
     await Promise.all(
       topics.map(async (topic) => {
         for (;;) {
@@ -185,7 +185,7 @@ export class KafkaEventLog implements EventLog {
             // answer, while the broker's metadata lists a topic just created without its
             // partitions: not served yet either.
             const notYet = (e as { retriable?: boolean }).retriable === true || e instanceof TypeError;
-            if (!notYet || Date.now() > deadline) throw e;
+            if (!notYet || performance.now() > deadline) throw e;
             await new Promise((r) => setTimeout(r, 100));
           }
         }

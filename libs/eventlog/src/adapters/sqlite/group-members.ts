@@ -1,3 +1,4 @@
+/* eslint-disable no-restricted-properties, no-restricted-syntax -- the log's own bookkeeping: members' heartbeats are compared between processes (wall time), member ids name consumers, never in an event, a view or an answer. */
 import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';

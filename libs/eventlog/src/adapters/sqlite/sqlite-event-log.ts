@@ -373,11 +373,11 @@ class SqliteConsumer {
       },
       restart: (topic, partition, _from, failures) => {
         const backoff = Math.min(2000, 50 * 2 ** (failures - 1));
-        retryAt.set(`${topic}\u0000${partition}`, Date.now() + backoff);
+        retryAt.set(`${topic}\u0000${partition}`, performance.now() + backoff);
         setTimeout(() => wake(), backoff).unref();
       },
     });
-    let lastRebalance = 0;
+    let lastRebalance = -Infinity; // rebalance at once
     while (!this.signal.stopped) {
       let started = false;
       try {
@@ -388,7 +388,7 @@ class SqliteConsumer {
         }
         for (const [topic, partitions] of Object.entries(this.current)) {
           for (const partition of partitions) {
-            if (!pipeline.hasRoom() || (retryAt.get(`${topic}\u0000${partition}`) ?? 0) > Date.now()) continue;
+            if (!pipeline.hasRoom() || (retryAt.get(`${topic}\u0000${partition}`) ?? 0) > performance.now()) continue;
             const from = pipeline.position(topic, partition) ?? this.committedOffset(topic, partition);
             const events = this.log.readSync(topic, partition, from, this.log.maxBatchEvents);
             if (events.length === 0) continue;
@@ -408,9 +408,9 @@ class SqliteConsumer {
 
   /** Rebalances when a quarter of the session timeout has passed (heartbeats: GroupMembers); the time of the last rebalance. */
   private rebalanceIfDue(lastRebalance: number): number {
-    if (Date.now() - lastRebalance <= this.log.sessionTimeoutMs / 4) return lastRebalance;
+    if (performance.now() - lastRebalance <= this.log.sessionTimeoutMs / 4) return lastRebalance;
     this.rebalance();
-    return Date.now();
+    return performance.now();
   }
 
   /** Up to `limit` partitions with a batch in flight each; a partition's offset is committed when its batch is done. */
@@ -418,7 +418,7 @@ class SqliteConsumer {
     const inFlight = new Map<string, Promise<void>>();
     const failures = new Map<string, { count: number; retryAt: number }>();
     let wake: () => void = () => undefined;
-    let lastRebalance = 0;
+    let lastRebalance = -Infinity; // rebalance at once
     while (!this.signal.stopped) {
       let started = false;
       try {
@@ -426,7 +426,7 @@ class SqliteConsumer {
         for (const [topic, partitions] of Object.entries(this.current)) {
           for (const partition of partitions) {
             const slot = `${topic}\u0000${partition}`;
-            if (inFlight.size >= limit || inFlight.has(slot) || (failures.get(slot)?.retryAt ?? 0) > Date.now()) continue;
+            if (inFlight.size >= limit || inFlight.has(slot) || (failures.get(slot)?.retryAt ?? 0) > performance.now()) continue;
             const events = this.log.readSync(topic, partition, this.committedOffset(topic, partition), this.log.maxBatchEvents);
             if (events.length === 0) continue;
             started = true;
@@ -437,7 +437,7 @@ class SqliteConsumer {
                 failures.delete(slot);
               } catch {
                 const count = (failures.get(slot)?.count ?? 0) + 1;
-                failures.set(slot, { count, retryAt: Date.now() + Math.min(2000, 50 * 2 ** (count - 1)) });
+                failures.set(slot, { count, retryAt: performance.now() + Math.min(2000, 50 * 2 ** (count - 1)) });
               } finally {
                 inFlight.delete(slot);
                 wake();
@@ -470,7 +470,7 @@ class SqliteConsumer {
 
   private async runInTurn(): Promise<void> {
     let backoff = 0;
-    let lastRebalance = 0;
+    let lastRebalance = -Infinity; // rebalance at once
     while (!this.signal.stopped) {
       let delivered = false;
       let failed = false;

@@ -1,4 +1,4 @@
-import { Actor } from '@crawlhub/contracts';
+import { Actor, Clock, Ids } from '@crawlhub/contracts';
 import { AcceptedQuery, acceptQueries } from '../../domain/extraction-queries';
 
 /** One element of the response array (spec "Query result"). */
@@ -17,7 +17,8 @@ export interface QueryResult {
 export class ExtractBatchCommand {
   readonly queries: AcceptedQuery[];
 
-  constructor(readonly user: string, readonly actor: Actor, body: Buffer) {
-    this.queries = acceptQueries(body);
+  /** `stamps`: the clock and ids that date and name the queries. */
+  constructor(readonly user: string, readonly actor: Actor, body: Buffer, stamps: { clock: Clock; ids: Ids }) {
+    this.queries = acceptQueries(body, stamps);
   }
 }

@@ -1,8 +1,9 @@
-import { Controller, Post, Req, Res } from '@nestjs/common';
+import { Controller, Inject, Post, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Socket } from 'node:net';
 import { hasCapability } from '@crawlhub/access';
+import { CLOCK, Clock, IDS, Ids } from '@crawlhub/contracts';
 import { actorOf, readBody, RequestPrincipal } from '@crawlhub/http';
 import { MAX_BODY_BYTES } from '../../domain/extraction-queries';
 import { ExtractionProblem } from '../../api/extraction-problem';
@@ -16,6 +17,8 @@ export class ExtractBatchController {
   constructor(
     private readonly principals: RequestPrincipal,
     private readonly commands: CommandBus,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(IDS) private readonly ids: Ids,
   ) {}
 
   /** POST /v1/extract: a batch of 1–100 queries, answered with one result per query (ExtractBatchHandler). */
@@ -33,7 +36,7 @@ export class ExtractBatchController {
     }
     const type = String(req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
     if (type !== 'application/json') throw new ExtractionProblem(415, 'unrecognized-content-type', 'Unsupported request content type: should be application/json');
-    const command = new ExtractBatchCommand(principal.id, actorOf(principal), await readBody(req, MAX_BODY_BYTES));
+    const command = new ExtractBatchCommand(principal.id, actorOf(principal), await readBody(req, MAX_BODY_BYTES), { clock: this.clock, ids: this.ids });
     const results = await this.commands.execute<ExtractBatchCommand, QueryResult[]>(command);
     return reply.status(200).header('content-type', 'application/json').send(JSON.stringify(results));
   }

@@ -1,7 +1,6 @@
 import { Inject, Logger } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { randomUUID } from 'node:crypto';
-import { createEvent, currentCorrelationId, EXTRACTION_REQUESTED, EXTRACTION_REQUESTS_TOPIC, ExtractionCompleted, ExtractionRequested } from '@crawlhub/contracts';
+import { CLOCK, Clock, currentCorrelationId, EXTRACTION_REQUESTED, EXTRACTION_REQUESTS_TOPIC, ExtractionCompleted, ExtractionRequested, IDS, Ids } from '@crawlhub/contracts';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
 import { EventWriter } from '@crawlhub/views';
 import { AcceptedQuery } from '../../domain/extraction-queries';
@@ -25,6 +24,8 @@ export class ExtractBatchHandler implements ICommandHandler<ExtractBatchCommand,
 
   constructor(
     @Inject(CONFIG) private readonly config: CrawlhubConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(IDS) private readonly ids: Ids,
     private readonly writer: EventWriter,
     private readonly results: ExtractionResults,
     private readonly queriesInFlight: QueriesInFlight,
@@ -41,14 +42,14 @@ export class ExtractBatchHandler implements ICommandHandler<ExtractBatchCommand,
 
   private async run(queries: AcceptedQuery[], user: string, actor: ExtractBatchCommand['actor']): Promise<QueryResult[]> {
     const timeoutMs = this.config.extraction.queryTimeoutMs;
-    const deadline = Date.now() + timeoutMs;
-    const batch = randomUUID();
+    const deadline = this.clock.now() + timeoutMs;
+    const batch = this.ids.uuid();
     const queued = queries.filter((q) => q.error === null);
     const waiting = new Map(queued.map((q) => [q.id, this.results.expect(q.id, timeoutMs + RESULT_GRACE_MS)]));
     const events = queued.map((q) => {
       const data: ExtractionRequested = { id: q.id, batch, user, url: q.url, pageType: q.pageType, articleBodyRaw: q.articleBodyRaw, deadline };
       // One batch is one request: its events carry the request's correlation id (X-Request-Id), else the batch's.
-      return createEvent({ type: EXTRACTION_REQUESTED, key: q.id, data, actor, correlationId: currentCorrelationId() ?? batch });
+      return this.writer.createEvent({ type: EXTRACTION_REQUESTED, key: q.id, data, actor, correlationId: currentCorrelationId() ?? batch });
     });
     if (events.length > 0) {
       try {

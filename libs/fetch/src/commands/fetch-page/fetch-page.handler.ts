@@ -1,7 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { randomUUID } from 'node:crypto';
-import { createEvent, FETCH_REQUESTED, FETCH_REQUESTS_TOPIC, FetchCompleted, FetchRequested, RENDER_REQUESTS_TOPIC } from '@crawlhub/contracts';
+import { CLOCK, Clock, FETCH_REQUESTED, FETCH_REQUESTS_TOPIC, FetchCompleted, FetchRequested, IDS, Ids, RENDER_REQUESTS_TOPIC } from '@crawlhub/contracts';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
 import { EventWriter } from '@crawlhub/views';
 import { FetchApiError } from '../../api/fetch-api-error';
@@ -20,17 +19,19 @@ const RESULT_GRACE_MS = 1_000;
 export class FetchPageHandler implements ICommandHandler<FetchPageCommand, FetchCompleted> {
   constructor(
     @Inject(CONFIG) private readonly config: CrawlhubConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(IDS) private readonly ids: Ids,
     private readonly writer: EventWriter,
     private readonly results: FetchResults,
   ) {}
 
   async execute({ user, actor, params }: FetchPageCommand): Promise<FetchCompleted> {
-    const id = randomUUID();
-    const deadline = Date.now() + this.config.fetch.deadlineMs;
+    const id = this.ids.uuid();
+    const deadline = this.clock.now() + this.config.fetch.deadlineMs;
     const request: FetchRequested = { id, user, ...params, body: params.body === null ? null : Buffer.from(params.body, 'utf8').toString('base64'), deadline };
     const waiting = this.results.expect(id, this.config.fetch.deadlineMs + RESULT_GRACE_MS);
     try {
-      await this.writer.append(params.render ? RENDER_REQUESTS_TOPIC : FETCH_REQUESTS_TOPIC, [createEvent({ type: FETCH_REQUESTED, key: id, data: request, actor })]);
+      await this.writer.append(params.render ? RENDER_REQUESTS_TOPIC : FETCH_REQUESTS_TOPIC, [this.writer.createEvent({ type: FETCH_REQUESTED, key: id, data: request, actor })]);
     } catch (e) {
       waiting.cancel();
       throw new FetchApiError(503, 'unavailable', `the fetch could not be queued (event log: ${(e as Error).message}); retry`);

@@ -1,9 +1,9 @@
 import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Clock, CLOCK } from '@crawlhub/contracts';
 import { queryOf, RequestPrincipal } from '@crawlhub/http';
 import { statsQueryOf } from '../../http/stats-params';
-import { USAGE_CLOCK, UsageClock } from '../../recorder/usage-clock';
 import { StatsPage } from './read-stats.handler';
 import { ReadStatsQuery } from './read-stats.query';
 
@@ -12,7 +12,7 @@ export class ReadStatsController {
   constructor(
     private readonly queries: QueryBus,
     private readonly principals: RequestPrincipal,
-    @Inject(USAGE_CLOCK) private readonly clock: UsageClock,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   /** GET /stats: usage in intervals, `{"limit":…,"after":"…","results":[…]}` (spec "Proxy usage statistics"). */

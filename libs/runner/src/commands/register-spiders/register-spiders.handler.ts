@@ -1,5 +1,5 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { createEvent, SPIDER_COMMANDS_REGISTERED, SPIDER_COMMANDS_TOPIC, SpiderCommandsRegistered } from '@crawlhub/contracts';
+import { SPIDER_COMMANDS_REGISTERED, SPIDER_COMMANDS_TOPIC, SpiderCommandsRegistered } from '@crawlhub/contracts';
 import { EventWriter } from '@crawlhub/views';
 import { checkSpiderCommand, SpiderCommandError } from '../../domain/spider-command';
 import { RegisterSpidersCommand } from './register-spiders.command';
@@ -18,7 +18,7 @@ export class RegisterSpidersHandler implements ICommandHandler<RegisterSpidersCo
     const spiders = cmd.spiders.map((s) => checkSpiderCommand(s));
     const names = new Set(spiders.map((s) => s.spider));
     if (names.size !== spiders.length) throw new SpiderCommandError('a spider is registered twice in one request');
-    const event = createEvent<SpiderCommandsRegistered>({
+    const event = this.writer.createEvent<SpiderCommandsRegistered>({
       type: SPIDER_COMMANDS_REGISTERED,
       key: String(cmd.project),
       data: { project: cmd.project, spiders },

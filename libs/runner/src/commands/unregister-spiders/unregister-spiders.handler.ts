@@ -1,5 +1,5 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { createEvent, SPIDER_COMMANDS_TOPIC, SPIDER_COMMANDS_UNREGISTERED, SpiderCommandsUnregistered } from '@crawlhub/contracts';
+import { SPIDER_COMMANDS_TOPIC, SPIDER_COMMANDS_UNREGISTERED, SpiderCommandsUnregistered } from '@crawlhub/contracts';
 import { EventWriter } from '@crawlhub/views';
 import { SpiderCommandError } from '../../domain/spider-command';
 import { UnregisterSpidersCommand } from './unregister-spiders.command';
@@ -11,7 +11,7 @@ export class UnregisterSpidersHandler implements ICommandHandler<UnregisterSpide
   async execute(cmd: UnregisterSpidersCommand): Promise<void> {
     const spiders = [...new Set(cmd.spiders)];
     if (spiders.length === 0 || spiders.some((s) => typeof s !== 'string' || s === '')) throw new SpiderCommandError('spider is required');
-    const event = createEvent<SpiderCommandsUnregistered>({
+    const event = this.writer.createEvent<SpiderCommandsUnregistered>({
       type: SPIDER_COMMANDS_UNREGISTERED,
       key: String(cmd.project),
       data: { project: cmd.project, spiders },

@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { createEvent, currentCorrelationId, formatJobKey, JOB_DATA_CHUNK_STAGED, JOB_DATA_TOPIC, JOB_DATA_UPLOAD_ABORTED, JOB_DATA_UPLOAD_COMMITTED, JOB_DATA_WRITTEN, JobDataChunkStaged, JobDataUploadAborted, JobDataUploadCommitted, JobDataWritten } from '@crawlhub/contracts';
+import { currentCorrelationId, formatJobKey, Ids, IDS, JOB_DATA_CHUNK_STAGED, JOB_DATA_TOPIC, JOB_DATA_UPLOAD_ABORTED, JOB_DATA_UPLOAD_COMMITTED, JOB_DATA_WRITTEN, JobDataChunkStaged, JobDataUploadAborted, JobDataUploadCommitted, JobDataWritten } from '@crawlhub/contracts';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
 import { appendStaged, EventWriter } from '@crawlhub/views';
 import { countKeys } from '../../domain/stats-math';
@@ -18,6 +17,7 @@ import { WriteJobRecordsCommand } from './write-job-records.command';
 export class WriteJobRecordsHandler implements ICommandHandler<WriteJobRecordsCommand, { records: number }> {
   constructor(
     private readonly writer: EventWriter,
+    @Inject(IDS) private readonly ids: Ids,
     @Inject(CONFIG) private readonly config: CrawlhubConfig,
   ) {}
 
@@ -25,8 +25,8 @@ export class WriteJobRecordsHandler implements ICommandHandler<WriteJobRecordsCo
     const job = formatJobKey(cmd.job);
     const base = { kind: cmd.kind, job };
     // The events of one write share one id: the request's (X-Request-Id), else a new one.
-    const correlationId = currentCorrelationId() ?? randomUUID();
-    const event = <T>(type: string, data: T, lines?: string[]) => createEvent({ type, key: job, data, lines, actor: cmd.actor, correlationId });
+    const correlationId = currentCorrelationId() ?? this.ids.uuid();
+    const event = <T>(type: string, data: T, lines?: string[]) => this.writer.createEvent({ type, key: job, data, lines, actor: cmd.actor, correlationId });
     const chunkData = (c: RecordChunk) => ({
       sizes: c.records.map((r) => r.size),
       counts: countKeys(c.records.map((r) => r.countKeys)),

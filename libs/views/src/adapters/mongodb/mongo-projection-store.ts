@@ -3,6 +3,7 @@ import { LoggedEvent, LogPosition, ThreadSignal } from '@crawlhub/eventlog';
 import { applyFrom, SerialQueue } from '../../apply-in-order';
 import { ProjectionFailedError, ProjectionStore } from '../../projection-store.port';
 import { MongoViewDatabase } from './mongo-view-database';
+import { Clock } from '@crawlhub/contracts';
 
 interface CheckpointDoc {
   _id: string;
@@ -36,7 +37,7 @@ export class MongoProjectionStore implements ProjectionStore {
   private readonly queue = new SerialQueue();
   private readonly progressed: ThreadSignal;
 
-  constructor(private readonly views: MongoViewDatabase, private readonly pollMs = 20) {
+  constructor(private readonly views: MongoViewDatabase, private readonly clock: Clock, private readonly pollMs = 20) {
     this.progressed = new ThreadSignal(`crawlhub:views:mongodb:${views.db.databaseName}`);
   }
 
@@ -62,7 +63,7 @@ export class MongoProjectionStore implements ProjectionStore {
   skipFailed(e: LoggedEvent, error: string): Promise<void> {
     return this.queue.run(async () => {
       if (e.offset < (await this.nextOffset(e.topic, e.partition))) return;
-      const doc: FailureDoc = { _id: `${e.topic}:${e.partition}:${e.offset}`, topic: e.topic, partition: e.partition, offset: e.offset, eventId: e.event.id, type: e.event.type, key: e.event.key, error, failedAt: new Date() };
+      const doc: FailureDoc = { _id: `${e.topic}:${e.partition}:${e.offset}`, topic: e.topic, partition: e.partition, offset: e.offset, eventId: e.event.id, type: e.event.type, key: e.event.key, error, failedAt: new Date(this.clock.now()) };
       await this.failures.replaceOne({ _id: doc._id }, doc, { upsert: true });
       await this.checkpoints.updateOne({ _id: `${e.topic}:${e.partition}` }, { $max: { next: e.offset + 1 } }, { upsert: true });
     });
@@ -86,7 +87,7 @@ export class MongoProjectionStore implements ProjectionStore {
   }
 
   async waitFor(positions: LogPosition[], timeoutMs: number): Promise<boolean> {
-    const deadline = Date.now() + timeoutMs;
+    const deadline = performance.now() + timeoutMs;
     for (;;) {
       const ids = [...new Set(positions.map((p) => `${p.topic}:${p.partition}`))];
       const docs = await this.checkpoints.find({ _id: { $in: ids } }).toArray();
@@ -96,7 +97,7 @@ export class MongoProjectionStore implements ProjectionStore {
         if (failed.length) throw new ProjectionFailedError(failed.map((f) => ({ topic: f.topic, partition: f.partition, offset: f.offset })));
         return true;
       }
-      if (Date.now() >= deadline) return false;
+      if (performance.now() >= deadline) return false;
       await new Promise((r) => setTimeout(r, this.pollMs));
     }
   }

@@ -3,6 +3,7 @@ import { LoggedEvent, LogPosition, ThreadSignal } from '@crawlhub/eventlog';
 import { applyFrom, SerialQueue } from '../../apply-in-order';
 import { ProjectionFailedError, ProjectionStore } from '../../projection-store.port';
 import { SqliteViewDatabase } from './sqlite-view-database';
+import { Clock } from '@crawlhub/contracts';
 
 /**
  * Checkpoints live in the view database, so a batch's view changes and its checkpoint
@@ -13,7 +14,7 @@ export class SqliteProjectionStore implements ProjectionStore {
   private readonly queue = new SerialQueue();
   private isFailure: Database.Statement | null = null;
 
-  constructor(private readonly views: SqliteViewDatabase, private readonly pollMs = 20) {
+  constructor(private readonly views: SqliteViewDatabase, private readonly clock: Clock, private readonly pollMs = 20) {
     views.defineSchema(`CREATE TABLE IF NOT EXISTS projection_checkpoints (
       topic TEXT NOT NULL, partition INTEGER NOT NULL, next_offset INTEGER NOT NULL,
       PRIMARY KEY (topic, partition)) WITHOUT ROWID`);
@@ -56,7 +57,7 @@ export class SqliteProjectionStore implements ProjectionStore {
         if (e.offset < this.read(db, e.topic, e.partition)) return;
         db.prepare(
           `INSERT OR REPLACE INTO projection_failures (topic, partition, offset, event_id, type, key, error, failed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-        ).run(e.topic, e.partition, e.offset, e.event.id, e.event.type, e.event.key, error, Date.now());
+        ).run(e.topic, e.partition, e.offset, e.event.id, e.event.type, e.event.key, error, this.clock.now());
         db.prepare(
           `INSERT INTO projection_checkpoints (topic, partition, next_offset) VALUES (?, ?, ?)
            ON CONFLICT (topic, partition) DO UPDATE SET next_offset = excluded.next_offset`,
@@ -88,10 +89,10 @@ export class SqliteProjectionStore implements ProjectionStore {
   }
 
   async waitFor(positions: LogPosition[], timeoutMs: number): Promise<boolean> {
-    const deadline = Date.now() + timeoutMs;
+    const deadline = performance.now() + timeoutMs;
     const done = () => positions.every((p) => this.read(this.views.reader, p.topic, p.partition) > p.offset);
     while (!done()) {
-      const left = deadline - Date.now();
+      const left = deadline - performance.now();
       if (left <= 0) return false;
       // Woken by a projector in this process (any thread), or by polling when it runs elsewhere.
       await this.progressed.wait(Math.min(left, this.pollMs));
