@@ -31,7 +31,9 @@ export class ProxySessionsDecider extends FactDecider {
         isRequest: (e) => e.event.type === PROXY_SESSION_CREATED,
         decidedThrough: (partition) => view.decidedThrough(partition),
         builtBeforeFacts: () => view.builtBeforeFacts(),
-        decide: async (e) => {
+        // A create reads the user's touches (plain events), and the limits what the create before it decided.
+        oneAtATime: true,
+        openRun: () => async (e) => {
           const decision = await decideSessionCreate(view, e.event.data as ProxySessionCreated, e.offset);
           return factOf(e, decision);
         },
