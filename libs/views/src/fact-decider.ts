@@ -1,8 +1,8 @@
-import { Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { EventEnvelope, eventProblem } from '@crawlhub/contracts';
-import { Consumption, EventLog, LoggedEvent } from '@crawlhub/eventlog';
+import { Consumption, EVENT_LOG, EventLog, LoggedEvent } from '@crawlhub/eventlog';
 import { EventWriter, ProjectionLagError } from './event-writer';
-import { LogDecider, ProjectionFailedError, ProjectionStore } from './projection-store.port';
+import { LogDecider, PROJECTION_STORE, ProjectionFailedError, ProjectionStore } from './projection-store.port';
 
 /** Requests read from a log page at a time when deciding what a replay found undecided. */
 const PAGE = 500;
@@ -23,18 +23,24 @@ export class ViewsBuiltBeforeFactsError extends Error {
  */
 export type RunDecider = (e: LoggedEvent, pending: readonly EventEnvelope[]) => Promise<EventEnvelope>;
 
+/** What a decider reads of its views besides what it decides on. */
+export interface DecidedViews {
+  /** The offset of the last request of the partition whose fact the views folded (-1: none). */
+  decidedThrough(partition: number): Promise<number>;
+  /** Whether the views were built by a release that decided while projecting. */
+  builtBeforeFacts(): Promise<boolean>;
+}
+
 /** What one topic's decider is made of; the consumption, exactly-once and upgrade rules are FactDecider's. */
 export interface FactRules {
   topic: string;
   /** Its consumer group: one member owns each partition. */
   groupId: string;
-  /** Views named in the message that asks for a replay. */
-  views: string;
-  isRequest(e: LoggedEvent): boolean;
-  /** The offset of the last request of the partition whose fact the views folded (-1: none). */
-  decidedThrough(partition: number): Promise<number>;
-  /** Whether the views were built by a release that decided while projecting. */
-  builtBeforeFacts(): Promise<boolean>;
+  /** The event types of the topic that are requests to decide. */
+  requestTypes: readonly string[];
+  views: DecidedViews;
+  /** The views as named in the message that asks for a replay. */
+  viewsNamed: string;
   /** Opens the deciding of a run of requests (a consumed batch, a page of a replay); `fold` as in RunDecider. */
   openRun(fold: () => Promise<void>): RunDecider;
   /**
@@ -45,6 +51,16 @@ export interface FactRules {
   oneAtATime?: boolean;
   /** The fact of a request no try could decide. */
   failedFact(e: LoggedEvent, reason: string): EventEnvelope;
+}
+
+/** What every fact decider consumes and writes through, injected as one. */
+@Injectable()
+export class DecidingPorts {
+  constructor(
+    @Inject(EVENT_LOG) readonly log: EventLog,
+    @Inject(PROJECTION_STORE) readonly store: ProjectionStore,
+    readonly writer: EventWriter,
+  ) {}
 }
 
 /**
@@ -75,14 +91,15 @@ export class FactDecider implements LogDecider {
   private handledThrough = new Map<number, number>();
   private assignedAs = '';
 
-  constructor(
-    private readonly rules: FactRules,
-    private readonly log: EventLog,
-    private readonly store: ProjectionStore,
-    private readonly writer: EventWriter,
-    name: string,
-  ) {
-    this.logger = new Logger(name);
+  private readonly log: EventLog;
+  private readonly store: ProjectionStore;
+  private readonly writer: EventWriter;
+
+  constructor(ports: DecidingPorts, private readonly rules: FactRules) {
+    this.log = ports.log;
+    this.store = ports.store;
+    this.writer = ports.writer;
+    this.logger = new Logger(new.target.name);
   }
 
   async start(): Promise<void> {
@@ -96,7 +113,7 @@ export class FactDecider implements LogDecider {
       // Keys are independent: one slow partition does not hold up the others.
       partitionsConcurrently: 4,
       handler: async (batch) => {
-        const requests = batch.events.filter((e) => this.rules.isRequest(e));
+        const requests = batch.events.filter((e) => this.isRequest(e));
         const last = batch.events[batch.events.length - 1].offset;
         const continues = this.continues(batch.partition, batch.events[0].offset);
         if (requests.length === 0) {
@@ -116,7 +133,7 @@ export class FactDecider implements LogDecider {
         isTransient: (err) => err instanceof ProjectionLagError || err instanceof ViewsBuiltBeforeFactsError || this.store.isStoreFailure(err),
         // A request no try could decide: its fact says so, and its caller gets an error.
         settle: async (e, err) => {
-          if (!this.rules.isRequest(e) || e.offset <= (await this.rules.decidedThrough(e.partition))) return;
+          if (!this.isRequest(e) || e.offset <= (await this.rules.views.decidedThrough(e.partition))) return;
           await this.appendAndFold([this.rules.failedFact(e, err instanceof Error ? err.message : String(err))]);
         },
       },
@@ -127,6 +144,10 @@ export class FactDecider implements LogDecider {
     await this.consumption?.stop();
     this.consumption = null;
     this.handledThrough.clear();
+  }
+
+  private isRequest(e: LoggedEvent): boolean {
+    return this.rules.requestTypes.includes(e.event.type);
   }
 
   /** Whether a batch of the partition starting at `offset` directly follows this member's last one, its assignment unchanged. */
@@ -147,10 +168,10 @@ export class FactDecider implements LogDecider {
       await applyViews([topic]);
     };
     for (let partition = 0; partition < ends.length; partition++) {
-      for (let from = (await this.rules.decidedThrough(partition)) + 1; from < ends[partition]; ) {
+      for (let from = (await this.rules.views.decidedThrough(partition)) + 1; from < ends[partition]; ) {
         const page = await this.log.read(topic, partition, from, PAGE);
         if (page.length === 0) break;
-        decided += (await this.decideRun(page.filter((e) => this.rules.isRequest(e)), publish)).decided;
+        decided += (await this.decideRun(page.filter((e) => this.isRequest(e)), publish)).decided;
         from = page[page.length - 1].offset + 1;
       }
     }
@@ -175,7 +196,7 @@ export class FactDecider implements LogDecider {
     let decidedBefore = 0;
     try {
       for (const e of requests) {
-        if (e.offset <= (await this.rules.decidedThrough(e.partition))) {
+        if (e.offset <= (await this.rules.views.decidedThrough(e.partition))) {
           decidedBefore++;
           continue;
         }
@@ -209,8 +230,8 @@ export class FactDecider implements LogDecider {
   }
 
   private async refuseViewsBuiltBeforeFacts(): Promise<void> {
-    if (!(await this.rules.builtBeforeFacts())) return;
-    const err = new ViewsBuiltBeforeFactsError(this.rules.views);
+    if (!(await this.rules.views.builtBeforeFacts())) return;
+    const err = new ViewsBuiltBeforeFactsError(this.rules.viewsNamed);
     if (!this.toldLegacy) this.logger.error(err.message);
     this.toldLegacy = true;
     throw err;

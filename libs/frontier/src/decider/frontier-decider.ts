@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createEvent, EventEnvelope, FRONTIER_DECIDED, FRONTIER_REQUEST_TYPES, FRONTIER_TOPIC, FrontierDecided } from '@crawlhub/contracts';
-import { EVENT_LOG, EventLog, LoggedEvent } from '@crawlhub/eventlog';
-import { AsDecider, EventWriter, FactDecider, PROJECTION_STORE, ProjectionStore } from '@crawlhub/views';
+import { LoggedEvent } from '@crawlhub/eventlog';
+import { AsDecider, DecidingPorts, FactDecider } from '@crawlhub/views';
 import { Decided, decideFrontier, FRONTIER_DECIDER_VERSION } from '../domain/decide-frontier';
 import { FRONTIER_VIEW, FrontierView } from '../ports/frontier.view';
 
@@ -22,33 +22,21 @@ export const FRONTIER_DECIDER_GROUP = 'frontier-decider';
 @AsDecider()
 @Injectable()
 export class FrontierDecider extends FactDecider {
-  constructor(
-    @Inject(EVENT_LOG) log: EventLog,
-    @Inject(PROJECTION_STORE) store: ProjectionStore,
-    writer: EventWriter,
-    @Inject(FRONTIER_VIEW) view: FrontierView,
-  ) {
-    super(
-      {
-        topic: FRONTIER_TOPIC,
-        groupId: FRONTIER_DECIDER_GROUP,
-        views: 'frontier',
-        isRequest: (e) => FRONTIER_REQUEST_TYPES.includes(e.event.type),
-        decidedThrough: (partition) => view.decidedThrough(partition),
-        builtBeforeFacts: () => view.builtBeforeFacts(),
-        openRun: (fold) => async (e, pending) => {
-          // Its slot's state is what the pending facts change: they are folded first.
-          if (pending.some((f) => f.key === e.event.key)) await fold();
-          const { decision, lines } = await decideFrontier(view, { type: e.event.type, data: e.event.data, lines: e.event.lines ?? [], offset: e.offset, at: e.event.occurredAt });
-          return factOf(e, { decision }, lines);
-        },
-        failedFact: (e, failed) => factOf(e, { failed }),
+  constructor(ports: DecidingPorts, @Inject(FRONTIER_VIEW) view: FrontierView) {
+    super(ports, {
+      topic: FRONTIER_TOPIC,
+      groupId: FRONTIER_DECIDER_GROUP,
+      views: view,
+      viewsNamed: 'frontier',
+      requestTypes: FRONTIER_REQUEST_TYPES,
+      openRun: (fold) => async (e, pending) => {
+        // Its slot's state is what the pending facts change: they are folded first.
+        if (pending.some((f) => f.key === e.event.key)) await fold();
+        const { decision, lines } = await decideFrontier(view, { type: e.event.type, data: e.event.data, lines: e.event.lines ?? [], offset: e.offset, at: e.event.occurredAt });
+        return factOf(e, { decision }, lines);
       },
-      log,
-      store,
-      writer,
-      'FrontierDecider',
-    );
+      failedFact: (e, failed) => factOf(e, { failed }),
+    });
   }
 }
 

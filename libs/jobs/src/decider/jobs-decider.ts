@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createEvent, EventEnvelope, JOBS_DECIDED, JOBS_REQUESTED_TYPES, JOBS_TOPIC, JobsDecided, JobsRequested } from '@crawlhub/contracts';
-import { EVENT_LOG, EventLog, LoggedEvent } from '@crawlhub/eventlog';
-import { AsDecider, EventWriter, FactDecider, PROJECTION_STORE, ProjectionStore } from '@crawlhub/views';
+import { LoggedEvent } from '@crawlhub/eventlog';
+import { AsDecider, DecidingPorts, FactDecider } from '@crawlhub/views';
 import { decideJobs, JOBS_DECIDER_VERSION } from '../domain/decide-jobs';
 import { BatchState } from './batch-state';
 import { JOBS_VIEW, JobsView } from '../ports/jobs.view';
@@ -20,36 +20,24 @@ export const JOBS_DECIDER_GROUP = 'jobs-decider';
 @AsDecider()
 @Injectable()
 export class JobsDecider extends FactDecider {
-  constructor(
-    @Inject(EVENT_LOG) log: EventLog,
-    @Inject(PROJECTION_STORE) store: ProjectionStore,
-    writer: EventWriter,
-    @Inject(JOBS_VIEW) view: JobsView,
-  ) {
-    super(
-      {
-        topic: JOBS_TOPIC,
-        groupId: JOBS_DECIDER_GROUP,
-        views: 'jobs',
-        isRequest: (e) => JOBS_REQUESTED_TYPES.includes(e.event.type),
-        decidedThrough: (partition) => view.decidedThrough(partition),
-        builtBeforeFacts: () => view.builtBeforeFacts(),
-        openRun: (fold) => {
-          const state = new BatchState(view, fold);
-          return async (e) => {
-            const d = e.event.data as JobsRequested;
-            const decision = await decideJobs(state, { project: d.project, at: e.event.occurredAt, order: e.offset }, d.request);
-            state.add(d.project, decision);
-            return factOf(e, { decision });
-          };
-        },
-        failedFact: (e, failed) => factOf(e, { failed }),
+  constructor(ports: DecidingPorts, @Inject(JOBS_VIEW) view: JobsView) {
+    super(ports, {
+      topic: JOBS_TOPIC,
+      groupId: JOBS_DECIDER_GROUP,
+      views: view,
+      viewsNamed: 'jobs',
+      requestTypes: JOBS_REQUESTED_TYPES,
+      openRun: (fold) => {
+        const state = new BatchState(view, fold);
+        return async (e) => {
+          const d = e.event.data as JobsRequested;
+          const decision = await decideJobs(state, { project: d.project, at: e.event.occurredAt, order: e.offset }, d.request);
+          state.add(d.project, decision);
+          return factOf(e, { decision });
+        };
       },
-      log,
-      store,
-      writer,
-      'JobsDecider',
-    );
+      failedFact: (e, failed) => factOf(e, { failed }),
+    });
   }
 }
 
