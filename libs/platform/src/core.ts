@@ -12,7 +12,7 @@ import { instrumentEventLog } from './instrumented-event-log';
 import type { Core } from './core.types';
 import { forgetViewLag } from './ops';
 import {
-  EventWriter, MongoProjectionStore, MongoViewDatabase, PROJECTION_STORE, ProjectionStore, SqliteProjectionStore, SqliteViewDatabase,
+  DecidingPorts, EventWriter, MongoProjectionStore, MongoViewDatabase, PROJECTION_STORE, ProjectionStore, SqliteProjectionStore, SqliteViewDatabase,
 } from '@crawlhub/views';
 
 /**
@@ -74,6 +74,7 @@ export class CoreModule {
       { provide: IDS, useValue: core.ids },
       { provide: core.views.kind === 'sqlite' ? SqliteViewDatabase : MongoViewDatabase, useValue: core.views.db },
       EventWriter,
+      DecidingPorts,
     ];
     return {
       module: CoreModule,

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createEvent, EventEnvelope, PROXY_SESSION_CREATED, PROXY_SESSION_DECIDED, PROXY_SESSIONS_TOPIC, ProxySessionCreated, ProxySessionDecided } from '@crawlhub/contracts';
-import { EVENT_LOG, EventLog, LoggedEvent } from '@crawlhub/eventlog';
-import { AsDecider, EventWriter, FactDecider, PROJECTION_STORE, ProjectionStore } from '@crawlhub/views';
+import { LoggedEvent } from '@crawlhub/eventlog';
+import { AsDecider, DecidingPorts, FactDecider } from '@crawlhub/views';
 import { decideSessionCreate, PROXY_SESSIONS_DECIDER_VERSION } from '../domain/decide-sessions';
 import { PROXY_SESSIONS_VIEW, ProxySessionsView } from '../ports/proxy-sessions.view';
 
@@ -17,31 +17,21 @@ export const PROXY_SESSIONS_DECIDER_GROUP = 'proxy-sessions-decider';
 @AsDecider()
 @Injectable()
 export class ProxySessionsDecider extends FactDecider {
-  constructor(
-    @Inject(EVENT_LOG) log: EventLog,
-    @Inject(PROJECTION_STORE) store: ProjectionStore,
-    writer: EventWriter,
-    @Inject(PROXY_SESSIONS_VIEW) view: ProxySessionsView,
-  ) {
-    super(
-      {
-        topic: PROXY_SESSIONS_TOPIC,
-        groupId: PROXY_SESSIONS_DECIDER_GROUP,
-        views: 'proxy sessions',
-        isRequest: (e) => e.event.type === PROXY_SESSION_CREATED,
-        decidedThrough: (partition) => view.decidedThrough(partition),
-        builtBeforeFacts: () => view.builtBeforeFacts(),
-        decide: async (e) => {
-          const decision = await decideSessionCreate(view, e.event.data as ProxySessionCreated, e.offset);
-          return factOf(e, decision);
-        },
-        failedFact: (e, failed) => factOf(e, { forgotten: [], failed }),
+  constructor(ports: DecidingPorts, @Inject(PROXY_SESSIONS_VIEW) view: ProxySessionsView) {
+    super(ports, {
+      topic: PROXY_SESSIONS_TOPIC,
+      groupId: PROXY_SESSIONS_DECIDER_GROUP,
+      views: view,
+      viewsNamed: 'proxy sessions',
+      requestTypes: [PROXY_SESSION_CREATED],
+      // A create reads the user's touches (plain events), and the limits what the create before it decided.
+      oneAtATime: true,
+      openRun: () => async (e) => {
+        const decision = await decideSessionCreate(view, e.event.data as ProxySessionCreated, e.offset);
+        return factOf(e, decision);
       },
-      log,
-      store,
-      writer,
-      'ProxySessionsDecider',
-    );
+      failedFact: (e, failed) => factOf(e, { forgotten: [], failed }),
+    });
   }
 }
 
