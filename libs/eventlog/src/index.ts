@@ -8,3 +8,4 @@ export * from './namespaced-event-log';
 export * from './poison-messages';
 export * from './work-queue';
 export * from './awaited-results';
+export * from './audited-event';

@@ -1,21 +1,12 @@
-import { EventEnvelope, FRONTIER_DECIDED, FRONTIER_REQUEST_TYPES, FRONTIER_TOPIC, FrontierDecided, FrontierDecision } from '@crawlhub/contracts';
-import { EventLog, LoggedEvent } from '@crawlhub/eventlog';
+import { FRONTIER_DECIDED, FRONTIER_REQUEST_TYPES, FRONTIER_TOPIC, FrontierDecided, FrontierDecision } from '@crawlhub/contracts';
+import { AuditedEvent, auditedEventOf, EventLog, LoggedEvent } from '@crawlhub/eventlog';
 
 /**
  * A project's crawl frontier history read from the event log alone (no view is read, so it
  * works with the views deleted): part of what `crawlhub audit <project>` prints. Each entry
  * is a decider's fact (`frontier.decided`) shown with the request that caused it.
  */
-export interface FrontierAuditEntry {
-  at: string;
-  /** topic/partition@offset of the fact */
-  position: string;
-  type: string;
-  version: number;
-  eventId: string;
-  actor: EventEnvelope['actor'];
-  correlationId: string;
-  causationId: string | null;
+export interface FrontierAuditEntry extends AuditedEvent {
   /** `<frontier>/<slot>` */
   slot: string;
   /** The request decided: its type, its data, and how many requests a POST carried. */
@@ -43,14 +34,7 @@ export async function frontierAuditEntries(log: EventLog, project: number): Prom
       const d = e.event.data as FrontierDecided;
       const request = requests.get(e.event.causationId ?? '');
       entries.push({
-        at: new Date(e.event.occurredAt).toISOString(),
-        position: `${e.topic}/${e.partition}@${e.offset}`,
-        type: e.event.type,
-        version: e.event.version,
-        eventId: e.event.id,
-        actor: e.event.actor,
-        correlationId: e.event.correlationId,
-        causationId: e.event.causationId,
+        ...auditedEventOf(e),
         slot: `${d.frontier}/${d.slot}`,
         ...(request ? { request } : {}),
         deciderVersion: d.deciderVersion,

@@ -1,6 +1,6 @@
 import type { AuditEntry } from '@crawlhub/wire';
-import { EventEnvelope, JOB_DATA_TOPIC, JOB_METADATA_TOPIC, JOBS_DECIDED, JOBS_REQUESTED_TYPES, JOBS_TOPIC, JobsDecided, JobsRequested } from '@crawlhub/contracts';
-import { EventLog, LoggedEvent, partitionForKey } from '@crawlhub/eventlog';
+import { JOB_DATA_TOPIC, JOB_METADATA_TOPIC, JOBS_DECIDED, JOBS_REQUESTED_TYPES, JOBS_TOPIC, JobsDecided, JobsRequested } from '@crawlhub/contracts';
+import { auditedEventOf, EventLog, LoggedEvent, partitionForKey } from '@crawlhub/eventlog';
 import { JobsDecision } from '../../domain/decide-jobs';
 
 /**
@@ -42,7 +42,7 @@ export async function auditEntries(log: EventLog, target: AuditTarget): Promise<
     if (target.job !== null && !jobs.some((j) => j.key === target.job) && !purged.includes(target.job)) continue;
     const request = requests.get(e.event.causationId ?? '')?.request;
     entries.push({
-      ...common(e),
+      ...auditedEventOf(e),
       ...(request ? { request } : {}),
       deciderVersion: d.deciderVersion,
       ...(decision ? { outcome: decision.outcome } : { failed: d.failed }),
@@ -54,7 +54,7 @@ export async function auditEntries(log: EventLog, target: AuditTarget): Promise<
   if (target.job !== null) {
     for (const topic of [JOB_DATA_TOPIC, JOB_METADATA_TOPIC]) {
       for await (const e of partitionEvents(log, topic, target.job)) {
-        if (e.event.key === target.job) entries.push({ ...common(e), data: e.event.data, ...(e.event.lines ? { records: e.event.lines.length } : {}) });
+        if (e.event.key === target.job) entries.push({ ...auditedEventOf(e), data: e.event.data, ...(e.event.lines ? { records: e.event.lines.length } : {}) });
       }
     }
   }
@@ -69,20 +69,6 @@ export function auditLine(a: AuditEntry): string {
     return `${head}  decider v${a.deciderVersion}  ${a.request ? JSON.stringify(a.request) : '(request not found)'} ${what}`;
   }
   return `${head}  ${JSON.stringify(a.data)}${a.records !== undefined ? ` +${a.records} records` : ''}`;
-}
-
-function common(e: LoggedEvent): Pick<AuditEntry, 'at' | 'position' | 'type' | 'version' | 'eventId' | 'actor' | 'correlationId' | 'causationId'> {
-  const ev = e.event;
-  return {
-    at: new Date(ev.occurredAt).toISOString(),
-    position: `${e.topic}/${e.partition}@${e.offset}`,
-    type: ev.type,
-    version: ev.version,
-    eventId: ev.id,
-    actor: ev.actor,
-    correlationId: ev.correlationId,
-    causationId: ev.causationId,
-  };
 }
 
 /** Every event of the partition a key lands in, oldest first. */

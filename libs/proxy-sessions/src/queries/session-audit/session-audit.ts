@@ -1,8 +1,8 @@
 import {
-  EventEnvelope, PROXY_SESSION_CREATED, PROXY_SESSION_DECIDED, PROXY_SESSION_DELETED, PROXY_SESSIONS_TOPIC, PROXY_SESSIONS_TOUCHED,
+  PROXY_SESSION_CREATED, PROXY_SESSION_DECIDED, PROXY_SESSION_DELETED, PROXY_SESSIONS_TOPIC, PROXY_SESSIONS_TOUCHED,
   ProxySessionCreated, ProxySessionDecided, ProxySessionDeleted, ProxySessionsTouched,
 } from '@crawlhub/contracts';
-import { EventLog, LoggedEvent, partitionForKey } from '@crawlhub/eventlog';
+import { AuditedEvent, auditedEventOf, EventLog, partitionForKey } from '@crawlhub/eventlog';
 
 /**
  * A key's proxy sessions as the event log alone tells them (no view is read, so it works
@@ -10,16 +10,7 @@ import { EventLog, LoggedEvent, partitionForKey } from '@crawlhub/eventlog';
  * with the request it decided (its limit and idle time), the rules' version and what was
  * decided; touches and deletes as they were appended.
  */
-export interface SessionAuditEntry {
-  at: string;
-  /** topic/partition@offset */
-  position: string;
-  type: string;
-  version: number;
-  eventId: string;
-  actor: EventEnvelope['actor'];
-  correlationId: string;
-  causationId: string | null;
+export interface SessionAuditEntry extends AuditedEvent {
   /** The session a decision or a delete is about. */
   session?: string;
   exit?: string;
@@ -52,7 +43,7 @@ export async function sessionAuditEntries(log: EventLog, user: string): Promise<
         const d = e.event.data as ProxySessionDecided;
         const request = requests.get(e.event.causationId ?? '');
         entries.push({
-          ...common(e),
+          ...auditedEventOf(e),
           session: d.id,
           exit: d.exit,
           ...(request ? { request: { limit: request.limit, idleMs: request.idleMs } } : {}),
@@ -60,8 +51,8 @@ export async function sessionAuditEntries(log: EventLog, user: string): Promise<
           ...(d.failed === undefined ? { outcome: d.outcome } : { failed: d.failed }),
           forgotten: d.forgotten,
         });
-      } else if (e.event.type === PROXY_SESSIONS_TOUCHED) entries.push({ ...common(e), lastUsed: (e.event.data as ProxySessionsTouched).lastUsed });
-      else if (e.event.type === PROXY_SESSION_DELETED) entries.push({ ...common(e), session: (e.event.data as ProxySessionDeleted).id });
+      } else if (e.event.type === PROXY_SESSIONS_TOUCHED) entries.push({ ...auditedEventOf(e), lastUsed: (e.event.data as ProxySessionsTouched).lastUsed });
+      else if (e.event.type === PROXY_SESSION_DELETED) entries.push({ ...auditedEventOf(e), session: (e.event.data as ProxySessionDeleted).id });
     }
     from = page[page.length - 1].offset + 1;
   }
@@ -78,18 +69,4 @@ export function sessionAuditLine(a: SessionAuditEntry): string {
   }
   if (a.lastUsed) return `${head}  ${Object.entries(a.lastUsed).map(([id, ms]) => `${id} used ${new Date(ms).toISOString()}`).join(', ')}`;
   return `${head}  session ${a.session}`;
-}
-
-function common(e: LoggedEvent): Pick<SessionAuditEntry, 'at' | 'position' | 'type' | 'version' | 'eventId' | 'actor' | 'correlationId' | 'causationId'> {
-  const ev = e.event;
-  return {
-    at: new Date(ev.occurredAt).toISOString(),
-    position: `${e.topic}/${e.partition}@${e.offset}`,
-    type: ev.type,
-    version: ev.version,
-    eventId: ev.id,
-    actor: ev.actor,
-    correlationId: ev.correlationId,
-    causationId: ev.causationId,
-  };
 }
