@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { keyIdOf } from '@crawlhub/access';
 import { loadConfig } from '@crawlhub/config';
-import { createEvent, eventProblem, JOBS_TOPIC, jobsRequestedType, JobsRequested } from '@crawlhub/contracts';
+import { createEvent, eventProblem, JOBS_TOPIC, jobsRequestedType, JobsRequested, ManualClock, systemIds } from '@crawlhub/contracts';
 import { openEventLog } from '@crawlhub/eventlog';
 import { PushJobCommand } from '@crawlhub/jobs';
 import type { JobRecordStats } from '@crawlhub/wire';
@@ -119,7 +119,7 @@ async function appendJobRequests(dataDir: string, jobs: number): Promise<Seed> {
           priority: i % 5,
         };
         const data: JobsRequested = { requestId: `console-bench-${i}`, project: 1, request: new PushJobCommand(1, { ...body, by }, { kind: 'key', id: by }).request };
-        const event = createEvent({ type: jobsRequestedType('push'), key: '1', data, actor: { kind: 'key', id: by } }, seed.firstAt + i * PUSH_EVERY_MS);
+        const event = createEvent({ type: jobsRequestedType('push'), key: '1', data, actor: { kind: 'key', id: by } }, { clock: new ManualClock(seed.firstAt + i * PUSH_EVERY_MS), ids: systemIds });
         const problem = eventProblem(JOBS_TOPIC, event);
         if (problem !== null) throw new Error(`the seed's push request is malformed: ${problem}`);
         events.push(event);

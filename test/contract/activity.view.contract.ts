@@ -2,6 +2,7 @@ import { LogPosition } from '@crawlhub/eventlog';
 import { ActivityMessage, ActivityView, activityMessageId, compareActivity, recordActivity, StoredActivity } from '@crawlhub/activity';
 import { createEvent } from '@crawlhub/contracts';
 import { eachViewFixture, FakeProjector, ViewFixture, ViewHarness } from './view-fixture';
+import { stampsAt } from '../support/stamps';
 
 /** Messages of one event: ids derived from the event id and the index, as the projection makes them. */
 const msgs = (event: string, ts: number, objs: object[]): ActivityMessage[] =>
@@ -97,7 +98,7 @@ export function activityViewContract(name: string, harness: ViewHarness<Activity
     });
 
     it('records platform messages from another projection with recordActivity', async () => {
-      const event = createEvent({ type: 'jobs.job-scheduled', key: '1/2/3', data: {}, actor: { kind: 'system', id: 'contract' } }, 4242);
+      const event = createEvent({ type: 'jobs.job-scheduled', key: '1/2/3', data: {}, actor: { kind: 'system', id: 'contract' } }, stampsAt(4242));
       const apply = (at: LogPosition) => recordActivity(view, { ...at, event }, 1, [{ event: 'job:scheduled', job: '1/2/3', user: 'alice' }]);
       const applied = await p.batch(apply);
       await p.replay(applied);

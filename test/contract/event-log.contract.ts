@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createEvent, EventEnvelope } from '@crawlhub/contracts';
 import { ConsumedBatch, ConsumeOptions, EventLog, LoggedEvent, partitionForKey, poisonMessagesSettled } from '@crawlhub/eventlog';
+import { systemStamps } from '../support/stamps';
 
 /**
  * The behaviour every EventLog adapter must have. `open` returns a new instance on the
@@ -16,7 +17,7 @@ export interface EventLogHarness {
 const actor = { kind: 'system' as const, id: 'contract' };
 
 function ev(key: string, n: number): EventEnvelope<{ n: number }> {
-  return createEvent({ type: 'test.counted', key, data: { n }, actor });
+  return createEvent({ type: 'test.counted', key, data: { n }, actor }, systemStamps);
 }
 
 async function until(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
@@ -237,8 +238,8 @@ export function eventLogContract(name: string, harness: () => EventLogHarness): 
       let deep: unknown = 0;
       for (let i = 0; i < 1_000_000; i++) deep = [deep];
       const unencodable = [
-        createEvent({ type: 'test.deep', key: 'k1', data: { deep }, actor }),
-        createEvent({ type: 'test.bigint', key: 'k2', data: { n: BigInt(1) }, actor }),
+        createEvent({ type: 'test.deep', key: 'k1', data: { deep }, actor }, systemStamps),
+        createEvent({ type: 'test.bigint', key: 'k2', data: { n: BigInt(1) }, actor }, systemStamps),
       ];
       // Neighbours issued in the same tick, before and after each bad append, on the same keys and others.
       const calls: EventEnvelope[][] = [];

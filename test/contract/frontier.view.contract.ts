@@ -6,6 +6,7 @@ import { LoggedEvent, LogPosition } from '@crawlhub/eventlog';
 import { batchId, decideFrontier, FRONTIER_DECIDER_VERSION, FrontierView, planBatches, QueuedRequest, requestLine, SlotRef } from '@crawlhub/frontier';
 import { FrontierProjection } from '../../libs/frontier/src/events/frontier.projection';
 import { eachViewFixture, FakeProjector, ViewFixture, ViewHarness } from './view-fixture';
+import { stampsAt, systemStamps } from '../support/stamps';
 
 const S1: SlotRef = { project: 1, frontier: 'f1', slot: 'example.com' };
 const S2: SlotRef = { project: 1, frontier: 'f1', slot: 'other.org' };
@@ -36,7 +37,7 @@ export function frontierViewContract(name: string, harness: ViewHarness<Frontier
       topic: 'frontier-contract',
       partition: 1,
       offset: next++,
-      event: createEvent({ type, key: frontierSlotKey(slot.project, slot.frontier, slot.slot), data: { ...slot, ...data }, lines, actor: { kind: 'system', id: 'contract' } }, at),
+      event: createEvent({ type, key: frontierSlotKey(slot.project, slot.frontier, slot.slot), data: { ...slot, ...data }, lines, actor: { kind: 'system', id: 'contract' } }, stampsAt(at)),
     });
     const added = (slot: SlotRef, requests: object[], requestId = `r${next}`) => event(FRONTIER_REQUESTS_ADDED, slot, { requestId }, requests.map((r, i) => requestLine(r, i + 1)));
     /** Facts follow their requests in the partition: here at offsets of their own, above every request's. */
@@ -49,7 +50,7 @@ export function frontierViewContract(name: string, harness: ViewHarness<Frontier
       const data: FrontierDecided = {
         project: d.project, frontier: d.frontier, slot: d.slot, requestId: d.requestId ?? null, requestOffset: r.offset, requestedAt: r.event.occurredAt, deciderVersion: FRONTIER_DECIDER_VERSION, decision,
       };
-      return { topic: 'frontier-contract', partition: 1, offset: nextFact++, event: createEvent({ type: FRONTIER_DECIDED, key: r.event.key, data, lines, actor: r.event.actor, causationId: r.event.id }) };
+      return { topic: 'frontier-contract', partition: 1, offset: nextFact++, event: createEvent({ type: FRONTIER_DECIDED, key: r.event.key, data, lines, actor: r.event.actor, causationId: r.event.id }, systemStamps) };
     };
     const fold = (facts: LoggedEvent[]) => {
       const projection = new FrontierProjection(view);

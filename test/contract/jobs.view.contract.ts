@@ -8,6 +8,7 @@ import { JobsProjection, recordsOutcome } from '../../libs/jobs/src/events/jobs.
 import type { ActivityView } from '@crawlhub/activity';
 import { JobFilter, JobsView } from '../../libs/jobs/src/ports/jobs.view';
 import { eachViewFixture, ViewFixture, ViewHarness } from './view-fixture';
+import { stampsAt, systemStamps } from '../support/stamps';
 
 type Step = 'saveOutcome' | 'putSpiders' | 'putJobs';
 
@@ -34,7 +35,7 @@ class JobsLog {
   event(project: number, request: JobsRequest, at?: number): LoggedEvent {
     this.clock = at ?? this.clock + 1000;
     const data: JobsRequested = { requestId: `req-${this.partition}-${this.next}`, project, request };
-    const event = createEvent({ type: jobsRequestedType(request.op), key: String(project), data, actor: { kind: 'system', id: 'contract' } }, this.clock);
+    const event = createEvent({ type: jobsRequestedType(request.op), key: String(project), data, actor: { kind: 'system', id: 'contract' } }, stampsAt(this.clock));
     return { topic: JOBS_TOPIC, partition: this.partition, offset: this.next++, event };
   }
 
@@ -46,7 +47,7 @@ class JobsLog {
   heartbeat(project: number, runner: string, at?: number): LoggedEvent {
     this.clock = at ?? this.clock + 1000;
     const data: RunnerHeartbeat = { project, runner };
-    const event = createEvent({ type: RUNNER_HEARTBEAT, key: String(project), data, actor: { kind: 'system', id: `runner:${runner}` } }, this.clock);
+    const event = createEvent({ type: RUNNER_HEARTBEAT, key: String(project), data, actor: { kind: 'system', id: `runner:${runner}` } }, stampsAt(this.clock));
     return { topic: JOBS_TOPIC, partition: this.partition, offset: this.next++, event };
   }
 
@@ -186,7 +187,7 @@ export function jobsViewContract(name: string, harness: ViewHarness<JobsView>): 
       const factOf = (r: LoggedEvent, decision: unknown, offset: number): LoggedEvent => {
         const d = r.event.data as JobsRequested;
         const data: JobsDecided = { requestId: d.requestId, project: 3, op: d.request.op, requestOffset: r.offset, requestedAt: r.event.occurredAt, deciderVersion: 1, decision };
-        return { topic: JOBS_TOPIC, partition: 0, offset, event: createEvent({ type: JOBS_DECIDED, key: '3', data, actor: r.event.actor, causationId: r.event.id }) };
+        return { topic: JOBS_TOPIC, partition: 0, offset, event: createEvent({ type: JOBS_DECIDED, key: '3', data, actor: r.event.actor, causationId: r.event.id }, systemStamps) };
       };
       const decision = await decideJobs(view, { project: 3, at: request.event.occurredAt, order: request.offset }, (request.event.data as JobsRequested).request);
       const other = { ...decision, effects: { ...decision.effects, jobs: decision.effects.jobs.map((j) => ({ ...j, key: '3/1/9', number: 9 })) } };

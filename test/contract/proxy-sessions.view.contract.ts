@@ -2,6 +2,7 @@ import { createEvent, PROXY_SESSION_DECIDED, PROXY_SESSION_DELETED, PROXY_SESSIO
 import { LogPosition } from '@crawlhub/eventlog';
 import { decideSessionCreate, ProxySessionsProjection, ProxySessionsView } from '@crawlhub/proxy-sessions';
 import { eachViewFixture, FakeProjector, ViewHarness } from './view-fixture';
+import { systemStamps } from '../support/stamps';
 
 const T0 = Date.parse('2026-01-05T10:00:00Z');
 const IDLE = 60_000;
@@ -26,7 +27,7 @@ export function proxySessionsViewContract(name: string, harness: ViewHarness<Pro
     });
 
     const event = <D extends { user: string }>(type: string, data: D) => (at: LogPosition) =>
-      projection.apply({ topic: at.topic, partition: at.partition, offset: at.offset, event: createEvent({ type, key: data.user, data, actor: { kind: 'key', id: data.user } }) });
+      projection.apply({ topic: at.topic, partition: at.partition, offset: at.offset, event: createEvent({ type, key: data.user, data, actor: { kind: 'key', id: data.user } }, systemStamps) });
     /** A fact as it is in the log (the request at `requestOffset`). */
     const fact = (id: string, requestOffset: number, o: Partial<ProxySessionDecided> = {}) =>
       event(PROXY_SESSION_DECIDED, { user: U, id, exit: '127.0.0.2', requestOffset, requestedAt: T0, deciderVersion: 1, outcome: 'active', forgotten: [], ...o } as ProxySessionDecided);

@@ -1,6 +1,7 @@
 import { createEvent } from '@crawlhub/contracts';
 import { LoggedEvent, LogPosition } from '@crawlhub/eventlog';
 import { ProjectionStore } from '@crawlhub/views';
+import { systemStamps } from '../support/stamps';
 
 /**
  * A view adapter under test, on an empty view store of its own. Writes go through the
@@ -33,7 +34,7 @@ export class FakeProjector {
   constructor(private readonly fixture: ViewFixture<unknown>, private readonly topic = 'contract-views', private readonly partition = 0) {}
 
   write(apply: (at: LogPosition) => Promise<void>): ViewWrite {
-    const event = createEvent({ type: 'contract.view-write', key: 'contract', data: {}, actor: { kind: 'system', id: 'contract' } });
+    const event = createEvent({ type: 'contract.view-write', key: 'contract', data: {}, actor: { kind: 'system', id: 'contract' } }, systemStamps);
     return { event: { topic: this.topic, partition: this.partition, offset: this.next++, event }, apply };
   }
 

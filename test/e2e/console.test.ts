@@ -18,6 +18,7 @@ import { basic, startTestPlatform, TestPlatform } from '../support/platform';
 import { client, NODE_CRAWLER } from '../support/runner-helpers';
 import { startLoopbackSite, LoopbackSite } from '../support/loopback-site';
 import { CHROMIUM, describeIf, needs } from '../support/skip';
+import { systemStamps } from '../support/stamps';
 
 jest.setTimeout(180_000);
 
@@ -307,11 +308,11 @@ describeIf(needs.chromium)('the web console, driven in headless Chromium', () =>
     const actor = { kind: 'system' as const, id: 'test' };
     const fetchRequest = (user: string, render: boolean) => {
       const id = randomUUID();
-      return createEvent({ type: FETCH_REQUESTED, key: id, actor, data: { id, user, url: `${site.url}/`, method: 'GET', headers: [], body: null, region: null, device: null, jobId: null, render, screenshot: false, deadline: Date.now() + 60_000 } satisfies FetchRequested });
+      return createEvent({ type: FETCH_REQUESTED, key: id, actor, data: { id, user, url: `${site.url}/`, method: 'GET', headers: [], body: null, region: null, device: null, jobId: null, render, screenshot: false, deadline: Date.now() + 60_000 } satisfies FetchRequested }, systemStamps);
     };
     const query = (user: string, error: string | null) => {
       const id = `${Date.now()}-${randomBytes(8).toString('hex')}`;
-      return createEvent({ type: EXTRACTION_COMPLETED, key: id, actor, data: { id, batch: randomUUID(), user, worker: 'w', pageType: 'article', result: error ? null : { url: site.url }, error, billable: true, downloadMs: 1, extractMs: 1 } satisfies ExtractionCompleted });
+      return createEvent({ type: EXTRACTION_COMPLETED, key: id, actor, data: { id, batch: randomUUID(), user, worker: 'w', pageType: 'article', result: error ? null : { url: site.url }, error, billable: true, downloadMs: 1, extractMs: 1 } satisfies ExtractionCompleted }, systemStamps);
     };
     const log = platform.core.eventLog;
     await log.ensureTopics([FETCH_REQUESTS_TOPIC, RENDER_REQUESTS_TOPIC, EXTRACTION_RESULTS_TOPIC]);
@@ -472,7 +473,7 @@ describe('console sessions on the APIs (HTTP)', () => {
     const writer = new EventWriter(platform.core.eventLog, platform.core.projections, platform.core.config, platform.core.clock, platform.core.ids);
     const actor = { kind: 'system' as const, id: 'test' };
     const blob = { sha256: 'a'.repeat(64), size: 1, filename: 'p-1.egg' };
-    const deployEvent = (type: string, data: object) => createEvent({ type, key: '1', data, actor });
+    const deployEvent = (type: string, data: object) => createEvent({ type, key: '1', data, actor }, systemStamps);
     const request = randomUUID();
     const log = Array.from({ length: 250 }, (_, i) => `build line ${i}`);
     await writer.appendAndWait(DEPLOYS_TOPIC, [

@@ -16,6 +16,7 @@ import { freePort } from '../support/spawn-platform';
 import { viaProxy } from '../support/proxy-client';
 import { ProxyOrigin, startProxyOrigin } from '../support/proxy-origin';
 import { itIf, needs } from '../support/skip';
+import { systemStamps } from '../support/stamps';
 
 const EXITS = ['127.0.0.2', '127.0.0.3'];
 /** Renders need a browser (test/run-tests.sh installs Debian's chromium-headless-shell). */
@@ -233,7 +234,7 @@ describe('fetch API: plain and rendered fetches', () => {
     expect((await viaProxy(proxy.port, target, { key: await mintProxyToken(keyIdOf(victim), Date.now() - 1000, secret) })).status).toBe(407);
     expect((await viaProxy(proxy.port, target, { key: await mintProxyToken(keyIdOf(victim), Date.now() + 60_000, 'another secret') })).status).toBe(407);
     const writer = new EventWriter(platform.core.eventLog, platform.core.projections, platform.core.config, platform.core.clock, platform.core.ids);
-    await writer.appendAndWait(ACCESS_KEYS_TOPIC, [createEvent({ type: ACCESS_KEY_REVOKED, key: keyIdOf(victim), data: { keyId: keyIdOf(victim) }, actor: { kind: 'system', id: 'test' } })]);
+    await writer.appendAndWait(ACCESS_KEYS_TOPIC, [createEvent({ type: ACCESS_KEY_REVOKED, key: keyIdOf(victim), data: { keyId: keyIdOf(victim) }, actor: { kind: 'system', id: 'test' } }, systemStamps)]);
     // Lookups are cached for 2 s.
     await new Promise((r) => setTimeout(r, 2_100));
     expect((await viaProxy(proxy.port, target, { key: token })).status).toBe(407);

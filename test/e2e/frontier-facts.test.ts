@@ -4,6 +4,7 @@ import { frontierAuditEntries, requestLine } from '@crawlhub/frontier';
 import * as decideModule from '../../libs/frontier/src/domain/decide-frontier';
 import { cli } from '../support/cli';
 import { basic, startTestPlatform, TestPlatform } from '../support/platform';
+import { systemStamps } from '../support/stamps';
 
 jest.setTimeout(240_000);
 
@@ -148,13 +149,13 @@ describe('frontier: decisions are facts', () => {
     const slot = { project: 81, frontier: 'old', slot: 's' };
     const key = frontierSlotKey(slot.project, slot.frontier, slot.slot);
     const add = (requestId: string, objects: object[]) =>
-      createEvent({ type: FRONTIER_REQUESTS_ADDED, key, data: { ...slot, requestId }, lines: objects.map((o, i) => requestLine(o, i + 1)), actor });
-    const lease = (requestId: string, mincount: number) => createEvent({ type: FRONTIER_BATCHES_LEASED, key, data: { ...slot, requestId, mincount, leaseMs: 3_600_000, start: null }, actor });
+      createEvent({ type: FRONTIER_REQUESTS_ADDED, key, data: { ...slot, requestId }, lines: objects.map((o, i) => requestLine(o, i + 1)), actor }, systemStamps);
+    const lease = (requestId: string, mincount: number) => createEvent({ type: FRONTIER_BATCHES_LEASED, key, data: { ...slot, requestId, mincount, leaseMs: 3_600_000, start: null }, actor }, systemStamps);
     await p.core.eventLog.append(FRONTIER_TOPIC, [add('legacy-1', Array.from({ length: 120 }, (_, i) => ({ fp: `o${i}` })))]);
     await p.core.eventLog.append(FRONTIER_TOPIC, [add('legacy-2', [{ fp: 'o1' }, { fp: 'o500', p: 3 }])]);
     await p.core.eventLog.append(FRONTIER_TOPIC, [lease('legacy-3', 1)]);
     const [firstBatch] = await frontierStream(p, 81);
-    await p.core.eventLog.append(FRONTIER_TOPIC, [createEvent({ type: FRONTIER_BATCHES_DELETED, key, data: { ...slot, ids: [] }, actor })]);
+    await p.core.eventLog.append(FRONTIER_TOPIC, [createEvent({ type: FRONTIER_BATCHES_DELETED, key, data: { ...slot, ids: [] }, actor }, systemStamps)]);
     expect(await factsPerRequest(p, 81)).toEqual([0, 0, 0, 0]);
 
     // The views of that release (it kept its answers in frontier_outcomes): the decider does not decide on them.

@@ -4,6 +4,7 @@ import { auditEntries } from '@crawlhub/jobs';
 import { cli } from '../support/cli';
 import { projectStream } from '../support/jobs-stream';
 import { basic, startTestPlatform, TestPlatform } from '../support/platform';
+import { systemStamps } from '../support/stamps';
 
 jest.setTimeout(240_000);
 
@@ -139,7 +140,7 @@ describe('jobs: decisions are facts', () => {
     await p.projector!.stop();
     const request = (r: JobsRequest) => {
       const data: JobsRequested = { requestId: `legacy-${Math.random()}`, project: 51, request: r };
-      return createEvent({ type: jobsRequestedType(r.op), key: '51', data, actor: { kind: 'key', id: 'key-legacy00000' } });
+      return createEvent({ type: jobsRequestedType(r.op), key: '51', data, actor: { kind: 'key', id: 'key-legacy00000' } }, systemStamps);
     };
     const push = (spider: string, o: Partial<JobPushRequest> = {}): JobsRequest => ({
       op: 'push', spider, priority: 2, units: 1, tags: [], spiderArgs: {}, jobSettings: null, meta: {}, unique: null, refuseDuplicateArgs: false, state: 'pending', spiderType: 'manual', by: 'legacy', fire: null, ...o,

@@ -9,6 +9,7 @@ import { keyStream } from '../support/jobs-stream';
 import { basic, startTestPlatform, TestPlatform } from '../support/platform';
 import { direct, viaProxy } from '../support/proxy-client';
 import { ProxyOrigin, startProxyOrigin } from '../support/proxy-origin';
+import { stampsAt } from '../support/stamps';
 
 jest.setTimeout(240_000);
 
@@ -174,14 +175,14 @@ describe('proxy sessions: decisions are facts', () => {
     await p.projector!.stop();
     const t0 = Date.now();
     const ids = ['1000000000000001', '1000000000000002', '1000000000000003', '1000000000000004'];
-    const created = (id: string, at: number): EventEnvelope => createEvent({ type: PROXY_SESSION_CREATED, key: user, data: { user, id, exit: '127.0.0.3', at, limit: 2, idleMs: 600_000 }, actor: { kind: 'key', id: user } }, at);
+    const created = (id: string, at: number): EventEnvelope => createEvent({ type: PROXY_SESSION_CREATED, key: user, data: { user, id, exit: '127.0.0.3', at, limit: 2, idleMs: 600_000 }, actor: { kind: 'key', id: user } }, stampsAt(at));
     const legacy: EventEnvelope[] = [
       created(ids[0], t0),
       created(ids[1], t0 + 1),
       // Over the limit: refused.
       created(ids[2], t0 + 2),
-      createEvent({ type: PROXY_SESSIONS_TOUCHED, key: user, data: { user, lastUsed: { [ids[0]]: t0 + 500 } }, actor: { kind: 'system', id: 'proxy' } }, t0 + 500),
-      createEvent({ type: PROXY_SESSION_DELETED, key: user, data: { user, id: ids[1] }, actor: { kind: 'key', id: user } }, t0 + 600),
+      createEvent({ type: PROXY_SESSIONS_TOUCHED, key: user, data: { user, lastUsed: { [ids[0]]: t0 + 500 } }, actor: { kind: 'system', id: 'proxy' } }, stampsAt(t0 + 500)),
+      createEvent({ type: PROXY_SESSION_DELETED, key: user, data: { user, id: ids[1] }, actor: { kind: 'key', id: user } }, stampsAt(t0 + 600)),
       // The delete made room.
       created(ids[3], t0 + 700),
     ];

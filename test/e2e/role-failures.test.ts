@@ -25,6 +25,7 @@ import { basic, expectReplayKeepsReads, startTestPlatform, TestPlatform } from '
 import { viaProxy } from '../support/proxy-client';
 import { client, FIFO_PRELUDE, nodeScript } from '../support/runner-helpers';
 import { freePort, MAIN, spawnPlatform, SpawnedPlatform } from '../support/spawn-platform';
+import { systemStamps } from '../support/stamps';
 
 jest.setTimeout(120_000);
 
@@ -139,7 +140,7 @@ describe('a failure inside one role: it is answered, and everything else goes on
 
   function fetchRequest(id: string, url: string, render = false): EventEnvelope<FetchRequested> {
     const data: FetchRequested = { id, user: keyIdOf(key), url, method: 'GET', headers: [], body: null, region: null, device: null, jobId: null, render, screenshot: false, deadline: Date.now() + 30_000 };
-    return createEvent({ type: FETCH_REQUESTED, key: id, data, actor });
+    return createEvent({ type: FETCH_REQUESTED, key: id, data, actor }, systemStamps);
   }
 
   it.each([
@@ -180,7 +181,7 @@ describe('a failure inside one role: it is answered, and everything else goes on
     const batch = randomUUID();
     const query = (id: string, url: string) => {
       const data: ExtractionRequested = { id, batch, user: keyIdOf(key), url, pageType: 'product', articleBodyRaw: false, deadline: Date.now() + 30_000 };
-      return createEvent({ type: EXTRACTION_REQUESTED, key: id, data, actor });
+      return createEvent({ type: EXTRACTION_REQUESTED, key: id, data, actor }, systemStamps);
     };
     const productHits = site.hits.get('/product') ?? 0;
     await platform.core.eventLog.append(EXTRACTION_REQUESTS_TOPIC, [query(poisonId, `${site.url}${RAW_PATH}`), query(goodId, `${site.url}/product`)]);
@@ -196,7 +197,7 @@ describe('a failure inside one role: it is answered, and everything else goes on
   });
 
   /** A jobs request with no request at all: what another version or writer could leave in the log (the EventWriter refuses to append it, so it goes to the log directly). */
-  const poisonJobsRequest = (project: number) => createEvent({ type: jobsRequestedType('push'), key: String(project), data: { requestId: randomUUID(), project, request: null }, actor });
+  const poisonJobsRequest = (project: number) => createEvent({ type: jobsRequestedType('push'), key: String(project), data: { requestId: randomUUID(), project, request: null }, actor }, systemStamps);
   const appendPoisonAndWait = async (project: number) => writer.waitForViews(await platform.core.eventLog.append(JOBS_TOPIC, [poisonJobsRequest(project)]));
 
   it('the EventWriter refuses to append an event its topic\'s contract refuses, naming what is wrong', async () => {
@@ -257,7 +258,7 @@ describe('a failure inside one role: it is answered, and everything else goes on
 
   it('scheduler: a schedule that cannot fire is passed; the others fire', async () => {
     const schedule = (id: string, cron: string): EventEnvelope<ScheduleSet> =>
-      createEvent({ type: SCHEDULE_SET, key: '1', data: { project: 1, id, spider: `periodic-${id}`, cron, priority: 2, units: 1, tags: [], spiderArgs: {}, enabled: true, by: 'test' }, actor });
+      createEvent({ type: SCHEDULE_SET, key: '1', data: { project: 1, id, spider: `periodic-${id}`, cron, priority: 2, units: 1, tags: [], spiderArgs: {}, enabled: true, by: 'test' }, actor }, systemStamps);
     // Written as an older version (or another writer) could have: the API refuses such a cron.
     await writer.appendAndWait(SCHEDULES_TOPIC, [schedule('a-broken', 'every minute'), schedule('b-working', '* * * * *')]);
     const fired = await platform.scheduler.tick(Date.now() + 120_000);

@@ -3,6 +3,7 @@ import { partitionForKey } from '@crawlhub/eventlog';
 import { KafkaEventLog } from '../../libs/eventlog/src/adapters/kafka/kafka-event-log';
 import { eventLogContract } from '../contract/event-log.contract';
 import { describeIf, needs } from '../support/skip';
+import { systemStamps } from '../support/stamps';
 
 // Needs a real broker: test/run-tests.sh starts one (test/infra/kafka.sh) and sets KAFKA_BROKERS.
 const brokers = (process.env.KAFKA_BROKERS ?? '')
@@ -35,7 +36,7 @@ describeIf(needs.kafka)('KafkaEventLog', () => {
       await log.ensureTopics([topic]);
       const keyOn = (partition: number) => Array.from({ length: 1000 }, (_, i) => `job-${i}`).find((k) => partitionForKey(k, 4) === partition)!;
       const [bigKey, smallKey] = [keyOn(0), keyOn(1)];
-      const event = (key: string, lines: string[]) => createEvent({ type: 'test.lines', key, data: {}, lines, actor: { kind: 'system', id: 'test' } });
+      const event = (key: string, lines: string[]) => createEvent({ type: 'test.lines', key, data: {}, lines, actor: { kind: 'system', id: 'test' } }, systemStamps);
       // 12 events of about 3 MB: at least 9 produce requests of 4 MiB, one after the other on their lane.
       const line = JSON.stringify({ text: 'x'.repeat(1000) });
       const big = Array.from({ length: 12 }, () => event(bigKey, Array.from({ length: 3000 }, () => line)));

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { createEvent } from '@crawlhub/contracts';
 import { SqliteEventLog } from '@crawlhub/eventlog';
 import { eventLogContract } from '../contract/event-log.contract';
+import { systemStamps } from '../support/stamps';
 
 jest.setTimeout(60_000);
 
@@ -76,13 +77,13 @@ describe('SqliteEventLog consumers while another process holds the lock', () => 
     );
     const blocker = new Database(file);
     try {
-      await log.append('busy', [createEvent({ type: 't', key: 'before', data: {}, actor: { kind: 'system', id: 'test' } })]);
+      await log.append('busy', [createEvent({ type: 't', key: 'before', data: {}, actor: { kind: 'system', id: 'test' } }, systemStamps)]);
       blocker.exec('BEGIN EXCLUSIVE');
       // Longer than a rebalance period (a quarter of the session timeout): the groups' commits of the event appended before fail meanwhile.
       await new Promise((r) => setTimeout(r, 1_600));
       expect(warned).toHaveBeenCalledWith(expect.stringContaining('database is locked'));
       blocker.exec('COMMIT');
-      await log.append('busy', [createEvent({ type: 't', key: 'after', data: {}, actor: { kind: 'system', id: 'test' } })]);
+      await log.append('busy', [createEvent({ type: 't', key: 'after', data: {}, actor: { kind: 'system', id: 'test' } }, systemStamps)]);
       const until = Date.now() + 10_000;
       while (new Set(seen).size < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
       // At least once: an event whose commit failed may come twice.

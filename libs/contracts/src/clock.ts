@@ -100,10 +100,3 @@ export interface EventStamps {
   clock: Clock;
   ids: Ids;
 }
-
-/**
- * The system clock and ids, for `createEvent`'s callers not converted yet (libs/jobs,
- * libs/frontier, libs/proxy-sessions: being rewritten; to do). The lint forbids
- * `createEvent` without stamps anywhere else.
- */
-export const SYSTEM_STAMPS: EventStamps = { clock: systemClock, ids: systemIds };

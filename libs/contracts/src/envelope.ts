@@ -1,4 +1,4 @@
-import { EventStamps, SYSTEM_STAMPS } from './clock';
+import { EventStamps } from './clock';
 import { currentCorrelationId } from './correlation';
 
 /** Who caused an event: an API key (by id), a job (by key), or a platform component. */
@@ -40,13 +40,8 @@ export interface NewEvent<T> {
   causationId?: string | null;
 }
 
-/**
- * A new event, its id and time from `stamps` (the process's injected CLOCK and IDS,
- * clock.ts). The default, and a bare time with system ids, are there only for the callers
- * not converted yet (libs/jobs, libs/frontier, libs/proxy-sessions: being rewritten; to do).
- */
-export function createEvent<T>(e: NewEvent<T>, stamps: EventStamps | number = SYSTEM_STAMPS): EventEnvelope<T> {
-  const { clock, ids } = typeof stamps === 'number' ? { clock: { now: () => stamps }, ids: SYSTEM_STAMPS.ids } : stamps;
+/** A new event, its id and time from `stamps`: the process's injected CLOCK and IDS (clock.ts), or a test's. */
+export function createEvent<T>(e: NewEvent<T>, { clock, ids }: EventStamps): EventEnvelope<T> {
   const id = ids.uuid();
   return {
     id,

@@ -4,6 +4,15 @@ import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
 import { EVENT_LOG, EventLog, LogPosition } from '@crawlhub/eventlog';
 import { PROJECTION_STORE, ProjectionStore } from './projection-store.port';
 
+/** Longest pause between two looks at a decider's views while a decision is awaited (a projector in another process wakes nobody). */
+const MAX_DECISION_POLL_MS = 20;
+
+/** What a decider's views tell of how far they folded its facts (FactDecider's DecidedViews). */
+export interface DecisionMarks {
+  /** The offset of the last request of the partition whose fact the views folded (-1: none). */
+  decidedThrough(partition: number): Promise<number>;
+}
+
 /** The views did not catch up within the bound: the write is durable, the answer is 503. */
 export class ProjectionLagError extends Error {
   constructor() {
@@ -48,6 +57,21 @@ export class EventWriter {
 
   async waitForViews(positions: LogPosition[]): Promise<void> {
     if (!(await this.store.waitFor(positions, this.config.readYourWritesTimeoutMs))) throw new ProjectionLagError();
+  }
+
+  /**
+   * Until the views have folded the fact a decider appended for `request` (its partition's
+   * decided-through mark reaches it: the fact and the documents it wrote are readable);
+   * ProjectionLagError (503) after the read-your-writes bound.
+   */
+  async waitForDecision(views: DecisionMarks, request: LogPosition): Promise<void> {
+    const deadline = performance.now() + this.config.readYourWritesTimeoutMs;
+    for (let pause = 1; (await views.decidedThrough(request.partition)) < request.offset; pause = Math.min(MAX_DECISION_POLL_MS, pause * 2)) {
+      const left = deadline - performance.now();
+      if (left <= 0) throw new ProjectionLagError();
+      // Woken at once when a projector of this process applies a batch.
+      await this.store.nextChange(Math.min(left, pause));
+    }
   }
 
   async appendAndWait(topic: string, events: EventEnvelope[]): Promise<LogPosition[]> {

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { EventEnvelope, eventProblem } from '@crawlhub/contracts';
 import { Consumption, EVENT_LOG, EventLog, LoggedEvent } from '@crawlhub/eventlog';
-import { EventWriter, ProjectionLagError } from './event-writer';
+import { DecisionMarks, EventWriter, ProjectionLagError } from './event-writer';
 import { LogDecider, PROJECTION_STORE, ProjectionFailedError, ProjectionStore } from './projection-store.port';
 
 /** Requests read from a log page at a time when deciding what a replay found undecided. */
@@ -24,9 +24,7 @@ export class ViewsBuiltBeforeFactsError extends Error {
 export type RunDecider = (e: LoggedEvent, pending: readonly EventEnvelope[]) => Promise<EventEnvelope>;
 
 /** What a decider reads of its views besides what it decides on. */
-export interface DecidedViews {
-  /** The offset of the last request of the partition whose fact the views folded (-1: none). */
-  decidedThrough(partition: number): Promise<number>;
+export interface DecidedViews extends DecisionMarks {
   /** Whether the views were built by a release that decided while projecting. */
   builtBeforeFacts(): Promise<boolean>;
 }

@@ -1,4 +1,4 @@
-import { createEvent, EventEnvelope, SequentialIds } from '@crawlhub/contracts';
+import { createEvent, EventEnvelope, ManualClock, SequentialIds } from '@crawlhub/contracts';
 import { EventWriter } from './event-writer';
 import { appendStaged, StagedAppendEvents } from './staged-append';
 
@@ -12,7 +12,8 @@ function setup() {
       return events.map((_, i) => ({ topic, partition: 0, offset: appended.length - events.length + i }));
     },
   } as unknown as EventWriter;
-  const ev = (type: string, data: unknown) => createEvent({ type, key: 'k', data, actor: { kind: 'system', id: 't' } });
+  const stamps = { clock: new ManualClock(0), ids: new SequentialIds() };
+  const ev = (type: string, data: unknown) => createEvent({ type, key: 'k', data, actor: { kind: 'system', id: 't' } }, stamps);
   const events: StagedAppendEvents<string> = {
     single: (c) => ev('single', c),
     staged: (c, upload, seq) => ev('staged', { c, upload, seq }),

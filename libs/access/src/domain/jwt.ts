@@ -19,8 +19,7 @@ export function signJwt(payload: JWTPayload, secret: string): Promise<string> {
  * The payload of a token this secret signed, or null (malformed, another algorithm, a wrong
  * signature, or an `exp` not after `nowMs`).
  */
-// eslint-disable-next-line no-restricted-properties -- to do: libs/jobs (job-token.ts, being rewritten) relies on this default; then make nowMs required.
-export async function verifiedJwtPayload(token: string, secret: string, nowMs: number = Date.now()): Promise<JWTPayload | null> {
+export async function verifiedJwtPayload(token: string, secret: string, nowMs: number): Promise<JWTPayload | null> {
   try {
     return (await jwtVerify(token, keyOf(secret), { algorithms: [ALGORITHM], currentDate: new Date(nowMs) })).payload;
   } catch (e) {

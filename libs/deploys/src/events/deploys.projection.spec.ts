@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createEvent, DEPLOY_FAILED, DEPLOY_REQUESTED, DeployFailed, DeployRequested, DEPLOYS_TOPIC, systemClock } from '@crawlhub/contracts';
+import { createEvent, DEPLOY_FAILED, DEPLOY_REQUESTED, DeployFailed, DeployRequested, DEPLOYS_TOPIC, systemClock, systemIds } from '@crawlhub/contracts';
 import { LoggedEvent } from '@crawlhub/eventlog';
 import { SqliteProjectionStore, SqliteViewDatabase } from '@crawlhub/views';
 import { DeploysSqlite } from '../adapters/sqlite/deploys.sqlite';
@@ -9,6 +9,7 @@ import { DeploysProjection } from './deploys.projection';
 
 const actor = { kind: 'system' as const, id: 'spec' };
 const blob = { sha256: 'a'.repeat(64), size: 1, filename: 'p.egg' };
+const stamps = { clock: systemClock, ids: systemIds };
 
 /** A replay applies a deploy's request and its outcome in one batch (one transaction): the outcome must find the request. */
 describe('DeploysProjection on SQLite', () => {
@@ -21,8 +22,8 @@ describe('DeploysProjection on SQLite', () => {
       const requested: DeployRequested = { project: 1, request: 'r1', version: 'v1', stack: 'scrapy:2.13', egg: blob, eggs: [], requirements: null };
       const failed: DeployFailed = { project: 1, request: 'r1', reason: 'no spiders', logTail: [], builder: 'runner-1' };
       const events: LoggedEvent[] = [
-        { topic: DEPLOYS_TOPIC, partition: 0, offset: 0, event: createEvent({ type: DEPLOY_REQUESTED, key: '1', data: requested, actor }) },
-        { topic: DEPLOYS_TOPIC, partition: 0, offset: 1, event: createEvent({ type: DEPLOY_FAILED, key: '1', data: failed, actor }) },
+        { topic: DEPLOYS_TOPIC, partition: 0, offset: 0, event: createEvent({ type: DEPLOY_REQUESTED, key: '1', data: requested, actor }, stamps) },
+        { topic: DEPLOYS_TOPIC, partition: 0, offset: 1, event: createEvent({ type: DEPLOY_FAILED, key: '1', data: failed, actor }, stamps) },
       ];
       await store.applyBatch(DEPLOYS_TOPIC, 0, events, (e) => projection.apply(e));
       expect(await view.byRequest(1, 'r1')).toMatchObject({ state: 'failed', failure: 'no spiders' });

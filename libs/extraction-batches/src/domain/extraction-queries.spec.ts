@@ -1,6 +1,8 @@
-import { ManualClock, SequentialIds, SYSTEM_STAMPS } from '@crawlhub/contracts';
+import { ManualClock, SequentialIds, systemClock, systemIds } from '@crawlhub/contracts';
 import { acceptQueries, checkQueryUrl, ExtractionRequestError, MAX_BODY_BYTES } from './extraction-queries';
 
+/** Where the stamps do not matter. */
+const SYSTEM_STAMPS = { clock: systemClock, ids: systemIds };
 const body = (v: unknown) => Buffer.from(typeof v === 'string' ? v : JSON.stringify(v));
 function refusal(v: unknown): { status: number; slug: string; title: string } {
   try {

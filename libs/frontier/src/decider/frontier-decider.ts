@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { createEvent, EventEnvelope, FRONTIER_DECIDED, FRONTIER_REQUEST_TYPES, FRONTIER_TOPIC, FrontierDecided } from '@crawlhub/contracts';
+import { EventEnvelope, FRONTIER_DECIDED, FRONTIER_REQUEST_TYPES, FRONTIER_TOPIC, FrontierDecided } from '@crawlhub/contracts';
 import { LoggedEvent } from '@crawlhub/eventlog';
-import { AsDecider, DecidingPorts, FactDecider } from '@crawlhub/views';
+import { AsDecider, DecidingPorts, EventWriter, FactDecider } from '@crawlhub/views';
 import { Decided, decideFrontier, FRONTIER_DECIDER_VERSION } from '../domain/decide-frontier';
 import { FRONTIER_VIEW, FrontierView } from '../ports/frontier.view';
 
@@ -33,15 +33,15 @@ export class FrontierDecider extends FactDecider {
         // Its slot's state is what the pending facts change: they are folded first.
         if (pending.some((f) => f.key === e.event.key)) await fold();
         const { decision, lines } = await decideFrontier(view, { type: e.event.type, data: e.event.data, lines: e.event.lines ?? [], offset: e.offset, at: e.event.occurredAt });
-        return factOf(e, { decision }, lines);
+        return factOf(ports.writer, e, { decision }, lines);
       },
-      failedFact: (e, failed) => factOf(e, { failed }),
+      failedFact: (e, failed) => factOf(ports.writer, e, { failed }),
     });
   }
 }
 
 /** The fact of a request: in its partition (same key), on behalf of its actor, caused by it. */
-function factOf(e: LoggedEvent, outcome: Pick<FrontierDecided, 'decision' | 'failed'>, lines?: Decided['lines']): EventEnvelope<FrontierDecided> {
+function factOf(writer: EventWriter, e: LoggedEvent, outcome: Pick<FrontierDecided, 'decision' | 'failed'>, lines?: Decided['lines']): EventEnvelope<FrontierDecided> {
   const d = e.event.data as { project: number; frontier: string; slot: string; requestId?: string };
   const data: FrontierDecided = {
     project: d.project,
@@ -53,7 +53,7 @@ function factOf(e: LoggedEvent, outcome: Pick<FrontierDecided, 'decision' | 'fai
     deciderVersion: FRONTIER_DECIDER_VERSION,
     ...outcome,
   };
-  return createEvent({
+  return writer.createEvent({
     type: FRONTIER_DECIDED,
     key: e.event.key,
     data,

@@ -1,33 +1,26 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
-import { LogPosition } from '@crawlhub/eventlog';
-import { PROJECTION_STORE, ProjectionLagError, ProjectionStore } from '@crawlhub/views';
-import { FRONTIER_VIEW, FrontierView } from '../ports/frontier.view';
+import { Actor, FRONTIER_TOPIC, frontierSlotKey } from '@crawlhub/contracts';
+import { EventWriter } from '@crawlhub/views';
+import { FRONTIER_VIEW, FrontierView, SlotRef } from '../ports/frontier.view';
 
-/** Longest pause between two looks at the views while a decision is awaited (a projector in another process wakes nobody). */
-const MAX_POLL_MS = 20;
-
-/** How handlers wait for the frontier decider: until the views have folded the fact of their request. */
+/**
+ * The one write path of the frontier use cases (their handlers call it): appends a request
+ * to its slot's stream in the topic `frontier` and resolves once the views have folded the
+ * fact the slot's decider appended for it (its outcome and the documents it wrote are
+ * readable); ProjectionLagError (503) after the read-your-writes bound.
+ */
 @Injectable()
 export class FrontierDecisions {
-  constructor(
-    @Inject(FRONTIER_VIEW) private readonly view: FrontierView,
-    @Inject(PROJECTION_STORE) private readonly store: ProjectionStore,
-    @Inject(CONFIG) private readonly config: CrawlhubConfig,
-  ) {}
+  constructor(private readonly writer: EventWriter, @Inject(FRONTIER_VIEW) private readonly view: FrontierView) {}
 
-  /**
-   * Resolves once the request's partition's decided-through mark reaches it (its fact and
-   * the documents it wrote are readable); ProjectionLagError (503) after the
-   * read-your-writes bound.
-   */
-  async folded(request: LogPosition): Promise<void> {
-    const deadline = Date.now() + this.config.readYourWritesTimeoutMs;
-    while ((await this.view.decidedThrough(request.partition)) < request.offset) {
-      const left = deadline - Date.now();
-      if (left <= 0) throw new ProjectionLagError();
-      // Woken when a projector of this process applies a batch.
-      await this.store.nextChange(Math.min(left, MAX_POLL_MS));
-    }
+  /** A new request's id (the process's IDS): its outcome is kept under it. */
+  newRequestId(): string {
+    return this.writer.ids.uuid();
+  }
+
+  async decide<T>(slot: SlotRef, request: { type: string; data: T; lines?: string[] }, actor: Actor): Promise<void> {
+    const { project, frontier, slot: name } = slot;
+    const [appended] = await this.writer.append(FRONTIER_TOPIC, [this.writer.createEvent({ ...request, key: frontierSlotKey(project, frontier, name), actor })]);
+    await this.writer.waitForDecision(this.view, appended);
   }
 }

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { createEvent, EventEnvelope, JOBS_DECIDED, JOBS_REQUESTED_TYPES, JOBS_TOPIC, JobsDecided, JobsRequested } from '@crawlhub/contracts';
+import { EventEnvelope, JOBS_DECIDED, JOBS_REQUESTED_TYPES, JOBS_TOPIC, JobsDecided, JobsRequested } from '@crawlhub/contracts';
 import { LoggedEvent } from '@crawlhub/eventlog';
-import { AsDecider, DecidingPorts, FactDecider } from '@crawlhub/views';
+import { AsDecider, DecidingPorts, EventWriter, FactDecider } from '@crawlhub/views';
 import { decideJobs, JOBS_DECIDER_VERSION } from '../domain/decide-jobs';
 import { BatchState } from './batch-state';
 import { JOBS_VIEW, JobsView } from '../ports/jobs.view';
@@ -33,16 +33,16 @@ export class JobsDecider extends FactDecider {
           const d = e.event.data as JobsRequested;
           const decision = await decideJobs(state, { project: d.project, at: e.event.occurredAt, order: e.offset }, d.request);
           state.add(d.project, decision);
-          return factOf(e, { decision });
+          return factOf(ports.writer, e, { decision });
         };
       },
-      failedFact: (e, failed) => factOf(e, { failed }),
+      failedFact: (e, failed) => factOf(ports.writer, e, { failed }),
     });
   }
 }
 
 /** The fact of a request: in its partition (same key), on behalf of its actor, caused by it. */
-function factOf(e: LoggedEvent, outcome: Pick<JobsDecided, 'decision' | 'failed'>): EventEnvelope<JobsDecided> {
+function factOf(writer: EventWriter, e: LoggedEvent, outcome: Pick<JobsDecided, 'decision' | 'failed'>): EventEnvelope<JobsDecided> {
   const d = e.event.data as JobsRequested;
   const data: JobsDecided = {
     requestId: d.requestId,
@@ -53,5 +53,5 @@ function factOf(e: LoggedEvent, outcome: Pick<JobsDecided, 'decision' | 'failed'
     deciderVersion: JOBS_DECIDER_VERSION,
     ...outcome,
   };
-  return createEvent({ type: JOBS_DECIDED, key: e.event.key, data, actor: e.event.actor, correlationId: e.event.correlationId, causationId: e.event.id });
+  return writer.createEvent({ type: JOBS_DECIDED, key: e.event.key, data, actor: e.event.actor, correlationId: e.event.correlationId, causationId: e.event.id });
 }

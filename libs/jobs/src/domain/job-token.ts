@@ -16,9 +16,9 @@ export function jobToken(job: JobRun, secret: string): Promise<string> {
   return signJwt({ aud: `job:${job.key}`, run: job.run }, secret);
 }
 
-/** The job run a token was issued for, or null when it is not one of ours. */
-export async function jobRunOfToken(token: string, secret: string): Promise<JobRun | null> {
-  const payload = await verifiedJwtPayload(token, secret);
+/** The job run a token was issued for, or null when it is not one of ours (`nowMs`: the process's CLOCK; a job token has no `exp`, a foreign one may). */
+export async function jobRunOfToken(token: string, secret: string, nowMs: number): Promise<JobRun | null> {
+  const payload = await verifiedJwtPayload(token, secret, nowMs);
   if (payload === null) return null;
   const { aud, run } = payload;
   if (typeof aud !== 'string' || !aud.startsWith('job:') || !Number.isSafeInteger(run)) return null;

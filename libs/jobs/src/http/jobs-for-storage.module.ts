@@ -1,4 +1,4 @@
-import { JobKey } from '@crawlhub/contracts';
+import { Clock, CLOCK, JobKey } from '@crawlhub/contracts';
 import { Global, Inject, Injectable, Module } from '@nestjs/common';
 import { Principal } from '@crawlhub/access';
 import { JOB_TOKEN_VERIFIER, JobTokenVerifier } from '@crawlhub/http';
@@ -22,10 +22,14 @@ class JobsPlatformMetadata implements JobPlatformMetadata {
 /** A job token is honoured while the run it was issued for goes on, and only for that job. */
 @Injectable()
 class RunningJobTokens implements JobTokenVerifier {
-  constructor(@Inject(JOBS_VIEW) private readonly view: JobsView, @Inject(JOB_TOKEN_SECRET) private readonly secret: string) {}
+  constructor(
+    @Inject(JOBS_VIEW) private readonly view: JobsView,
+    @Inject(JOB_TOKEN_SECRET) private readonly secret: string,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
 
   async verify(jobKey: string, token: string): Promise<Principal | null> {
-    const run = await jobRunOfToken(token, this.secret);
+    const run = await jobRunOfToken(token, this.secret, this.clock.now());
     if (run === null || run.key !== jobKey) return null;
     const job = await this.view.job(jobKey);
     return job?.state === 'running' && job.run === run.run ? { id: `job:${jobKey}`, admin: false, projects: [], job: jobKey } : null;

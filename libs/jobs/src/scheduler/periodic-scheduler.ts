@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
+import { Clock, CLOCK } from '@crawlhub/contracts';
 import { PushJobCommand, PushJobInput } from '../commands/push-job/push-job.command';
 import { OutcomeOf } from '../commands/shared/jobs-requests';
 import { lastFireBetween, parseCron } from '../domain/cron';
@@ -27,11 +28,12 @@ export class PeriodicScheduler implements OnModuleDestroy {
     private readonly commands: CommandBus,
     @Inject(SCHEDULES_VIEW) private readonly schedules: SchedulesView,
     @Inject(JOBS_VIEW) private readonly jobs: JobsView,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   start(intervalMs: number): void {
     const loop = () => {
-      this.running = this.tick(Date.now())
+      this.running = this.tick(this.clock.now())
         .catch((e) => this.logger.error(`tick failed: ${e}`))
         .finally(() => {
           if (this.timer) this.timer = setTimeout(loop, intervalMs);

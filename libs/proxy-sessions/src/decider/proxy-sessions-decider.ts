@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { createEvent, EventEnvelope, PROXY_SESSION_CREATED, PROXY_SESSION_DECIDED, PROXY_SESSIONS_TOPIC, ProxySessionCreated, ProxySessionDecided } from '@crawlhub/contracts';
+import { EventEnvelope, PROXY_SESSION_CREATED, PROXY_SESSION_DECIDED, PROXY_SESSIONS_TOPIC, ProxySessionCreated, ProxySessionDecided } from '@crawlhub/contracts';
 import { LoggedEvent } from '@crawlhub/eventlog';
-import { AsDecider, DecidingPorts, FactDecider } from '@crawlhub/views';
+import { AsDecider, DecidingPorts, EventWriter, FactDecider } from '@crawlhub/views';
 import { decideSessionCreate, PROXY_SESSIONS_DECIDER_VERSION } from '../domain/decide-sessions';
 import { PROXY_SESSIONS_VIEW, ProxySessionsView } from '../ports/proxy-sessions.view';
 
@@ -28,15 +28,15 @@ export class ProxySessionsDecider extends FactDecider {
       oneAtATime: true,
       openRun: () => async (e) => {
         const decision = await decideSessionCreate(view, e.event.data as ProxySessionCreated, e.offset);
-        return factOf(e, decision);
+        return factOf(ports.writer, e, decision);
       },
-      failedFact: (e, failed) => factOf(e, { forgotten: [], failed }),
+      failedFact: (e, failed) => factOf(ports.writer, e, { forgotten: [], failed }),
     });
   }
 }
 
 /** The fact of a create request: in its partition (same key), on behalf of its actor, caused by it. */
-function factOf(e: LoggedEvent, outcome: Pick<ProxySessionDecided, 'outcome' | 'forgotten' | 'failed'>): EventEnvelope<ProxySessionDecided> {
+function factOf(writer: EventWriter, e: LoggedEvent, outcome: Pick<ProxySessionDecided, 'outcome' | 'forgotten' | 'failed'>): EventEnvelope<ProxySessionDecided> {
   const d = e.event.data as ProxySessionCreated;
   const data: ProxySessionDecided = {
     user: d.user,
@@ -47,5 +47,5 @@ function factOf(e: LoggedEvent, outcome: Pick<ProxySessionDecided, 'outcome' | '
     deciderVersion: PROXY_SESSIONS_DECIDER_VERSION,
     ...outcome,
   };
-  return createEvent({ type: PROXY_SESSION_DECIDED, key: e.event.key, data, actor: e.event.actor, correlationId: e.event.correlationId, causationId: e.event.id });
+  return writer.createEvent({ type: PROXY_SESSION_DECIDED, key: e.event.key, data, actor: e.event.actor, correlationId: e.event.correlationId, causationId: e.event.id });
 }

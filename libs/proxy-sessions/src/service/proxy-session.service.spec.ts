@@ -1,8 +1,10 @@
-import { createEvent, EventEnvelope, PROXY_SESSION_CREATED, PROXY_SESSION_DECIDED, PROXY_SESSIONS_TOUCHED, ProxySessionCreated } from '@crawlhub/contracts';
+import {
+  createEvent, EventEnvelope, ManualClock, NewEvent, PROXY_SESSION_CREATED, PROXY_SESSION_DECIDED, PROXY_SESSIONS_TOUCHED, ProxySessionCreated, SequentialIds,
+} from '@crawlhub/contracts';
 import { loadConfig } from '@crawlhub/config';
 import { LogPosition } from '@crawlhub/eventlog';
 import { ProxyError } from '@crawlhub/proxy';
-import { EventWriter, ProjectionStore, SqliteViewDatabase } from '@crawlhub/views';
+import { EventWriter, SqliteViewDatabase } from '@crawlhub/views';
 import { ProxySessionsSqlite } from '../adapters/sqlite/proxy-sessions.sqlite';
 import { decideSessionCreate } from '../domain/decide-sessions';
 import { ProxySessionsProjection } from '../events/proxy-sessions.projection';
@@ -13,12 +15,18 @@ const T0 = Date.parse('2026-01-05T10:00:00Z');
 /**
  * An EventWriter whose appends are folded at once by the projection (an in-memory view),
  * with the decider's part played in line: a create request gets its fact, decided by the
- * decider's rules, appended right after it.
+ * decider's rules, appended right after it. So a decision is folded before append returns:
+ * there is nothing to wait for.
  */
 class ApplyingWriter {
   appended: EventEnvelope[] = [];
   private offset = 0;
-  constructor(private readonly projection: ProxySessionsProjection, private readonly view: ProxySessionsSqlite) {}
+  readonly ids = new SequentialIds();
+  constructor(private readonly projection: ProxySessionsProjection, private readonly view: ProxySessionsSqlite, readonly clock: ManualClock) {}
+  createEvent<T>(e: NewEvent<T>): EventEnvelope<T> {
+    return createEvent(e, this);
+  }
+  async waitForDecision(): Promise<void> {}
   async append(topic: string, events: EventEnvelope[]): Promise<LogPosition[]> {
     const positions: LogPosition[] = [];
     for (const event of events) {
@@ -31,7 +39,7 @@ class ApplyingWriter {
       if (event.type !== PROXY_SESSION_CREATED) continue;
       const d = event.data as ProxySessionCreated;
       const decision = await decideSessionCreate(this.view, d, positions[i].offset);
-      const fact = createEvent({ type: PROXY_SESSION_DECIDED, key: event.key, data: { ...decision, user: d.user, id: d.id, exit: d.exit, requestOffset: positions[i].offset, requestedAt: d.at, deciderVersion: 1 }, actor: event.actor });
+      const fact = this.createEvent({ type: PROXY_SESSION_DECIDED, key: event.key, data: { ...decision, user: d.user, id: d.id, exit: d.exit, requestOffset: positions[i].offset, requestedAt: d.at, deciderVersion: 1 }, actor: event.actor });
       await this.append(topic, [fact]);
     }
     return positions;
@@ -41,27 +49,20 @@ class ApplyingWriter {
   }
 }
 
-/** The decision is folded before append returns: nothing to wait for. */
-const foldedAtOnce = { nextChange: async () => undefined } as unknown as ProjectionStore;
-
 describe('ProxySessionService', () => {
-  let now = T0;
+  let clock: ManualClock;
   let views: SqliteViewDatabase;
   beforeEach(() => {
-    now = T0;
-    jest.spyOn(Date, 'now').mockImplementation(() => now);
+    clock = new ManualClock(T0);
     views = new SqliteViewDatabase(':memory:');
   });
-  afterEach(() => {
-    jest.restoreAllMocks();
-    views.close();
-  });
+  afterEach(() => views.close());
 
   function service(env: Record<string, string> = {}) {
     const view = new ProxySessionsSqlite(views);
-    const writer = new ApplyingWriter(new ProxySessionsProjection(view), view);
+    const writer = new ApplyingWriter(new ProxySessionsProjection(view), view, clock);
     const config = loadConfig({ PROXY_SESSION_LIMIT: '2', PROXY_SESSION_IDLE_MS: '1000', ...env });
-    return { s: new ProxySessionService(writer as unknown as EventWriter, view, config, foldedAtOnce), writer };
+    return { s: new ProxySessionService(writer as unknown as EventWriter, view, config, clock), writer };
   }
 
   it('creates sessions up to the limit, then throws user_session_limit; a key sees only its own', async () => {
@@ -79,9 +80,9 @@ describe('ProxySessionService', () => {
     const a = await s.create('key-a', '127.0.0.2');
     const b = await s.create('key-b', '127.0.0.2');
     writer.appended = [];
-    now += 100;
+    clock.advance(100);
     await s.exitOf('key-a', a);
-    now += 100;
+    clock.advance(100);
     await s.exitOf('key-a', a);
     await s.exitOf('key-b', b);
     expect(writer.appended).toEqual([]);
@@ -97,11 +98,11 @@ describe('ProxySessionService', () => {
   it('expires a session idle for longer than PROXY_SESSION_IDLE_MS, counting the uses not sent yet', async () => {
     const { s } = service();
     const a = await s.create('key-a', '127.0.0.2');
-    now = T0 + 800;
+    clock.set(T0 + 800);
     expect(await s.exitOf('key-a', a)).toBe('127.0.0.2'); // only in memory
-    now = T0 + 1800;
+    clock.set(T0 + 1800);
     expect(await s.exitOf('key-a', a)).toBe('127.0.0.2');
-    now = T0 + 2801;
+    clock.set(T0 + 2801);
     expect(await s.exitOf('key-a', a)).toBeNull();
     expect(await s.list('key-a')).toEqual({});
   });
@@ -109,12 +110,12 @@ describe('ProxySessionService', () => {
   it('sends the key\'s unsent uses before a create, so a session in use is not purged to make room', async () => {
     const { s, writer } = service({ PROXY_SESSION_LIMIT: '1' });
     const a = await s.create('key-a', '127.0.0.2');
-    now = T0 + 900;
+    clock.set(T0 + 900);
     await s.exitOf('key-a', a);
-    now = T0 + 1500; // idle for 1500 ms as far as the log knew before this create
+    clock.set(T0 + 1500); // idle for 1500 ms as far as the log knew before this create
     await expect(s.create('key-a', '127.0.0.3')).rejects.toEqual(new ProxyError('user_session_limit'));
     expect(writer.appended.slice(-3).map((e) => e.type)).toEqual([PROXY_SESSIONS_TOUCHED, PROXY_SESSION_CREATED, PROXY_SESSION_DECIDED]);
-    now = T0 + 2000;
+    clock.set(T0 + 2000);
     expect(await s.create('key-a', '127.0.0.3')).toMatch(/^[1-9][0-9]{15}$/); // a is idle for 1100 ms now: purged
   });
 });

@@ -1,12 +1,11 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import {
-  createEvent, EventEnvelope, PROXY_SESSION_CREATED, PROXY_SESSION_DELETED, PROXY_SESSIONS_TOPIC, PROXY_SESSIONS_TOUCHED,
+  Clock, CLOCK, EventEnvelope, PROXY_SESSION_CREATED, PROXY_SESSION_DELETED, PROXY_SESSIONS_TOPIC, PROXY_SESSIONS_TOUCHED,
   ProxySessionCreated, ProxySessionDeleted, ProxySessionsTouched,
 } from '@crawlhub/contracts';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
 import { ProxyError, ProxySessions } from '@crawlhub/proxy';
-import { LogPosition } from '@crawlhub/eventlog';
-import { EventWriter, PROJECTION_STORE, ProjectionLagError, ProjectionStore } from '@crawlhub/views';
+import { EventWriter } from '@crawlhub/views';
 import { expired, LastUses } from '../domain/last-uses';
 import { newSessionId } from '../domain/session-id';
 import { PROXY_SESSIONS_VIEW, ProxySessionsView, StoredSession } from '../ports/proxy-sessions.view';
@@ -21,21 +20,18 @@ import { PROXY_SESSIONS_VIEW, ProxySessionsView, StoredSession } from '../ports/
  * `touched` event per user. Expiry is judged with the newest last use known (the view's
  * or this process's).
  */
-/** Longest pause between two looks at the views while a decision is awaited. */
-const MAX_POLL_MS = 20;
-
 @Injectable()
 export class ProxySessionService implements ProxySessions, OnModuleInit, OnModuleDestroy {
   private readonly log = new Logger('ProxySessions');
   private readonly lastUses = new LastUses();
-  private timer: NodeJS.Timeout | undefined;
+  private stopFlushing: (() => void) | undefined;
   private flushing: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly writer: EventWriter,
     @Inject(PROXY_SESSIONS_VIEW) private readonly view: ProxySessionsView,
     @Inject(CONFIG) private readonly config: CrawlhubConfig,
-    @Inject(PROJECTION_STORE) private readonly store: ProjectionStore,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   private get idleMs(): number {
@@ -43,40 +39,27 @@ export class ProxySessionService implements ProxySessions, OnModuleInit, OnModul
   }
 
   async create(user: string, exitId: string): Promise<string> {
-    let id = newSessionId();
-    while (await this.view.session(user, id)) id = newSessionId();
-    const now = Date.now();
+    let id = newSessionId(this.writer.ids);
+    while (await this.view.session(user, id)) id = newSessionId(this.writer.ids);
+    const now = this.clock.now();
     const { limit, idleMs } = this.config.proxySessions;
     // This process's unsent uses of the user go first: the limit is decided with them.
     const touched = this.lastUses.takeUser(user);
-    const events: EventEnvelope[] = touched ? [this.touchedEvent(user, touched, now)] : [];
-    events.push(createEvent<ProxySessionCreated>({ type: PROXY_SESSION_CREATED, key: user, data: { user, id, exit: exitId, at: now, limit, idleMs }, actor: { kind: 'key', id: user } }, now));
-    let positions: LogPosition[];
-    try {
-      positions = await this.writer.append(PROXY_SESSIONS_TOPIC, events);
-    } catch (e) {
+    const events: EventEnvelope[] = touched ? [this.touchedEvent(user, touched)] : [];
+    events.push(this.writer.createEvent<ProxySessionCreated>({ type: PROXY_SESSION_CREATED, key: user, data: { user, id, exit: exitId, at: now, limit, idleMs }, actor: { kind: 'key', id: user } }));
+    const positions = await this.writer.append(PROXY_SESSIONS_TOPIC, events).catch((e: unknown) => {
       if (touched) this.lastUses.restore(user, touched);
       throw e;
-    }
-    await this.decided(positions[positions.length - 1]);
+    });
+    await this.writer.waitForDecision(this.view, positions[positions.length - 1]);
     const session = await this.view.session(user, id);
     if (session?.state === 'active') return id;
     if (session?.state === 'refused') throw new ProxyError('user_session_limit');
     throw new Error(`proxy session ${id} of ${user} could not be decided (its proxy-sessions.decided fact says why; see the projector's log)`);
   }
 
-  /** Until the views have folded the request's fact: its partition's decided-through mark reaches it. */
-  private async decided(request: LogPosition): Promise<void> {
-    const deadline = Date.now() + this.config.readYourWritesTimeoutMs;
-    // A projector in this process wakes the wait at once; one elsewhere is looked for every few ms.
-    for (let pause = 1; (await this.view.decidedThrough(request.partition)) < request.offset; pause = Math.min(MAX_POLL_MS, pause * 2)) {
-      if (Date.now() >= deadline) throw new ProjectionLagError();
-      await this.store.nextChange(pause);
-    }
-  }
-
   async exitOf(user: string, id: string): Promise<string | null> {
-    const now = Date.now();
+    const now = this.clock.now();
     const session = await this.usable(user, id, now);
     if (!session) return null;
     this.lastUses.used(user, id, now);
@@ -84,16 +67,16 @@ export class ProxySessionService implements ProxySessions, OnModuleInit, OnModul
   }
 
   async list(user: string): Promise<Record<string, string>> {
-    const now = Date.now();
+    const now = this.clock.now();
     const sessions = (await this.view.active(user)).filter((s) => !this.expired(user, s, now));
     return Object.fromEntries(sessions.map((s) => [s.id, s.exit]));
   }
 
   async delete(user: string, id: string): Promise<boolean> {
-    if (!(await this.usable(user, id, Date.now()))) return false;
+    if (!(await this.usable(user, id, this.clock.now()))) return false;
     this.lastUses.forget(user, id);
     await this.writer.appendAndWait(PROXY_SESSIONS_TOPIC, [
-      createEvent<ProxySessionDeleted>({ type: PROXY_SESSION_DELETED, key: user, data: { user, id }, actor: { kind: 'key', id: user } }),
+      this.writer.createEvent<ProxySessionDeleted>({ type: PROXY_SESSION_DELETED, key: user, data: { user, id }, actor: { kind: 'key', id: user } }),
     ]);
     return true;
   }
@@ -106,20 +89,19 @@ export class ProxySessionService implements ProxySessions, OnModuleInit, OnModul
   }
 
   private async flushNow(): Promise<void> {
-    const now = Date.now();
     const taken = this.lastUses.takeAll();
-    this.lastUses.prune(now - this.idleMs);
+    this.lastUses.prune(this.clock.now() - this.idleMs);
     if (taken.size === 0) return;
     try {
-      await this.writer.append(PROXY_SESSIONS_TOPIC, [...taken].map(([user, uses]) => this.touchedEvent(user, uses, now)));
+      await this.writer.append(PROXY_SESSIONS_TOPIC, [...taken].map(([user, uses]) => this.touchedEvent(user, uses)));
     } catch (e) {
       for (const [user, uses] of taken) this.lastUses.restore(user, uses);
       throw e;
     }
   }
 
-  private touchedEvent(user: string, lastUsed: Record<string, number>, now: number): EventEnvelope {
-    return createEvent<ProxySessionsTouched>({ type: PROXY_SESSIONS_TOUCHED, key: user, data: { user, lastUsed }, actor: { kind: 'system', id: 'proxy' } }, now);
+  private touchedEvent(user: string, lastUsed: Record<string, number>): EventEnvelope {
+    return this.writer.createEvent<ProxySessionsTouched>({ type: PROXY_SESSIONS_TOUCHED, key: user, data: { user, lastUsed }, actor: { kind: 'system', id: 'proxy' } });
   }
 
   /** The user's active, unexpired session with this id, or null. */
@@ -133,14 +115,13 @@ export class ProxySessionService implements ProxySessions, OnModuleInit, OnModul
   }
 
   onModuleInit(): void {
-    this.timer = setInterval(() => {
+    this.stopFlushing = this.clock.every(this.config.proxySessions.touchMs, () => {
       this.flush().catch((e) => this.log.warn(`session touches not flushed, kept for the next flush: ${e instanceof Error ? e.message : e}`));
-    }, this.config.proxySessions.touchMs);
-    this.timer.unref();
+    });
   }
 
   async onModuleDestroy(): Promise<void> {
-    clearInterval(this.timer);
+    this.stopFlushing?.();
     await this.flush().catch((e) => this.log.error(`session touches lost at shutdown: ${e instanceof Error ? e.message : e}`));
   }
 }

@@ -5,7 +5,7 @@ import { runnerUnits } from '@crawlhub/ops';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
-import { Actor, CLOCK, Clock, JobKey, parseJobKey, SpiderCommandSpec } from '@crawlhub/contracts';
+import { Actor, CLOCK, Clock, IDS, Ids, JobKey, parseJobKey, SpiderCommandSpec } from '@crawlhub/contracts';
 import { DeployedJobs } from '@crawlhub/deploys';
 import { JOBS_VIEW, JobDoc, JobsView, maxRunningOf, RunnerHeartbeatCommand, StartJobCommand, tokenOfRun, UpdateJobsCommand } from '@crawlhub/jobs';
 import { JOB_TOKEN_SECRET } from '@crawlhub/platform';
@@ -108,6 +108,7 @@ export class Runner implements OnApplicationShutdown {
     @Inject(JOB_RECORDS_VIEW) private readonly records: JobRecordsView,
     private readonly deployed: DeployedJobs,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(IDS) private readonly ids: Ids,
   ) {
     const r = config.runner;
     this.id = options.id ?? r.id ?? persistentRunnerId(join(config.dataDir, 'runner-id'));
@@ -253,12 +254,14 @@ export class Runner implements OnApplicationShutdown {
 
   /** One claim (StartJobCommand, within the project's botgroups' limit): the decider gives this runner the next job that fits, or none. */
   private async claimOne(project: number, maxUnits: number, spiders: string[]): Promise<JobDoc | null> {
-    const claim = new StartJobCommand(project, { maxUnits, spiders, fields: { _runner: this.id }, by: 'jobrunner' }, this.actor);
+    // The claim's own id: the outcome of a claim whose answer is lost is read later under it.
+    const requestId = this.ids.uuid();
+    const claim = new StartJobCommand(project, { maxUnits, spiders, fields: { _runner: this.id }, by: 'jobrunner' }, this.actor, requestId);
     try {
       return await this.commands.execute<StartJobCommand, JobDoc | null>(claim);
     } catch (e) {
       // The claim is in the log but its outcome is not readable yet: resolveLostClaims reads it later.
-      if (e instanceof ProjectionLagError) this.lostClaims.set(claim.requestId, project);
+      if (e instanceof ProjectionLagError) this.lostClaims.set(requestId, project);
       else this.logger.error(`claiming a job of project ${project} failed: ${(e as Error).message}`);
       return null;
     }

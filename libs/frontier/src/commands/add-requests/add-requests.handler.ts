@@ -1,9 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { createEvent, FRONTIER_REQUESTS_ADDED, FRONTIER_TOPIC, FrontierRequestsAdded, frontierSlotKey } from '@crawlhub/contracts';
+import { FRONTIER_REQUESTS_ADDED, FrontierRequestsAdded } from '@crawlhub/contracts';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
-import { EventWriter } from '@crawlhub/views';
 import { FrontierDecisions } from '../../decider/frontier-decisions';
 import { requestLine } from '../../domain/requests';
 import { readRequestBody } from '../../ingestion/request-body';
@@ -18,7 +16,6 @@ import { AddRequestsCommand } from './add-requests.command';
 @CommandHandler(AddRequestsCommand)
 export class AddRequestsHandler implements ICommandHandler<AddRequestsCommand, { newcount: number }> {
   constructor(
-    private readonly writer: EventWriter,
     private readonly decisions: FrontierDecisions,
     @Inject(FRONTIER_VIEW) private readonly view: FrontierView,
     @Inject(CONFIG) private readonly config: CrawlhubConfig,
@@ -28,12 +25,9 @@ export class AddRequestsHandler implements ICommandHandler<AddRequestsCommand, {
     const lines = await readRequestBody(cmd.body, this.config.frontier.maxPostBytes, requestLine);
     if (lines.length === 0) return { newcount: 0 };
     const { project, frontier, slot } = cmd.slot;
-    const requestId = randomUUID();
+    const requestId = this.decisions.newRequestId();
     const data: FrontierRequestsAdded = { requestId, project, frontier, slot };
-    const [request] = await this.writer.append(FRONTIER_TOPIC, [
-      createEvent({ type: FRONTIER_REQUESTS_ADDED, key: frontierSlotKey(project, frontier, slot), data, lines, actor: cmd.actor }),
-    ]);
-    await this.decisions.folded(request);
+    await this.decisions.decide(cmd.slot, { type: FRONTIER_REQUESTS_ADDED, data, lines }, cmd.actor);
     const outcome = await this.view.outcome(requestId);
     if (!outcome || !('newcount' in outcome)) throw new Error(`frontier request ${requestId} could not be decided (its frontier.decided fact says why; see the projector's log)`);
     return { newcount: outcome.newcount };

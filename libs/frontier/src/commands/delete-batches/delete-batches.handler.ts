@@ -1,8 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { createEvent, FRONTIER_BATCHES_DELETED, FRONTIER_TOPIC, FrontierBatchesDeleted, frontierSlotKey } from '@crawlhub/contracts';
+import { FRONTIER_BATCHES_DELETED, FrontierBatchesDeleted } from '@crawlhub/contracts';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
-import { EventWriter } from '@crawlhub/views';
 import { FrontierDecisions } from '../../decider/frontier-decisions';
 import { deletedIds } from '../../domain/requests';
 import { readRequestBody } from '../../ingestion/request-body';
@@ -11,14 +10,13 @@ import { DeleteBatchesCommand } from './delete-batches.command';
 /** Every line of the body in one request (all or nothing); answers once its fact is folded: the queue no longer serves them. */
 @CommandHandler(DeleteBatchesCommand)
 export class DeleteBatchesHandler implements ICommandHandler<DeleteBatchesCommand, void> {
-  constructor(private readonly writer: EventWriter, private readonly decisions: FrontierDecisions, @Inject(CONFIG) private readonly config: CrawlhubConfig) {}
+  constructor(private readonly decisions: FrontierDecisions, @Inject(CONFIG) private readonly config: CrawlhubConfig) {}
 
   async execute(cmd: DeleteBatchesCommand): Promise<void> {
     const ids = [...new Set((await readRequestBody(cmd.body, this.config.frontier.maxPostBytes, deletedIds)).flat())];
     if (ids.length === 0) return;
     const { project, frontier, slot } = cmd.slot;
     const data: FrontierBatchesDeleted = { project, frontier, slot, ids };
-    const [request] = await this.writer.append(FRONTIER_TOPIC, [createEvent({ type: FRONTIER_BATCHES_DELETED, key: frontierSlotKey(project, frontier, slot), data, actor: cmd.actor })]);
-    await this.decisions.folded(request);
+    await this.decisions.decide(cmd.slot, { type: FRONTIER_BATCHES_DELETED, data }, cmd.actor);
   }
 }

@@ -1,8 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { createEvent, FRONTIER_BATCHES_LEASED, FRONTIER_TOPIC, FrontierBatchesLeased, frontierSlotKey } from '@crawlhub/contracts';
-import { EventWriter } from '@crawlhub/views';
+import { FRONTIER_BATCHES_LEASED, FrontierBatchesLeased } from '@crawlhub/contracts';
 import { FrontierDecisions } from '../../decider/frontier-decisions';
 import { FRONTIER_VIEW, FrontierView, StoredBatch } from '../../ports/frontier.view';
 import { LeaseBatchesCommand } from './lease-batches.command';
@@ -14,14 +12,13 @@ import { LeaseBatchesCommand } from './lease-batches.command';
  */
 @CommandHandler(LeaseBatchesCommand)
 export class LeaseBatchesHandler implements ICommandHandler<LeaseBatchesCommand, StoredBatch[]> {
-  constructor(private readonly writer: EventWriter, private readonly decisions: FrontierDecisions, @Inject(FRONTIER_VIEW) private readonly view: FrontierView) {}
+  constructor(private readonly decisions: FrontierDecisions, @Inject(FRONTIER_VIEW) private readonly view: FrontierView) {}
 
   async execute(cmd: LeaseBatchesCommand): Promise<StoredBatch[]> {
     const { project, frontier, slot } = cmd.slot;
-    const requestId = randomUUID();
+    const requestId = this.decisions.newRequestId();
     const data: FrontierBatchesLeased = { requestId, project, frontier, slot, mincount: cmd.mincount, leaseMs: cmd.leaseMs, start: cmd.start };
-    const [request] = await this.writer.append(FRONTIER_TOPIC, [createEvent({ type: FRONTIER_BATCHES_LEASED, key: frontierSlotKey(project, frontier, slot), data, actor: cmd.actor })]);
-    await this.decisions.folded(request);
+    await this.decisions.decide(cmd.slot, { type: FRONTIER_BATCHES_LEASED, data }, cmd.actor);
     const outcome = await this.view.outcome(requestId);
     if (!outcome || !('leased' in outcome)) throw new Error(`frontier request ${requestId} could not be decided (its frontier.decided fact says why; see the projector's log)`);
     return this.view.batchesById(cmd.slot, outcome.leased);

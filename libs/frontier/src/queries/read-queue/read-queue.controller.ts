@@ -1,6 +1,7 @@
-import { Controller, Get, Param, Req, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Req, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Clock, CLOCK } from '@crawlhub/contracts';
 import { actorOf, queryOf, RequestPrincipal, sendRecords, single, ApiError } from '@crawlhub/http';
 import { batchLine } from '../../domain/batches';
 import { DEFAULT_MINCOUNT } from '../../domain/lease';
@@ -16,7 +17,12 @@ export const MAX_LEASE_SECONDS = 86_400;
 
 @Controller('hcf')
 export class ReadQueueController {
-  constructor(private readonly queries: QueryBus, private readonly commands: CommandBus, private readonly principals: RequestPrincipal) {}
+  constructor(
+    private readonly queries: QueryBus,
+    private readonly commands: CommandBus,
+    private readonly principals: RequestPrincipal,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
 
   /**
    * JSON lines of batches `{"id":…,"requests":[[fp, qdata], …]}` in id order: whole
@@ -41,7 +47,7 @@ export class ReadQueueController {
       );
       return sendRecords(req, reply, pages([leased.map(batchLine)]));
     }
-    const lines = await this.queries.execute<ReadQueueQuery, AsyncIterable<string[]>>(new ReadQueueQuery(slot, mincount, start, Date.now()));
+    const lines = await this.queries.execute<ReadQueueQuery, AsyncIterable<string[]>>(new ReadQueueQuery(slot, mincount, start, this.clock.now()));
     return sendRecords(req, reply, lines);
   }
 }

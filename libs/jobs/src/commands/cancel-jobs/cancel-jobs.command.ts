@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { Actor } from '@crawlhub/contracts';
 import { checked, jobKeyOf } from '../shared/command-input';
@@ -7,7 +6,7 @@ import { checked, jobKeyOf } from '../shared/command-input';
 export class CancelJobsCommand {
   readonly keys: string[];
 
-  constructor(readonly project: number, keys: unknown[], readonly by: string, readonly actor: Actor, readonly requestId: string = randomUUID()) {
+  constructor(readonly project: number, keys: unknown[], readonly by: string, readonly actor: Actor) {
     this.keys = checked(z.array(jobKeyOf(project)), keys);
   }
 }

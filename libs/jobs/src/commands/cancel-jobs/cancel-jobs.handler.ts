@@ -8,6 +8,6 @@ export class CancelJobsHandler implements ICommandHandler<CancelJobsCommand, Out
   constructor(private readonly requests: JobsRequests) {}
 
   execute(cmd: CancelJobsCommand): Promise<OutcomeOf<'cancel'>> {
-    return this.requests.decide(cmd.project, { op: 'cancel', keys: cmd.keys, by: cmd.by }, cmd.actor, cmd.requestId);
+    return this.requests.decide(cmd.project, { op: 'cancel', keys: cmd.keys, by: cmd.by }, cmd.actor);
   }
 }

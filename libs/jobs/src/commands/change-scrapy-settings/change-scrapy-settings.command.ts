@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { Actor } from '@crawlhub/contracts';
 import { checked, objectField, spiderName } from '../shared/command-input';
@@ -23,7 +22,7 @@ const SCRAPY_SETTINGS = z.object({
 export class ChangeScrapySettingsCommand {
   readonly change: z.output<typeof SCRAPY_SETTINGS>;
 
-  constructor(readonly project: number, change: { spider: string | null; set?: unknown }, readonly by: string, readonly actor: Actor, readonly requestId: string = randomUUID()) {
+  constructor(readonly project: number, change: { spider: string | null; set?: unknown }, readonly by: string, readonly actor: Actor) {
     this.change = checked(SCRAPY_SETTINGS, change);
   }
 }

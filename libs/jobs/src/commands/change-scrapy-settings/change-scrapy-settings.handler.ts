@@ -8,6 +8,6 @@ export class ChangeScrapySettingsHandler implements ICommandHandler<ChangeScrapy
   constructor(private readonly requests: JobsRequests) {}
 
   async execute(cmd: ChangeScrapySettingsCommand): Promise<Record<string, unknown>> {
-    return (await this.requests.decide(cmd.project, { op: 'scrapy-settings', ...cmd.change, by: cmd.by }, cmd.actor, cmd.requestId)).settings;
+    return (await this.requests.decide(cmd.project, { op: 'scrapy-settings', ...cmd.change, by: cmd.by }, cmd.actor)).settings;
   }
 }

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Actor } from '@crawlhub/contracts';
 import { checked, objectField } from '../shared/command-input';
 
@@ -6,7 +5,7 @@ import { checked, objectField } from '../shared/command-input';
 export class ChangeSettingsCommand {
   readonly set: Record<string, unknown>;
 
-  constructor(readonly project: number, set: unknown, readonly remove: string | null, readonly by: string, readonly actor: Actor, readonly requestId: string = randomUUID()) {
+  constructor(readonly project: number, set: unknown, readonly remove: string | null, readonly by: string, readonly actor: Actor) {
     this.set = checked(objectField('settings must be a JSON object'), set);
   }
 }

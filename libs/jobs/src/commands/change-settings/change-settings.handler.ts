@@ -8,6 +8,6 @@ export class ChangeSettingsHandler implements ICommandHandler<ChangeSettingsComm
   constructor(private readonly requests: JobsRequests) {}
 
   async execute(cmd: ChangeSettingsCommand): Promise<Record<string, unknown>> {
-    return (await this.requests.decide(cmd.project, { op: 'settings', set: cmd.set, remove: cmd.remove, by: cmd.by }, cmd.actor, cmd.requestId)).settings;
+    return (await this.requests.decide(cmd.project, { op: 'settings', set: cmd.set, remove: cmd.remove, by: cmd.by }, cmd.actor)).settings;
   }
 }

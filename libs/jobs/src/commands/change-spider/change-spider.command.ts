@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { Actor } from '@crawlhub/contracts';
 import { checked, spiderName } from '../shared/command-input';
@@ -30,7 +29,6 @@ export class ChangeSpiderCommand {
     change: z.input<typeof CREATE_SPIDER> | z.input<typeof TAG_SPIDER>,
     readonly by: string,
     readonly actor: Actor,
-    readonly requestId: string = randomUUID(),
   ) {
     this.change = 'create' in change ? checked(CREATE_SPIDER, change) : checked(TAG_SPIDER, change);
   }

@@ -8,11 +8,11 @@ import { ChangeSpiderCommand } from './change-spider.command';
 export class ChangeSpiderHandler implements ICommandHandler<ChangeSpiderCommand, SpiderDoc | null> {
   constructor(private readonly requests: JobsRequests) {}
 
-  async execute({ project, change, by, actor, requestId }: ChangeSpiderCommand): Promise<SpiderDoc | null> {
+  async execute({ project, change, by, actor }: ChangeSpiderCommand): Promise<SpiderDoc | null> {
     const request =
       'create' in change
         ? { op: 'spider' as const, name: change.create, id: null, create: true, add: [], remove: [], by }
         : { op: 'spider' as const, name: null, id: change.id, create: false, add: change.add, remove: change.remove, by };
-    return (await this.requests.decide(project, request, actor, requestId)).spider;
+    return (await this.requests.decide(project, request, actor)).spider;
   }
 }

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { Actor } from '@crawlhub/contracts';
 import { checked } from '../shared/command-input';
@@ -10,7 +9,7 @@ import { checked } from '../shared/command-input';
 export class CheckRunnersCommand {
   readonly lostMs: number;
 
-  constructor(readonly project: number, lostMs: number, readonly actor: Actor, readonly requestId: string = randomUUID()) {
+  constructor(readonly project: number, lostMs: number, readonly actor: Actor) {
     this.lostMs = checked(z.number().int().positive({ message: 'lostMs must be a positive integer (ms)' }), lostMs);
   }
 }

@@ -9,6 +9,6 @@ export class CheckRunnersHandler implements ICommandHandler<CheckRunnersCommand,
   constructor(private readonly requests: JobsRequests) {}
 
   async execute(cmd: CheckRunnersCommand): Promise<LostJob[]> {
-    return (await this.requests.decide(cmd.project, { op: 'check-runners', lostMs: cmd.lostMs, by: 'jobrunner' }, cmd.actor, cmd.requestId)).failed;
+    return (await this.requests.decide(cmd.project, { op: 'check-runners', lostMs: cmd.lostMs, by: 'jobrunner' }, cmd.actor)).failed;
   }
 }

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Actor } from '@crawlhub/contracts';
 import { checked, jobKeyOf } from '../shared/command-input';
 
@@ -6,7 +5,7 @@ import { checked, jobKeyOf } from '../shared/command-input';
 export class PurgeJobCommand {
   readonly key: string;
 
-  constructor(readonly project: number, key: string, readonly by: string, readonly actor: Actor, readonly requestId: string = randomUUID()) {
+  constructor(readonly project: number, key: string, readonly by: string, readonly actor: Actor) {
     this.key = checked(jobKeyOf(project), key);
   }
 }

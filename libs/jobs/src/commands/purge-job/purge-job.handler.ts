@@ -9,7 +9,7 @@ export class PurgeJobHandler implements ICommandHandler<PurgeJobCommand, void> {
   constructor(private readonly requests: JobsRequests) {}
 
   async execute(cmd: PurgeJobCommand): Promise<void> {
-    const outcome = await this.requests.decide(cmd.project, { op: 'purge', key: cmd.key, by: cmd.by }, cmd.actor, cmd.requestId);
+    const outcome = await this.requests.decide(cmd.project, { op: 'purge', key: cmd.key, by: cmd.by }, cmd.actor);
     if (outcome.error) throw new ApiError(400, outcome.error);
   }
 }

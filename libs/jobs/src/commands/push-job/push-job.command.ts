@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { Actor, JobPushRequest } from '@crawlhub/contracts';
 import { checked, clientFields, integerIn, jobState, objectField, spiderName, stringList } from '../shared/command-input';
@@ -38,7 +37,7 @@ export type PushJobInput = Partial<z.input<typeof PUSH_JOB>> & { by: string };
 export class PushJobCommand {
   readonly request: JobPushRequest;
 
-  constructor(readonly project: number, input: PushJobInput, readonly actor: Actor, readonly requestId: string = randomUUID()) {
+  constructor(readonly project: number, input: PushJobInput, readonly actor: Actor) {
     this.request = { op: 'push', ...checked(PUSH_JOB, input) };
   }
 }

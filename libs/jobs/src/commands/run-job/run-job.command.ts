@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Actor } from '@crawlhub/contracts';
 import { ApiError } from '@crawlhub/http';
 import { PushJobCommand, PushJobInput } from '../push-job/push-job.command';
@@ -24,9 +23,8 @@ export class RunJobCommand {
     input: Omit<PushJobInput, 'refuseDuplicateArgs' | 'fire' | 'unique'>,
     readonly extras: RunJobExtras,
     actor: Actor,
-    requestId: string = randomUUID(),
   ) {
-    this.push = new PushJobCommand(project, { ...input, refuseDuplicateArgs: true }, actor, requestId);
+    this.push = new PushJobCommand(project, { ...input, refuseDuplicateArgs: true }, actor);
     if (this.push.request.state === 'deleted') throw new ApiError(400, 'a job cannot be scheduled as deleted');
   }
 }

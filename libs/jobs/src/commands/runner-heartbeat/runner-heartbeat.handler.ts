@@ -1,5 +1,5 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { createEvent, JOBS_TOPIC, RUNNER_HEARTBEAT, RunnerHeartbeat } from '@crawlhub/contracts';
+import { JOBS_TOPIC, RUNNER_HEARTBEAT, RunnerHeartbeat } from '@crawlhub/contracts';
 import { EventWriter } from '@crawlhub/views';
 import { RunnerHeartbeatCommand } from './runner-heartbeat.command';
 
@@ -11,7 +11,7 @@ export class RunnerHeartbeatHandler implements ICommandHandler<RunnerHeartbeatCo
   async execute(cmd: RunnerHeartbeatCommand): Promise<void> {
     if (cmd.projects.length === 0) return;
     const events = cmd.projects.map((project) =>
-      createEvent<RunnerHeartbeat>({ type: RUNNER_HEARTBEAT, key: String(project), data: { project, runner: cmd.runner }, actor: cmd.actor }),
+      this.writer.createEvent<RunnerHeartbeat>({ type: RUNNER_HEARTBEAT, key: String(project), data: { project, runner: cmd.runner }, actor: cmd.actor }),
     );
     await this.writer.append(JOBS_TOPIC, events);
   }

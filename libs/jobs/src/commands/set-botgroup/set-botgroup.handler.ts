@@ -1,5 +1,5 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { BOTGROUP_CHANGED, BotgroupChanged, createEvent, JOBS_TOPIC } from '@crawlhub/contracts';
+import { BOTGROUP_CHANGED, BotgroupChanged, JOBS_TOPIC } from '@crawlhub/contracts';
 import { EventWriter } from '@crawlhub/views';
 import { SetBotgroupCommand } from './set-botgroup.command';
 
@@ -10,6 +10,6 @@ export class SetBotgroupHandler implements ICommandHandler<SetBotgroupCommand, v
 
   async execute(cmd: SetBotgroupCommand): Promise<void> {
     const data: BotgroupChanged = { name: cmd.name, maxRunning: cmd.deleted ? null : cmd.maxRunning, deleted: cmd.deleted };
-    await this.writer.appendAndWait(JOBS_TOPIC, [createEvent({ type: BOTGROUP_CHANGED, key: `botgroup:${cmd.name}`, data, actor: cmd.actor })]);
+    await this.writer.appendAndWait(JOBS_TOPIC, [this.writer.createEvent({ type: BOTGROUP_CHANGED, key: `botgroup:${cmd.name}`, data, actor: cmd.actor })]);
   }
 }

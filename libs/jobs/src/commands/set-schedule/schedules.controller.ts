@@ -1,6 +1,7 @@
-import { Controller, Get, Post, Req, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Post, Req, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Clock, CLOCK, EventStamps, Ids, IDS } from '@crawlhub/contracts';
 import { actorOf, ApiError, formParams, parseBoolean, RequestPrincipal } from '@crawlhub/http';
 import { nextFire, parseCron } from '../../domain/cron';
 import { integer, projectId, sendDash } from '../../http/jobs-request';
@@ -22,7 +23,13 @@ export class SchedulesController {
     private readonly commands: CommandBus,
     private readonly principals: RequestPrincipal,
     private readonly queries: QueryBus,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(IDS) private readonly ids: Ids,
   ) {}
+
+  private get stamps(): EventStamps {
+    return { clock: this.clock, ids: this.ids };
+  }
 
   @Post('add.json')
   async add(@Req() req: FastifyRequest, @Res() reply: FastifyReply) {
@@ -44,7 +51,7 @@ export class SchedulesController {
       tags: params.getAll('add_tag'),
       by: principal.id,
     };
-    const set = new SetScheduleCommand({ set: schedule }, actorOf(principal));
+    const set = new SetScheduleCommand({ set: schedule }, actorOf(principal), this.stamps);
     await this.commands.execute(set);
     return sendDash(reply, { status: 'ok', id: set.id });
   }
@@ -54,7 +61,7 @@ export class SchedulesController {
     const params = await formParams(req);
     const project = projectId(params.get('project'));
     await this.principals.authorize(req, project);
-    const now = Date.now();
+    const now = this.clock.now();
     const schedules = (await this.queries.execute<ListSchedulesQuery, Schedule[]>(new ListSchedulesQuery(project))).map((s): DashSchedule => ({
       id: s.id,
       spider: s.spider,
@@ -76,7 +83,7 @@ export class SchedulesController {
     const principal = await this.principals.authorize(req, project);
     const id = params.get('id');
     if (!id) throw new ApiError(400, 'id is required');
-    await this.commands.execute(new SetScheduleCommand({ delete: { project, id } }, actorOf(principal)));
+    await this.commands.execute(new SetScheduleCommand({ delete: { project, id } }, actorOf(principal), this.stamps));
     return sendDash(reply, { status: 'ok' });
   }
 }

@@ -1,13 +1,14 @@
+import { ManualClock, SequentialIds } from '@crawlhub/contracts';
 import { SetBotgroupCommand } from '../set-botgroup/set-botgroup.command';
 import { SetScheduleCommand } from './set-schedule.command';
 
 const actor = { kind: 'system', id: 'test' } as const;
-const schedule = (input: Record<string, unknown>) => new SetScheduleCommand({ set: { project: 5, spider: 's', cron: '0 * * * *', by: 'me', ...input } }, actor, Date.UTC(2026, 0, 1));
+const schedule = (input: Record<string, unknown>) => new SetScheduleCommand({ set: { project: 5, spider: 's', cron: '0 * * * *', by: 'me', ...input } }, actor, { clock: new ManualClock(Date.UTC(2026, 0, 1)), ids: new SequentialIds() });
 
 describe('SetScheduleCommand checks a schedule as dash schedules/add.json answers', () => {
-  it('fills the defaults, a new id among them', () => {
+  it('fills the defaults, a new id (of the ids it is given) among them', () => {
     const { change, id } = schedule({});
-    expect(id).toMatch(/^[0-9a-f]{8}$/);
+    expect(id).toBe('00000001');
     expect(change).toEqual({ set: { project: 5, spider: 's', cron: '0 * * * *', id, spiderArgs: {}, enabled: true, priority: 2, units: 1, tags: [], by: 'me' } });
   });
 

@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { Actor, ScheduleDeleted, ScheduleSet } from '@crawlhub/contracts';
+import { Actor, EventStamps, ScheduleDeleted, ScheduleSet } from '@crawlhub/contracts';
 import { CronError, nextFire, parseCron } from '../../domain/cron';
 import { checked, integerIn, spiderName, stringList } from '../shared/command-input';
 
@@ -14,14 +13,14 @@ const required = (message: string) =>
       return z.NEVER;
     });
 
-/** A periodic job, checked in the order dash schedules/add.json has always checked it. */
-const scheduleOf = (now: number) =>
+/** A periodic job, checked in the order dash schedules/add.json has always checked it: its cron must fire after `clock`'s now; a new one's id comes from `ids`. */
+const scheduleOf = ({ clock, ids }: EventStamps) =>
   z.object({
     project: z.number().int().nonnegative(),
     spider: required('spider is required').pipe(spiderName),
     cron: required('cron is required (five fields, UTC: minute hour day month weekday)').transform((cron, ctx): string => {
       try {
-        nextFire(parseCron(String(cron)), now);
+        nextFire(parseCron(String(cron)), clock.now());
         return String(cron);
       } catch (e) {
         if (!(e instanceof CronError)) throw e;
@@ -33,7 +32,7 @@ const scheduleOf = (now: number) =>
     id: z
       .string()
       .optional()
-      .transform((id) => id ?? randomUUID().slice(0, 8))
+      .transform((id) => id ?? ids.hex(4))
       .pipe(z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'id must be 1 to 64 letters, digits, _ or -')),
     spiderArgs: z.record(z.string(), z.string()).default({}),
     enabled: z.boolean().default(true),
@@ -46,14 +45,17 @@ const scheduleOf = (now: number) =>
 /** What a schedule says; absent fields take their defaults (a new id, priority 2, 1 unit, enabled). */
 export type ScheduleInput = { project: number; spider: unknown; cron: unknown; by: string; id?: string; spiderArgs?: Record<string, string>; enabled?: boolean; priority?: unknown; units?: unknown; tags?: unknown };
 
-/** Creates or replaces a periodic job (`set`), or removes it (`delete`; a schedule that does not exist is a 404). */
+/**
+ * Creates or replaces a periodic job (`set`), or removes it (`delete`; a schedule that does
+ * not exist is a 404). `stamps`: the process's CLOCK and IDS, for the check and a new id.
+ */
 export class SetScheduleCommand {
   readonly change: { set: ScheduleSet } | { delete: ScheduleDeleted };
   /** The schedule's id (a new schedule's own, when none was given). */
   readonly id: string;
 
-  constructor(change: { set: ScheduleInput } | { delete: ScheduleDeleted }, readonly actor: Actor, now: number = Date.now()) {
-    this.change = 'set' in change ? { set: checked(scheduleOf(now), change.set) } : change;
+  constructor(change: { set: ScheduleInput } | { delete: ScheduleDeleted }, readonly actor: Actor, stamps: EventStamps) {
+    this.change = 'set' in change ? { set: checked(scheduleOf(stamps), change.set) } : change;
     this.id = 'set' in this.change ? this.change.set.id : this.change.delete.id;
   }
 }

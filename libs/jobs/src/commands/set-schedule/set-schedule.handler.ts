@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { createEvent, SCHEDULE_DELETED, SCHEDULE_SET, SCHEDULES_TOPIC } from '@crawlhub/contracts';
+import { SCHEDULE_DELETED, SCHEDULE_SET, SCHEDULES_TOPIC } from '@crawlhub/contracts';
 import { ApiError } from '@crawlhub/http';
 import { EventWriter } from '@crawlhub/views';
 import { SCHEDULES_VIEW, SchedulesView } from '../../ports/schedules.view';
@@ -18,8 +18,8 @@ export class SetScheduleHandler implements ICommandHandler<SetScheduleCommand, v
     }
     const event =
       'set' in change
-        ? createEvent({ type: SCHEDULE_SET, key: String(change.set.project), data: change.set, actor: cmd.actor })
-        : createEvent({ type: SCHEDULE_DELETED, key: String(change.delete.project), data: change.delete, actor: cmd.actor });
+        ? this.writer.createEvent({ type: SCHEDULE_SET, key: String(change.set.project), data: change.set, actor: cmd.actor })
+        : this.writer.createEvent({ type: SCHEDULE_DELETED, key: String(change.delete.project), data: change.delete, actor: cmd.actor });
     await this.writer.appendAndWait(SCHEDULES_TOPIC, [event]);
   }
 }

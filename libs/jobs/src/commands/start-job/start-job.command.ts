@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { Actor } from '@crawlhub/contracts';
 import { checked, clientFields, stringList } from '../shared/command-input';
@@ -22,13 +21,14 @@ export type StartJobInput = Partial<z.input<typeof START_JOB>> & { by: string };
 
 /**
  * Claim the project's next pending job (highest priority, then first pushed) and start
- * it: jobq startjob, and crawlhub's runners. `requestId` names the claim: a claimer whose
- * wait ended with ProjectionLagError reads the claim's outcome later (JobsView.outcome).
+ * it: jobq startjob, and crawlhub's runners. `requestId` names the claim (absent: JobsRequests
+ * gives it one): a claimer whose wait ended with ProjectionLagError reads the claim's outcome
+ * later (JobsView.outcome) under the id it chose, as the runner does.
  */
 export class StartJobCommand {
   readonly claim: z.output<typeof START_JOB>;
 
-  constructor(readonly project: number, input: StartJobInput, readonly actor: Actor, readonly requestId: string = randomUUID()) {
+  constructor(readonly project: number, input: StartJobInput, readonly actor: Actor, readonly requestId?: string) {
     this.claim = checked(START_JOB, input);
   }
 }

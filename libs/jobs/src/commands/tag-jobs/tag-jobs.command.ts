@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { Actor } from '@crawlhub/contracts';
 import { checked, jobKeyOf, stringList } from '../shared/command-input';
@@ -19,7 +18,7 @@ const tagsOf = (project: number) =>
 export class TagJobsCommand {
   readonly tags: z.output<ReturnType<typeof tagsOf>>;
 
-  constructor(readonly project: number, tags: z.input<ReturnType<typeof tagsOf>>, readonly by: string, readonly actor: Actor, readonly requestId: string = randomUUID()) {
+  constructor(readonly project: number, tags: z.input<ReturnType<typeof tagsOf>>, readonly by: string, readonly actor: Actor) {
     this.tags = checked(tagsOf(project), tags);
   }
 }

@@ -8,6 +8,6 @@ export class TagJobsHandler implements ICommandHandler<TagJobsCommand, OutcomeOf
   constructor(private readonly requests: JobsRequests) {}
 
   execute(cmd: TagJobsCommand): Promise<OutcomeOf<'tags'>> {
-    return this.requests.decide(cmd.project, { op: 'tags', ...cmd.tags, by: cmd.by }, cmd.actor, cmd.requestId);
+    return this.requests.decide(cmd.project, { op: 'tags', ...cmd.tags, by: cmd.by }, cmd.actor);
   }
 }

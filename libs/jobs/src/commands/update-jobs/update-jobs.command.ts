@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { Actor, JobUpdate } from '@crawlhub/contracts';
 import { checked, clientFields, jobKeyProblem, jobState } from '../shared/command-input';
@@ -36,7 +35,7 @@ export type JobUpdateInput = { key: unknown; state?: unknown; fields?: Record<st
 export class UpdateJobsCommand {
   readonly updates: JobUpdate[];
 
-  constructor(readonly project: number, updates: JobUpdateInput[], readonly by: string, readonly actor: Actor, readonly requestId: string = randomUUID()) {
+  constructor(readonly project: number, updates: JobUpdateInput[], readonly by: string, readonly actor: Actor) {
     this.updates = checked(updatesOf(project), updates);
   }
 }

@@ -8,6 +8,6 @@ export class UpdateJobsHandler implements ICommandHandler<UpdateJobsCommand, Out
   constructor(private readonly requests: JobsRequests) {}
 
   execute(cmd: UpdateJobsCommand): Promise<OutcomeOf<'update'>> {
-    return this.requests.decide(cmd.project, { op: 'update', updates: cmd.updates, by: cmd.by }, cmd.actor, cmd.requestId);
+    return this.requests.decide(cmd.project, { op: 'update', updates: cmd.updates, by: cmd.by }, cmd.actor);
   }
 }

@@ -2,6 +2,7 @@ import { Controller, Get, Inject, Optional, Req, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { canAccessProject } from '@crawlhub/access';
+import { Clock, CLOCK } from '@crawlhub/contracts';
 import { ApiError, formParams, RequestPrincipal } from '@crawlhub/http';
 import { JOB_RECORDS_VIEW, JobRecordsView } from '@crawlhub/storage';
 import { JobDoc, SpiderDoc } from '../../domain/job';
@@ -25,6 +26,7 @@ export class DashJobsController {
     private readonly principals: RequestPrincipal,
     @Inject(JOB_RECORDS_VIEW) private readonly records: JobRecordsView,
     @Optional() @Inject(RUNNABLE_SPIDERS) private readonly runnable: RunnableSpiders | null,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   /** JobQ's filters (state, spider, has_tag, lacks_tag, startts, endts) with every state by default, and `job` keys. */
@@ -76,7 +78,7 @@ export class DashJobsController {
     const page = { offset: integer(params, 'offset', 0, 0, Number.MAX_SAFE_INTEGER), limit: integer(params, 'count', 100, 0, 10_000) };
     const docs = await this.queries.execute<ListJobsQuery, JobDoc[]>(new ListJobsQuery(filter, page));
     const total = await this.queries.execute<CountJobsQuery, number>(new CountJobsQuery(filter));
-    const now = Date.now();
+    const now = this.clock.now();
     const counts = await jobRecordCounts(this.records, docs);
     return { total, jobs: docs.map((d) => this.entry(d, now, counts.get(d.key)!)) };
   }

@@ -2,7 +2,7 @@ import { Controller, Get, Inject, Param, Req, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { canAccessProject } from '@crawlhub/access';
-import { JOB_STATES, JobState } from '@crawlhub/contracts';
+import { Clock, CLOCK, JOB_STATES, JobState } from '@crawlhub/contracts';
 import { ApiError, formParams, MAX_ID, parseUnsignedInteger, RequestPrincipal } from '@crawlhub/http';
 import { JobDoc, SpiderDoc } from '../../domain/job';
 import { integer, jobFilter, jobKey, jobqEntries, projectId, sendJobqJson, sendJobqLines, states } from '../../http/jobs-request';
@@ -22,6 +22,7 @@ export class JobqListController {
     private readonly queries: QueryBus,
     private readonly principals: RequestPrincipal,
     @Inject(JOB_RECORDS_VIEW) private readonly records: JobRecordsView,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   @Get('jobq/:project/list')
@@ -37,7 +38,7 @@ export class JobqListController {
     }
     const page = { offset: integer(params, 'start', 0, 0, Number.MAX_SAFE_INTEGER), limit: integer(params, 'count', 1000, 0, 100_000) };
     const jobs = await this.queries.execute<ListJobsQuery, JobDoc[]>(new ListJobsQuery(filter, page));
-    const now = Date.now();
+    const now = this.clock.now();
     return sendJobqLines(reply, await jobqEntries(this.records, jobs, now, params.getAll('jobmeta')));
   }
 
@@ -75,7 +76,7 @@ export class JobqListController {
     await this.principals.authorize(req, project);
     const params = await formParams(req);
     const page = { offset: integer(params, 'start', 0, 0, Number.MAX_SAFE_INTEGER), limit: integer(params, 'count', 5, 0, 10_000) };
-    const now = Date.now();
+    const now = this.clock.now();
     const lines = [];
     for (const state of wanted) {
       const filter = { project, states: [state], ...(spider === undefined ? {} : { spiderIds: [spider] }) };
@@ -94,7 +95,7 @@ export class JobqListController {
     const params = await formParams(req);
     const keys = params.getAll('key').map((k) => jobKey(k, project));
     const jobs = keys.length ? await this.queries.execute<ListJobsQuery, JobDoc[]>(new ListJobsQuery({ project, keys }, { offset: 0, limit: keys.length })) : [];
-    const now = Date.now();
+    const now = this.clock.now();
     return sendJobqLines(reply, await jobqEntries(this.records, jobs, now, params.getAll('jobmeta').length ? params.getAll('jobmeta') : ['key']));
   }
 
@@ -114,7 +115,7 @@ export class JobqListController {
     await this.principals.authorize(req, project);
     const params = await formParams(req);
     const wanted = spiderId === undefined ? params.getAll('spiderid').map(Number) : [spiderId];
-    const now = Date.now();
+    const now = this.clock.now();
     const lines = [];
     for (const spider of await this.queries.execute<ListSpidersQuery, SpiderDoc[]>(new ListSpidersQuery(project))) {
       if (wanted.length && !wanted.includes(spider.id)) continue;
