@@ -8,5 +8,6 @@ export * from './staged-append';
 export * from './adapters/mongodb/mongo-view-database';
 export * from './adapters/mongodb/mongo-projection-store';
 export * from './adapters/mongodb/mongodb-driver';
+export * from './adapters/mongodb/mongo-decided-views';
 export * from './view-adapter';
 export * from './fact-decider';

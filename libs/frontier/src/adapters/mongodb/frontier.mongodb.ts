@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AnyBulkWriteOperation, Collection } from 'mongodb';
 import { LogPosition } from '@crawlhub/eventlog';
-import { MongoViewDatabase } from '@crawlhub/views';
+import { MongoDecidedViews, MongoViewDatabase } from '@crawlhub/views';
 import { PlannedBatch } from '../../domain/batches';
 import { LeaseCandidate } from '../../domain/lease';
 import { FrontierOutcome, FrontierView, SlotRef, StoredBatch, StoredFingerprint } from '../../ports/frontier.view';
@@ -38,12 +38,6 @@ interface OutcomeDoc {
   _o: number;
 }
 
-/** The last request of a partition of the frontier topic whose fact is folded. */
-interface DecidedThroughDoc {
-  _id: number;
-  requestOffset: number;
-}
-
 /** Keys of a slot's documents start with this; frontier and slot names never contain '/'. */
 const prefixOf = (s: SlotRef) => `${s.project}/${s.frontier}/${s.slot}/`;
 /** Just past every key with the prefix (its last character '/' + 1 = '0'). */
@@ -68,10 +62,12 @@ const byBytes = (a: string, b: string) => Buffer.compare(Buffer.from(a, 'utf8'),
  * is not folded again (the projection checks).
  */
 @Injectable()
-export class FrontierMongo implements FrontierView {
+export class FrontierMongo extends MongoDecidedViews implements FrontierView {
   private readonly ready: Promise<void>;
 
-  constructor(@Inject(MongoViewDatabase) private readonly views: MongoViewDatabase) {
+  constructor(@Inject(MongoViewDatabase) views: MongoViewDatabase) {
+    // The release that decided while projecting kept its answers in frontier_outcomes; its pruning never removed the latest one.
+    super(views, { marks: 'frontier_decided_through', beforeFacts: 'frontier_outcomes' });
     this.ready = views.defineIndexes(async (db) => {
       await db.collection<OutcomeDoc>('frontier_answers').createIndex({ at: 1 }, { name: 'by_time' });
     });
@@ -89,9 +85,6 @@ export class FrontierMongo implements FrontierView {
   }
   private get outcomes(): Collection<OutcomeDoc> {
     return this.views.db.collection<OutcomeDoc>('frontier_answers');
-  }
-  private get decidedThroughDocs(): Collection<DecidedThroughDoc> {
-    return this.views.db.collection<DecidedThroughDoc>('frontier_decided_through');
   }
 
   async knownFingerprints(slot: SlotRef, fps: string[]): Promise<boolean[]> {
@@ -176,24 +169,6 @@ export class FrontierMongo implements FrontierView {
   async pruneOutcomes(_at: LogPosition, before: number): Promise<void> {
     await this.ready;
     await this.outcomes.deleteMany({ at: { $lt: before } });
-  }
-
-  async decidedThrough(partition: number): Promise<number> {
-    await this.ready;
-    return (await this.decidedThroughDocs.findOne({ _id: partition }))?.requestOffset ?? -1;
-  }
-
-  async markDecided(_at: LogPosition, partition: number, requestOffset: number): Promise<void> {
-    await this.ready;
-    // $max: folding an older fact again never moves the mark back.
-    await this.decidedThroughDocs.updateOne({ _id: partition }, { $max: { requestOffset } }, { upsert: true });
-  }
-
-  async builtBeforeFacts(): Promise<boolean> {
-    await this.ready;
-    // The release that decided while projecting kept its answers in frontier_outcomes (a replay drops it);
-    // its pruning never removes the latest one.
-    return (await this.views.db.collection('frontier_outcomes').findOne({})) !== null;
   }
 
   async batches(slot: SlotRef, range: { from?: string; after?: string }, limit: number): Promise<StoredBatch[]> {

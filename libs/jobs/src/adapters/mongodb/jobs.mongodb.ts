@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AnyBulkWriteOperation, Collection, Filter } from 'mongodb';
 import { JOB_STATES, JobState } from '@crawlhub/contracts';
 import { LogPosition } from '@crawlhub/eventlog';
-import { MongoViewDatabase } from '@crawlhub/views';
+import { MongoDecidedViews, MongoViewDatabase } from '@crawlhub/views';
 import { JobsDecision, RunnerLiveness } from '../../domain/decide-jobs';
 import { JobDoc, runnerOf, SpiderDoc } from '../../domain/job';
 import { JobFilter, JobsView } from '../../ports/jobs.view';
@@ -66,12 +66,6 @@ interface RunnerMongoDoc {
   _o: number;
 }
 
-/** The last request of a partition of the jobs topic whose fact is folded. */
-interface DecidedThroughDoc {
-  _id: number;
-  requestOffset: number;
-}
-
 interface BotgroupMongoDoc {
   /** The botgroup's name. */
   _id: string;
@@ -99,10 +93,12 @@ const SPIDER_FIELDS = { _id: 0, project: 1, id: 1, name: 1, seq: 1, tags: 1 } as
  * recorded before a crash is the one the projection reuses.
  */
 @Injectable()
-export class JobsMongo implements JobsView {
+export class JobsMongo extends MongoDecidedViews implements JobsView {
   private readonly ready: Promise<void>;
 
-  constructor(@Inject(MongoViewDatabase) private readonly views: MongoViewDatabase) {
+  constructor(@Inject(MongoViewDatabase) views: MongoViewDatabase) {
+    // The release that decided while projecting kept its decisions in job_outcomes.
+    super(views, { marks: 'jobs_decided_through', beforeFacts: 'job_outcomes' });
     this.ready = views.defineIndexes(async (db) => {
       const jobs = db.collection<JobMongoDoc>('jobs');
       await jobs.createIndex({ project: 1, spiderId: 1, number: 1 }, { unique: true, name: 'jobs_number' });
@@ -133,9 +129,6 @@ export class JobsMongo implements JobsView {
   }
   private get outcomes(): Collection<OutcomeDoc> {
     return this.views.db.collection<OutcomeDoc>('job_decisions');
-  }
-  private get decidedThroughDocs(): Collection<DecidedThroughDoc> {
-    return this.views.db.collection<DecidedThroughDoc>('jobs_decided_through');
   }
   private get runnerDocs(): Collection<RunnerMongoDoc> {
     return this.views.db.collection<RunnerMongoDoc>('job_runners');
@@ -206,23 +199,6 @@ export class JobsMongo implements JobsView {
     await this.ready;
     // Insert if absent: the first decision recorded for a request stays.
     await this.outcomes.updateOne({ _id: requestId }, { $setOnInsert: { d: JSON.stringify(decision), _o: at.offset } }, { upsert: true });
-  }
-
-  async decidedThrough(partition: number): Promise<number> {
-    await this.ready;
-    return (await this.decidedThroughDocs.findOne({ _id: partition }))?.requestOffset ?? -1;
-  }
-
-  async markDecided(_at: LogPosition, partition: number, requestOffset: number): Promise<void> {
-    await this.ready;
-    // $max: applying an older fact again never moves the mark back.
-    await this.decidedThroughDocs.updateOne({ _id: partition }, { $max: { requestOffset } }, { upsert: true });
-  }
-
-  async builtBeforeFacts(): Promise<boolean> {
-    await this.ready;
-    // The release that decided while projecting kept its decisions in job_outcomes; a replay drops it.
-    return (await this.views.db.collection('job_outcomes').findOne({})) !== null;
   }
 
   async putSpiders(at: LogPosition, spiders: SpiderDoc[]): Promise<void> {

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Collection } from 'mongodb';
 import { LogPosition } from '@crawlhub/eventlog';
-import { MongoViewDatabase } from '@crawlhub/views';
+import { MongoDecidedViews, MongoViewDatabase } from '@crawlhub/views';
 import { DecidedSession, ProxySessionsView, SessionState, StoredSession } from '../../ports/proxy-sessions.view';
 
 /**
@@ -31,10 +31,11 @@ const idOf = (user: string, id: string) => `${user}/${id}`;
 const sessionOf = (d: SessionDoc): StoredSession => ({ id: d.i, exit: d.x, lastUsed: d.lu, state: d.st });
 
 @Injectable()
-export class ProxySessionsMongo implements ProxySessionsView {
+export class ProxySessionsMongo extends MongoDecidedViews implements ProxySessionsView {
   private readonly ready: Promise<void>;
 
-  constructor(@Inject(MongoViewDatabase) private readonly views: MongoViewDatabase) {
+  constructor(@Inject(MongoViewDatabase) views: MongoViewDatabase) {
+    super(views, { marks: 'proxy_session_decided', beforeFacts: 'proxy_sessions' });
     this.ready = views.defineIndexes(async (db) => {
       await db.collection<SessionDoc>('proxy_session_states').createIndex({ u: 1, lu: 1 }, { name: 'proxy_session_states_idle' });
       await db.collection<SessionDoc>('proxy_session_states').createIndex({ u: 1, st: 1, lu: 1 }, { name: 'proxy_session_states_active' });
@@ -44,10 +45,6 @@ export class ProxySessionsMongo implements ProxySessionsView {
 
   private get docs(): Collection<SessionDoc> {
     return this.views.db.collection<SessionDoc>('proxy_session_states');
-  }
-
-  private get marks(): Collection<{ _id: number; requestOffset: number }> {
-    return this.views.db.collection<{ _id: number; requestOffset: number }>('proxy_session_decided');
   }
 
   async decided(user: string, id: string): Promise<boolean> {
@@ -64,22 +61,6 @@ export class ProxySessionsMongo implements ProxySessionsView {
   async countActive(user: string, since: number, requestOffset: number): Promise<number> {
     await this.ready;
     return this.docs.countDocuments({ u: user, lu: { $gte: since }, $or: [{ st: 'active' }, { st: 'deleted', x: { $ne: '' }, do: { $gt: requestOffset } }] });
-  }
-
-  async decidedThrough(partition: number): Promise<number> {
-    await this.ready;
-    return (await this.marks.findOne({ _id: partition }))?.requestOffset ?? -1;
-  }
-
-  async markDecided(_at: LogPosition, partition: number, requestOffset: number): Promise<void> {
-    await this.ready;
-    await this.marks.updateOne({ _id: partition }, { $max: { requestOffset } }, { upsert: true });
-  }
-
-  async builtBeforeFacts(): Promise<boolean> {
-    await this.ready;
-    // A replay drops every collection, and no code writes that one any more.
-    return (await this.views.db.collection('proxy_sessions').findOne({})) !== null;
   }
 
   async forget(_at: LogPosition, user: string, ids: string[]): Promise<void> {
