@@ -1,34 +1,21 @@
 import { createEvent, FRONTIER_BATCHES_DELETED, FRONTIER_BATCHES_LEASED, FRONTIER_DECIDED, FRONTIER_REQUEST_TYPES, FRONTIER_REQUESTS_ADDED, FRONTIER_TOPIC, FrontierDecided, frontierSlotKey } from '@crawlhub/contracts';
-import { LoggedEvent } from '@crawlhub/eventlog';
 import { frontierAuditEntries, requestLine } from '@crawlhub/frontier';
 import * as decideModule from '../../libs/frontier/src/domain/decide-frontier';
-import { cli } from '../support/cli';
+import { auditJsonWithoutViews, auditWithoutViews, factsPerRequest, replayViews, upgradeLogBeforeFacts } from '../support/decision-facts';
+import { topicStream } from '../support/jobs-stream';
 import { basic, startTestPlatform, TestPlatform } from '../support/platform';
 import { systemStamps } from '../support/stamps';
 
 jest.setTimeout(240_000);
 
 /** Every event of the project's slots in the frontier topic, oldest first per partition. */
-async function frontierStream(p: TestPlatform, project: number): Promise<LoggedEvent[]> {
-  const log = p.core.eventLog;
-  await log.ensureTopics([FRONTIER_TOPIC]);
-  const events: LoggedEvent[] = [];
-  for (let partition = 0; partition < log.partitionCount(FRONTIER_TOPIC); partition++) {
-    for (let from = 0; ; ) {
-      const page = await log.read(FRONTIER_TOPIC, partition, from, 1000);
-      if (page.length === 0) break;
-      events.push(...page.filter((e) => e.event.key.startsWith(`${project}/`)));
-      from = page[page.length - 1].offset + 1;
-    }
-  }
-  return events;
+async function frontierStream(p: TestPlatform, project: number) {
+  return (await topicStream(p.core.eventLog, FRONTIER_TOPIC)).filter((e) => e.event.key.startsWith(`${project}/`));
 }
 
 /** How many facts each request of the project has in the log, in log order. */
-async function factsPerRequest(p: TestPlatform, project: number): Promise<number[]> {
-  const events = await frontierStream(p, project);
-  const facts = events.filter((e) => e.event.type === FRONTIER_DECIDED);
-  return events.filter((e) => FRONTIER_REQUEST_TYPES.includes(e.event.type)).map((r) => facts.filter((f) => f.event.causationId === r.event.id).length);
+async function frontierFacts(p: TestPlatform, project: number): Promise<number[]> {
+  return factsPerRequest(await frontierStream(p, project), FRONTIER_REQUEST_TYPES, FRONTIER_DECIDED);
 }
 
 /**
@@ -101,38 +88,23 @@ describe('frontier: decisions are facts', () => {
     const auditBefore = await frontierAuditEntries(p.core.eventLog, 71);
     expect(auditBefore.map((a) => a.decision?.op)).toEqual(['add', 'add', 'add', 'lease', 'lease', 'delete-batches', 'delete-slot', 'add']);
     expect(auditBefore.every((a) => a.deciderVersion === decideModule.FRONTIER_DECIDER_VERSION && a.request !== undefined && a.causationId !== null)).toBe(true);
-    expect(await factsPerRequest(p, 71)).toEqual([1, 1, 1, 1, 1, 1, 1, 1]);
+    expect(await frontierFacts(p, 71)).toEqual([1, 1, 1, 1, 1, 1, 1, 1]);
 
     const changed = switchDeciderBehaviour();
-    await p.projector!.stop();
-    await p.projector!.replay(() => undefined);
-    await p.projector!.start();
+    await replayViews(p);
     expect(changed).not.toHaveBeenCalled();
     expect(await readAll()).toEqual(before);
     expect(await frontierAuditEntries(p.core.eventLog, 71)).toEqual(auditBefore);
 
     // Audit reads the log alone: the same with every view deleted, through the CLI too (text and --json).
-    await p.projector!.stop();
-    await p.core.projections.reset();
+    expect(await auditJsonWithoutViews(p, '71')).toEqual(JSON.parse(JSON.stringify(auditBefore)));
     expect(await frontierAuditEntries(p.core.eventLog, 71)).toEqual(auditBefore);
-    const config = p.core.config;
-    const laneEnv: Record<string, string> = {
-      EVENT_LOG: config.eventLog.kind,
-      EVENT_LOG_NAMESPACE: config.eventLog.namespace,
-      VIEW_STORE: config.viewStore.kind,
-      ...(config.eventLog.kind === 'kafka' ? { KAFKA_BROKERS: config.eventLog.brokers.join(',') } : {}),
-      ...(config.viewStore.kind === 'mongodb' ? { MONGODB_URI: config.viewStore.uri, MONGODB_DATABASE: config.viewStore.database } : {}),
-    };
-    const json = await cli(config.dataDir, ['audit', '71', '--json'], laneEnv);
-    expect(json.code).toBe(0);
-    expect(json.out.split('\n').filter(Boolean).map((l) => JSON.parse(l))).toEqual(JSON.parse(JSON.stringify(auditBefore)));
-    const textAudit = await cli(config.dataDir, ['audit', '71'], laneEnv);
+    const textAudit = await auditWithoutViews(p, ['71']);
     expect(textAudit.code).toBe(0);
     expect(textAudit.out.split('\n').find((l) => l.includes('frontier.requests-added (4 requests)'))).toMatch(
       / by key:key-\w+  correlation [\w-]+  caused by [\w-]+  decider v1  slot f1\/a  frontier.requests-added \(4 requests\) -> \{"op":"add","newcount":2,/,
     );
-    await p.projector!.replay(() => undefined);
-    await p.projector!.start();
+    await replayViews(p);
     expect(await readAll()).toEqual(before);
 
     // The switch is live: a new request is decided by the changed rules, the history stays.
@@ -156,19 +128,11 @@ describe('frontier: decisions are facts', () => {
     await p.core.eventLog.append(FRONTIER_TOPIC, [lease('legacy-3', 1)]);
     const [firstBatch] = await frontierStream(p, 81);
     await p.core.eventLog.append(FRONTIER_TOPIC, [createEvent({ type: FRONTIER_BATCHES_DELETED, key, data: { ...slot, ids: [] }, actor }, systemStamps)]);
-    expect(await factsPerRequest(p, 81)).toEqual([0, 0, 0, 0]);
+    expect(await frontierFacts(p, 81)).toEqual([0, 0, 0, 0]);
 
-    // The views of that release (it kept its answers in frontier_outcomes): the decider does not decide on them.
-    if (p.core.views.kind === 'sqlite') p.core.views.db.writer.exec(`CREATE TABLE frontier_outcomes (request_id TEXT PRIMARY KEY, at INTEGER, outcome TEXT); INSERT INTO frontier_outcomes VALUES ('old', 0, '{}')`);
-    else await p.core.views.db.db.collection<{ _id: string }>('frontier_outcomes').insertOne({ _id: 'old' });
-    await p.projector!.start();
-    await new Promise((r) => setTimeout(r, 2_000));
-    expect(await factsPerRequest(p, 81)).toEqual([0, 0, 0, 0]);
-    await p.projector!.stop();
-
-    // The upgrade: replay decides what has no fact, once, in log order.
-    await p.projector!.replay(() => undefined);
-    expect(await factsPerRequest(p, 81)).toEqual([1, 1, 1, 1]);
+    // The views of that release kept its answers in frontier_outcomes: the decider does not decide on them; replay decides what has no fact, once, in log order.
+    const oldViews = { sqlite: `CREATE TABLE frontier_outcomes (request_id TEXT PRIMARY KEY, at INTEGER, outcome TEXT); INSERT INTO frontier_outcomes VALUES ('old', 0, '{}')`, mongodb: { collection: 'frontier_outcomes', _id: 'old' } };
+    await upgradeLogBeforeFacts(p, oldViews, () => frontierFacts(p, 81));
     const facts = (await frontierStream(p, 81)).filter((e) => e.event.type === FRONTIER_DECIDED).map((e) => e.event.data as FrontierDecided);
     const firstId = (p: number, index: number) => p.toString(16).padStart(2, '0') + firstBatch.offset.toString(16).padStart(14, '0') + index.toString(16).padStart(4, '0');
     expect(facts.map((f) => f.decision)).toEqual([
@@ -187,10 +151,8 @@ describe('frontier: decisions are facts', () => {
 
     // Decided once: the live decider (running again) and another replay add no fact, and answer the same.
     expect(await post('other', [{ fp: 'later' }])).toBe('200 {"newcount":1}'); // the decider has run past the legacy requests
-    await p.projector!.stop();
-    await p.projector!.replay(() => undefined);
-    await p.projector!.start();
-    expect(await factsPerRequest(p, 81)).toEqual([1, 1, 1, 1]);
+    await replayViews(p);
+    expect(await frontierFacts(p, 81)).toEqual([1, 1, 1, 1]);
     expect(await readAll()).toEqual(after);
   });
 });

@@ -1,19 +1,16 @@
 import { createEvent, JOBS_DECIDED, JOBS_REQUESTED_TYPES, JOBS_TOPIC, JobPushRequest, JobsDecided, JobsRequest, JobsRequested, jobsRequestedType } from '@crawlhub/contracts';
 import * as decideModule from '../../libs/jobs/src/domain/decide-jobs';
 import { auditEntries } from '@crawlhub/jobs';
-import { cli } from '../support/cli';
+import { auditJsonWithoutViews, auditWithoutViews, factsPerRequest, replayViews, upgradeLogBeforeFacts } from '../support/decision-facts';
 import { projectStream } from '../support/jobs-stream';
 import { basic, startTestPlatform, TestPlatform } from '../support/platform';
 import { systemStamps } from '../support/stamps';
 
 jest.setTimeout(240_000);
 
-/** How many facts each request of the project has in the log (request event id -> count). */
-async function factsPerRequest(p: TestPlatform, project: number): Promise<number[]> {
-  const events = await projectStream(p.core.eventLog, project);
-  const requests = events.filter((e) => JOBS_REQUESTED_TYPES.includes(e.event.type));
-  const facts = events.filter((e) => e.event.type === JOBS_DECIDED);
-  return requests.map((r) => facts.filter((f) => f.event.causationId === r.event.id).length);
+/** How many facts each request of the project has in the log, in log order. */
+async function jobFacts(p: TestPlatform, project: number): Promise<number[]> {
+  return factsPerRequest(await projectStream(p.core.eventLog, project), JOBS_REQUESTED_TYPES, JOBS_DECIDED);
 }
 
 /**
@@ -95,9 +92,7 @@ describe('jobs: decisions are facts', () => {
     expect(jobAuditBefore.map((a) => a.jobs?.find((j) => j.key === '41/2/1')?.state)).toEqual(['pending', 'running', 'finished']);
 
     const changed = switchDeciderBehaviour();
-    await p.projector!.stop();
-    await p.projector!.replay(() => undefined);
-    await p.projector!.start();
+    await replayViews(p);
     expect(changed).not.toHaveBeenCalled();
     expect(await readAll()).toEqual(before);
     expect(before.every((b) => b.length > 0)).toBe(true);
@@ -105,27 +100,14 @@ describe('jobs: decisions are facts', () => {
     expect(await auditEntries(p.core.eventLog, { project: 41, job: '41/2/1' })).toEqual(jobAuditBefore);
 
     // Audit reads the log alone: the same with every view deleted, through the CLI too (text and --json).
-    await p.projector!.stop();
-    await p.core.projections.reset();
+    expect(await auditJsonWithoutViews(p, '41/2/1')).toEqual(JSON.parse(JSON.stringify(jobAuditBefore)));
     expect(await auditEntries(p.core.eventLog, { project: 41, job: null })).toEqual(auditBefore);
-    const config = p.core.config;
-    const laneEnv: Record<string, string> = {
-      EVENT_LOG: config.eventLog.kind,
-      EVENT_LOG_NAMESPACE: config.eventLog.namespace,
-      VIEW_STORE: config.viewStore.kind,
-      ...(config.eventLog.kind === 'kafka' ? { KAFKA_BROKERS: config.eventLog.brokers.join(',') } : {}),
-      ...(config.viewStore.kind === 'mongodb' ? { MONGODB_URI: config.viewStore.uri, MONGODB_DATABASE: config.viewStore.database } : {}),
-    };
-    const json = await cli(config.dataDir, ['audit', '41/2/1', '--json'], laneEnv);
-    expect(json.code).toBe(0);
-    expect(json.out.split('\n').filter(Boolean).map((l) => JSON.parse(l))).toEqual(JSON.parse(JSON.stringify(jobAuditBefore)));
-    const lines = await cli(config.dataDir, ['audit', '41'], laneEnv);
+    const lines = await auditWithoutViews(p, ['41']);
     expect(lines.code).toBe(0);
     const pushLine = lines.out.split('\n').find((l) => l.includes('jobs.decided') && l.includes('"unique":"u1"') && l.includes('Active job exists'));
     expect(pushLine).toMatch(/ by key:key-\w+  correlation [\w-]+  caused by [\w-]+  decider v1 /);
-    expect((await cli(config.dataDir, ['audit', '41/x'], laneEnv)).code).toBe(2);
-    await p.projector!.replay(() => undefined);
-    await p.projector!.start();
+    expect((await auditWithoutViews(p, ['41/x'])).code).toBe(2);
+    await replayViews(p);
     expect(await readAll()).toEqual(before);
 
     // The switch is live: a new request is decided by the changed rules, the history stays.
@@ -155,19 +137,11 @@ describe('jobs: decisions are facts', () => {
     ] as JobsRequest[]) {
       await p.core.eventLog.append(JOBS_TOPIC, [request(r)]);
     }
-    expect(await factsPerRequest(p, 51)).toEqual([0, 0, 0, 0, 0, 0]);
+    expect(await jobFacts(p, 51)).toEqual([0, 0, 0, 0, 0, 0]);
 
-    // The views of that release (it kept its decisions in job_outcomes): the decider does not decide on them.
-    if (p.core.views.kind === 'sqlite') p.core.views.db.writer.exec(`CREATE TABLE job_outcomes (request_id TEXT PRIMARY KEY, decision TEXT NOT NULL); INSERT INTO job_outcomes VALUES ('old', '{}')`);
-    else await p.core.views.db.db.collection<{ _id: string }>('job_outcomes').insertOne({ _id: 'old' });
-    await p.projector!.start();
-    await new Promise((r) => setTimeout(r, 2_000));
-    expect(await factsPerRequest(p, 51)).toEqual([0, 0, 0, 0, 0, 0]);
-    await p.projector!.stop();
-
-    // The upgrade: replay decides what has no fact, once, in log order.
-    await p.projector!.replay(() => undefined);
-    expect(await factsPerRequest(p, 51)).toEqual([1, 1, 1, 1, 1, 1]);
+    // The views of that release kept its decisions in job_outcomes: the decider does not decide on them; replay decides what has no fact, once, in log order.
+    const oldViews = { sqlite: `CREATE TABLE job_outcomes (request_id TEXT PRIMARY KEY, decision TEXT NOT NULL); INSERT INTO job_outcomes VALUES ('old', '{}')`, mongodb: { collection: 'job_outcomes', _id: 'old' } };
+    await upgradeLogBeforeFacts(p, oldViews, () => jobFacts(p, 51));
     const facts = (await projectStream(p.core.eventLog, 51)).filter((e) => e.event.type === JOBS_DECIDED).map((e) => e.event.data as JobsDecided);
     expect(facts.map((f) => (f.decision as decideModule.JobsDecision).outcome)).toEqual([
       { op: 'push', key: '51/1/1', error: null, state: 'pending' },
@@ -186,10 +160,8 @@ describe('jobs: decisions are facts', () => {
 
     // Decided once: the live decider (running again) and another replay add no fact, and answer the same.
     await post('/jobq/52/push', { spider: 'other' }); // the decider has run past the legacy requests
-    await p.projector!.stop();
-    await p.projector!.replay(() => undefined);
-    await p.projector!.start();
-    expect(await factsPerRequest(p, 51)).toEqual([1, 1, 1, 1, 1, 1]);
+    await replayViews(p);
+    expect(await jobFacts(p, 51)).toEqual([1, 1, 1, 1, 1, 1]);
     expect(await readAll()).toEqual(after);
   });
 });

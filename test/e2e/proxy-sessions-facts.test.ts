@@ -4,7 +4,7 @@ import { Core } from '@crawlhub/platform';
 import { PROXY_SESSIONS_VIEW, ProxySessionService, ProxySessionsView, sessionAuditEntries } from '@crawlhub/proxy-sessions';
 import * as decideModule from '../../libs/proxy-sessions/src/domain/decide-sessions';
 import { startProxyApp, StartedProxy } from '../../apps/proxy/proxy.app';
-import { cli } from '../support/cli';
+import { auditJsonWithoutViews, auditWithoutViews, factsPerRequest, replayViews, upgradeLogBeforeFacts } from '../support/decision-facts';
 import { keyStream } from '../support/jobs-stream';
 import { basic, startTestPlatform, TestPlatform } from '../support/platform';
 import { direct, viaProxy } from '../support/proxy-client';
@@ -70,10 +70,7 @@ describe('proxy sessions: decisions are facts', () => {
   };
   const facts = async (user: string) => (await keyStream(p.core.eventLog, PROXY_SESSIONS_TOPIC, user)).filter((e) => e.event.type === PROXY_SESSION_DECIDED);
   /** How many facts each create request of the user has in the log. */
-  const factsPerRequest = async (user: string) => {
-    const events = await keyStream(p.core.eventLog, PROXY_SESSIONS_TOPIC, user);
-    return events.filter((e) => e.event.type === PROXY_SESSION_CREATED).map((r) => events.filter((f) => f.event.type === PROXY_SESSION_DECIDED && f.event.causationId === r.event.id).length);
-  };
+  const sessionFacts = async (user: string) => factsPerRequest(await keyStream(p.core.eventLog, PROXY_SESSIONS_TOPIC, user), [PROXY_SESSION_CREATED], PROXY_SESSION_DECIDED);
 
   it('replays to the same views and answers after the decider changed', async () => {
     const keys = [await p.createKey([1]), await p.createKey([1])];
@@ -130,33 +127,18 @@ describe('proxy sessions: decisions are facts', () => {
     ]);
 
     const changed = switchDeciderBehaviour();
-    await p.projector!.stop();
-    await p.projector!.replay(() => undefined);
-    await p.projector!.start();
+    await replayViews(p);
     expect(changed).not.toHaveBeenCalled();
     expect(await readAll()).toEqual(before);
-    expect(await Promise.all(users.map(factsPerRequest))).toEqual([[1, 1, 1, 1, 1], [1, 1, 1, 1]]);
+    expect(await Promise.all(users.map(sessionFacts))).toEqual([[1, 1, 1, 1, 1], [1, 1, 1, 1]]);
     expect(await Promise.all(users.map((u) => sessionAuditEntries(p.core.eventLog, u)))).toEqual(auditBefore);
 
     // Audit reads the log alone: the same with every view deleted, through the CLI too (text and --json).
-    await p.projector!.stop();
-    await p.core.projections.reset();
-    const config = p.core.config;
-    const laneEnv: Record<string, string> = {
-      EVENT_LOG: config.eventLog.kind,
-      EVENT_LOG_NAMESPACE: config.eventLog.namespace,
-      VIEW_STORE: config.viewStore.kind,
-      ...(config.eventLog.kind === 'kafka' ? { KAFKA_BROKERS: config.eventLog.brokers.join(',') } : {}),
-      ...(config.viewStore.kind === 'mongodb' ? { MONGODB_URI: config.viewStore.uri, MONGODB_DATABASE: config.viewStore.database } : {}),
-    };
-    const json = await cli(config.dataDir, ['audit', users[0], '--json'], laneEnv);
-    expect(json.code).toBe(0);
-    expect(json.out.split('\n').filter(Boolean).map((l) => JSON.parse(l))).toEqual(JSON.parse(JSON.stringify(auditBefore[0])));
-    const lines = (await cli(config.dataDir, ['audit', users[0]], laneEnv)).out.split('\n');
+    expect(await auditJsonWithoutViews(p, users[0])).toEqual(JSON.parse(JSON.stringify(auditBefore[0])));
+    const lines = (await auditWithoutViews(p, [users[0]])).out.split('\n');
     expect(lines.filter((l) => / decider v1 .*\(limit 2, idle 1800000 ms\) -> refused/.test(l))).toHaveLength(2);
     expect(lines.find((l) => l.includes('proxy-sessions.deleted'))).toMatch(new RegExp(` by key:${users[0]}  correlation [\\w-]+  session ${ids[0]}$`));
-    await p.projector!.replay(() => undefined);
-    await p.projector!.start();
+    await replayViews(p);
     expect(await readAll()).toEqual(before);
 
     // The switch is live: a new request is decided by the changed rules, the history stays (the create sent the
@@ -187,19 +169,11 @@ describe('proxy sessions: decisions are facts', () => {
       created(ids[3], t0 + 700),
     ];
     for (const e of legacy) await p.core.eventLog.append(PROXY_SESSIONS_TOPIC, [e]);
-    expect(await factsPerRequest(user)).toEqual([0, 0, 0, 0]);
+    expect(await sessionFacts(user)).toEqual([0, 0, 0, 0]);
 
-    // The views of that release (its sessions table): the decider does not decide on them.
-    if (p.core.views.kind === 'sqlite') p.core.views.db.writer.exec(`CREATE TABLE proxy_sessions (user TEXT, id TEXT); INSERT INTO proxy_sessions VALUES ('${user}', '1')`);
-    else await p.core.views.db.db.collection<{ _id: string }>('proxy_sessions').insertOne({ _id: `${user}/1` });
-    await p.projector!.start();
-    await sleep(2_000);
-    expect(await factsPerRequest(user)).toEqual([0, 0, 0, 0]);
-    await p.projector!.stop();
-
-    // The upgrade: replay decides what has no fact, once, in log order.
-    await p.projector!.replay(() => undefined);
-    expect(await factsPerRequest(user)).toEqual([1, 1, 1, 1]);
+    // The views of that release (its sessions table): the decider does not decide on them; replay decides what has no fact, once, in log order.
+    const oldViews = { sqlite: `CREATE TABLE proxy_sessions (user TEXT, id TEXT); INSERT INTO proxy_sessions VALUES ('${user}', '1')`, mongodb: { collection: 'proxy_sessions', _id: `${user}/1` } };
+    await upgradeLogBeforeFacts(p, oldViews, () => sessionFacts(user));
     expect((await facts(user)).map((f) => (f.event.data as ProxySessionDecided).outcome)).toEqual(['active', 'active', 'refused', 'active']);
     await p.projector!.start();
     const main = await proxyWith({ idleMs: 600_000, limit: 2, touchMs: 3_600_000 });
@@ -213,10 +187,8 @@ describe('proxy sessions: decisions are facts', () => {
 
     // Decided once: the live decider (running again) and another replay add no fact, and answer the same.
     expect((await post(main, key)).status).toBe(400); // decided live: the limit of 2 is reached (0 and 3)
-    await p.projector!.stop();
-    await p.projector!.replay(() => undefined);
-    await p.projector!.start();
-    expect(await factsPerRequest(user)).toEqual([1, 1, 1, 1, 1]);
+    await replayViews(p);
+    expect(await sessionFacts(user)).toEqual([1, 1, 1, 1, 1]);
     expect(await readAll()).toEqual(after);
   });
 });
