@@ -15,7 +15,11 @@ export interface Send {
   proxy?: string;
 }
 
-/** What a client of a fleet retries: a connection that failed or was cut, and 503 with Retry-After. */
+/**
+ * What a client of a fleet retries, and nothing else: a connection that failed or was cut
+ * (its server died), and 503 with Retry-After (every API's "retry later": views lagging, no
+ * worker answered, the log refused an append). A 503 without Retry-After is an answer.
+ */
 export type RetrySignal = 'connection' | 'retry-after';
 
 /**
@@ -28,6 +32,8 @@ export type RetrySignal = 'connection' | 'retry-after';
  */
 export class RetryingClient {
   readonly retries: Record<RetrySignal, number> = { connection: 0, 'retry-after': 0 };
+  /** Requests sent (each `send`, however many tries it took). */
+  requests = 0;
   /** Each retry: when, the signal and the request, for the report of a failed check. */
   readonly retryLog: string[] = [];
 
@@ -37,6 +43,7 @@ export class RetryingClient {
   ) {}
 
   async send(url: string, options: Send = {}): Promise<Answer> {
+    this.requests++;
     const until = Date.now() + this.deadlineMs;
     for (;;) {
       let signal: RetrySignal;
