@@ -10,10 +10,10 @@
 #      (test/compat/scrapy-env.sh), shub 2.18.1 (test/compat/shub-env.sh), curl, squid and chromium-headless-shell (apt-get, when missing;
 #      CHROMIUM_PATH names another)
 #   4. the integration tier on the embedded default (SQLite log and views), then again
-#      with EVENT_LOG=kafka and with VIEW_STORE=mongodb for the suites that start a platform;
-#      the fleet suite (test/fleet/fleet-compose.test.ts: docker/compose.yaml's services as
-#      processes on Kafka and MongoDB together) is opt-in (FLEET_TEST=1, `npm run test:fleet`:
-#      over 20 minutes on 2 cores); without it, it is skipped with that reason
+#      with EVENT_LOG=kafka and with VIEW_STORE=mongodb for the suites that start a platform,
+#      then the fleet suite (test/fleet/fleet-compose.test.ts: docker/compose.yaml's services
+#      as 20 processes on Kafka and MongoDB together, killed and restarted under load; it needs
+#      both servers and is skipped, saying so, without one)
 # It ends with what it skipped and why (servers it could not provision, and each jest test
 # skipped for a missing server or tool, with its reason), then one line "N passed, N failed,
 # N skipped".
@@ -96,8 +96,9 @@ provision SCRAPY_PYTHON "installing Scrapy, sh_scrapy (scrapinghub-entrypoint-sc
 provision SHUB "installing shub 2.18.1 (the Scrapy Cloud command line client)" "shub deploy compatibility" bash test/compat/shub-env.sh
 
 # 4. integration tier: every suite on the embedded default (adapter suites use the servers above)
+FLEET_SUITE=test/fleet/fleet-compose.test.ts
 run_jest integration KAFKA_BROKERS="$KAFKA_BROKERS" MONGODB_URI="$MONGODB_URI" PYTHON_CLIENTS="$PYTHON_CLIENTS" SCRAPY_PYTHON="$SCRAPY_PYTHON" SHUB="$SHUB" -- \
-  --selectProjects integration --runInBand || FAILED_RUNS=$((FAILED_RUNS + 1))
+  --selectProjects integration --runInBand --testPathIgnorePatterns "$FLEET_SUITE" || FAILED_RUNS=$((FAILED_RUNS + 1))
 # The whole-platform suites again on the distributed adapters.
 if [ -n "$KAFKA_BROKERS" ]; then
   run_jest e2e-kafka EVENT_LOG=kafka KAFKA_BROKERS="$KAFKA_BROKERS" SCRAPY_PYTHON="$SCRAPY_PYTHON" PYTHON_CLIENTS="$PYTHON_CLIENTS" -- --selectProjects integration --runInBand test/e2e \
@@ -107,6 +108,9 @@ if [ -n "$MONGODB_URI" ]; then
   run_jest e2e-mongodb VIEW_STORE=mongodb MONGODB_URI="$MONGODB_URI" SCRAPY_PYTHON="$SCRAPY_PYTHON" PYTHON_CLIENTS="$PYTHON_CLIENTS" -- --selectProjects integration --runInBand test/e2e \
     || FAILED_RUNS=$((FAILED_RUNS + 1))
 fi
+# The fleet of docker/compose.yaml on both servers (its own run: it prints its figures).
+run_jest fleet KAFKA_BROKERS="$KAFKA_BROKERS" MONGODB_URI="$MONGODB_URI" SCRAPY_PYTHON="$SCRAPY_PYTHON" -- \
+  --selectProjects integration --runInBand "$FLEET_SUITE" || FAILED_RUNS=$((FAILED_RUNS + 1))
 
 # Summary: the counts of each jest run, then what was skipped and why: the provisioning
 # above, and each jest test skipped for a missing server or tool (test/support/skip.ts

@@ -196,7 +196,7 @@ describe('dash API: comments', () => {
 });
 
 describe('comments API without a projector', () => {
-  it('answers 503 in the dash style when the views do not catch up within the bound, and keeps the write', async () => {
+  it('answers 503 with Retry-After in the dash style when the views do not catch up within the bound, and keeps the write', async () => {
     const p = await startTestPlatform({ READ_YOUR_WRITES_TIMEOUT_MS: '300', CRAWLHUB_ADMIN_KEY: 'admin-key-for-comments-projector-down' }, { projector: false });
     const total = async () => (await p.core.eventLog.endOffsets('comments').catch(() => [0])).reduce((a, b) => a + b, 0);
     try {
@@ -206,7 +206,7 @@ describe('comments API without a projector', () => {
         body: 'text=hello',
         headers: { authorization: basic(p.adminKey), 'content-type': 'application/x-www-form-urlencoded' },
       });
-      expect(res.status).toBe(503);
+      expect([res.status, res.headers.get('retry-after')]).toEqual([503, '5']);
       const body = (await res.json()) as { status: string; message: string };
       expect(body.status).toBe('error');
       expect(body.message).toMatch(/^Service Unavailable/);

@@ -108,7 +108,8 @@ describe('health, readiness and metrics on every port', () => {
     const waiting = fetch(`${ports.fetch}/fetch/v2`, { method: 'POST', headers: { Authorization: basic(platform.adminKey), 'content-type': 'application/json' }, body: JSON.stringify({ url: `${siteUrl}/fine` }) });
     await new Promise((r) => setTimeout(r, 1000));
     expect(sample(await scrape(ports.ops), 'crawlhub_fetch_api_requests_in_flight')).toBe(1);
-    expect((await waiting).status).toBe(503);
+    // No worker answered: 503 with Retry-After, the signal a client retries.
+    expect([(await waiting).status, (await waiting).headers.get('retry-after')]).toEqual([503, '5']);
     expect(sample(await scrape(ports.ops), 'crawlhub_fetch_api_requests_in_flight')).toBe(0);
   });
 

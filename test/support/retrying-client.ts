@@ -15,7 +15,11 @@ export interface Send {
   proxy?: string;
 }
 
-/** What a client of a fleet retries: a connection that failed or was cut, and 503 with Retry-After. */
+/**
+ * What a client of a fleet retries, and nothing else: a connection that failed or was cut
+ * (its server died), and 503 with Retry-After (every API's "retry later": views lagging, no
+ * worker answered, the log refused an append). A 503 without Retry-After is an answer.
+ */
 export type RetrySignal = 'connection' | 'retry-after';
 
 /**
@@ -28,6 +32,8 @@ export type RetrySignal = 'connection' | 'retry-after';
  */
 export class RetryingClient {
   readonly retries: Record<RetrySignal, number> = { connection: 0, 'retry-after': 0 };
+  /** Requests sent (each `send`, however many tries it took). */
+  requests = 0;
   /** Each retry: when, the signal and the request, for the report of a failed check. */
   readonly retryLog: string[] = [];
 
@@ -37,6 +43,7 @@ export class RetryingClient {
   ) {}
 
   async send(url: string, options: Send = {}): Promise<Answer> {
+    this.requests++;
     const until = Date.now() + this.deadlineMs;
     for (;;) {
       let signal: RetrySignal;
@@ -55,6 +62,28 @@ export class RetryingClient {
       if (Date.now() > until) throw new Error(`${options.method ?? 'GET'} ${url}: not answered in ${this.deadlineMs} ms (last: ${why})`);
       await new Promise((r) => setTimeout(r, signal === 'retry-after' ? 1000 : 200));
     }
+  }
+
+  /**
+   * One try of a request that must not be sent twice (the official clients never re-send a
+   * non-idempotent POST such as run.json): a retry signal is counted and returned as
+   * 'retry-signal', and the caller finds out whether it took effect (a 503 with Retry-After
+   * of a write says it is stored).
+   */
+  async sendNotResent(url: string, options: Send = {}): Promise<Answer | 'retry-signal'> {
+    this.requests++;
+    let signal: RetrySignal;
+    let why: string;
+    try {
+      const answer = await this.sendOnce(url, options);
+      if (answer.status !== 503 || answer.headers['retry-after'] === undefined) return answer;
+      [signal, why] = ['retry-after', `503 ${answer.body.slice(0, 200)}`];
+    } catch (e) {
+      [signal, why] = ['connection', (e as Error).message];
+    }
+    this.retries[signal]++;
+    this.retryLog.push(`${new Date().toISOString()} ${signal} (not re-sent) ${options.method ?? 'GET'} ${url}: ${why}`);
+    return 'retry-signal';
   }
 
   /** `send`, then the body as JSON, which must come with `status`. */

@@ -40,6 +40,6 @@ export class CommentsApiModule {}
 
 /** How errors of the comments context read in the dash style. */
 export function commentsErrorOf(e: unknown): ApiError | null {
-  if (e instanceof ProjectionLagError) return new ApiError(503, `Service Unavailable: ${e.message}`);
+  if (e instanceof ProjectionLagError) return ApiError.unavailable(e.message);
   return null;
 }

@@ -46,6 +46,6 @@ export class FrontierApiModule {}
 /** How errors of the frontier context read in the storage API's plain-text style. */
 export function frontierErrorOf(e: unknown): ApiError | null {
   if (e instanceof FrontierInputError) return new ApiError(e.status, e.message);
-  if (e instanceof ProjectionLagError) return new ApiError(503, `Service Unavailable: ${e.message}`);
+  if (e instanceof ProjectionLagError) return ApiError.unavailable(e.message);
   return null;
 }

@@ -3,7 +3,7 @@ import type { ArgumentsHost } from '@nestjs/common';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Duplex } from 'node:stream';
 import { IngestError } from './json-lines';
-import { ApiError, ApiErrorFilter, dashErrorFilter, storageErrorFilter } from './api-error';
+import { ApiError, ApiErrorFilter, dashErrorFilter, RETRY_AFTER_SECONDS, storageErrorFilter } from './api-error';
 
 /** A reply that records what was sent. */
 function fakeReply(url = '/items/1/1/1') {
@@ -114,5 +114,20 @@ describe('ApiErrorFilter', () => {
     const { reply, sent } = fakeReply();
     dashErrorFilter().catch(new ApiError(403, 'Forbidden'), hostOf(reply));
     expect([sent.status, sent.body!.toString()]).toEqual([403, '{"status":"error","message":"Forbidden"}']);
+  });
+
+  it.each([
+    ['storage', storageErrorFilter(), 'Service Unavailable: views lag; retry\n'],
+    ['dash', dashErrorFilter(), '{"status":"error","message":"Service Unavailable: views lag; retry"}'],
+  ])('answers "retry later" (ApiError.unavailable) 503 with Retry-After in the %s style', (_style, filter, body) => {
+    const { reply, sent } = fakeReply();
+    filter.catch(ApiError.unavailable('views lag; retry'), hostOf(reply));
+    expect([sent.status, sent.headers['retry-after'], sent.body!.toString()]).toEqual([503, String(RETRY_AFTER_SECONDS), body]);
+  });
+
+  it('adds no Retry-After to other errors', () => {
+    const { reply, sent } = fakeReply();
+    storageErrorFilter().catch(new ApiError(500, 'Internal Server Error'), hostOf(reply));
+    expect(sent.headers['retry-after']).toBeUndefined();
   });
 });

@@ -4,10 +4,32 @@ import { maxHeaderSize, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { IngestError } from './json-lines';
 
-/** An error answer of any API: a status and a one-line message; each app's filter renders it in that API's style. */
+/**
+ * Seconds a client is told to wait (Retry-After) before it retries a request answered 503
+ * because something it needs is momentarily away: the views lag behind the log (a projector
+ * restarting), no worker answered (workers restarting), the log refused an append. Long
+ * enough for a restarted process to come back, short enough for a client to carry on.
+ */
+export const RETRY_AFTER_SECONDS = 5;
+
+/**
+ * An error answer of any API: a status and a one-line message; each app's filter renders it
+ * in that API's style. `retryAfterSeconds`: the answer carries Retry-After (whatever the style).
+ */
 export class ApiError extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly retryAfterSeconds: number | null = null,
+  ) {
     super(message);
+  }
+  /**
+   * 503 with Retry-After: the one answer of every API for "retry later" (the documented
+   * retry signal of a fleet's clients while a role restarts or its views lag).
+   */
+  static unavailable(message: string, retryAfterSeconds = RETRY_AFTER_SECONDS) {
+    return new ApiError(503, `Service Unavailable: ${message}`, retryAfterSeconds);
   }
   static notFound() {
     return new ApiError(404, 'Not Found');
@@ -106,7 +128,8 @@ export class ApiErrorFilter implements ExceptionFilter {
 
   private answerOf(error: ApiError, url: string): ErrorAnswer {
     const answer = this.render(error, url);
-    return { ...answer, headers: { ...answer.headers, 'access-control-allow-origin': '*' } };
+    const retryAfter: Record<string, string> = error.retryAfterSeconds === null ? {} : { 'retry-after': String(error.retryAfterSeconds) };
+    return { ...answer, headers: { ...answer.headers, ...retryAfter, 'access-control-allow-origin': '*' } };
   }
 
   private send(reply: FastifyReply, error: ApiError): void {

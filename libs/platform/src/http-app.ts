@@ -36,6 +36,10 @@ export async function startHttpApp(
     bodyLimit: Number.MAX_SAFE_INTEGER,
     routerOptions: { maxParamLength: MAX_PATH_SEGMENT_CHARS, ignoreTrailingSlash: true, querystringParser: parseQuery },
     keepAliveTimeout: 65_000,
+    // While the app closes (after SIGTERM's drain), a request on a connection it had already
+    // accepted is answered as usual: Fastify's default is a 503 in its own JSON without
+    // Retry-After, which no client of ours is told to retry.
+    return503OnClosing: false,
     frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => errors.frameworkError(error, request, reply),
     clientErrorHandler: (error, socket) => errors.clientError(error, socket),
   });

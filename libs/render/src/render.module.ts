@@ -4,7 +4,7 @@ import { RENDERER } from './ports/renderer.port';
 import { RenderPool, renderPoolOptionsOf } from './adapters/puppeteer/render-pool';
 
 /**
- * Provides RENDERER: a RenderPool started from the config (closed with the module), its
+ * Provides RENDERER: a RenderPool started from the config (closed in the last phase of the application's shutdown, once the workers stopped rendering), its
  * browsers going through `proxyUrl` (crawlhub's proxy; null: direct). No browser starts
  * before the first render.
  */

@@ -62,6 +62,6 @@ export class StorageApiModule {}
 export function storageErrorOf(e: unknown): ApiError | null {
   if (e instanceof FormatError) return new ApiError(e.status, e.message);
   if (e instanceof FilterError) return new ApiError(400, e.message);
-  if (e instanceof ProjectionLagError) return new ApiError(503, `Service Unavailable: ${e.message}`);
+  if (e instanceof ProjectionLagError) return ApiError.unavailable(e.message);
   return null;
 }

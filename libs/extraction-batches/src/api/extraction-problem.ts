@@ -7,10 +7,17 @@ import { ExtractionRequestError } from '../domain/extraction-queries';
  */
 export const PROBLEM_TYPE_BASE = 'http://errors.xod.scrapinghub.com/';
 
-/** A request-level error of the extraction API (RFC 7807), with its type slug and extra members. */
+/**
+ * A request-level error of the extraction API (RFC 7807), with its type slug and extra
+ * members; one to retry later says when as the `retryAfter` member (seconds) and Retry-After.
+ */
 export class ExtractionProblem extends ApiError {
-  constructor(status: number, readonly slug: string, title: string, readonly extra: Record<string, unknown> = {}, readonly headers: Record<string, string> = {}) {
-    super(status, title);
+  constructor(status: number, readonly slug: string, title: string, retryAfterSeconds: number | null = null) {
+    super(status, title, retryAfterSeconds);
+  }
+
+  get extra(): Record<string, unknown> {
+    return this.retryAfterSeconds === null ? {} : { retryAfter: this.retryAfterSeconds };
   }
 }
 
@@ -37,7 +44,7 @@ export function extractionProblemFilter(): ApiErrorFilter {
     const status = e.status === 404 && EXTRACT_PATH.test(url) ? 405 : e.status;
     const problem = e instanceof ExtractionProblem ? e : problemOf(status, e.message);
     if (problem === null) return { status, headers: {}, body: null };
-    const headers: Record<string, string> = { ...problem.headers, 'content-type': 'application/problem+json' };
+    const headers: Record<string, string> = { 'content-type': 'application/problem+json' };
     if (problem.status === 401) headers['www-authenticate'] = 'Basic realm="crawlhub"';
     return { status: problem.status, headers, body: JSON.stringify({ type: `${PROBLEM_TYPE_BASE}${problem.slug}.html`, title: problem.message, status: problem.status, ...problem.extra }) };
   }).register((e) => (e instanceof ExtractionRequestError ? new ExtractionProblem(e.status, e.slug, e.message) : null));

@@ -31,7 +31,7 @@ export class QueriesInFlight implements OnModuleDestroy {
     const limits = this.config.extraction;
     const mine = this.byUser.get(user) ?? 0;
     const refuse = (slug: string, title: string) =>
-      new ExtractionProblem(429, slug, title, { retryAfter: RETRY_AFTER_SECONDS }, { 'retry-after': String(RETRY_AFTER_SECONDS) });
+      new ExtractionProblem(429, slug, title, RETRY_AFTER_SECONDS);
     if (mine + count > limits.userQueriesInFlight) throw refuse('user-rate-limit-exceeded', `User rate limit exceeded: ${mine} queries of this key are in flight (at most ${limits.userQueriesInFlight})`);
     if (this.total + count > limits.queriesInFlight) throw refuse('rate-limit-exceeded', `System-wide rate limit exceeded: ${this.total} queries are in flight (at most ${limits.queriesInFlight})`);
     this.total += count;

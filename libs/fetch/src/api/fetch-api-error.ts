@@ -1,10 +1,15 @@
-import { ApiError, ApiErrorFilter } from '@crawlhub/http';
+import { ApiError, ApiErrorFilter, RETRY_AFTER_SECONDS } from '@crawlhub/http';
 import { FetchInputError } from '../domain/fetch-params';
 
 /** An error of the fetch API itself, with its code (`{"error": code, "message": ...}`). */
 export class FetchApiError extends ApiError {
-  constructor(status: number, readonly code: string, message: string) {
-    super(status, message);
+  constructor(status: number, readonly code: string, message: string, retryAfterSeconds: number | null = null) {
+    super(status, message, retryAfterSeconds);
+  }
+
+  /** 503 with Retry-After: the request could not be queued, or no worker answered in time (workers restarting). */
+  static retryLater(code: string, message: string): FetchApiError {
+    return new FetchApiError(503, code, message, RETRY_AFTER_SECONDS);
   }
 }
 

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { hostname } from 'node:os';
 import { ProxyTokens } from '@crawlhub/access';
 import { Clock, CLOCK, EventEnvelope, FETCH_COMPLETED, FETCH_REQUESTS_TOPIC, FETCH_RESULTS_TOPIC, FetchCompleted, fetchEventProblem, FetchRequested, RENDER_REQUESTS_TOPIC } from '@crawlhub/contracts';
@@ -28,7 +28,7 @@ export const WORKER_PROXY_URL = Symbol('WORKER_PROXY_URL');
  * Requests past their deadline are skipped (their API call has already answered 503).
  */
 @Injectable()
-export class FetchWorker implements OnApplicationBootstrap, OnApplicationShutdown {
+export class FetchWorker implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly log = new Logger('FetchWorker');
   private readonly limiter: Limiter;
   private readonly fetcher: ProxyFetcher;
@@ -60,8 +60,16 @@ export class FetchWorker implements OnApplicationBootstrap, OnApplicationShutdow
     }
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /**
+   * Stops taking requests, finishing those in flight, before the render pool closes (its
+   * onApplicationShutdown): a render cut by the closing pool would be answered as failed
+   * instead of being left to another worker.
+   */
+  async beforeApplicationShutdown(): Promise<void> {
     await Promise.all(this.consumptions.splice(0).map((c) => c.stop()));
+  }
+
+  onApplicationShutdown(): void {
     this.fetcher.close();
   }
 

@@ -63,6 +63,9 @@ export function tooBigFailure(url: string, limit: number): FetchOutcome {
  * proxy fetches them over TLS itself, no CONNECT), authenticated with a proxy token, so
  * sessions, retries, bans, throttling and the usage statistics all apply.
  */
+/** The pause before a request whose connection to the proxy failed is tried again. */
+const PROXY_RETRY_PAUSE_MS = 200;
+
 export class ProxyFetcher {
   private readonly agent: Agent;
   private readonly proxy: URL;
@@ -79,9 +82,21 @@ export class ProxyFetcher {
   /**
    * Never rejects: a proxy that cannot be reached is a failure `proxy_unreachable` (our
    * code), a response cut after it started is `econnreset`, no answer by the deadline is
-   * `timeout`.
+   * `timeout`. A connection to the proxy that fails before any answer (a proxy replica
+   * stopped or died, a kept-alive socket it closed as the request went out) is tried again,
+   * on a new connection, until the deadline: the proxy address leads to a replica that runs.
    */
-  fetch(r: FetchRequested, token: string): Promise<FetchOutcome> {
+  async fetch(r: FetchRequested, token: string): Promise<FetchOutcome> {
+    for (;;) {
+      const outcome = await this.fetchOnce(r, token);
+      if (!('unreachable' in outcome)) return outcome;
+      if (r.deadline - this.options.clock.now() <= PROXY_RETRY_PAUSE_MS) return failure(r.url, 503, 'proxy_unreachable', `The fetch worker could not reach the proxy: ${outcome.unreachable.message}`);
+      await new Promise((resolve) => setTimeout(resolve, PROXY_RETRY_PAUSE_MS));
+    }
+  }
+
+  /** One try; `unreachable`: the connection to the proxy failed before an answer. */
+  private fetchOnce(r: FetchRequested, token: string): Promise<FetchOutcome | { unreachable: Error }> {
     const clientHeaders = r.headers.filter(([name]) => !NOT_FROM_CLIENT.has(name.toLowerCase()));
     const headers: [string, string][] = [['Host', new URL(r.url).host], ...clientHeaders, ['Proxy-Authorization', `Basic ${Buffer.from(`${token}:`).toString('base64')}`]];
     const remaining = r.deadline - this.options.clock.now();
@@ -94,7 +109,7 @@ export class ProxyFetcher {
     if (r.device !== null) headers.push(['X-Proxy-Profile', r.device]);
     const body = r.body === null ? null : Buffer.from(r.body, 'base64');
     if (body !== null) headers.push(['Content-Length', String(body.length)]);
-    return new Promise<FetchOutcome>((resolve) => {
+    return new Promise<FetchOutcome | { unreachable: Error }>((resolve) => {
       const req = request({ agent: this.agent, host: this.proxy.hostname, port: this.proxy.port || 80, method: r.method, path: r.url, headers: headerObjectOf(headers) });
       // A timer may fire a little before the clock reaches the deadline (libuv arms it from the
       // loop's cached clock, stale by as long as the last loop turn took on a busy machine); the
@@ -110,11 +125,11 @@ export class ProxyFetcher {
         req.destroy();
       };
       timer = setTimeout(cutAtDeadline, Math.max(1, remaining));
-      const done = (o: FetchOutcome) => {
+      const done = (o: FetchOutcome | { unreachable: Error }) => {
         clearTimeout(timer);
         resolve(o);
       };
-      req.once('error', (e) => done(failure(r.url, 503, 'proxy_unreachable', `The fetch worker could not reach the proxy: ${e.message}`)));
+      req.once('error', (unreachable) => done({ unreachable }));
       req.once('response', (res) => this.read(r.url, res).then(done));
       req.end(body ?? undefined);
     });

@@ -31,7 +31,7 @@ export async function dashWrite<T>(write: () => Promise<T>): Promise<T> {
     return await write();
   } catch (e) {
     if (e instanceof SpiderCommandError) throw new ApiError(400, e.message);
-    if (e instanceof ProjectionLagError) throw new ApiError(503, `Service Unavailable: ${e.message}`);
+    if (e instanceof ProjectionLagError) throw ApiError.unavailable(e.message);
     throw e;
   }
 }

@@ -86,7 +86,7 @@ export class VersionsController {
     try {
       await this.writer.appendAndWait(DEPLOYS_TOPIC, [this.writer.createEvent({ type: DEPLOY_VERSION_DELETED, key: String(project), data, actor: actorOf(principal) })]);
     } catch (e) {
-      if (e instanceof ProjectionLagError) throw new ApiError(503, `Service Unavailable: ${e.message}`);
+      if (e instanceof ProjectionLagError) throw ApiError.unavailable(e.message);
       throw e;
     }
     return sendDash(reply, { status: 'ok' });

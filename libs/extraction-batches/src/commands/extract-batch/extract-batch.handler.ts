@@ -2,6 +2,7 @@ import { Inject, Logger } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { CLOCK, Clock, currentCorrelationId, EXTRACTION_REQUESTED, EXTRACTION_REQUESTS_TOPIC, ExtractionCompleted, ExtractionRequested, IDS, Ids } from '@crawlhub/contracts';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
+import { RETRY_AFTER_SECONDS } from '@crawlhub/http';
 import { EventWriter } from '@crawlhub/views';
 import { AcceptedQuery } from '../../domain/extraction-queries';
 import { ExtractionProblem } from '../../api/extraction-problem';
@@ -57,7 +58,7 @@ export class ExtractBatchHandler implements ICommandHandler<ExtractBatchCommand,
       } catch (e) {
         for (const w of waiting.values()) w.cancel();
         this.log.error(`a batch could not be queued: ${(e as Error).message}`);
-        throw new ExtractionProblem(503, 'service-unavailable', 'The queries could not be queued (event log unavailable); retry', { retryAfter: 5 }, { 'retry-after': '5' });
+        throw new ExtractionProblem(503, 'service-unavailable', 'The queries could not be queued (event log unavailable); retry', RETRY_AFTER_SECONDS);
       }
     }
     return Promise.all(queries.map(async (q) => resultOf(q, q.error ?? (await waiting.get(q.id)!.result))));

@@ -34,10 +34,10 @@ export class FetchPageHandler implements ICommandHandler<FetchPageCommand, Fetch
       await this.writer.append(params.render ? RENDER_REQUESTS_TOPIC : FETCH_REQUESTS_TOPIC, [this.writer.createEvent({ type: FETCH_REQUESTED, key: id, data: request, actor })]);
     } catch (e) {
       waiting.cancel();
-      throw new FetchApiError(503, 'unavailable', `the fetch could not be queued (event log: ${(e as Error).message}); retry`);
+      throw FetchApiError.retryLater('unavailable', `the fetch could not be queued (event log: ${(e as Error).message}); retry`);
     }
     const done = await waiting.result;
-    if (done === null) throw new FetchApiError(503, 'no_answer', `no worker answered within ${this.config.fetch.deadlineMs} ms (workers down or overloaded); retry`);
+    if (done === null) throw FetchApiError.retryLater('no_answer', `no worker answered within ${this.config.fetch.deadlineMs} ms (workers down or overloaded); retry`);
     return done;
   }
 }

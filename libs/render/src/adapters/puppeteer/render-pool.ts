@@ -1,4 +1,4 @@
-import { OnModuleDestroy } from '@nestjs/common';
+import { OnApplicationShutdown } from '@nestjs/common';
 import type { Page } from 'puppeteer-core';
 import puppeteer from 'puppeteer-core';
 import { Cluster } from 'puppeteer-cluster';
@@ -68,7 +68,7 @@ function failureOf(error: unknown, url: string, timeoutMs: number): RenderError 
  * RENDER_CONCURRENCY at once, at most RENDER_QUEUE_LIMIT waiting (more fail at once with
  * queue_full), each within its timeout from when it starts on a page.
  */
-export class RenderPool implements Renderer, OnModuleDestroy {
+export class RenderPool implements Renderer, OnApplicationShutdown {
   /** Renders running or waiting for a page. */
   private admitted = 0;
   private closed = false;
@@ -167,7 +167,8 @@ export class RenderPool implements Renderer, OnModuleDestroy {
     await this.cluster.close();
   }
 
-  async onModuleDestroy(): Promise<void> {
+  /** Closed in the last phase of a shutdown: the workers that render stop taking requests before it (beforeApplicationShutdown). */
+  async onApplicationShutdown(): Promise<void> {
     await this.close();
   }
 
