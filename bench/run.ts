@@ -27,9 +27,10 @@ import { deployBench } from './deploy.bench';
  * MONGODB_URI adds its MongoDB views lane (a database of its own, named after the data dir).
  * Words after the sections that are options, not sections: `soak` (proxy: memory soak only),
  * `sessions` (proxy: the session create latency only, bench/proxy-sessions.bench.ts),
- * `pages` (extraction: each article page's precision and recall, worst first).
+ * `pages` (extraction: each article page's precision and recall, worst first),
+ * `memory` (storage: the 5 M item memory run only, without the lanes; BENCH_LARGE not needed).
  */
-const OPTIONS = ['soak', 'sessions', 'pages'];
+const OPTIONS = ['soak', 'sessions', 'pages', 'memory'];
 const SECTIONS: Record<string, () => Promise<void>> = {
   collections: () => collectionsBench({ records: Math.round(1_000_000 * Number(process.env.BENCH_SCALE ?? '1')), clients: Number(process.env.BENCH_CLIENTS ?? '4') }),
   jobs: () => jobsBench({ jobs: Math.round(100_000 * Number(process.env.BENCH_SCALE ?? '1')) }),
@@ -42,10 +43,12 @@ const SECTIONS: Record<string, () => Promise<void>> = {
     }),
   storage: async () => {
     const scale = Number(process.env.BENCH_SCALE ?? '1');
-    const lanes: Record<string, Record<string, string>> = { 'embedded (sqlite)': { EVENT_LOG: 'sqlite', VIEW_STORE: 'sqlite' } };
-    if (process.env.KAFKA_BROKERS) lanes['EVENT_LOG=kafka'] = { EVENT_LOG: 'kafka' };
-    // The 5 M item memory run takes minutes: only with BENCH_LARGE=1.
-    const memoryItems = process.env.BENCH_LARGE === '1' ? 5_000_000 * scale : 0;
+    const memoryOnly = process.argv.includes('memory');
+    const lanes: Record<string, Record<string, string>> = memoryOnly ? {} : { 'embedded (sqlite)': { EVENT_LOG: 'sqlite', VIEW_STORE: 'sqlite' } };
+    // Topics of their own per run: the broker outlives runs, and a fresh projector would fold every earlier run's events first.
+    if (process.env.KAFKA_BROKERS && !memoryOnly) lanes['EVENT_LOG=kafka'] = { EVENT_LOG: 'kafka', EVENT_LOG_NAMESPACE: `bench-${Date.now().toString(36)}` };
+    // The 5 M item memory run takes minutes: only with BENCH_LARGE=1 or the `memory` option.
+    const memoryItems = process.env.BENCH_LARGE === '1' || memoryOnly ? 5_000_000 * scale : 0;
     await storageBench({ ingestItems: 200_000 * scale, readItems: 1_000_000 * scale, memoryItems, lanes });
   },
   frontier: () =>

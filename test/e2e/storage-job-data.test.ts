@@ -146,6 +146,42 @@ describe('storage API: job data', () => {
     expect(((await (await get('/items/1/7/1/stats')).json()) as { totals: { input_values: number } }).totals.input_values).toBe(5000);
   });
 
+  it('stores compact lines as the bytes posted and reads them back byte for byte, in one event or staged', async () => {
+    // Compact lines are kept as written (number spellings, escapes, characters of every UTF-8
+    // length); a line with whitespace is stored compacted; a CRLF line too.
+    const compact = ['{"price":1.0,"big":12345678901234567890,"e":1E3}', '{"name":"caf\u00e9 \\" \\\\","emoji":"😀 €","nested":{"a":[1,{"b":null}]}}'];
+    const spaced = '{"a": 1, "b": [1, 2]}';
+    const body = `${compact[0]}\n${spaced}\n${compact[1]}\r\n\n${compact[1]}\n`;
+    const expected = `${compact[0]}\n{"a":1,"b":[1,2]}\n${compact[1]}\n${compact[1]}\n`;
+    // Sent in pieces of 7 bytes, so multi-byte characters and lines are cut across the body's chunks.
+    const bytes = Buffer.from(body);
+    const pieces = Array.from({ length: Math.ceil(bytes.length / 7) }, (_, i) => bytes.subarray(i * 7, i * 7 + 7));
+    const streamed = new ReadableStream({ pull(c) { const next = pieces.shift(); if (next) c.enqueue(next); else c.close(); } });
+    const res = await fetch(url('/items/1/11/1'), { method: 'POST', body: streamed, duplex: 'half', headers: { authorization: auth } } as RequestInit);
+    expect(res.status).toBe(200);
+    expect(Buffer.from(await (await get('/items/1/11/1')).arrayBuffer()).equals(Buffer.from(expected))).toBe(true);
+    // A body of many events (EVENT_CHUNK_BYTES is 64 KB here): staged and committed, the same bytes back.
+    const many = Array.from({ length: 3000 }, (_, i) => (i % 3 === 0 ? `{"i":${i},"v":1.50,"s":"ü€😀${'x'.repeat(40)}"}` : `{"i": ${i}}`));
+    expect((await post('/items/1/11/2', many.join('\n') + '\n')).status).toBe(200);
+    const back = await (await get('/items/1/11/2')).text();
+    expect(back).toBe(many.map((l) => (l.includes(' ') && !l.includes('"s"') ? l.replace(/ /g, '') : l)).join('\n') + '\n');
+  });
+
+  it('refuses a whole body for one malformed line among thousands, in the storage API\'s plain text, with nothing applied', async () => {
+    await post('/items/1/12/1', jl([{ before: 1 }]));
+    // Past the first event chunks (64 KB here), so the chunks before it are staged and must be dropped.
+    const good = Array.from({ length: 3000 }, (_, i) => JSON.stringify({ i, pad: 'q'.repeat(60) }));
+    for (const bad of ['{"i": 2990, "broken"', '{"deep":' + '['.repeat(200) + ']'.repeat(200) + '}', Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d]).toString('latin1')]) {
+      const lines = [...good.slice(0, 2990), bad, ...good.slice(2990)];
+      const res = await post('/items/1/12/1', Buffer.from(lines.join('\n') + '\n', bad.includes('\u00ff') ? 'latin1' : 'utf8'));
+      expect(res.status).toBe(400);
+      expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
+      expect(await res.text()).toMatch(/^Error parsing data, line 2991: /);
+    }
+    expect(await (await get('/items/1/12/1')).text()).toBe('{"before":1}\n');
+    expect(((await (await get('/items/1/12/1/stats')).json()) as { totals: { input_values: number } }).totals.input_values).toBe(1);
+  });
+
   it('merges job metadata, stores null, deletes fields and guards platform fields', async () => {
     const meta = '/jobs/1/8/1';
     expect((await post(meta, JSON.stringify({ close_reason: 'finished', foo: { a: 1 } }))).status).toBe(200);

@@ -27,6 +27,12 @@ export interface EventEnvelope<T = unknown> {
   actor: Actor;
   data: T;
   lines?: string[];
+  /**
+   * Only on the writer's side, never in the wire form: the attached lines as the writer
+   * already holds them in UTF-8, pieces whose concatenation is `lines.join('\n')` (the
+   * posted bytes of each line). encodeEvent copies them instead of encoding `lines` again.
+   */
+  linesUtf8?: Buffer[];
 }
 
 export interface NewEvent<T> {
@@ -35,6 +41,7 @@ export interface NewEvent<T> {
   key: string;
   data: T;
   lines?: string[];
+  linesUtf8?: Buffer[];
   actor: Actor;
   correlationId?: string;
   causationId?: string | null;
@@ -55,6 +62,7 @@ export function createEvent<T>(e: NewEvent<T>, { clock, ids }: EventStamps): Eve
     actor: e.actor,
     data: e.data,
     ...(e.lines ? { lines: e.lines } : {}),
+    ...(e.linesUtf8 ? { linesUtf8: e.linesUtf8 } : {}),
   };
 }
 
@@ -64,9 +72,10 @@ export function createEvent<T>(e: NewEvent<T>, { clock, ids }: EventStamps): Eve
  * attached lines must be compact JSON texts (no raw newline either).
  */
 export function encodeEvent(e: EventEnvelope): Buffer {
-  const { lines, ...header } = e;
+  const { lines, linesUtf8, ...header } = e;
   const head = JSON.stringify(header);
   if (!lines || lines.length === 0) return Buffer.from(head, 'utf8');
+  if (linesUtf8) return Buffer.concat([Buffer.from(head + '\n', 'utf8'), ...linesUtf8]);
   return Buffer.from(head + '\n' + lines.join('\n'), 'utf8');
 }
 

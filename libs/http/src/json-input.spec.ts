@@ -1,4 +1,5 @@
-import { JsonTooDeepError, MAX_JSON_DEPTH, nestsDeeperThan, parseJson } from './json-input';
+import { JSON_NOT_COMPACT, JSON_TOO_DEEP, jsonTextFlags, JsonTooDeepError, MAX_JSON_DEPTH, nestsDeeperThan, parseJson } from './json-input';
+import { isCompactJson } from './json-lines';
 
 const nested = (depth: number, open = '[', close = ']', inner = '1') => open.repeat(depth) + inner + close.repeat(depth);
 
@@ -46,5 +47,17 @@ describe('parseJson', () => {
     expect(err).toBeInstanceOf(SyntaxError);
     expect((err as Error).message).toBe('nested deeper than 100 levels of arrays and objects (the limit)');
     expect(() => parseJson('{nope')).toThrow(SyntaxError);
+  });
+});
+
+describe('jsonTextFlags', () => {
+  const deep = (n: number) => '['.repeat(n) + ']'.repeat(n);
+  it('tells depth and compactness in one pass, as nestsDeeperThan and isCompactJson do apart', () => {
+    const texts = ['{"a":1}', '{"a": 1}', '{"s":"with spaces \\" and \\\\ inside"}', '[1,\t2]', '{"a":1}\r', deep(MAX_JSON_DEPTH), deep(MAX_JSON_DEPTH + 1), `{"x": ${deep(MAX_JSON_DEPTH + 1)}}`, '{"[[[[":"{{{{ "}', '""', '"unclosed'];
+    for (const text of texts) {
+      const flags = jsonTextFlags(text);
+      expect([text, (flags & JSON_TOO_DEEP) !== 0]).toEqual([text, nestsDeeperThan(text)]);
+      if (!nestsDeeperThan(text) && text !== '"unclosed') expect([text, (flags & JSON_NOT_COMPACT) === 0]).toEqual([text, isCompactJson(text)]);
+    }
   });
 });

@@ -36,6 +36,37 @@ export function nestsDeeperThan(text: string, max: number = MAX_JSON_DEPTH): boo
   return false;
 }
 
+/** A flag of jsonTextFlags: the text nests deeper than the limit. */
+export const JSON_TOO_DEEP = 1;
+/** A flag of jsonTextFlags: the text has whitespace outside its strings (it is not compact JSON). */
+export const JSON_NOT_COMPACT = 2;
+
+/**
+ * What one pass over a JSON text tells, outside its strings (each skipped with `indexOf`):
+ * JSON_TOO_DEEP when it opens more than `max` arrays and objects at once, JSON_NOT_COMPACT
+ * when it has whitespace. Allocates nothing and checks nothing else: a malformed text is
+ * left for the parser. The ingest path of JSON lines asks both once per line: two passes
+ * (nestsDeeperThan, then isCompactJson) cost about as much as the line's JSON.parse.
+ */
+export function jsonTextFlags(text: string, max: number = MAX_JSON_DEPTH): number {
+  let depth = 0;
+  let flags = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22 /* " */) {
+      i = closingQuote(text, i);
+      if (i < 0) return flags;
+    } else if (c === 0x5b /* [ */ || c === 0x7b /* { */) {
+      if (++depth > max) return flags | JSON_TOO_DEEP;
+    } else if (c === 0x5d /* ] */ || c === 0x7d /* } */) {
+      depth--;
+    } else if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) {
+      flags |= JSON_NOT_COMPACT;
+    }
+  }
+  return flags;
+}
+
 /** The index of the quote that closes the string opened at `open`, or -1 if it never closes. */
 function closingQuote(text: string, open: number): number {
   let q = open;

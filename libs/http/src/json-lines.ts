@@ -1,4 +1,4 @@
-import { nestsDeeperThan, TOO_DEEP } from './json-input';
+import { JSON_NOT_COMPACT, JSON_TOO_DEEP, jsonTextFlags, TOO_DEEP } from './json-input';
 import { decodeUtf8, InvalidUtf8Error } from './utf8';
 
 /**
@@ -52,11 +52,13 @@ export function jsonOfLine(text: string, lineNo: number): unknown {
  * store a value that a read cannot serve), hands every other line to `parse` (which
  * throws to refuse it, e.g. an
  * IngestError) and yields the results in chunks of about `chunkBytes`, so no body is ever
- * held whole.
+ * held whole. `parse` also gets the line's UTF-8 bytes as posted (a view of the body, not
+ * a copy) and whether its text is compact JSON (no whitespace outside strings): such a
+ * line can be stored as it came, without encoding it again.
  */
 export async function* readLines<T>(
   body: AsyncIterable<Buffer | string> | Iterable<Buffer | string>,
-  parse: (text: string, lineNo: number) => T,
+  parse: (text: string, lineNo: number, bytes: Buffer, compact: boolean) => T,
   options: LineReaderOptions,
 ): AsyncGenerator<LineChunk<T>> {
   const tooLarge = options.tooLarge ?? lineTooLarge;
@@ -71,10 +73,12 @@ export async function* readLines<T>(
     lineNo++;
     const length = end - start;
     if (length > options.maxRecordBytes) throw new IngestError(413, tooLarge(lineNo, options.maxRecordBytes));
-    const text = lineText(buf.subarray(start, end), lineNo);
+    const posted = buf.subarray(start, end);
+    const text = lineText(posted, lineNo);
     if (text.trim() === '') return;
-    if (nestsDeeperThan(text)) throw new IngestError(400, `Error parsing data, line ${lineNo}: ${TOO_DEEP}`);
-    records.push(parse(text, lineNo));
+    const flags = jsonTextFlags(text);
+    if (flags & JSON_TOO_DEEP) throw new IngestError(400, `Error parsing data, line ${lineNo}: ${TOO_DEEP}`);
+    records.push(parse(text, lineNo, posted, (flags & JSON_NOT_COMPACT) === 0));
     bytes += length;
   };
 

@@ -10,8 +10,17 @@ export class RecordError extends Error {}
 /** A record ready to store: its compact JSON text and its stats contribution. */
 export interface NormalizedRecord {
   json: string;
+  /** The UTF-8 bytes of `json` when they are the line as posted (kept as written): the log event takes them as they are. */
+  bytes?: Buffer;
   size: number;
   countKeys: string[];
+}
+
+/** A record's line as posted: its text, its UTF-8 bytes, and whether it is compact JSON (if the reader knows). */
+export interface PostedLine {
+  text: string;
+  bytes?: Buffer;
+  compact?: boolean;
 }
 
 type Obj = Record<string, unknown>;
@@ -30,11 +39,12 @@ function isInt(v: unknown): boolean {
  * §8): items keep the field order they were written with; logs and requests are
  * re-serialised in their schema order, requests without null fields.
  */
-export function normalizeRecord(kind: RecordKind, value: unknown, raw?: string): NormalizedRecord {
+export function normalizeRecord(kind: RecordKind, value: unknown, raw?: string | PostedLine): NormalizedRecord {
   if (kind === 'samples') {
     // A sample is an array `[ts, v1, v2, ...]` (compat-notes §1.5).
     if (!Array.isArray(value) || !isInt(value[0])) throw new RecordError('a sample is a JSON array starting with an integer timestamp');
-    return { json: raw !== undefined && isCompactJson(raw) ? raw : JSON.stringify(value), size: msgpackSize(value), countKeys: [] };
+    const line = postedLine(raw);
+    return { json: line ? line.text : JSON.stringify(value), bytes: line?.bytes, size: msgpackSize(value), countKeys: [] };
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new RecordError('expected a JSON object');
@@ -43,8 +53,8 @@ export function normalizeRecord(kind: RecordKind, value: unknown, raw?: string):
   if (kind === 'items') {
     // An item already written compactly is kept as the client wrote it: that saves a
     // re-serialisation on the hot path, and keeps number spellings (1.0, big integers) exact.
-    const json = raw !== undefined && isCompactJson(raw) ? raw : JSON.stringify(obj);
-    return { json, size: msgpackSize(obj), countKeys: Object.keys(obj) };
+    const line = postedLine(raw);
+    return { json: line ? line.text : JSON.stringify(obj), bytes: line?.bytes, size: msgpackSize(obj), countKeys: Object.keys(obj) };
   }
   if (kind === 'logs') {
     if (typeof obj.message !== 'string') throw new RecordError('log record needs a string "message"');
@@ -67,6 +77,17 @@ export function normalizeRecord(kind: RecordKind, value: unknown, raw?: string):
   for (const f of REQUEST_FIELDS) if (obj[f] !== undefined && obj[f] !== null) out[f] = obj[f];
   for (const k of Object.keys(obj)) if (!(REQUEST_FIELDS as readonly string[]).includes(k) && obj[k] !== null) out[k] = obj[k];
   return { json: JSON.stringify(out), size: msgpackSize(out), countKeys: Object.keys(out).filter((k) => k !== 'time') };
+}
+
+/**
+ * An item or sample is stored as the client wrote it when its line is compact JSON (no
+ * re-serialisation on the hot path, number spellings such as 1.0 or big integers kept
+ * exact): that line, else null (the value is serialised compactly).
+ */
+function postedLine(raw: string | PostedLine | undefined): PostedLine | null {
+  if (raw === undefined) return null;
+  const line = typeof raw === 'string' ? { text: raw } : raw;
+  return line.compact ?? isCompactJson(line.text) ? line : null;
 }
 
 /** The stats contribution of a record already stored (used when it is overwritten). */

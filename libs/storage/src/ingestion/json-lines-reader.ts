@@ -20,14 +20,14 @@ export function readJsonLines(
 ): AsyncGenerator<RecordChunk> {
   const start = options.start ?? 0;
   let records = 0;
-  return readLines(body, (text, lineNo) => {
+  return readLines(body, (text, lineNo, bytes, compact) => {
     if (start + records > MAX_POSITION) {
       throw new IngestError(400, `Error parsing data, line ${lineNo}: its position ${BigInt(start) + BigInt(records)} is past the last record position ${MAX_POSITION}`);
     }
     records++;
     const value = jsonOfLine(text, lineNo);
     try {
-      return normalizeRecord(kind, value, text);
+      return normalizeRecord(kind, value, { text, bytes, compact });
     } catch (e) {
       if (e instanceof RecordError) throw new IngestError(400, `Error parsing data, line ${lineNo}: ${e.message}`);
       throw e;

@@ -26,17 +26,17 @@ export class WriteJobRecordsHandler implements ICommandHandler<WriteJobRecordsCo
     const base = { kind: cmd.kind, job };
     // The events of one write share one id: the request's (X-Request-Id), else a new one.
     const correlationId = currentCorrelationId() ?? this.ids.uuid();
-    const event = <T>(type: string, data: T, lines?: string[]) => this.writer.createEvent({ type, key: job, data, lines, actor: cmd.actor, correlationId });
+    const event = <T>(type: string, data: T, c?: RecordChunk) =>
+      this.writer.createEvent({ type, key: job, data, lines: c && c.records.map((r) => r.json), linesUtf8: c && postedBytes(c), actor: cmd.actor, correlationId });
     const chunkData = (c: RecordChunk) => ({
       sizes: c.records.map((r) => r.size),
       counts: countKeys(c.records.map((r) => r.countKeys)),
     });
-    const lines = (c: RecordChunk) => c.records.map((r) => r.json);
 
     const body = new CountedLines(readJsonLines(cmd.body, cmd.kind, { maxRecordBytes: this.config.maxRecordBytes, chunkBytes: this.config.eventChunkBytes, start: cmd.start }));
     const positions = await appendStaged(this.writer, JOB_DATA_TOPIC, body, {
-      single: (c) => event<JobDataWritten>(JOB_DATA_WRITTEN, { ...base, start: cmd.start, ...chunkData(c) }, lines(c)),
-      staged: (c, upload, seq) => event<JobDataChunkStaged>(JOB_DATA_CHUNK_STAGED, { ...base, upload, seq, ...chunkData(c) }, lines(c)),
+      single: (c) => event<JobDataWritten>(JOB_DATA_WRITTEN, { ...base, start: cmd.start, ...chunkData(c) }, c),
+      staged: (c, upload, seq) => event<JobDataChunkStaged>(JOB_DATA_CHUNK_STAGED, { ...base, upload, seq, ...chunkData(c) }, c),
       commit: (upload, chunks) => event<JobDataUploadCommitted>(JOB_DATA_UPLOAD_COMMITTED, { ...base, upload, start: cmd.start, chunks }),
       abort: (upload) => event<JobDataUploadAborted>(JOB_DATA_UPLOAD_ABORTED, { upload, job }),
     });
@@ -44,4 +44,16 @@ export class WriteJobRecordsHandler implements ICommandHandler<WriteJobRecordsCo
     await this.writer.waitForViews(positions);
     return { records: body.records };
   }
+}
+
+const NEWLINE = Buffer.from('\n');
+
+/** A chunk's lines in UTF-8 for its event: each record's posted bytes where it was kept as written (no second encoding of the body), `\n` between them. */
+function postedBytes(c: RecordChunk): Buffer[] {
+  const pieces: Buffer[] = [];
+  for (const r of c.records) {
+    if (pieces.length > 0) pieces.push(NEWLINE);
+    pieces.push(r.bytes ?? Buffer.from(r.json, 'utf8'));
+  }
+  return pieces;
 }
