@@ -182,6 +182,21 @@ describe('storage API: job data', () => {
     expect(((await (await get('/items/1/12/1/stats')).json()) as { totals: { input_values: number } }).totals.input_values).toBe(1);
   });
 
+  it('answers a body refused early at once, without reading it whole, and the connection stays usable', async () => {
+    // The bad line comes first in a body far larger than the socket buffers: the 400 must
+    // come back although the client is still sending, and the rest must not break the
+    // connection for the next request (the server drains what it refused).
+    const good = Array.from({ length: 20000 }, (_, i) => JSON.stringify({ i, pad: 'q'.repeat(60) }));
+    const body = ['{"broken"', ...good].join('\n') + '\n';
+    const started = performance.now();
+    const res = await post('/items/1/12/2', body);
+    expect(res.status).toBe(400);
+    expect(await res.text()).toMatch(/^Error parsing data, line 1: /);
+    expect(performance.now() - started).toBeLessThan(10_000);
+    expect((await post('/items/1/12/2', jl([{ after: 1 }]))).status).toBe(200);
+    expect(await (await get('/items/1/12/2')).text()).toBe('{"after":1}\n');
+  });
+
   it('merges job metadata, stores null, deletes fields and guards platform fields', async () => {
     const meta = '/jobs/1/8/1';
     expect((await post(meta, JSON.stringify({ close_reason: 'finished', foo: { a: 1 } }))).status).toBe(200);

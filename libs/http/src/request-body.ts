@@ -14,14 +14,34 @@ import { decodeUtf8, InvalidUtf8Error } from './utf8';
 /** The body as it streams in, gunzipped when sent with `Content-Encoding: gzip`. */
 export function decodedBody(req: FastifyRequest): AsyncIterable<Buffer> {
   const encoding = String(req.headers['content-encoding'] ?? '').trim().toLowerCase();
-  if (encoding === '' || encoding === 'identity') return req.raw;
+  if (encoding === '' || encoding === 'identity') return drainedWhenLeft(req.raw, req.raw.iterator({ destroyOnReturn: false }));
   if (encoding === 'gzip' || encoding === 'x-gzip') return gunzipped(req.raw);
   throw new ApiError(415, `Unsupported content-encoding: ${encoding}`);
 }
 
+/**
+ * A reader may stop before the end of a body (a refused line, a limit): the request must
+ * then not be destroyed, which would reset the connection before the error answer goes
+ * out (and a client still sending would see a reset, not the answer). What is left is read
+ * and dropped instead, so the answer is sent and the connection serves the next request;
+ * the server's request timeout bounds how long a client may go on sending.
+ */
+async function* drainedWhenLeft(raw: Readable, pieces: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+  let ended = false;
+  try {
+    for await (const piece of pieces) yield piece;
+    ended = true;
+  } finally {
+    if (!ended && !raw.destroyed) {
+      raw.unpipe();
+      raw.resume();
+    }
+  }
+}
+
 async function* gunzipped(raw: Readable): AsyncGenerator<Buffer> {
   try {
-    for await (const piece of raw.pipe(createGunzip())) yield piece as Buffer;
+    for await (const piece of drainedWhenLeft(raw, raw.pipe(createGunzip()))) yield piece;
   } catch (e) {
     // zlib's errors carry a Z_* code (checked by shape: they may come from another realm).
     const code = (e as NodeJS.ErrnoException | null)?.code;
