@@ -86,8 +86,15 @@ export function trainModels(pages: CorpusPage[], runs: PageRun[]): ExtractionMod
     const truth = normalisedField('author', page.truth.author);
     for (const candidate of runs[i].articleEvidence.authorCandidates) authorExamples.push({ features: candidate.features, label: truth !== '' && normalisedField('author', candidate.names.join(', ')) === truth });
   });
+  const dateExamples: Example[] = [];
+  pages.forEach((page, i) => {
+    if (page.dataset !== 'wcxb-dev') return; // the only set whose truth gives the date (or that none is shown)
+    const truth = normalisedField('date', page.truth.datePublished);
+    for (const candidate of runs[i].articleEvidence.dateCandidates) dateExamples.push({ features: candidate.features, label: truth !== '' && normalisedField('date', candidate.iso) === truth });
+  });
   return {
     author: fitLogistic(authorExamples, undefined, false),
+    date: fitLogistic(dateExamples, undefined, false),
     articlePage: fitLogistic(pages.map((page, i) => ({ features: runs[i].articleEvidence.pageFeatures, label: page.pageType === 'article' }))),
     productPage: fitLogistic(pages.map((page, i) => ({ features: runs[i].productFeatures, label: page.pageType === 'product' }))),
     headline: fitLogistic(headlineExamples),
@@ -101,7 +108,7 @@ export function trainModels(pages: CorpusPage[], runs: PageRun[]): ExtractionMod
  */
 export function withModels(run: PageRun, models: ExtractionModels): PageRun {
   const article = { ...run.article, ...modelledArticleFields(run.articleEvidence, models) };
-  for (const key of ['headline', 'author'] as const) if (article[key] === undefined) delete article[key];
+  for (const key of ['headline', 'author', 'datePublished', 'datePublishedRaw'] as const) if (article[key] === undefined) delete article[key];
   if (!article.authorsList?.length) delete article.authorsList;
   return { ...run, article, product: { ...run.product, ...modelledProductFields(run.productFeatures, models) } };
 }
