@@ -1,5 +1,5 @@
-import { DomDocument, normalizeSpace } from '../../dom';
-import { StructuredData, StructuredRecord, metaValue, propertyValues } from '../../structured-data';
+import { DomDocument, DomElement, classWords, normalizeSpace, shortTextOf, textsAfter } from '../../dom';
+import { StructuredData, StructuredRecord, StructuredValue, metaValue, propertyValues } from '../../structured-data';
 import { FeatureValues, LogisticModel, predictProbability } from '../../model/logistic';
 
 // Bylines as themes mark them; a link to an author archive (WordPress, Ghost: /author/<name>) is one too.
@@ -11,7 +11,12 @@ const BYLINE_SELECTORS: [string, string][] = [
   ['authorLink', 'a[href*="/author/"]'],
 ];
 const META_AUTHOR = ['author', 'article:author', 'parsely-author', 'sailthru.author', 'dc.creator'];
-const SOURCES = ['structuredPerson', 'structuredOrganization', 'structuredText', 'meta', ...BYLINE_SELECTORS.map(([name]) => name)];
+const SOURCES = ['structuredPerson', 'structuredOrganization', 'structuredText', 'meta', 'writtenByLabel', ...BYLINE_SELECTORS.map(([name]) => name), 'authorWordClass', 'bylineText'];
+// A byline's label, alone ("Written by" / "Author:" then the name) or before the name ("By Jane Doe"), in en/de/fr/es/it/pt/nl.
+const BYLINE_LABEL = /^(?:(?:written|posted|published|reviewed|words)\s+by|by|author|authors|von|par|por|di|door|autor|auteur|autore)\s*:?$/i;
+const BYLINE_PREFIX = /^(?:(?:written|posted|published)\s+by|by|von|par|por|door)\s*:?\s+/i;
+// How far past the <h1> a byline is looked for (text nodes).
+const TEXTS_AFTER_HEADLINE = 40;
 const MAX_NAME_CHARS = 80;
 
 /** One reading of the page's authors, with the signals the author model weighs. */
@@ -29,20 +34,28 @@ export interface AuthorCandidate {
 export function authorCandidates(article: StructuredRecord | undefined, data: StructuredData, document: DomDocument): AuthorCandidate[] {
   const found: [string, string[]][] = [];
   for (const value of propertyValues(article, 'author')) {
-    if (typeof value === 'string') found.push(['structuredText', splitNames(value)]);
+    const person = typeof value === 'string' ? value : withName(value, data);
+    if (typeof person === 'string') found.push(['structuredText', splitNames(person)]);
     else {
-      const name = value.properties.name?.find((v): v is string => typeof v === 'string');
-      if (name) found.push([value.types.includes('Organization') || value.types.includes('NewsMediaOrganization') ? 'structuredOrganization' : 'structuredPerson', splitNames(name)]);
+      const name = person.properties.name?.find((v): v is string => typeof v === 'string');
+      if (name) found.push([person.types.includes('Organization') || person.types.includes('NewsMediaOrganization') ? 'structuredOrganization' : 'structuredPerson', splitNames(name)]);
     }
   }
   for (const key of META_AUTHOR) {
     const meta = metaValue(data, key);
     if (meta && !/^https?:/.test(meta)) found.push(['meta', splitNames(meta)]);
   }
+  // WordPress' SEO plugins label the author for link previews: twitter:label1 "Written by", twitter:data1 the name.
+  for (const n of [1, 2]) if (/^written by$/i.test(metaValue(data, `twitter:label${n}`) ?? '')) found.push(['writtenByLabel', splitNames(metaValue(data, `twitter:data${n}`) ?? '')]);
   for (const [source, selector] of BYLINE_SELECTORS) {
     const element = document.querySelectorAll(selector).find((e) => splitNames(normalizeSpace(e.textContent)).length);
     if (element) found.push([source, splitNames(normalizeSpace(element.textContent))]);
   }
+  // Any element whose class words say author ("the-author", "authorName", "post-detail__meta-author") with a name-sized text.
+  const named = innermostFirst(document.querySelectorAll('[class*=author i]').filter((e) => classWords(e).includes('author') && splitNames(shortTextOf(e, MAX_NAME_CHARS) ?? '').length));
+  if (named) found.push(['authorWordClass', splitNames(shortTextOf(named, MAX_NAME_CHARS)!)]);
+  const byline = bylineAfterHeadline(document);
+  if (byline) found.push(['bylineText', byline]);
   // A structured record's several authors are one reading.
   const merged = new Map<string, [Set<string>, string[]]>();
   const structured = found.filter(([s]) => s.startsWith('structured'));
@@ -71,10 +84,53 @@ export function authorCandidates(article: StructuredRecord | undefined, data: St
   });
 }
 
-/** The candidate the author model rates highest, when it is likely enough (else no author). */
+/** A byline a reader sees under the <h1>: "By Jane Doe", or a "Written by" label and the name after it. */
+function bylineAfterHeadline(document: DomDocument): string[] | undefined {
+  const h1 = document.querySelector('h1');
+  if (!h1) return undefined;
+  for (const [text, previous] of textsAfter(h1, TEXTS_AFTER_HEADLINE)) {
+    if (text.length > MAX_NAME_CHARS) continue;
+    const rest = text.replace(BYLINE_PREFIX, '');
+    // "By Jane Doe", not "By the time we arrived": the name after the label is capitalised.
+    const names = BYLINE_LABEL.test(previous) ? splitNames(text) : rest !== text && /^\p{Lu}/u.test(rest) ? splitNames(rest) : [];
+    if (names.length) return names;
+  }
+  return undefined;
+}
+
+/** The first element, or the innermost of those inside it (a wrapper "post-author" around "author-name": the name alone). */
+function innermostFirst(elements: readonly DomElement[]): DomElement | undefined {
+  let chosen = elements[0];
+  for (const element of elements.slice(1)) {
+    let ancestor = element.parentElement;
+    while (ancestor && ancestor !== chosen) ancestor = ancestor.parentElement;
+    if (ancestor) chosen = element;
+  }
+  return chosen;
+}
+
+/** An author given by reference ({"@id": "…#/schema/person/…"}, as Yoast's @graph does): the record with that @id. */
+function withName(value: StructuredValue, data: StructuredData): StructuredValue {
+  if (typeof value === 'string' || value.properties.name) return value;
+  const id = value.properties['@id']?.find((v): v is string => typeof v === 'string');
+  return (id && recordById(data.records, id)) || value;
+}
+
+function recordById(records: StructuredRecord[], id: string): StructuredRecord | undefined {
+  for (const record of records) {
+    if (record.properties.name && record.properties['@id']?.includes(id)) return record;
+    for (const values of Object.values(record.properties)) {
+      const nested = recordById(values.filter((v): v is StructuredRecord => typeof v !== 'string'), id);
+      if (nested) return nested;
+    }
+  }
+  return undefined;
+}
+
+/** The candidate the author model rates highest, when it passes the model's threshold (else no author). */
 export function articleAuthors(candidates: AuthorCandidate[], model: LogisticModel): string[] {
   let best: string[] = [];
-  let bestScore = 0.5;
+  let bestScore = model.threshold ?? 0.5;
   for (const candidate of candidates) {
     const score = predictProbability(model, candidate.features);
     if (score > bestScore) [best, bestScore] = [candidate.names, score];

@@ -1,4 +1,4 @@
-import { DomDocument, DomElement, DomNode, TEXT_NODE, classWords, isElement, normalizeSpace, shortTextOf } from '../../dom';
+import { DomDocument, DomElement, classWords, normalizeSpace, shortTextOf, textsAfter } from '../../dom';
 import { StructuredData, StructuredRecord, propertyText } from '../../structured-data';
 import { FeatureValues, LogisticModel, predictProbability } from '../../model/logistic';
 
@@ -129,10 +129,10 @@ function groupedByDay(sightings: Sighting[]): DateCandidate[] {
   });
 }
 
-/** The candidate the date model rates highest, when it is likely enough (else no date). */
+/** The candidate the date model rates highest, when it passes the model's threshold (else no date). */
 export function articleDate(candidates: DateCandidate[], model: LogisticModel): PublishedDate | undefined {
   let best: PublishedDate | undefined;
-  let bestScore = 0.5;
+  let bestScore = model.threshold ?? 0.5;
   for (const candidate of candidates) {
     const score = predictProbability(model, candidate.features);
     if (score > bestScore) [best, bestScore] = [{ iso: candidate.iso, raw: candidate.raw }, score];
@@ -158,30 +158,6 @@ function otherRecordDates(records: StructuredRecord[], article: StructuredRecord
 function contextOf(element: DomElement): string {
   const parent = element.parentElement;
   return `${classWords(element).join(' ')} ${(parent && shortTextOf(parent, MAX_DATE_TEXT * 2)) ?? shortTextOf(element, MAX_DATE_TEXT) ?? ''}`;
-}
-
-/** The texts that follow an element in document order (its own subtree skipped), each with the text before it. */
-function textsAfter(start: DomElement, limit: number): [string, string][] {
-  const texts: [string, string][] = [];
-  let previous = '';
-  let node = nextInOrder(start, true);
-  while (node && texts.length < limit) {
-    if (node.nodeType === TEXT_NODE) {
-      const text = normalizeSpace(node.textContent);
-      if (text) {
-        texts.push([text, previous]);
-        previous = text;
-      }
-    }
-    node = nextInOrder(node, !isElement(node));
-  }
-  return texts;
-}
-
-function nextInOrder(node: DomNode, skipChildren: boolean): DomNode | null {
-  if (!skipChildren && node.firstChild) return node.firstChild;
-  for (let current: DomNode | null = node; current; current = current.parentElement) if (current.nextSibling) return current.nextSibling;
-  return null;
 }
 
 function pathOf(url: string): string {
