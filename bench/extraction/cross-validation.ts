@@ -83,7 +83,7 @@ export function trainModels(pages: CorpusPage[], runs: PageRun[]): ExtractionMod
   });
   const wcxb = pages.map((_, i) => i).filter((i) => pages[i].dataset === 'wcxb-dev'); // the only set whose truth says who wrote it and when (or that nobody/no date is named)
   const author = fittedWithThreshold(
-    wcxb.map((i) => ({ truth: normalisedField('author', pages[i].truth.author), candidates: runs[i].articleEvidence.authorCandidates.map((c) => ({ features: c.features, value: normalisedField('author', c.names.join(', ')) })) })),
+    wcxb.map((i) => ({ truth: normalisedField('author', pages[i].truth.author), candidates: runs[i].articleEvidence.authorCandidates.map((c) => ({ features: c.features, value: normalisedField('author', c.text) })) })),
   );
   const date = fittedWithThreshold(
     wcxb.map((i) => ({ truth: normalisedField('date', pages[i].truth.datePublished), candidates: runs[i].articleEvidence.dateCandidates.map((c) => ({ features: c.features, value: normalisedField('date', c.iso) })) })),

@@ -42,8 +42,8 @@ export function modelledArticleFields(evidence: ArticleModelEvidence, models: Ex
     datePublished: date?.iso,
     datePublishedRaw: date?.raw,
     headline: articleHeadline(evidence.headlineCandidates, models.headline),
-    author: authors.length ? authors.join(', ') : undefined,
-    authorsList: authors,
+    author: authors?.text,
+    authorsList: authors?.names ?? [],
     probability: articleProbability(evidence.pageFeatures, models.articlePage),
   };
 }
@@ -57,7 +57,8 @@ export function extractArticleWithEvidence(html: string, url: string, options: E
   const record = firstRecord(data, ARTICLE_TYPES);
   const candidates = headlineCandidates(record, data, document);
   // The title repeated at the top of the body is not body text: any place the page states it (not only the chosen one, so the body does not hang on the headline model).
-  const titles = new Set(candidates.map((c) => headingKey(c.text)).filter(Boolean));
+  // A later <h1> that no other place states is a sub-heading of the body, not its title.
+  const titles = new Set(candidates.filter((c) => !(c.features.from_laterH1 && c.features.agreement === 1)).map((c) => headingKey(c.text)).filter(Boolean));
   const dates = dateCandidates(record, data, document, url);
   const date = articleDate(dates, models.date);
   const bylines = authorCandidates(record, data, document);
@@ -80,8 +81,8 @@ export function extractArticleWithEvidence(html: string, url: string, options: E
     headline: articleHeadline(candidates, models.headline),
     datePublished: date?.iso,
     datePublishedRaw: date?.raw,
-    author: authors.length ? authors.join(', ') : undefined,
-    authorsList: authors,
+    author: authors?.text,
+    authorsList: authors?.names ?? [],
     inLanguage,
     breadcrumbs,
     mainImage: lead,

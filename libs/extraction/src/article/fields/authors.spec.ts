@@ -56,4 +56,13 @@ describe('authorCandidates', () => {
       <div class="pillar-header-author"><div class="caption">Author</div><div class="the-author">Isaiah Shelton</div></div></body></html>`;
     expect(readings(html)).toEqual({ 'Isaiah Shelton': ['authorWordClass'] });
   });
+
+  it('keeps the names as the byline writes them ("and" included), the list apart', () => {
+    const html = `<html><head><script type="application/ld+json">{"@type":"Article","author":[{"@type":"Person","name":"Jared Newman"},{"@type":"Person","name":"Sam Singleton"}]}</script></head>
+      <body><h1>Best streaming services</h1><p class="byline">By Jared Newman and Sam Singleton</p></body></html>`;
+    const document = parseLightPage(html);
+    const data = readStructuredData(document, 'https://blog.example/a-post');
+    const [candidate] = authorCandidates(firstRecord(data, ['Article']), data, document);
+    expect(candidate).toMatchObject({ names: ['Jared Newman', 'Sam Singleton'], text: 'Jared Newman and Sam Singleton' });
+  });
 });

@@ -22,6 +22,8 @@ const MAX_NAME_CHARS = 80;
 /** One reading of the page's authors, with the signals the author model weighs. */
 export interface AuthorCandidate {
   names: string[];
+  /** The names as the page writes them when one place gives them all ("Jane Doe and John Roe"), else joined with ", ". */
+  text: string;
   features: FeatureValues;
 }
 
@@ -32,45 +34,47 @@ export interface AuthorCandidate {
  * the shape of the names, and the site's own name in it.
  */
 export function authorCandidates(article: StructuredRecord | undefined, data: StructuredData, document: DomDocument): AuthorCandidate[] {
-  const found: [string, string[]][] = [];
+  const found: [string, string[], string][] = [];
+  const add = (source: string, text: string) => found.push([source, splitNames(text), text]);
   for (const value of propertyValues(article, 'author')) {
     const person = typeof value === 'string' ? value : withName(value, data);
-    if (typeof person === 'string') found.push(['structuredText', splitNames(person)]);
+    if (typeof person === 'string') add('structuredText', person);
     else {
       const name = person.properties.name?.find((v): v is string => typeof v === 'string');
-      if (name) found.push([person.types.includes('Organization') || person.types.includes('NewsMediaOrganization') ? 'structuredOrganization' : 'structuredPerson', splitNames(name)]);
+      if (name) add(person.types.includes('Organization') || person.types.includes('NewsMediaOrganization') ? 'structuredOrganization' : 'structuredPerson', name);
     }
   }
   for (const key of META_AUTHOR) {
     const meta = metaValue(data, key);
-    if (meta && !/^https?:/.test(meta)) found.push(['meta', splitNames(meta)]);
+    if (meta && !/^https?:/.test(meta)) add('meta', meta);
   }
   // WordPress' SEO plugins label the author for link previews: twitter:label1 "Written by", twitter:data1 the name.
-  for (const n of [1, 2]) if (/^written by$/i.test(metaValue(data, `twitter:label${n}`) ?? '')) found.push(['writtenByLabel', splitNames(metaValue(data, `twitter:data${n}`) ?? '')]);
+  for (const n of [1, 2]) if (/^written by$/i.test(metaValue(data, `twitter:label${n}`) ?? '')) add('writtenByLabel', metaValue(data, `twitter:data${n}`) ?? '');
   for (const [source, selector] of BYLINE_SELECTORS) {
     const element = document.querySelectorAll(selector).find((e) => splitNames(normalizeSpace(e.textContent)).length);
-    if (element) found.push([source, splitNames(normalizeSpace(element.textContent))]);
+    if (element) add(source, normalizeSpace(element.textContent));
   }
   // Any element whose class words say author ("the-author", "authorName", "post-detail__meta-author") with a name-sized text.
   const named = innermostFirst(document.querySelectorAll('[class*=author i]').filter((e) => classWords(e).includes('author') && splitNames(shortTextOf(e, MAX_NAME_CHARS) ?? '').length));
-  if (named) found.push(['authorWordClass', splitNames(shortTextOf(named, MAX_NAME_CHARS)!)]);
+  if (named) add('authorWordClass', shortTextOf(named, MAX_NAME_CHARS)!);
   const byline = bylineAfterHeadline(document);
-  if (byline) found.push(['bylineText', byline]);
+  if (byline) add('bylineText', byline);
   // A structured record's several authors are one reading.
-  const merged = new Map<string, [Set<string>, string[]]>();
+  const merged = new Map<string, [Set<string>, string[], string | undefined]>();
   const structured = found.filter(([s]) => s.startsWith('structured'));
   if (structured.length > 1) {
     const names = unique(structured.flatMap(([, n]) => n));
-    found.splice(0, structured.length, [structured[0][0], names]);
+    found.splice(0, structured.length, [structured[0][0], names, '']);
   }
-  for (const [source, names] of found.filter(([, n]) => n.length)) {
+  for (const [source, names, text] of found.filter(([, n]) => n.length)) {
     const key = namesKey(names);
-    const entry = merged.get(key) ?? [new Set<string>(), unique(names)];
+    const entry = merged.get(key) ?? [new Set<string>(), unique(names), undefined];
     entry[0].add(source);
+    entry[2] ??= asWritten(text, key);
     merged.set(key, entry);
   }
   const siteName = namesKey([metaValue(data, 'og:site_name') ?? '']);
-  return [...merged].map(([key, [sources, names]]) => {
+  return [...merged].map(([key, [sources, names, written]]) => {
     const words = names.map((n) => n.split(' ').length);
     const features: FeatureValues = Object.fromEntries(SOURCES.map((s) => [`from_${s}`, sources.has(s) ? 1 : 0]));
     features.agreement = sources.size;
@@ -80,20 +84,20 @@ export function authorCandidates(article: StructuredRecord | undefined, data: St
     features.digits = /\d/.test(key) ? 1 : 0;
     features.isSiteName = siteName !== '' && key === siteName ? 1 : 0;
     features.capitalised = names.every((n) => n.split(' ').every((w) => /^\p{Lu}/u.test(w) || w.length <= 3)) ? 1 : 0;
-    return { names, features };
+    return { names, text: written ?? names.join(', '), features };
   });
 }
 
 /** A byline a reader sees under the <h1>: "By Jane Doe", or a "Written by" label and the name after it. */
-function bylineAfterHeadline(document: DomDocument): string[] | undefined {
+function bylineAfterHeadline(document: DomDocument): string | undefined {
   const h1 = document.querySelector('h1');
   if (!h1) return undefined;
   for (const [text, previous] of textsAfter(h1, TEXTS_AFTER_HEADLINE)) {
     if (text.length > MAX_NAME_CHARS) continue;
     const rest = text.replace(BYLINE_PREFIX, '');
     // "By Jane Doe", not "By the time we arrived": the name after the label is capitalised.
-    const names = BYLINE_LABEL.test(previous) ? splitNames(text) : rest !== text && /^\p{Lu}/u.test(rest) ? splitNames(rest) : [];
-    if (names.length) return names;
+    const byline = BYLINE_LABEL.test(previous) ? text : rest !== text && /^\p{Lu}/u.test(rest) ? rest : '';
+    if (splitNames(byline).length) return byline;
   }
   return undefined;
 }
@@ -127,13 +131,13 @@ function recordById(records: StructuredRecord[], id: string): StructuredRecord |
   return undefined;
 }
 
-/** The candidate the author model rates highest, when it passes the model's threshold (else no author). */
-export function articleAuthors(candidates: AuthorCandidate[], model: LogisticModel): string[] {
-  let best: string[] = [];
+/** The candidate the author model rates highest, when it passes the model's threshold (else none). */
+export function articleAuthors(candidates: AuthorCandidate[], model: LogisticModel): AuthorCandidate | undefined {
+  let best: AuthorCandidate | undefined;
   let bestScore = model.threshold ?? 0.5;
   for (const candidate of candidates) {
     const score = predictProbability(model, candidate.features);
-    if (score > bestScore) [best, bestScore] = [candidate.names, score];
+    if (score > bestScore) [best, bestScore] = [candidate, score];
   }
   return best;
 }
@@ -147,6 +151,16 @@ export function splitNames(text: string): string[] {
     .split(/\s*[,;&]\s*|\s+(?:and|And|AND|und|et|e|y)\s+/)
     .map((name) => name.trim())
     .filter((name) => name.length > 1 && name.length <= MAX_NAME_CHARS && /\p{L}/u.test(name) && name.split(' ').length <= 5);
+}
+
+// Words that join names in a byline ("Jane Doe and John Roe", "A, B und C").
+const JOINERS = new Set(['and', 'und', 'et', 'e', 'y']);
+
+/** A byline's text without its "By" label and " | Site" tail, when it holds exactly these names (joined by commas, "&" or "and"). */
+function asWritten(text: string, key: string): string | undefined {
+  const cleaned = normalizeSpace(text).replace(/^(by|von|par|por|di|door)\s+/i, '').replace(/\s*\|.*$/, '');
+  const words = cleaned.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [];
+  return words.filter((w) => !JOINERS.has(w)).join(' ') === key.split(' ').filter((w) => !JOINERS.has(w)).join(' ') ? cleaned : undefined;
 }
 
 function namesKey(names: string[]): string {
