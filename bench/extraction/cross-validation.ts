@@ -6,9 +6,10 @@
  * page scores that way is what the engine would score on a site it has never seen.
  */
 import { Article, ExtractionModels, Product, SHIPPED_MODELS, extractArticleWithEvidence, extractProductWithEvidence, modelledArticleFields, modelledProductFields } from '@crawlhub/extraction';
-import type { ArticleModelEvidence, FeatureValues } from '@crawlhub/extraction';
+import { predictProbability } from '@crawlhub/extraction';
+import type { ArticleModelEvidence, FeatureValues, LogisticModel } from '@crawlhub/extraction';
 import { loadDataset } from '../extraction-datasets';
-import { Example, fitLogistic } from './logistic-fit';
+import { Example, PageChoice, answerThreshold, fitLogistic } from './logistic-fit';
 import { normalisedField } from './field-score';
 
 export const FOLDS = 5;
@@ -80,18 +81,41 @@ export function trainModels(pages: CorpusPage[], runs: PageRun[]): ExtractionMod
     if (!truth) return;
     for (const candidate of runs[i].articleEvidence.headlineCandidates) headlineExamples.push({ features: candidate.features, label: normalisedField('headline', candidate.text) === truth });
   });
-  const authorExamples: Example[] = [];
-  pages.forEach((page, i) => {
-    if (page.dataset !== 'wcxb-dev') return; // the only set whose truth says who wrote it (or that nobody is named)
-    const truth = normalisedField('author', page.truth.author);
-    for (const candidate of runs[i].articleEvidence.authorCandidates) authorExamples.push({ features: candidate.features, label: truth !== '' && normalisedField('author', candidate.names.join(', ')) === truth });
-  });
+  const wcxb = pages.map((_, i) => i).filter((i) => pages[i].dataset === 'wcxb-dev'); // the only set whose truth says who wrote it and when (or that nobody/no date is named)
+  const author = fittedWithThreshold(
+    wcxb.map((i) => ({ truth: normalisedField('author', pages[i].truth.author), candidates: runs[i].articleEvidence.authorCandidates.map((c) => ({ features: c.features, value: normalisedField('author', c.text) })) })),
+  );
+  const date = fittedWithThreshold(
+    wcxb.map((i) => ({ truth: normalisedField('date', pages[i].truth.datePublished), candidates: runs[i].articleEvidence.dateCandidates.map((c) => ({ features: c.features, value: normalisedField('date', c.iso) })) })),
+  );
   return {
-    author: fitLogistic(authorExamples, undefined, false),
+    author,
+    date,
     articlePage: fitLogistic(pages.map((page, i) => ({ features: runs[i].articleEvidence.pageFeatures, label: page.pageType === 'article' }))),
     productPage: fitLogistic(pages.map((page, i) => ({ features: runs[i].productFeatures, label: page.pageType === 'product' }))),
     headline: fitLogistic(headlineExamples),
   };
+}
+
+/**
+ * A model that may answer nothing (author, date): fitted on every candidate (calibrated, not
+ * balanced), then its answer threshold set for the best F1 over these pages.
+ */
+function fittedWithThreshold(pages: { truth: string; candidates: { features: FeatureValues; value: string }[] }[]): LogisticModel {
+  const model = fitLogistic(
+    pages.flatMap((page) => page.candidates.map((c) => ({ features: c.features, label: page.truth !== '' && c.value === page.truth }))),
+    undefined,
+    false,
+  );
+  const choices: PageChoice[] = pages.map((page) => {
+    let best = { score: 0, right: false };
+    for (const c of page.candidates) {
+      const score = predictProbability(model, c.features);
+      if (score > best.score) best = { score, right: page.truth !== '' && c.value === page.truth };
+    }
+    return { ...best, hasTruth: page.truth !== '' };
+  });
+  return { ...model, threshold: answerThreshold(choices) };
 }
 
 /**
@@ -101,7 +125,7 @@ export function trainModels(pages: CorpusPage[], runs: PageRun[]): ExtractionMod
  */
 export function withModels(run: PageRun, models: ExtractionModels): PageRun {
   const article = { ...run.article, ...modelledArticleFields(run.articleEvidence, models) };
-  for (const key of ['headline', 'author'] as const) if (article[key] === undefined) delete article[key];
+  for (const key of ['headline', 'author', 'datePublished', 'datePublishedRaw'] as const) if (article[key] === undefined) delete article[key];
   if (!article.authorsList?.length) delete article.authorsList;
   return { ...run, article, product: { ...run.product, ...modelledProductFields(run.productFeatures, models) } };
 }

@@ -37,7 +37,7 @@ function field(system: SystemAnswers, i: number, name: ArticleField): string | u
   if (system.kind === 'peer') return system.answers[i]?.[name];
   const article = system.runs[i].article;
   if (name === 'headline') return article.headline;
-  if (name === 'author') return article.author ?? article.authorsList?.join(', ');
+  if (name === 'author') return article.author || article.authorsList?.join(', '); // the metric: authorsList when author is empty
   return article.datePublished;
 }
 

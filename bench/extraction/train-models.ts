@@ -58,7 +58,7 @@ function main(): void {
 function weightTable(name: string, model: LogisticModel): string[] {
   const order = model.features.map((_, i) => i).sort((a, b) => Math.abs(model.weights[b]) - Math.abs(model.weights[a]));
   return [
-    `### ${name} (bias ${model.bias})`,
+    `### ${name} (bias ${model.bias}${model.threshold === undefined ? "" : `; answers above ${model.threshold}`})`,
     '',
     '| feature | weight | mean | scale |',
     '|---|---:|---:|---:|',

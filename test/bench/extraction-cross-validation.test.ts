@@ -44,6 +44,7 @@ describe('cross-validating by re-applying models to evidence', () => {
   const other: ExtractionModels = {
     headline: fitLogistic(examples('from_h1'), ['from_h1']),
     author: fitLogistic(examples('from_meta'), ['from_meta']),
+    date: fitLogistic(examples('from_url'), ['from_url']),
     articlePage: fitLogistic(examples('datedPath'), ['datedPath']),
     productPage: fitLogistic(examples('identifier'), ['identifier']),
   };
@@ -54,6 +55,6 @@ describe('cross-validating by re-applying models to evidence', () => {
       expect(reapplied.article).toEqual(extractArticle(p.html, p.url, { articleBodyRaw: false }, other));
       expect(reapplied.product).toEqual(extractProduct(p.html, p.url, other));
     }
-    expect(extractArticle(pages[0].html, pages[0].url, {}, other)).toMatchObject({ headline: 'Rivers rise', author: 'Jane Doe' });
+    expect(extractArticle(pages[0].html, pages[0].url, {}, other)).toMatchObject({ headline: 'Rivers rise', author: 'Jane Doe', datePublished: '2025-01-02T00:00:00' });
   });
 });

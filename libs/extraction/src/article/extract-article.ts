@@ -11,7 +11,7 @@ import { bodyImages, leadFigureImage, mainImage, mediaUrls } from './fields/medi
 import { articlePageFeatures, articleProbability, linkedHeadlines } from './fields/probability';
 import { FeatureValues } from '../model/logistic';
 import { ExtractionModels, SHIPPED_MODELS } from '../model/models';
-import { publishedDate } from './fields/published-date';
+import { DateCandidate, articleDate, dateCandidates } from './fields/published-date';
 
 /** schema.org types of one article, most specific first. */
 const ARTICLE_TYPES = ['NewsArticle', 'ReportageNewsArticle', 'AnalysisNewsArticle', 'OpinionNewsArticle', 'BlogPosting', 'TechArticle', 'ScholarlyArticle', 'Report', 'Article'];
@@ -27,6 +27,7 @@ export interface ArticleModelEvidence {
   pageFeatures: FeatureValues;
   headlineCandidates: HeadlineCandidate[];
   authorCandidates: AuthorCandidate[];
+  dateCandidates: DateCandidate[];
 }
 
 /**
@@ -34,12 +35,15 @@ export interface ArticleModelEvidence {
  * does not depend on the models, so the bench cross-validates by re-applying models to
  * evidence gathered once (this is what extractArticle itself computes for them).
  */
-export function modelledArticleFields(evidence: ArticleModelEvidence, models: ExtractionModels): Pick<Article, 'headline' | 'probability' | 'author' | 'authorsList'> {
+export function modelledArticleFields(evidence: ArticleModelEvidence, models: ExtractionModels): Pick<Article, 'headline' | 'probability' | 'author' | 'authorsList' | 'datePublished' | 'datePublishedRaw'> {
   const authors = articleAuthors(evidence.authorCandidates, models.author);
+  const date = articleDate(evidence.dateCandidates, models.date);
   return {
+    datePublished: date?.iso,
+    datePublishedRaw: date?.raw,
     headline: articleHeadline(evidence.headlineCandidates, models.headline),
-    author: authors.length ? authors.join(', ') : undefined,
-    authorsList: authors,
+    author: authors?.text,
+    authorsList: authors?.names ?? [],
     probability: articleProbability(evidence.pageFeatures, models.articlePage),
   };
 }
@@ -53,8 +57,10 @@ export function extractArticleWithEvidence(html: string, url: string, options: E
   const record = firstRecord(data, ARTICLE_TYPES);
   const candidates = headlineCandidates(record, data, document);
   // The title repeated at the top of the body is not body text: any place the page states it (not only the chosen one, so the body does not hang on the headline model).
-  const titles = new Set(candidates.map((c) => headingKey(c.text)).filter(Boolean));
-  const date = publishedDate(record, data, document);
+  // A later <h1> that no other place states is a sub-heading of the body, not its title.
+  const titles = new Set(candidates.filter((c) => !(c.features.from_laterH1 && c.features.agreement === 1)).map((c) => headingKey(c.text)).filter(Boolean));
+  const dates = dateCandidates(record, data, document, url);
+  const date = articleDate(dates, models.date);
   const bylines = authorCandidates(record, data, document);
   const authors = articleAuthors(bylines, models.author);
   const inLanguage = articleLanguage(record, data, document);
@@ -75,8 +81,8 @@ export function extractArticleWithEvidence(html: string, url: string, options: E
     headline: articleHeadline(candidates, models.headline),
     datePublished: date?.iso,
     datePublishedRaw: date?.raw,
-    author: authors.length ? authors.join(', ') : undefined,
-    authorsList: authors,
+    author: authors?.text,
+    authorsList: authors?.names ?? [],
     inLanguage,
     breadcrumbs,
     mainImage: lead,
@@ -89,10 +95,10 @@ export function extractArticleWithEvidence(html: string, url: string, options: E
     probability: 0,
     url,
   };
-  const pageEvidence = { article: record, data, teasers, url, body: articleBody, pageLinkDensity: body?.pageLinkDensity ?? 0, hasDate: !!date, hasAuthor: bylines.length > 0 };
+  const pageEvidence = { article: record, data, teasers, url, body: articleBody, pageLinkDensity: body?.pageLinkDensity ?? 0, hasDate: dates.length > 0, hasAuthor: bylines.length > 0 };
   const pageFeatures = articlePageFeatures(pageEvidence);
   article.probability = articleProbability(pageFeatures, models.articlePage);
-  return { article: withoutEmptyFields(article), evidence: { pageFeatures, headlineCandidates: candidates, authorCandidates: bylines } };
+  return { article: withoutEmptyFields(article), evidence: { pageFeatures, headlineCandidates: candidates, authorCandidates: bylines, dateCandidates: dates } };
 }
 
 /** The page's own body text (JSON-LD articleBody) wins when the DOM gave much less of it. */

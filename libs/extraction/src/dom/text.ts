@@ -1,5 +1,5 @@
 import { decodeHTMLStrict } from 'entities';
-import { DomNode, isElement, TEXT_NODE } from './dom.types';
+import { DomElement, DomNode, isElement, TEXT_NODE } from './dom.types';
 
 /** Collapses every run of whitespace (no-break and zero-width spaces included) to one space. */
 export function normalizeSpace(text: string | null | undefined): string {
@@ -81,4 +81,28 @@ export function shortTextOf(root: DomNode, max: number): string | undefined {
   }
   const normalized = normalizeSpace(text);
   return normalized.length > max ? undefined : normalized;
+}
+
+/** The texts that follow an element in document order (its own subtree skipped), each with the text before it. */
+export function textsAfter(start: DomElement, limit: number): [string, string][] {
+  const texts: [string, string][] = [];
+  let previous = '';
+  let node = nextInOrder(start, true);
+  while (node && texts.length < limit) {
+    if (node.nodeType === TEXT_NODE) {
+      const text = normalizeSpace(node.textContent);
+      if (text) {
+        texts.push([text, previous]);
+        previous = text;
+      }
+    }
+    node = nextInOrder(node, !isElement(node));
+  }
+  return texts;
+}
+
+function nextInOrder(node: DomNode, skipChildren: boolean): DomNode | null {
+  if (!skipChildren && node.firstChild) return node.firstChild;
+  for (let current: DomNode | null = node; current; current = current.parentElement) if (current.nextSibling) return current.nextSibling;
+  return null;
 }

@@ -14,5 +14,7 @@ export interface ExtractionModels {
   headline: LogisticModel;
   /** P(this reading is the page's authors) over authorCandidates' features; none above 0.5: no author. */
   author: LogisticModel;
+  /** P(this day is the page's date) over dateCandidates' features; none above 0.5: no date. */
+  date: LogisticModel;
 }
 

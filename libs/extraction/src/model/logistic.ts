@@ -13,6 +13,11 @@ export interface LogisticModel {
   scale: number[];
   weights: number[];
   bias: number;
+  /**
+   * For a model whose answer may be none (author, date): the probability a candidate must pass
+   * to be answered, fitted for the best F1 on the training pages (absent: 0.5).
+   */
+  threshold?: number;
 }
 
 export type FeatureValues = Record<string, number>;

@@ -1,4 +1,6 @@
-import { splitNames } from './authors';
+import { parseLightPage } from '../../dom';
+import { firstRecord, readStructuredData } from '../../structured-data';
+import { authorCandidates, splitNames } from './authors';
 
 describe('splitNames', () => {
   it('splits a byline on commas, ampersands and "and" in several languages, without "By"', () => {
@@ -15,5 +17,52 @@ describe('splitNames', () => {
   it('refuses links and sentences', () => {
     expect(splitNames('https://example.com/authors/jane')).toEqual([]);
     expect(splitNames('This story was written with the help of many people in our newsroom')).toEqual([]);
+  });
+});
+
+describe('authorCandidates', () => {
+  /** Each reading of the page's authors with the sources that give it. */
+  function readings(html: string): Record<string, string[]> {
+    const document = parseLightPage(html);
+    const data = readStructuredData(document, 'https://blog.example/a-post');
+    const article = firstRecord(data, ['BlogPosting', 'Article']);
+    return Object.fromEntries(
+      authorCandidates(article, data, document).map((c) => [c.names.join(', '), Object.keys(c.features).filter((k) => k.startsWith('from_') && c.features[k]).map((k) => k.slice(5))]),
+    );
+  }
+
+  it('follows an author given by @id to its Person in a Yoast @graph, and reads the "Written by" label of link previews', () => {
+    const html = `<html><head><meta name="twitter:label1" content="Written by" /><meta name="twitter:data1" content="Albert Swann" />
+      <script type="application/ld+json">{"@context":"https://schema.org","@graph":[
+        {"@type":"Article","@id":"https://blog.example/a-post#article","headline":"Cheap fixes","author":{"@id":"https://blog.example/#/schema/person/aa0d"}},
+        {"@type":"Person","@id":"https://blog.example/#/schema/person/aa0d","name":"Albert Swann"}]}</script></head><body><h1>Cheap fixes</h1></body></html>`;
+    expect(readings(html)).toEqual({ 'Albert Swann': ['structuredPerson', 'writtenByLabel'] });
+  });
+
+  it('reads a byline under the headline: "By <a>Name</a>", a "Written by" label before the name, not "By the time…"', () => {
+    expect(readings(`<html><body><h1>New restaurants</h1><p><span> By <a href="/producers/sofia-gonzalez">Sofia Gonzalez</a></span></p><p>By the time we arrived it was full.</p></body></html>`)).toEqual({
+      'Sofia Gonzalez': ['bylineText'],
+    });
+    expect(readings(`<html><body><h1>Restaurant trends</h1><div><p class="text-grey-1200 mb-1">Written by</p><p class="text-grey-700">Edzel Tabing</p></div></body></html>`)).toEqual({
+      'Edzel Tabing': ['bylineText'],
+    });
+    expect(readings(`<html><body><h1>Tutoring franchises</h1><div class="post-detail__meta">September 1st, 2023 <span class="post-detail__meta-author">By Emily Norwood</span></div></body></html>`)).toEqual({
+      'Emily Norwood': ['authorWordClass', 'bylineText'],
+    });
+  });
+
+  it('reads an element whose class words say author ("the-author", "authorName") when its text is a name, not an author bio', () => {
+    const html = `<html><body><div class="author-bio">Isaiah writes about video production, marketing and the craft of telling stories for brands.</div>
+      <div class="pillar-header-author"><div class="caption">Author</div><div class="the-author">Isaiah Shelton</div></div></body></html>`;
+    expect(readings(html)).toEqual({ 'Isaiah Shelton': ['authorWordClass'] });
+  });
+
+  it('keeps the names as the byline writes them ("and" included), the list apart', () => {
+    const html = `<html><head><script type="application/ld+json">{"@type":"Article","author":[{"@type":"Person","name":"Jared Newman"},{"@type":"Person","name":"Sam Singleton"}]}</script></head>
+      <body><h1>Best streaming services</h1><p class="byline">By Jared Newman and Sam Singleton</p></body></html>`;
+    const document = parseLightPage(html);
+    const data = readStructuredData(document, 'https://blog.example/a-post');
+    const [candidate] = authorCandidates(firstRecord(data, ['Article']), data, document);
+    expect(candidate).toMatchObject({ names: ['Jared Newman', 'Sam Singleton'], text: 'Jared Newman and Sam Singleton' });
   });
 });

@@ -1,5 +1,5 @@
-import { DomDocument, normalizeSpace } from '../../dom';
-import { StructuredData, StructuredRecord, metaValue, propertyValues } from '../../structured-data';
+import { DomDocument, DomElement, classWords, normalizeSpace, shortTextOf, textsAfter } from '../../dom';
+import { StructuredData, StructuredRecord, StructuredValue, metaValue, propertyValues } from '../../structured-data';
 import { FeatureValues, LogisticModel, predictProbability } from '../../model/logistic';
 
 // Bylines as themes mark them; a link to an author archive (WordPress, Ghost: /author/<name>) is one too.
@@ -11,12 +11,19 @@ const BYLINE_SELECTORS: [string, string][] = [
   ['authorLink', 'a[href*="/author/"]'],
 ];
 const META_AUTHOR = ['author', 'article:author', 'parsely-author', 'sailthru.author', 'dc.creator'];
-const SOURCES = ['structuredPerson', 'structuredOrganization', 'structuredText', 'meta', ...BYLINE_SELECTORS.map(([name]) => name)];
+const SOURCES = ['structuredPerson', 'structuredOrganization', 'structuredText', 'meta', 'writtenByLabel', ...BYLINE_SELECTORS.map(([name]) => name), 'authorWordClass', 'bylineText'];
+// A byline's label, alone ("Written by" / "Author:" then the name) or before the name ("By Jane Doe"), in en/de/fr/es/it/pt/nl.
+const BYLINE_LABEL = /^(?:(?:written|posted|published|reviewed|words)\s+by|by|author|authors|von|par|por|di|door|autor|auteur|autore)\s*:?$/i;
+const BYLINE_PREFIX = /^(?:(?:written|posted|published)\s+by|by|von|par|por|door)\s*:?\s+/i;
+// How far past the <h1> a byline is looked for (text nodes).
+const TEXTS_AFTER_HEADLINE = 40;
 const MAX_NAME_CHARS = 80;
 
 /** One reading of the page's authors, with the signals the author model weighs. */
 export interface AuthorCandidate {
   names: string[];
+  /** The names as the page writes them when one place gives them all ("Jane Doe and John Roe"), else joined with ", ". */
+  text: string;
   features: FeatureValues;
 }
 
@@ -27,37 +34,47 @@ export interface AuthorCandidate {
  * the shape of the names, and the site's own name in it.
  */
 export function authorCandidates(article: StructuredRecord | undefined, data: StructuredData, document: DomDocument): AuthorCandidate[] {
-  const found: [string, string[]][] = [];
+  const found: [string, string[], string][] = [];
+  const add = (source: string, text: string) => found.push([source, splitNames(text), text]);
   for (const value of propertyValues(article, 'author')) {
-    if (typeof value === 'string') found.push(['structuredText', splitNames(value)]);
+    const person = typeof value === 'string' ? value : withName(value, data);
+    if (typeof person === 'string') add('structuredText', person);
     else {
-      const name = value.properties.name?.find((v): v is string => typeof v === 'string');
-      if (name) found.push([value.types.includes('Organization') || value.types.includes('NewsMediaOrganization') ? 'structuredOrganization' : 'structuredPerson', splitNames(name)]);
+      const name = person.properties.name?.find((v): v is string => typeof v === 'string');
+      if (name) add(person.types.includes('Organization') || person.types.includes('NewsMediaOrganization') ? 'structuredOrganization' : 'structuredPerson', name);
     }
   }
   for (const key of META_AUTHOR) {
     const meta = metaValue(data, key);
-    if (meta && !/^https?:/.test(meta)) found.push(['meta', splitNames(meta)]);
+    if (meta && !/^https?:/.test(meta)) add('meta', meta);
   }
+  // WordPress' SEO plugins label the author for link previews: twitter:label1 "Written by", twitter:data1 the name.
+  for (const n of [1, 2]) if (/^written by$/i.test(metaValue(data, `twitter:label${n}`) ?? '')) add('writtenByLabel', metaValue(data, `twitter:data${n}`) ?? '');
   for (const [source, selector] of BYLINE_SELECTORS) {
     const element = document.querySelectorAll(selector).find((e) => splitNames(normalizeSpace(e.textContent)).length);
-    if (element) found.push([source, splitNames(normalizeSpace(element.textContent))]);
+    if (element) add(source, normalizeSpace(element.textContent));
   }
+  // Any element whose class words say author ("the-author", "authorName", "post-detail__meta-author") with a name-sized text.
+  const named = innermostFirst(document.querySelectorAll('[class*=author i]').filter((e) => classWords(e).includes('author') && splitNames(shortTextOf(e, MAX_NAME_CHARS) ?? '').length));
+  if (named) add('authorWordClass', shortTextOf(named, MAX_NAME_CHARS)!);
+  const byline = bylineAfterHeadline(document);
+  if (byline) add('bylineText', byline);
   // A structured record's several authors are one reading.
-  const merged = new Map<string, [Set<string>, string[]]>();
+  const merged = new Map<string, [Set<string>, string[], string | undefined]>();
   const structured = found.filter(([s]) => s.startsWith('structured'));
   if (structured.length > 1) {
     const names = unique(structured.flatMap(([, n]) => n));
-    found.splice(0, structured.length, [structured[0][0], names]);
+    found.splice(0, structured.length, [structured[0][0], names, '']);
   }
-  for (const [source, names] of found.filter(([, n]) => n.length)) {
+  for (const [source, names, text] of found.filter(([, n]) => n.length)) {
     const key = namesKey(names);
-    const entry = merged.get(key) ?? [new Set<string>(), unique(names)];
+    const entry = merged.get(key) ?? [new Set<string>(), unique(names), undefined];
     entry[0].add(source);
+    entry[2] ??= asWritten(text, key);
     merged.set(key, entry);
   }
   const siteName = namesKey([metaValue(data, 'og:site_name') ?? '']);
-  return [...merged].map(([key, [sources, names]]) => {
+  return [...merged].map(([key, [sources, names, written]]) => {
     const words = names.map((n) => n.split(' ').length);
     const features: FeatureValues = Object.fromEntries(SOURCES.map((s) => [`from_${s}`, sources.has(s) ? 1 : 0]));
     features.agreement = sources.size;
@@ -67,17 +84,60 @@ export function authorCandidates(article: StructuredRecord | undefined, data: St
     features.digits = /\d/.test(key) ? 1 : 0;
     features.isSiteName = siteName !== '' && key === siteName ? 1 : 0;
     features.capitalised = names.every((n) => n.split(' ').every((w) => /^\p{Lu}/u.test(w) || w.length <= 3)) ? 1 : 0;
-    return { names, features };
+    return { names, text: written ?? names.join(', '), features };
   });
 }
 
-/** The candidate the author model rates highest, when it is likely enough (else no author). */
-export function articleAuthors(candidates: AuthorCandidate[], model: LogisticModel): string[] {
-  let best: string[] = [];
-  let bestScore = 0.5;
+/** A byline a reader sees under the <h1>: "By Jane Doe", or a "Written by" label and the name after it. */
+function bylineAfterHeadline(document: DomDocument): string | undefined {
+  const h1 = document.querySelector('h1');
+  if (!h1) return undefined;
+  for (const [text, previous] of textsAfter(h1, TEXTS_AFTER_HEADLINE)) {
+    if (text.length > MAX_NAME_CHARS) continue;
+    const rest = text.replace(BYLINE_PREFIX, '');
+    // "By Jane Doe", not "By the time we arrived": the name after the label is capitalised.
+    const byline = BYLINE_LABEL.test(previous) ? text : rest !== text && /^\p{Lu}/u.test(rest) ? rest : '';
+    if (splitNames(byline).length) return byline;
+  }
+  return undefined;
+}
+
+/** The first element, or the innermost of those inside it (a wrapper "post-author" around "author-name": the name alone). */
+function innermostFirst(elements: readonly DomElement[]): DomElement | undefined {
+  let chosen = elements[0];
+  for (const element of elements.slice(1)) {
+    let ancestor = element.parentElement;
+    while (ancestor && ancestor !== chosen) ancestor = ancestor.parentElement;
+    if (ancestor) chosen = element;
+  }
+  return chosen;
+}
+
+/** An author given by reference ({"@id": "…#/schema/person/…"}, as Yoast's @graph does): the record with that @id. */
+function withName(value: StructuredValue, data: StructuredData): StructuredValue {
+  if (typeof value === 'string' || value.properties.name) return value;
+  const id = value.properties['@id']?.find((v): v is string => typeof v === 'string');
+  return (id && recordById(data.records, id)) || value;
+}
+
+function recordById(records: StructuredRecord[], id: string): StructuredRecord | undefined {
+  for (const record of records) {
+    if (record.properties.name && record.properties['@id']?.includes(id)) return record;
+    for (const values of Object.values(record.properties)) {
+      const nested = recordById(values.filter((v): v is StructuredRecord => typeof v !== 'string'), id);
+      if (nested) return nested;
+    }
+  }
+  return undefined;
+}
+
+/** The candidate the author model rates highest, when it passes the model's threshold (else none). */
+export function articleAuthors(candidates: AuthorCandidate[], model: LogisticModel): AuthorCandidate | undefined {
+  let best: AuthorCandidate | undefined;
+  let bestScore = model.threshold ?? 0.5;
   for (const candidate of candidates) {
     const score = predictProbability(model, candidate.features);
-    if (score > bestScore) [best, bestScore] = [candidate.names, score];
+    if (score > bestScore) [best, bestScore] = [candidate, score];
   }
   return best;
 }
@@ -91,6 +151,16 @@ export function splitNames(text: string): string[] {
     .split(/\s*[,;&]\s*|\s+(?:and|And|AND|und|et|e|y)\s+/)
     .map((name) => name.trim())
     .filter((name) => name.length > 1 && name.length <= MAX_NAME_CHARS && /\p{L}/u.test(name) && name.split(' ').length <= 5);
+}
+
+// Words that join names in a byline ("Jane Doe and John Roe", "A, B und C").
+const JOINERS = new Set(['and', 'und', 'et', 'e', 'y']);
+
+/** A byline's text without its "By" label and " | Site" tail, when it holds exactly these names (joined by commas, "&" or "and"). */
+function asWritten(text: string, key: string): string | undefined {
+  const cleaned = normalizeSpace(text).replace(/^(by|von|par|por|di|door)\s+/i, '').replace(/\s*\|.*$/, '');
+  const words = cleaned.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [];
+  return words.filter((w) => !JOINERS.has(w)).join(' ') === key.split(' ').filter((w) => !JOINERS.has(w)).join(' ') ? cleaned : undefined;
 }
 
 function namesKey(names: string[]): string {

@@ -3,7 +3,7 @@ import { StructuredData, StructuredRecord, metaValue, propertyText } from '../..
 import { FeatureValues, LogisticModel, predictProbability } from '../../model/logistic';
 
 /** Where a headline candidate comes from (each is a feature of the headline model). */
-const SOURCES = ['structuredHeadline', 'structuredName', 'ogTitle', 'twitterTitle', 'h1', 'ogTitleCut', 'titleCut', 'title'] as const;
+const SOURCES = ['structuredHeadline', 'structuredName', 'ogTitle', 'twitterTitle', 'h1', 'laterH1', 'ogTitleCut', 'titleCut', 'title'] as const;
 type Source = (typeof SOURCES)[number];
 
 export interface HeadlineCandidate {
@@ -23,13 +23,15 @@ const SEPARATOR = /\s[|–—·-]\s/;
  */
 export function headlineCandidates(article: StructuredRecord | undefined, data: StructuredData, document: DomDocument): HeadlineCandidate[] {
   const og = metaValue(data, 'og:title');
+  const h1s = document.querySelectorAll('h1');
   const title = document.title;
   const found: [Source, string | undefined][] = [
     ['structuredHeadline', propertyText(article, 'headline')],
     ['structuredName', propertyText(article, 'name')],
     ['ogTitle', og],
     ['twitterTitle', metaValue(data, 'twitter:title')],
-    ['h1', document.querySelector('h1')?.textContent ?? undefined],
+    // The first <h1>, and the next two (when the first is the site's logo, the article's comes later).
+    ...h1s.slice(0, 3).map((h1, i): [Source, string | undefined] => [i === 0 ? 'h1' : 'laterH1', h1.textContent ?? undefined]),
     ['ogTitleCut', og?.replace(SITE_TAIL, '')],
     ['titleCut', title.replace(SITE_TAIL, '')],
     ['title', title],
@@ -37,7 +39,8 @@ export function headlineCandidates(article: StructuredRecord | undefined, data: 
   const texts = found.map(([source, text]) => [source, normalizeSpace(text)] as const).filter(([, text]) => text);
   const keys = texts.map(([, text]) => headlineKey(text));
   const siteName = headlineKey(metaValue(data, 'og:site_name') ?? '');
-  const h1Count = Math.min(document.querySelectorAll('h1').length, 3);
+  const h1Count = Math.min(h1s.length, 3);
+  const titleWords = new Set(`${headlineKey(title)} ${headlineKey(og ?? '')}`.split(' ').filter(Boolean));
   const seen = new Set<string>();
   const candidates: HeadlineCandidate[] = [];
   texts.forEach(([source, text], i) => {
@@ -57,6 +60,8 @@ export function headlineCandidates(article: StructuredRecord | undefined, data: 
     features.isSiteName = siteName && keys[i] === siteName ? 1 : 0;
     features.h1Count = h1Count;
     features.insideTitle = keys[i] !== headlineKey(title) && headlineKey(title).includes(keys[i]) ? 1 : 0;
+    // The <h1> that shares most of its words with the page's titles is the article's (not the site's logo, a section's name, a teaser).
+    features.h1TitleOverlap = features.from_h1 || features.from_laterH1 ? overlap(keys[i], titleWords) : 0;
     candidates.push({ text, features });
   });
   return candidates;
@@ -71,6 +76,12 @@ export function articleHeadline(candidates: HeadlineCandidate[], model: Logistic
     if (score > bestScore) [best, bestScore] = [candidate.text, score];
   }
   return best;
+}
+
+/** The share of a text's words that are among these words. */
+function overlap(key: string, words: ReadonlySet<string>): number {
+  const own = key.split(' ');
+  return own.filter((w) => words.has(w)).length / own.length;
 }
 
 function headlineKey(text: string): string {

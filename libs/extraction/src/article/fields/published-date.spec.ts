@@ -1,4 +1,19 @@
-import { toIsoDate } from './published-date';
+import { parseLightPage } from '../../dom';
+import { readStructuredData, firstRecord } from '../../structured-data';
+import { dateCandidates, toIsoDate } from './published-date';
+
+/** The candidates of a page, by day: the sources that state it and the labels beside it. */
+function candidatesOf(html: string, url = 'https://blog.example/posts/a-post') {
+  const document = parseLightPage(html);
+  const data = readStructuredData(document, url);
+  const article = firstRecord(data, ['BlogPosting', 'NewsArticle', 'Article']);
+  return Object.fromEntries(
+    dateCandidates(article, data, document, url).map((c) => [
+      c.iso.slice(0, 10),
+      { sources: Object.keys(c.features).filter((k) => k.startsWith('from_') && c.features[k]).map((k) => k.slice(5)), updated: c.features.updatedLabel, published: c.features.publishedLabel, first: c.features.firstAfterHeadline, latest: c.features.latest },
+    ]),
+  );
+}
 
 describe('toIsoDate', () => {
   it('keeps ISO dates, with a T and the zone the page gave', () => {
@@ -38,10 +53,50 @@ describe('toIsoDate', () => {
     expect(toIsoDate('2024/03/05 14:20')).toBe('2024-03-05T14:20:00');
     expect(toIsoDate('05.03.2024')).toBe('2024-03-05T00:00:00');
     expect(toIsoDate('03/05/2024')).toBeUndefined();
+    // With slashes, a part over 12 is the day: "Updated: 10/31/2024" (US), "15/12/2025" (day first).
+    expect(toIsoDate('Updated: 10/31/2024')).toBe('2024-10-31T00:00:00');
+    expect(toIsoDate('Posted on the 15/12/2025 at 19:00')).toBe('2025-12-15T19:00:00');
   });
 
   it('refuses what is no date', () => {
     expect(toIsoDate('2019-13-45')).toBeUndefined();
     expect(toIsoDate('yesterday')).toBeUndefined();
+  });
+});
+
+describe('dateCandidates', () => {
+  it("reads a Yoast-style @graph: the WebPage's dates when no Article record has them, and the meta tags of a change", () => {
+    const html = `<html><head>
+      <meta property="article:published_time" content="2024-09-06T13:12:36+00:00" />
+      <meta property="article:modified_time" content="2025-11-14T06:49:57+00:00" />
+      <script type="application/ld+json">{"@context":"https://schema.org","@graph":[{"@type":"WebPage","@id":"https://blog.example/posts/a-post","datePublished":"2024-09-06T13:12:36+00:00","dateModified":"2025-11-14T06:49:57+00:00"},{"@type":"WebSite","name":"Blog"}]}</script>
+      </head><body><h1>A post</h1><p>Text.</p></body></html>`;
+    expect(candidatesOf(html)).toEqual({
+      '2024-09-06': expect.objectContaining({ sources: ['recordPublished', 'metaPublished'], latest: 0 }),
+      '2025-11-14': expect.objectContaining({ sources: ['recordModified', 'metaModified'], latest: 1 }),
+    });
+  });
+
+  it('finds the date a reader sees under the headline, with its "Published" or "Last updated" label', () => {
+    const html = `<html><body><header><h1>AI in Education</h1><p>Published on: February 14, 2025</p></header>
+      <div class="meta"><span>Last updated:</span> <span>Dec 12, 2025</span></div><p>Text of the post.</p></body></html>`;
+    expect(candidatesOf(html)).toEqual({
+      '2025-02-14': expect.objectContaining({ sources: ['afterHeadline'], published: 1, first: 1 }),
+      '2025-12-12': expect.objectContaining({ sources: ['afterHeadline'], updated: 1, first: 0 }),
+    });
+  });
+
+  it('reads <time> elements (datetime, else their text), elements whose class names a date, and a date in the address', () => {
+    const html = `<html><body><article><div class="article-body__published">Published <time pubdate datetime="2025-08-13" title="August 13, 2025">August 13, 2025</time></div>
+      <div class="text__date">August 25, 2024</div><p>Text of the post.</p></article></body></html>`;
+    const found = candidatesOf(html, 'https://whatever.example/2025/12/18/the-post/');
+    // The <time> and its wrapper (class "…published") state the same day: one candidate of two sources.
+    expect(found['2025-08-13']).toMatchObject({ sources: ['timeElement', 'shownDate'], published: 1 });
+    expect(found['2024-08-25']).toMatchObject({ sources: ['shownDate'] });
+    expect(found['2025-12-18']).toMatchObject({ sources: ['url'] });
+  });
+
+  it('gives nothing for a page without a date', () => {
+    expect(candidatesOf('<html><body><h1>Contact us</h1><p>Call 555-0100, open 9:00 to 17:00.</p></body></html>', 'https://shop.example/contact')).toEqual({});
   });
 });

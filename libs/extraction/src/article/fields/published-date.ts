@@ -1,5 +1,6 @@
-import { classWords, DomDocument, normalizeSpace, shortTextOf } from '../../dom';
-import { StructuredData, StructuredRecord, metaValue, propertyText } from '../../structured-data';
+import { DomDocument, DomElement, classWords, normalizeSpace, shortTextOf, textsAfter } from '../../dom';
+import { StructuredData, StructuredRecord, propertyText } from '../../structured-data';
+import { FeatureValues, LogisticModel, predictProbability } from '../../model/logistic';
 
 export interface PublishedDate {
   /** ISO 8601 with a `T`; the zone only when the page gave one. */
@@ -8,7 +9,25 @@ export interface PublishedDate {
   raw: string;
 }
 
-const DATE_META = ['article:published_time', 'og:published_time', 'datepublished', 'pubdate', 'publishdate', 'publish-date', 'date', 'dc.date', 'dc.date.issued', 'dcterms.date', 'sailthru.date', 'parsely-pub-date'];
+/** One day the page states as its date, with the signals the date model weighs. */
+export interface DateCandidate extends PublishedDate {
+  features: FeatureValues;
+}
+
+/** Where a date candidate comes from (each is a feature of the date model). */
+const SOURCES = ['structuredPublished', 'structuredModified', 'structuredCreated', 'recordPublished', 'recordModified', 'metaPublished', 'metaModified', 'timeElement', 'shownDate', 'afterHeadline', 'url'] as const;
+type Source = (typeof SOURCES)[number];
+/** Shown sources: what a reader sees on the page. */
+const SHOWN: ReadonlySet<Source> = new Set(['timeElement', 'shownDate', 'afterHeadline']);
+
+// Meta tags of a date, by what their names say (article:published_time, pubdate, dc.date.issued, citation_publication_date …; article:modified_time, og:updated_time, last-modified …).
+const META_MODIFIED = /modif|updat|revis|lastmod/;
+const META_PUBLISHED = /publi|pubdate|^date$|^dc(terms)?\.date|issued|created|^citation_date|^sailthru\.date/;
+// Words a page puts before a date it updated, or the date it published, in en/de/fr/it/es/pt/nl.
+const UPDATED_WORDS = /updat|modif|revis|reviewed|aktualisiert|mis à jour|actualiz|atualiz|bijgewerkt|aggiornat/i;
+const PUBLISHED_WORDS = /publi|posted|veröffentlicht|erschienen|pubblicat|gepubliceerd/i;
+// A date in the address: /2024/03/05/ or 2024-03-05.
+const URL_DATE = /(?:^|\/)((?:19|20)\d{2})[/-](\d{1,2})[/-](\d{1,2})(?:$|[/_.-])/;
 // Month names in en, de, fr, it, es, pt, nl (index + 1 is the month). A written name or
 // abbreviation is the month whose names it begins, when they all agree ("Mar", "Sept", "Okt").
 const MONTH_NAMES = [
@@ -30,20 +49,123 @@ const DATE_WORDS = new Set(['date', 'dateline', 'published', 'publish', 'pubdate
 const MAX_DATE_TEXT = 80;
 const ISO_LIKE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?\s*(Z|[+-]\d{2}:?\d{2})?)?/;
 
-/** The article's publication date: structured data, then meta tags, then <time>, then an element named as a date. */
-export function publishedDate(article: StructuredRecord | undefined, data: StructuredData, document: DomDocument): PublishedDate | undefined {
-  const candidates = [
-    propertyText(article, 'datePublished'),
-    metaValue(data, ...DATE_META),
-    document.querySelector('time[datetime]')?.getAttribute('datetime') ?? undefined,
-    normalizeSpace(document.querySelector('time')?.textContent) || undefined,
-    ...shownDates(document),
-  ];
-  for (const raw of candidates) {
-    const iso = raw && toIsoDate(raw.trim());
-    if (iso) return { iso, raw: raw.trim() };
+interface Sighting {
+  source: Source;
+  raw: string;
+  /** What a reader sees around a shown date (its label: "Updated", "Published on"). */
+  context: string;
+  /** 1 for the first date after the page's <h1>. */
+  firstAfterHeadline: boolean;
+}
+
+// How far past the <h1> a shown date is looked for (text nodes), and how long its text may be.
+const TEXTS_AFTER_HEADLINE = 40;
+const MAX_SHOWN_ELEMENTS = 3;
+
+/**
+ * Every day the page states as its date: the article record's datePublished / dateModified /
+ * dateCreated, another record's (a WebPage's), meta tags of a publication or a change,
+ * <time> elements, elements whose class names a date, the dates a reader sees right after the
+ * <h1>, a date in the address. The same day from several places is one candidate with each of
+ * its sources; the date model weighs them (sources, agreement, an "Updated" or "Published"
+ * label beside it, the latest or earliest of the page's days, shown on the page or not).
+ */
+export function dateCandidates(article: StructuredRecord | undefined, data: StructuredData, document: DomDocument, url: string): DateCandidate[] {
+  const sightings: Sighting[] = [];
+  const add = (source: Source, raw: string | null | undefined, context = '', firstAfterHeadline = false) => {
+    if (raw?.trim()) sightings.push({ source, raw: raw.trim(), context, firstAfterHeadline });
+  };
+  add('structuredPublished', propertyText(article, 'datePublished'));
+  add('structuredModified', propertyText(article, 'dateModified'));
+  add('structuredCreated', propertyText(article, 'dateCreated'));
+  const other = otherRecordDates(data.records, article);
+  add('recordPublished', other.datePublished);
+  add('recordModified', other.dateModified);
+  for (const [key, values] of Object.entries(data.meta)) {
+    if (META_MODIFIED.test(key)) add('metaModified', values[0]);
+    else if (META_PUBLISHED.test(key)) add('metaPublished', values[0]);
   }
-  return undefined;
+  for (const time of document.querySelectorAll('time').slice(0, MAX_SHOWN_ELEMENTS)) add('timeElement', time.getAttribute('datetime') || normalizeSpace(time.textContent), contextOf(time));
+  for (const element of shownDateElements(document).slice(0, MAX_SHOWN_ELEMENTS)) add('shownDate', shortTextOf(element, MAX_DATE_TEXT), contextOf(element));
+  const h1 = document.querySelector('h1');
+  if (h1) {
+    let first = true;
+    for (const [text, previous] of textsAfter(h1, TEXTS_AFTER_HEADLINE)) {
+      if (text.length > MAX_DATE_TEXT || !toIsoDate(text)) continue;
+      add('afterHeadline', text, `${previous} ${text}`, first);
+      first = false;
+    }
+  }
+  const addressDate = URL_DATE.exec(pathOf(url));
+  if (addressDate) add('url', `${addressDate[1]}-${pad(+addressDate[2])}-${pad(+addressDate[3])}`);
+  return groupedByDay(sightings);
+}
+
+function groupedByDay(sightings: Sighting[]): DateCandidate[] {
+  const days = new Map<string, { iso: string; raw: string; sources: Set<Source>; updated: boolean; published: boolean; firstAfterHeadline: boolean }>();
+  for (const sighting of sightings) {
+    const iso = toIsoDate(sighting.raw);
+    if (!iso) continue;
+    const day = iso.slice(0, 10);
+    const entry = days.get(day) ?? { iso, raw: sighting.raw, sources: new Set<Source>(), updated: false, published: false, firstAfterHeadline: false };
+    entry.sources.add(sighting.source);
+    entry.updated ||= UPDATED_WORDS.test(sighting.context);
+    entry.published ||= PUBLISHED_WORDS.test(sighting.context);
+    entry.firstAfterHeadline ||= sighting.firstAfterHeadline;
+    days.set(day, entry);
+  }
+  const sorted = [...days.keys()].sort();
+  return [...days].map(([day, entry]) => {
+    const features: FeatureValues = Object.fromEntries(SOURCES.map((s) => [`from_${s}`, entry.sources.has(s) ? 1 : 0]));
+    features.agreement = entry.sources.size;
+    features.shown = [...entry.sources].some((s) => SHOWN.has(s)) ? 1 : 0;
+    features.updatedLabel = entry.updated ? 1 : 0;
+    features.publishedLabel = entry.published ? 1 : 0;
+    features.firstAfterHeadline = entry.firstAfterHeadline ? 1 : 0;
+    features.days = Math.min(sorted.length, 5);
+    features.latest = sorted.length > 1 && day === sorted[sorted.length - 1] ? 1 : 0;
+    features.earliest = sorted.length > 1 && day === sorted[0] ? 1 : 0;
+    return { iso: entry.iso, raw: entry.raw, features };
+  });
+}
+
+/** The candidate the date model rates highest, when it passes the model's threshold (else no date). */
+export function articleDate(candidates: DateCandidate[], model: LogisticModel): PublishedDate | undefined {
+  let best: PublishedDate | undefined;
+  let bestScore = model.threshold ?? 0.5;
+  for (const candidate of candidates) {
+    const score = predictProbability(model, candidate.features);
+    if (score > bestScore) [best, bestScore] = [{ iso: candidate.iso, raw: candidate.raw }, score];
+  }
+  return best;
+}
+
+/** datePublished / dateModified of the first record other than the article that has one (a WebPage, a graph's node). */
+function otherRecordDates(records: StructuredRecord[], article: StructuredRecord | undefined): { datePublished?: string; dateModified?: string } {
+  const found: { datePublished?: string; dateModified?: string } = {};
+  const visit = (record: StructuredRecord) => {
+    if (record !== article) {
+      found.datePublished ??= propertyText(record, 'datePublished');
+      found.dateModified ??= propertyText(record, 'dateModified');
+    }
+    for (const values of Object.values(record.properties)) for (const value of values) if (typeof value !== 'string') visit(value);
+  };
+  records.forEach(visit);
+  return found;
+}
+
+/** A shown date's surroundings: its class words and its parent's short text ("Last updated: <span>…</span>"). */
+function contextOf(element: DomElement): string {
+  const parent = element.parentElement;
+  return `${classWords(element).join(' ')} ${(parent && shortTextOf(parent, MAX_DATE_TEXT * 2)) ?? shortTextOf(element, MAX_DATE_TEXT) ?? ''}`;
+}
+
+function pathOf(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return '';
+  }
 }
 
 /**
@@ -65,11 +187,19 @@ export function toIsoDate(text: string): string | undefined {
     const month = monthNumber(monthName);
     if (month && validDate(+written[3], month, +day)) return `${written[3]}-${pad(month)}-${pad(+day)}T${timeOfDay(text.replace(written[0], ' '))}`;
   }
-  // Numeric: 2024年3月5日 / 2024년 3월 5일, 2024/03/05, 05.03.2024 (day first); 03/05/2024 is ambiguous and left out.
+  // Numeric: 2024年3月5日 / 2024년 3월 5일, 2024/03/05, 05.03.2024 (day first); with slashes the
+  // order is known only when one part is over 12 (31/12/2024, 12/31/2024): 03/05/2024 is left out.
   const numeric = /(\d{4})\s*[年년]\s*(\d{1,2})\s*[月월]\s*(\d{1,2})\s*[日일]?/.exec(text) ?? /\b(\d{4})\/(\d{1,2})\/(\d{1,2})\b/.exec(text);
   const dotted = /\b(\d{1,2})\.(\d{1,2})\.(\d{4})\b/.exec(text);
-  const [year, month, day] = numeric ? [+numeric[1], +numeric[2], +numeric[3]] : dotted ? [+dotted[3], +dotted[2], +dotted[1]] : [0, 0, 0];
-  const match = numeric ?? dotted;
+  const slashed = /\b(\d{1,2})\/(\d{1,2})\/(\d{4})\b/.exec(text);
+  const [year, month, day] = numeric
+    ? [+numeric[1], +numeric[2], +numeric[3]]
+    : dotted
+      ? [+dotted[3], +dotted[2], +dotted[1]]
+      : slashed && +slashed[1] > 12 !== +slashed[2] > 12
+        ? [+slashed[3], +slashed[1] > 12 ? +slashed[2] : +slashed[1], +slashed[1] > 12 ? +slashed[1] : +slashed[2]]
+        : [0, 0, 0];
+  const match = numeric ?? dotted ?? slashed;
   if (match && validDate(year, month, day)) return `${year}-${pad(month)}-${pad(day)}T${timeOfDay(text.replace(match[0], ' '))}`;
   return undefined;
 }
@@ -84,13 +214,11 @@ function monthNumber(name: string): number {
   return months.size === 1 ? [...months][0] : 0;
 }
 
-/** Texts of elements whose class or id names a date ("post-date", "published", "timestamp"), in page order. */
-function shownDates(document: DomDocument): string[] {
+/** Elements whose class or id names a date ("post-date", "published", "timestamp"), in page order. */
+function shownDateElements(document: DomDocument): DomElement[] {
   return document
     .querySelectorAll('[class*=date i], [class*=time i], [class*=publish i], [class*=posted i], [id*=date i]')
-    .filter((element) => classWords(element).some((word) => DATE_WORDS.has(word)))
-    .map((element) => shortTextOf(element, MAX_DATE_TEXT))
-    .filter((text): text is string => !!text);
+    .filter((element) => classWords(element).some((word) => DATE_WORDS.has(word)));
 }
 
 /** "07:47 PM EST" → "19:47:00"; "16:07:38 -0600" → "16:07:38-06:00"; "07:09 GMT" → "07:09:00Z"; none → midnight. */
