@@ -123,6 +123,8 @@ export class ProxyForwarder {
       finish(e.code === 'banned' ? 'ban' : 'failed');
     };
     this.usage.started(user);
+    // The client went away (or its request was refused mid-body) while the key was checked: its 'close' has passed.
+    if (f.res.destroyed) return finish('failed');
     const p = this.config.proxy;
     if (this.outstanding >= p.maxOutstanding) return fail(new ProxyError('serverbusy'));
     const mine = this.perKey.get(user) ?? 0;
@@ -463,6 +465,7 @@ function refusal(picked: Exclude<Pick, Slot>): ProxyError {
  */
 function readBody(req: Readable, hasBody: boolean, limit: number): Promise<Body> {
   if (!hasBody || req.readableEnded) return Promise.resolve({ buffer: Buffer.alloc(0) });
+  if (req.destroyed) return Promise.resolve({ stream: null });
   return new Promise<Body>((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
