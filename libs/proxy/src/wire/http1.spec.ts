@@ -102,7 +102,7 @@ describe('parseResponseHead (framing of websites answers)', () => {
 
   it('reads status, reason, Set-Cookie and the framing; Transfer-Encoding wins over Content-Length', () => {
     expect(response('HTTP/1.1 200 OK\r\nContent-Length: 5\r\nSet-Cookie: a=1\r\nSet-Cookie: b=2\r\n\r\n')).toMatchObject({ status: 200, reason: 'OK', contentLength: 5, chunked: false, close: false, setCookie: ['a=1', 'b=2'] });
-    expect(response('HTTP/1.1 200 OK\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n')).toMatchObject({ contentLength: null, chunked: true });
+    expect(response('HTTP/1.1 200 OK\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n')).toMatchObject({ contentLength: null, chunked: true, rawHeaders: ['Transfer-Encoding', 'chunked'] });
     expect(response('HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\n\r\n')).toMatchObject({ chunked: false, close: true });
     expect(response('HTTP/1.0 200 OK\r\n\r\n')).toMatchObject({ close: true });
     expect(response('HTTP/1.1 204\r\n\r\n')).toMatchObject({ status: 204, reason: '' });

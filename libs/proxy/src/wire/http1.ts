@@ -188,7 +188,11 @@ export function parseResponseHead(buf: Buffer, end: number): ResponseHead {
   let chunked = false;
   let close = minor === 1 ? hasToken(connection, 'close') : !hasToken(connection, 'keep-alive');
   if (transferEncoding !== null) {
-    // Transfer-Encoding wins over Content-Length; a body not ending in chunked is read until the close.
+    // Transfer-Encoding wins over Content-Length (which is not passed on: the body is sent in another framing);
+    // a body not ending in chunked is read until the close.
+    if (contentLength !== null) {
+      for (let i = rawHeaders.length - 2; i >= 0; i -= 2) if (rawHeaders[i].toLowerCase() === 'content-length') rawHeaders.splice(i, 2);
+    }
     contentLength = null;
     const codings = transferEncoding.split(',');
     chunked = codings[codings.length - 1].trim().toLowerCase() === 'chunked';
