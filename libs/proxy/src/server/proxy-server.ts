@@ -16,7 +16,7 @@ import { TargetGuard } from '../domain/target-guard';
 import { ExitPool } from '../exits/exit-pool';
 import { PROXY_SESSIONS, ProxySessions } from '../ports/proxy-sessions.port';
 import { ProxyCa } from '../tls/proxy-ca';
-import { HttpSyntaxError, MAX_HEADER_BYTES, RequestHead } from '../wire/http1';
+import { MAX_HEADER_BYTES, RequestHead } from '../wire/http1';
 import { PlainConnection, PlainHandler } from '../wire/plain-connection';
 import { MitmInternals } from './mitm-internals';
 import { ClientResponse, ProxyForwarder, sendProxyError, versionHeaders } from './proxy-forwarder';

@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { Readable, Writable } from 'node:stream';
 import { ChunkedDecoder, chunkOf, headEnd, HttpSyntaxError, LAST_CHUNK, parseRequestHead, RequestHead } from './http1';
+import { BODY_BUFFER_BYTES } from './upstream';
 
 /** A client's kept-alive connection is closed after this long without a request (Node's http server default). */
 const IDLE_MS = 5_000;
@@ -21,7 +22,7 @@ export interface PlainHandler {
 /** The body of a client's request on the plain-HTTP data path: read with back-pressure (the socket pauses while the forwarder does not read). */
 export class PlainRequest extends Readable {
   constructor(private readonly conn: PlainConnection) {
-    super();
+    super({ highWaterMark: BODY_BUFFER_BYTES });
   }
   override _read(): void {
     this.conn.resumeBody();
@@ -45,7 +46,7 @@ export class PlainResponse extends Writable {
     private readonly conn: PlainConnection,
     private readonly request: RequestHead,
   ) {
-    super();
+    super({ highWaterMark: BODY_BUFFER_BYTES });
     this.keepAlive = request.keepAlive;
     // A write after the end (the answer was already given) has nobody to tell.
     this.on('error', ignore);

@@ -8,6 +8,9 @@ const MAX_IDLE_PER_ORIGIN = 256;
 /** An idle kept-alive connection is closed after this long (a website closing one first is retried once, see the forwarder). */
 const IDLE_MS = 30_000;
 
+/** What each body stream of the data path buffers before it pushes back (one socket read). */
+export const BODY_BUFFER_BYTES = 64 * 1024;
+
 function ignore(): void {}
 
 /**
@@ -78,7 +81,8 @@ export class UpstreamResponse extends Readable {
     private readonly onRead: () => void,
     private readonly onDestroy: () => void,
   ) {
-    super();
+    // A socket read is up to 64 KiB: a smaller buffer would pause and resume the socket at every read.
+    super({ highWaterMark: BODY_BUFFER_BYTES });
     this.statusCode = head.status;
     this.statusMessage = head.reason;
     this.rawHeaders = head.rawHeaders;
@@ -140,7 +144,7 @@ export class UpstreamRequest extends Writable {
     host: string,
   ) {
     // Not destroyed once the request is sent: the connection still carries the response.
-    super({ autoDestroy: false });
+    super({ autoDestroy: false, highWaterMark: BODY_BUFFER_BYTES });
     let head = `${method} ${path} HTTP/1.1\r\n`;
     let hasHost = false;
     let hasLength = false;
