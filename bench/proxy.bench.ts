@@ -74,7 +74,8 @@ import {
  * default 0.3), BENCH_PROXY_CONCURRENCY (default 1,16,128), BENCH_PROXY_TARGETS (default
  * direct,mitm,squid,tinyproxy,crawlhub), BENCH_LOADGEN_PROCS (default 1),
  * BENCH_PROXY_ROLES (crawlhub's APP_ROLE, default proxy,projector), BENCH_PROXY_ENV
- * (`NAME=value,...`: more settings for crawlhub's platform), BENCH_PROXY_JSON (a path: every
+ * (`NAME=value,...`: more settings for crawlhub's platform), BENCH_PROXY_HTTPS=0 (the plain
+ * HTTP cells only), BENCH_PROXY_JSON (a path: every
  * figure also written there as JSON). Before each cell the bench
  * waits for every proxy process to be idle. The default run takes about 4 minutes.
  */
@@ -90,6 +91,8 @@ export interface ProxyBenchOptions {
   soakSeconds: number;
   /** Only the soak, no cells. */
   soakOnly: boolean;
+  /** Whether the HTTPS cells run (BENCH_PROXY_HTTPS=0: plain HTTP only). */
+  https: boolean;
 }
 
 export function proxyBenchOptions(args: string[]): ProxyBenchOptions {
@@ -105,6 +108,7 @@ export function proxyBenchOptions(args: string[]): ProxyBenchOptions {
     targets: (env.BENCH_PROXY_TARGETS ?? 'direct,mitm,squid,tinyproxy,crawlhub').split(',').map((s) => s.trim()),
     soakSeconds: soakOnly ? (soakEnv ?? 600) : (soakEnv ?? 0),
     soakOnly,
+    https: env.BENCH_PROXY_HTTPS !== '0',
   };
 }
 
@@ -241,6 +245,7 @@ async function runCells(bin: string, origin: Origin, targets: Target[], o: Proxy
   const results: Results = new Map();
   const width = Math.max(...targets.map((t) => t.label.length)) + 2;
   for (const w of WORKLOADS) {
+    if (w.https && !o.https) continue;
     for (const c of o.concurrencies) {
       console.log(`\n${w.title}, concurrency ${c} (load average ${loadavg().map((l) => l.toFixed(1)).join(' ')})`);
       console.log(`  ${pad('target', width)}${lpad('req/s', 9)}${lpad('p50 ms', 9)}${lpad('p99 ms', 9)}${lpad('errors', 8)}${lpad('proxy cores', 13)}${lpad('CPU µs/req', 12)}${lpad('gen cores', 11)}${lpad('other cores', 13)}${lpad('origin conns', 14)}${lpad('RSS MB', 8)}${lpad(`x ${referenceOf(w)}`, 9)}`);

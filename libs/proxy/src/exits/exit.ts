@@ -2,8 +2,28 @@ import * as http from 'node:http';
 import * as https from 'node:https';
 import * as net from 'node:net';
 import * as tls from 'node:tls';
+import type { Readable, Writable } from 'node:stream';
 import { SocksClient } from 'socks';
 import type { ProxyExitConfig } from '@crawlhub/config';
+import { UpstreamPool, UpstreamRequest as PlainUpstreamRequest } from '../wire/upstream';
+
+/**
+ * A request on its way to a website, as the forwarder drives it: Node's ClientRequest (https
+ * and upstream-proxy exits) or the plain-HTTP data path's request (plain http through a local
+ * exit). Emits `response` (an UpstreamResponse), or `error`.
+ */
+export interface UpstreamRequest extends Writable {
+  /** Whether it went out on a kept-alive connection (a hang-up there is retried once). */
+  readonly reusedSocket: boolean;
+}
+
+/** A website's response head and its body stream (Node's IncomingMessage, or the plain data path's). */
+export interface UpstreamResponse extends Readable {
+  readonly statusCode?: number;
+  readonly statusMessage?: string;
+  readonly rawHeaders: string[];
+  readonly headers: { 'set-cookie'?: string[]; 'content-length'?: string };
+}
 
 /** Where a request goes: the website, its resolved address (checked by the SSRF guard). */
 export interface Target {
@@ -170,8 +190,11 @@ export class Exit {
   readonly bannedUntil = new Map<string, number>();
   /** Domain -> when the next request to it may leave through this exit (throttling; absent: now). */
   readonly nextSlot = new Map<string, number>();
-  private readonly httpAgent: http.Agent;
+  /** Plain http:// through an upstream or SOCKS proxy; null for a local exit, whose plain requests use `pool`. */
+  private readonly httpAgent: http.Agent | null;
   private readonly httpsAgent: https.Agent;
+  /** A local exit's kept-alive connections for plain http:// (the raw data path, wire/upstream.ts); null for proxy exits. */
+  private readonly pool: UpstreamPool | null;
   private readonly proxyUrl: URL | null;
 
   constructor(
@@ -182,19 +205,22 @@ export class Exit {
     if (config.kind === 'local') {
       const local = config.localAddress ? { localAddress: config.localAddress } : {};
       this.proxyUrl = null;
-      this.httpAgent = new http.Agent({ ...KEEP_ALIVE, ...local });
+      this.httpAgent = null;
+      this.pool = new UpstreamPool(config.localAddress ?? undefined);
       this.httpsAgent = new https.Agent({ ...KEEP_ALIVE, ...local, rejectUnauthorized: trust.rejectUnauthorized });
     } else if (config.kind === 'socks5') {
       const u = new URL(config.url);
       this.proxyUrl = u;
       const open = (h: string, p: number, cb: Callback) => socksTunnel(u, h, p, cb);
       this.httpAgent = new TunnelHttpAgent(open);
+      this.pool = null;
       this.httpsAgent = new TunnelHttpsAgent(open, trust);
     } else {
       const u = new URL(config.url);
       this.proxyUrl = u;
       // Plain http:// sites go to the upstream proxy in absolute form; https:// ones through CONNECT.
       this.httpAgent = config.kind === 'https' ? new https.Agent({ ...KEEP_ALIVE, rejectUnauthorized: trust.rejectUnauthorized }) : new http.Agent(KEEP_ALIVE);
+      this.pool = null;
       this.httpsAgent = new TunnelHttpsAgent((h, p, cb) => httpTunnel(u, trust, h, p, cb), trust);
     }
   }
@@ -214,7 +240,7 @@ export class Exit {
   }
 
   /** Starts a request to `target` through this exit (the caller sends the body and handles the answer). */
-  request(target: Target, method: string, headers: http.OutgoingHttpHeaders): http.ClientRequest {
+  request(target: Target, method: string, headers: http.OutgoingHttpHeaders): UpstreamRequest {
     const up = this.viaUpstream;
     if (target.scheme === 'http' && up) {
       const p = hostPort(up, up.protocol === 'https:' ? 443 : 80);
@@ -222,7 +248,7 @@ export class Exit {
       const authority = net.isIPv6(target.host) ? `[${target.host}]` : target.host;
       const mod = up.protocol === 'https:' ? https : http;
       return mod.request({
-        agent: this.httpAgent,
+        agent: this.httpAgent!,
         host: p.host,
         port: p.port,
         servername: net.isIP(p.host) ? undefined : p.host,
@@ -244,11 +270,18 @@ export class Exit {
     if (target.scheme === 'https') {
       return https.request({ ...base, agent: this.httpsAgent, servername: net.isIP(target.host) ? undefined : target.host, rejectUnauthorized: this.trust.rejectUnauthorized, secureContext: this.trust.secureContext } as https.RequestOptions);
     }
-    return http.request({ ...base, agent: this.httpAgent });
+    if (this.pool) {
+      // Plain http through a local exit: the raw data path (its own connections, to the address the guard checked).
+      const authority = net.isIPv6(target.host) ? `[${target.host}]` : target.host;
+      const host = target.port === 80 ? authority : `${authority}:${target.port}`;
+      return new PlainUpstreamRequest(this.pool, `${target.address}:${target.port}`, target.address, target.port, method, target.path, headers, host);
+    }
+    return http.request({ ...base, agent: this.httpAgent! });
   }
 
   close(): void {
-    this.httpAgent.destroy();
+    this.httpAgent?.destroy();
+    this.pool?.close();
     this.httpsAgent.destroy();
   }
 }

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { ClientRequest, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { OutgoingHttpHeaders } from 'node:http';
 import { isIPv6 } from 'node:net';
-import { PassThrough, Readable } from 'node:stream';
+import { PassThrough, Readable, Writable } from 'node:stream';
 import { canAccessProject, Principal } from '@crawlhub/access';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
 import { bannedByBody, bannedByStatus, needsBody, rulesFor } from '../domain/ban-rules';
@@ -9,7 +9,7 @@ import { CookieJars } from '../domain/cookie-jar';
 import { errorCodeOf, ProxyError, PROXY_ERRORS } from '../domain/proxy-errors';
 import { ourHeader, outgoingHeaders, parseProxyHeaders, ProxyOptions } from '../domain/proxy-headers';
 import { TargetGuard } from '../domain/target-guard';
-import { Exit, Target } from '../exits/exit';
+import { Exit, Target, UpstreamRequest, UpstreamResponse } from '../exits/exit';
 import { ExitPool, Pick, Slot } from '../exits/exit-pool';
 import { PROXY_SESSIONS, ProxySessions } from '../ports/proxy-sessions.port';
 import { PROXY_USAGE, ProxyUsage, UsageOutcome } from '../ports/proxy-usage.port';
@@ -22,10 +22,21 @@ export const PROXY_VERSION = '1.0.0-crawlhub';
 /** Request bodies up to this size are kept for retries; a larger body streams once, without retries. */
 export const RETRY_BODY_BYTES = 1024 * 1024;
 
+/**
+ * The answer to the client, whatever carries it: node:http's ServerResponse (inside
+ * intercepted tunnels, the direct routes) or the plain-HTTP data path's PlainResponse.
+ */
+export interface ClientResponse extends Writable {
+  readonly headersSent: boolean;
+  /** Status, reason and a flat [name, value, ...] header list; the head leaves with the first body bytes. */
+  writeHead(status: number, reason: string | undefined, headers: string[]): unknown;
+}
+
 /** A request to forward, from the proxy port (absolute form or inside a tunnel) or from /fetch. */
 export interface ForwardRequest {
-  req: IncomingMessage;
-  res: ServerResponse;
+  /** The client's request body (node:http's IncomingMessage, or the plain data path's PlainRequest). */
+  req: Readable;
+  res: ClientResponse;
   principal: Principal;
   scheme: 'http' | 'https';
   host: string;
@@ -38,9 +49,12 @@ export interface ForwardRequest {
   hasBody: boolean;
 }
 
+/** Methods whose empty body is sent without a Content-Length (Node's http client does the same). */
+const BODYLESS_METHODS = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS', 'TRACE', 'CONNECT']);
+
 const RESPONSE_HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'transfer-encoding', 'trailer', 'upgrade']);
 
-type Attempt = { kind: 'response'; upstream: IncomingMessage; creq: ClientRequest; requestMs: number } | { kind: 'error'; error: unknown };
+type Attempt = { kind: 'response'; upstream: UpstreamResponse; requestMs: number } | { kind: 'error'; error: unknown };
 
 /** The common headers of every answer of the proxy. */
 export function versionHeaders(): [string, string][] {
@@ -51,7 +65,7 @@ export function versionHeaders(): [string, string][] {
 }
 
 /** Answers one of our errors: status, X-Proxy-Error and X-Crawlera-Error (except `unexpected`), text body. */
-export function sendProxyError(res: ServerResponse, e: ProxyError, extra: [string, string][] = []): void {
+export function sendProxyError(res: ClientResponse, e: ProxyError, extra: [string, string][] = []): void {
   if (res.headersSent || res.destroyed) {
     res.destroy();
     return;
@@ -109,6 +123,8 @@ export class ProxyForwarder {
       finish(e.code === 'banned' ? 'ban' : 'failed');
     };
     this.usage.started(user);
+    // The client went away (or its request was refused mid-body) while the key was checked: its 'close' has passed.
+    if (f.res.destroyed) return finish('failed');
     const p = this.config.proxy;
     if (this.outstanding >= p.maxOutstanding) return fail(new ProxyError('serverbusy'));
     const mine = this.perKey.get(user) ?? 0;
@@ -180,12 +196,24 @@ export class ProxyForwarder {
     const { headers, userAgent } = outgoingHeaders(f.rawHeaders, options);
     const outgoing: OutgoingHttpHeaders = {};
     const managedCookies = !options.cookiesDisabled;
+    let clientLength: string | null = null;
     for (const [n, v] of headers) {
+      const lower = n.toLowerCase();
       // The proxy manages cookies per exit: the client's are discarded (compat-notes §3.3).
-      if (managedCookies && n.toLowerCase() === 'cookie') continue;
+      if (managedCookies && lower === 'cookie') continue;
+      // The body's length is set below, from what is sent.
+      if (lower === 'content-length') {
+        clientLength = v;
+        continue;
+      }
       const prev = outgoing[n];
       outgoing[n] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [String(prev), v];
     }
+    // A kept body is sent with its length (a chunked one included; as Node's client does, none for an empty GET);
+    // a streamed one with the client's length, else chunked.
+    if ('buffer' in body) {
+      if (body.buffer.length > 0 || !BODYLESS_METHODS.has(f.method)) outgoing['Content-Length'] = String(body.buffer.length);
+    } else if (clientLength !== null) outgoing['Content-Length'] = clientLength;
 
     const tried = new Set<Exit>();
     let bans = 0;
@@ -278,7 +306,7 @@ export class ProxyForwarder {
   }
 
   /** Waits `waitMs` (the slot's time, or a retry's backoff); false (and the slot given back) when the client goes away first. */
-  private waitForSlot(slot: Slot, waitMs: number, domain: string, res: ServerResponse): Promise<boolean> {
+  private waitForSlot(slot: Slot, waitMs: number, domain: string, res: ClientResponse): Promise<boolean> {
     return new Promise((resolve) => {
       const gone = () => {
         clearTimeout(timer);
@@ -330,10 +358,10 @@ export class ProxyForwarder {
   }
 
   /** One try through one exit: resolves with the response headers, or the error. */
-  private attempt(exit: Exit, target: Target, method: string, headers: OutgoingHttpHeaders, body: Body, timeoutMs: number, res: ServerResponse): Promise<Attempt> {
+  private attempt(exit: Exit, target: Target, method: string, headers: OutgoingHttpHeaders, body: Body, timeoutMs: number, res: ClientResponse): Promise<Attempt> {
     return new Promise<Attempt>((resolve) => {
       const sent = performance.now();
-      let creq: ClientRequest;
+      let creq: UpstreamRequest;
       try {
         creq = exit.request(target, method, headers);
       } catch (e) {
@@ -354,7 +382,7 @@ export class ProxyForwarder {
         creq.destroy(new ProxyError('client_conn_closed'));
       };
       res.once('close', onClientClose);
-      creq.once('response', (upstream) => settle({ kind: 'response', upstream, creq, requestMs: performance.now() - sent }));
+      creq.once('response', (upstream: UpstreamResponse) => settle({ kind: 'response', upstream, requestMs: performance.now() - sent }));
       creq.on('error', (error) => {
         if (creq.reusedSocket && (error as { code?: string }).code === 'ECONNRESET') Object.assign(error, { reusedSocket: true });
         settle({ kind: 'error', error });
@@ -366,7 +394,7 @@ export class ProxyForwarder {
   }
 
   /** Sends the response: headers, the prefix read for the ban check, then the rest, piped, with a per-chunk timeout and the size limit. */
-  private stream(res: ServerResponse, upstream: IncomingMessage, status: number, headers: string[], prefix: Buffer | null, options: ProxyOptions, count: (n: number) => void, finish: (o: UsageOutcome) => void): Promise<void> {
+  private stream(res: ClientResponse, upstream: UpstreamResponse, status: number, headers: string[], prefix: Buffer | null, options: ProxyOptions, count: (n: number) => void, finish: (o: UsageOutcome) => void): Promise<void> {
     return new Promise<void>((resolve) => {
       const max = this.config.proxy.maxResponseBytes;
       let size = 0;
@@ -435,8 +463,9 @@ function refusal(picked: Exclude<Pick, Slot>): ProxyError {
  * The client's body: whole when it ends within `limit` bytes (replayable, so retries are
  * possible), else a stream of what was read and the rest (sent once).
  */
-function readBody(req: IncomingMessage, hasBody: boolean, limit: number): Promise<Body> {
+function readBody(req: Readable, hasBody: boolean, limit: number): Promise<Body> {
   if (!hasBody || req.readableEnded) return Promise.resolve({ buffer: Buffer.alloc(0) });
+  if (req.destroyed) return Promise.resolve({ stream: null });
   return new Promise<Body>((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -473,7 +502,7 @@ function readBody(req: IncomingMessage, hasBody: boolean, limit: number): Promis
 }
 
 /** Reads up to `limit` bytes of a response (or all of it, if shorter); null on timeout. Leaves the rest unread. */
-function readPrefix(upstream: IncomingMessage, limit: number, timeoutMs: number): Promise<Buffer | null> {
+function readPrefix(upstream: Readable, limit: number, timeoutMs: number): Promise<Buffer | null> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;

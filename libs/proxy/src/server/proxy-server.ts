@@ -2,8 +2,8 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Proxy } from 'http-mitm-proxy';
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import { createServer as createHttpsServer, Server as HttpsServer } from 'node:https';
-import { isIP } from 'node:net';
-import type { Duplex } from 'node:stream';
+import { createServer as createNetServer, isIP, Server as NetServer, Socket } from 'node:net';
+import type { Duplex, Readable } from 'node:stream';
 import { TLSSocket } from 'node:tls';
 import { format } from 'node:util';
 import { AccessService, looksLikeProxyToken, Principal } from '@crawlhub/access';
@@ -16,8 +16,12 @@ import { TargetGuard } from '../domain/target-guard';
 import { ExitPool } from '../exits/exit-pool';
 import { PROXY_SESSIONS, ProxySessions } from '../ports/proxy-sessions.port';
 import { ProxyCa } from '../tls/proxy-ca';
+import { MAX_HEADER_BYTES, RequestHead } from '../wire/http1';
+import { PlainConnection, PlainHandler } from '../wire/plain-connection';
 import { MitmInternals } from './mitm-internals';
-import { ProxyForwarder, sendProxyError, versionHeaders } from './proxy-forwarder';
+import { ClientResponse, ProxyForwarder, sendProxyError, versionHeaders } from './proxy-forwarder';
+
+export { MAX_HEADER_BYTES };
 
 /** The user name of HTTP Basic credentials (the API key; the password is empty). */
 export function basicUser(header: string | string[] | undefined): string | null {
@@ -58,8 +62,14 @@ interface Tunnel {
 
 const CONNECT_TARGET = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9._-]{1,253}):(\d{1,5})$/;
 
-/** Request headers accepted up to this size, as the original (Node's default is 16 KiB). */
-export const MAX_HEADER_BYTES = 100 * 1024;
+/** A proxied request's head, from either transport (node:http inside tunnels, the plain data path outside). */
+interface ProxiedHead {
+  method: string;
+  target: string;
+  rawHeaders: string[];
+  proxyAuthorization: string | undefined;
+  hasBody: boolean;
+}
 
 /**
  * A request the HTTP parser refused, answered as our errors are (X-Proxy-Error, text body)
@@ -80,7 +90,7 @@ export function refuseUnparsable(e: Error & { code?: string; reason?: unknown },
 }
 
 /** One of our errors as HTTP/1.1 bytes, for a socket that has no response object; the connection closes after it. */
-function rawProxyError(e: ProxyError): string {
+export function rawProxyError(e: ProxyError): string {
   const body = `${e.message}\n`;
   const headers: [string, string][] = [...versionHeaders(), ['X-Proxy-Error', e.code], ['X-Crawlera-Error', e.code], ['Content-Type', 'text/plain; charset=utf-8'], ['Content-Length', String(Buffer.byteLength(body))], ['Connection', 'close']];
   return `HTTP/1.1 ${e.status} ${PROXY_ERRORS[e.code][1]}\r\n${headers.map(([n, v]) => `${n}: ${v}`).join('\r\n')}\r\n\r\n${body}`;
@@ -96,12 +106,14 @@ function sendText(res: ServerResponse, status: number, body: string, headers: [s
 function ignoreLateWrite(): void {}
 
 /**
- * The proxy port (:8010) on http-mitm-proxy: absolute-form requests, CONNECT intercepted
- * with crawlhub's CA (the library runs one TLS server per host with our leaf certificate),
- * and a few direct (origin-form) routes: GET /ca.crt, the legacy GET /fetch and /sessions, and
- * the platform's /healthz, /readyz and /metrics (libs/ops). Every
- * proxied request is taken over in `onRequest` and forwarded by ProxyForwarder (the
- * library's own upstream request is never made).
+ * The proxy port (:8010). Its listener is the plain-HTTP data path (wire/plain-connection.ts:
+ * raw sockets, a strict parser of its own): absolute-form requests are forwarded from there
+ * without node:http. A CONNECT or an origin-form request hands its connection to
+ * http-mitm-proxy's HTTP server (which listens on no port of its own): CONNECT intercepted
+ * with crawlhub's CA (one TLS server per host with our leaf certificate), and a few direct
+ * routes: GET /ca.crt, the legacy GET /fetch and /sessions, and the platform's /healthz,
+ * /readyz and /metrics (libs/ops). Every proxied request, from either side, goes through
+ * `proxied` to ProxyForwarder (the library's own upstream request is never made).
  */
 @Injectable()
 export class ProxyServer {
@@ -119,6 +131,14 @@ export class ProxyServer {
   private readonly tunnelSockets = new Set<Duplex>();
   /** The TLS servers of intercepted IP literals (listening on no port), for the shutdown. */
   private readonly literalServers: HttpsServer[] = [];
+  /** The proxy port's listener (the plain data path), and its connections. */
+  private listener: NetServer | null = null;
+  private readonly plainConnections = new Set<PlainConnection>();
+  private readonly plainHandler: PlainHandler = {
+    request: (head, body, res) => this.onPlainRequest(head, body, res),
+    handOff: (socket, bytes) => this.handOff(socket, bytes),
+    refusal: (e) => rawProxyError(new ProxyError(e.code, e.message)),
+  };
 
   constructor(
     @Inject(CONFIG) private readonly config: CrawlhubConfig,
@@ -153,14 +173,42 @@ export class ProxyServer {
     try {
       await new Promise<void>((resolve, reject) => {
         // forceSNI: one TLS server for every intercepted name (a context per name), not a server and a port per host.
-        proxy.listen({ host, port, keepAlive: true, forceSNI: true, sslCaDir: this.ca.dir }, (err?: Error | null) => (err ? reject(err) : resolve()));
+        proxy.listen({ host: '127.0.0.1', port: 0, keepAlive: true, forceSNI: true, sslCaDir: this.ca.dir }, (err?: Error | null) => (err ? reject(err) : resolve()));
       });
     } finally {
       console.info = info;
     }
+    // The library's HTTP server takes connections only from the plain listener (`handOff`) and from tunnels.
+    proxy.httpServer!.close();
     this.adopt(proxy.httpServer!, false);
-    this.port = proxy.httpPort;
+    const listener = createNetServer((socket) => this.plainConnections.add(new PlainConnection(socket, this.plainHandler, (c) => this.plainConnections.delete(c))));
+    this.listener = listener;
+    await new Promise<void>((resolve, reject) => {
+      listener.once('error', reject);
+      listener.listen({ host, port }, () => {
+        listener.off('error', reject);
+        resolve();
+      });
+    });
+    this.port = (listener.address() as { port: number }).port;
     return this.port;
+  }
+
+  /** A CONNECT or an origin-form request on the plain listener: the connection goes to the library's HTTP server, its bytes first. */
+  private handOff(socket: Socket, bytes: Buffer): void {
+    socket.pause();
+    socket.unshift(bytes);
+    this.internals.httpServer!.emit('connection', socket);
+    socket.resume();
+  }
+
+  /** An absolute-form request on the plain data path. */
+  private onPlainRequest(head: RequestHead, body: Readable, res: ClientResponse): void {
+    const proxied: ProxiedHead = { method: head.method, target: head.target, rawHeaders: head.rawHeaders, proxyAuthorization: head.proxyAuthorization, hasBody: head.chunked || (head.contentLength ?? 0) > 0 };
+    this.proxied(proxied, body, res, undefined, false).catch((e: Error) => {
+      this.log.error(e.stack ?? String(e));
+      sendProxyError(res, new ProxyError('unexpected'));
+    });
   }
 
   /**
@@ -189,12 +237,15 @@ export class ProxyServer {
    */
   async close(): Promise<void> {
     const servers = [...this.internals.servers(), ...this.literalServers];
+    this.listener?.close();
+    for (const c of this.plainConnections) if (c.idle) c.destroy();
     try {
       this.proxy.close();
     } catch {
       // not listening
     }
     for (const until = performance.now() + this.config.proxy.timeoutMaxMs; this.forwarder.inFlight > 0 && performance.now() < until; ) await new Promise((r) => setTimeout(r, 50));
+    for (const c of this.plainConnections) c.destroy();
     for (const s of servers) s.closeAllConnections();
     for (const s of this.tunnelSockets) s.destroy();
   }
@@ -311,17 +362,29 @@ export class ProxyServer {
       });
   }
 
+  /** A request of the library's HTTP server (a connection handed over, or a plain tunnel) or of a TLS server (an intercepted tunnel). */
   private async onRequest(isSSL: boolean, req: IncomingMessage, res: ServerResponse): Promise<void> {
     const raw = req.url ?? '';
-    // A request inside a CONNECT tunnel reaches the library's servers on a loopback connection of its own.
+    // A request inside a CONNECT tunnel arrives on the tunnel's socket.
     const connect = this.connectOf(req);
     if (!isSSL && !connect && raw.startsWith('/')) return this.direct(req, res, raw);
+    const hasBody = req.headers['content-length'] !== undefined ? req.headers['content-length'] !== '0' : req.headers['transfer-encoding'] !== undefined;
+    const rawHeaders = connect ? withTunnelHeaders(connect.rawHeaders, req.rawHeaders) : req.rawHeaders;
+    const auth = req.headers['proxy-authorization'];
+    const head: ProxiedHead = { method: req.method ?? 'GET', target: raw, rawHeaders, proxyAuthorization: typeof auth === 'string' ? auth : undefined, hasBody };
+    return this.proxied(head, req, res, connect ? this.tunnels.get(connect) : undefined, isSSL);
+  }
 
-    const tunnel = connect ? this.tunnels.get(connect) : undefined;
+  /**
+   * A proxied request from either transport: its key (the tunnel's, unless it sends its own),
+   * its target (the tunnel's whatever the request names, else its absolute URL), then the forwarder.
+   */
+  private async proxied(head: ProxiedHead, body: Readable, res: ClientResponse, tunnel: Tunnel | undefined, isSSL: boolean): Promise<void> {
+    const raw = head.target;
     let principal: Principal | null = tunnel?.principal ?? null;
-    if (req.headers['proxy-authorization'] !== undefined || principal === null) principal = await this.principalOf(req.headers['proxy-authorization']);
+    if (head.proxyAuthorization !== undefined || principal === null) principal = await this.principalOf(head.proxyAuthorization);
     if (principal === null) {
-      req.resume();
+      body.resume();
       return sendProxyError(res, new ProxyError('bad_proxy_auth'));
     }
     let scheme: 'http' | 'https';
@@ -339,11 +402,11 @@ export class ProxyServer {
       try {
         url = new URL(raw);
       } catch {
-        req.resume();
+        body.resume();
         return sendProxyError(res, new ProxyError('bad_header', 'request target'));
       }
       if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-        req.resume();
+        body.resume();
         return sendProxyError(res, new ProxyError('bad_header', 'only http and https URLs'));
       }
       scheme = url.protocol === 'https:' ? 'https' : 'http';
@@ -351,9 +414,7 @@ export class ProxyServer {
       port = url.port ? Number(url.port) : scheme === 'https' ? 443 : 80;
       path = `${url.pathname}${url.search}`;
     }
-    const hasBody = req.headers['content-length'] !== undefined ? req.headers['content-length'] !== '0' : req.headers['transfer-encoding'] !== undefined;
-    const rawHeaders = connect ? withTunnelHeaders(connect.rawHeaders, req.rawHeaders) : req.rawHeaders;
-    await this.forwarder.forward({ req, res, principal, scheme, host, port, path, method: req.method ?? 'GET', rawHeaders, hasBody });
+    await this.forwarder.forward({ req: body, res, principal, scheme, host, port, path, method: head.method, rawHeaders: head.rawHeaders, hasBody: head.hasBody });
   }
 
   /** Origin-form requests to the proxy port itself. */

@@ -1,0 +1,324 @@
+import type { OutgoingHttpHeaders } from 'node:http';
+import * as net from 'node:net';
+import { Readable, Writable } from 'node:stream';
+import { ChunkedDecoder, chunkOf, headEnd, LAST_CHUNK, MAX_HEADER_BYTES, parseResponseHead, ResponseHead } from './http1';
+
+/** Kept-alive connections per (address, port) of one exit, at most. */
+const MAX_IDLE_PER_ORIGIN = 256;
+/** An idle kept-alive connection is closed after this long (a website closing one first is retried once, see the forwarder). */
+const IDLE_MS = 30_000;
+
+/** What each body stream of the data path buffers before it pushes back (one socket read). */
+export const BODY_BUFFER_BYTES = 64 * 1024;
+
+function ignore(): void {}
+
+/**
+ * The kept-alive connections of one local exit (its source address, or the default route)
+ * to websites, by address and port: the plain-HTTP data path's replacement for an
+ * `http.Agent` (whose request objects cost about a fifth of the CPU per request).
+ */
+export class UpstreamPool {
+  private readonly idle = new Map<string, net.Socket[]>();
+
+  constructor(private readonly localAddress: string | undefined) {}
+
+  /** A kept-alive connection to `address:port`, or a new one. */
+  take(key: string, address: string, port: number): { socket: net.Socket; reused: boolean } {
+    const list = this.idle.get(key);
+    while (list && list.length > 0) {
+      const socket = list.pop()!;
+      if (list.length === 0) this.idle.delete(key);
+      if (socket.destroyed) continue;
+      socket.removeAllListeners('data');
+      socket.removeAllListeners('close');
+      socket.removeAllListeners('end');
+      socket.removeAllListeners('timeout');
+      socket.setTimeout(0);
+      return { socket, reused: true };
+    }
+    const socket = net.connect({ host: address, port, localAddress: this.localAddress });
+    socket.setNoDelay(true);
+    // Errors are read by the request using the socket; this one keeps a late error from being unhandled.
+    socket.on('error', ignore);
+    return { socket, reused: false };
+  }
+
+  /** A connection whose exchange ended cleanly, kept for the next request to the same origin. */
+  give(key: string, socket: net.Socket): void {
+    let list = this.idle.get(key);
+    if (!list) this.idle.set(key, (list = []));
+    if (list.length >= MAX_IDLE_PER_ORIGIN) return void socket.destroy();
+    const drop = () => {
+      socket.destroy();
+      const at = list!.indexOf(socket);
+      if (at >= 0) list!.splice(at, 1);
+      if (list!.length === 0 && this.idle.get(key) === list) this.idle.delete(key);
+    };
+    // Bytes on an idle connection are no answer to anything: it is not reused.
+    socket.on('data', drop);
+    socket.on('end', drop);
+    socket.on('close', drop);
+    socket.setTimeout(IDLE_MS, drop);
+    list.push(socket);
+  }
+
+  close(): void {
+    for (const list of this.idle.values()) for (const s of list) s.destroy();
+    this.idle.clear();
+  }
+}
+
+/** A website's response on the plain-HTTP data path: the head's fields the forwarder reads, the body as a stream with back-pressure. */
+export class UpstreamResponse extends Readable {
+  readonly statusCode: number;
+  readonly statusMessage: string;
+  readonly rawHeaders: string[];
+  readonly headers: { 'set-cookie'?: string[]; 'content-length'?: string };
+
+  constructor(
+    head: ResponseHead,
+    private readonly onRead: () => void,
+    private readonly onDestroy: () => void,
+  ) {
+    // A socket read is up to 64 KiB: a smaller buffer would pause and resume the socket at every read.
+    super({ highWaterMark: BODY_BUFFER_BYTES });
+    this.statusCode = head.status;
+    this.statusMessage = head.reason;
+    this.rawHeaders = head.rawHeaders;
+    this.headers = { 'set-cookie': head.setCookie, 'content-length': head.contentLength === null ? undefined : String(head.contentLength) };
+    // As Node's IncomingMessage: a failure is an 'error' for whoever listens (the forwarder, once it streams), never an unhandled one.
+    this.on('error', ignore);
+  }
+
+  override _read(): void {
+    this.onRead();
+  }
+
+  override _destroy(err: Error | null, cb: (err?: Error | null) => void): void {
+    this.onDestroy();
+    cb(err);
+  }
+}
+
+function hangUp(): Error {
+  // What Node's http client says for a connection closed before any answer (errorCodeOf: socket_closed_remotely).
+  return Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+}
+
+const BODYLESS_STATUS = (s: number) => s === 204 || s === 304;
+
+/**
+ * One plain-HTTP request to a website on a kept-alive connection of the exit's pool: the
+ * head is written together with the first body bytes (one write for a request whose body
+ * was kept), a body of unknown length is sent chunked, and the response head is parsed
+ * just enough for its framing (Content-Length, chunked, or until the close). Emits
+ * `response` (an UpstreamResponse) like Node's ClientRequest, and `error` before it.
+ */
+export class UpstreamRequest extends Writable {
+  readonly reusedSocket: boolean;
+  /** The connection, until the exchange ends (given back to the pool, or destroyed). */
+  private socket: net.Socket | null;
+  /** The head, until it is written with the first bytes. */
+  private head: string | null;
+  private readonly hasLength: boolean;
+  private chunked = false;
+  private requestDone = false;
+  private received: Buffer | null = null;
+  private response: UpstreamResponse | null = null;
+  private responseHead: ResponseHead | null = null;
+  private remaining = 0;
+  private decoder: ChunkedDecoder | null = null;
+  private responseDone = false;
+  /** Bytes after the response's end: the website broke the framing, the connection is not reused. */
+  private trailing = false;
+
+  constructor(
+    private readonly pool: UpstreamPool,
+    private readonly key: string,
+    address: string,
+    port: number,
+    private readonly method: string,
+    path: string,
+    headers: OutgoingHttpHeaders,
+    host: string,
+  ) {
+    // Not destroyed once the request is sent: the connection still carries the response.
+    super({ autoDestroy: false, highWaterMark: BODY_BUFFER_BYTES });
+    let head = `${method} ${path} HTTP/1.1\r\n`;
+    let hasHost = false;
+    let hasLength = false;
+    for (const name in headers) {
+      const value = headers[name];
+      if (value === undefined) continue;
+      const lower = name.length === 4 || name.length === 14 ? name.toLowerCase() : '';
+      if (lower === 'host') hasHost = true;
+      else if (lower === 'content-length') hasLength = true;
+      if (Array.isArray(value)) for (const v of value) head += `${name}: ${v}\r\n`;
+      else head += `${name}: ${value}\r\n`;
+    }
+    if (!hasHost) head = `${method} ${path} HTTP/1.1\r\nHost: ${host}\r\n${head.slice(head.indexOf('\r\n') + 2)}`;
+    this.head = head;
+    this.hasLength = hasLength;
+    const { socket, reused } = pool.take(key, address, port);
+    this.socket = socket;
+    this.reusedSocket = reused;
+    socket.on('data', this.onData);
+    socket.on('end', this.onEnd);
+    socket.on('close', this.onEnd);
+    socket.on('error', this.onError);
+  }
+
+  override _write(chunk: Buffer, _encoding: BufferEncoding, cb: (err?: Error | null) => void): void {
+    // An empty write (`end(emptyBody)`) sends nothing: as a chunk it would be the last one.
+    if (chunk.length === 0) return cb();
+    if (this.head !== null && !this.hasLength) {
+      // A body of unknown length (a streamed one without Content-Length) is sent chunked.
+      this.chunked = true;
+      this.head += 'Transfer-Encoding: chunked\r\n';
+    }
+    const pieces = this.chunked ? chunkOf(chunk) : [chunk];
+    if (this.head !== null) {
+      pieces.unshift(Buffer.from(`${this.head}\r\n`, 'latin1'));
+      this.head = null;
+    }
+    this.send(pieces.length === 1 ? pieces[0] : Buffer.concat(pieces), cb);
+  }
+
+  override _final(cb: (err?: Error | null) => void): void {
+    const last = this.head !== null ? Buffer.from(`${this.head}\r\n`, 'latin1') : this.chunked ? LAST_CHUNK : null;
+    this.head = null;
+    this.requestDone = true;
+    if (last) this.send(last, cb);
+    else cb();
+    if (this.responseDone) this.release();
+  }
+
+  override _destroy(err: Error | null, cb: (err?: Error | null) => void): void {
+    if (!this.responseDone) this.drop();
+    cb(err);
+  }
+
+  private send(data: Buffer, cb: () => void): void {
+    const socket = this.socket;
+    // The exchange is over (the website answered before the whole body): the rest is dropped.
+    if (socket === null || socket.destroyed) return cb();
+    if (socket.write(data)) cb();
+    else socket.once('drain', cb);
+  }
+
+  private readonly onData = (chunk: Buffer): void => {
+    if (this.responseHead === null) {
+      const buf = this.received ? Buffer.concat([this.received, chunk]) : chunk;
+      let end: number;
+      let head: ResponseHead;
+      try {
+        end = headEnd(buf, MAX_HEADER_BYTES);
+        if (end < 0) return void (this.received = buf);
+        head = parseResponseHead(buf, end);
+      } catch (e) {
+        return this.fail(Object.assign(new Error(`invalid response from the website: ${(e as Error).message}`), { code: 'HPE_INVALID_RESPONSE' }));
+      }
+      this.received = null;
+      const rest = buf.subarray(end);
+      // Informational answers (100 Continue, 103 Early Hints) are skipped; the final one follows.
+      if (head.status >= 100 && head.status < 200) {
+        if (head.status === 101) return this.fail(Object.assign(new Error('the website switched protocols'), { code: 'HPE_INVALID_RESPONSE' }));
+        return rest.length ? this.onData(rest) : undefined;
+      }
+      this.responseHead = head;
+      const response = new UpstreamResponse(
+        head,
+        () => this.socket?.resume(),
+        () => {
+          if (!this.responseDone) this.drop();
+        },
+      );
+      this.response = response;
+      this.emit('response', response);
+      if (this.method === 'HEAD' || BODYLESS_STATUS(head.status) || head.contentLength === 0) return this.complete(rest.length > 0);
+      if (head.chunked) this.decoder = new ChunkedDecoder();
+      else if (head.contentLength !== null) this.remaining = head.contentLength;
+      if (rest.length) this.body(rest);
+      return;
+    }
+    this.body(chunk);
+  };
+
+  private body(chunk: Buffer): void {
+    const response = this.response!;
+    const push = (data: Buffer) => {
+      if (!response.push(data)) this.socket?.pause();
+    };
+    const head = this.responseHead!;
+    if (this.decoder) {
+      let used: number;
+      try {
+        used = this.decoder.push(chunk, push);
+      } catch (e) {
+        return void response.destroy(Object.assign(new Error(`invalid chunked body from the website: ${(e as Error).message}`), { code: 'HPE_INVALID_CHUNK_SIZE' }));
+      }
+      if (this.decoder.done) this.complete(used < chunk.length);
+    } else if (head.contentLength !== null) {
+      const n = Math.min(this.remaining, chunk.length);
+      push(n === chunk.length ? chunk : chunk.subarray(0, n));
+      this.remaining -= n;
+      if (this.remaining === 0) this.complete(n < chunk.length);
+    } else push(chunk);
+  }
+
+  /** The response's body is complete: the stream ends, the connection goes back to the pool once the request is sent. */
+  private complete(trailing: boolean): void {
+    this.responseDone = true;
+    this.trailing = trailing;
+    this.response!.push(null);
+    if (this.requestDone) this.release();
+  }
+
+  private release(): void {
+    const socket = this.socket;
+    if (socket === null) return;
+    this.socket = null;
+    socket.off('data', this.onData);
+    socket.off('end', this.onEnd);
+    socket.off('close', this.onEnd);
+    socket.off('error', this.onError);
+    if (this.trailing || this.responseHead!.close || socket.destroyed) socket.destroy();
+    else {
+      socket.resume();
+      this.pool.give(this.key, socket);
+    }
+  }
+
+  /** The connection is not reused (a failure, or the response was dropped before its end). */
+  private drop(): void {
+    const socket = this.socket;
+    if (socket === null) return;
+    this.socket = null;
+    socket.off('data', this.onData);
+    socket.off('end', this.onEnd);
+    socket.off('close', this.onEnd);
+    socket.off('error', this.onError);
+    socket.destroy();
+  }
+
+  private fail(e: Error): void {
+    if (this.response) this.response.destroy(e);
+    else this.destroy(e);
+  }
+
+  /** A kept-alive connection the website closed meanwhile fails as a hang-up (the forwarder retries those once). */
+  private readonly onError = (e: Error & { code?: string }): void => this.fail(this.reusedSocket && !this.response && e.code === 'EPIPE' ? hangUp() : e);
+
+  private readonly onEnd = (): void => {
+    if (this.responseDone) return;
+    // A body without length ends with the connection.
+    if (this.response && this.responseHead!.contentLength === null && !this.responseHead!.chunked) {
+      this.socket = null;
+      this.responseDone = true;
+      this.response.push(null);
+      return;
+    }
+    this.fail(this.response ? Object.assign(new Error('the website closed the connection during the response'), { code: 'ECONNRESET' }) : hangUp());
+  };
+}

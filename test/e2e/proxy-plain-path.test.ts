@@ -1,0 +1,161 @@
+import { createServer, Server } from 'node:http';
+import { AddressInfo, connect as netConnect, Socket } from 'node:net';
+import { ProxyForwarder } from '@crawlhub/proxy';
+import { startProxyApp, StartedProxy } from '../../apps/proxy/proxy.app';
+import { basic, startTestPlatform, TestPlatform } from '../support/platform';
+
+/**
+ * The plain-HTTP data path (libs/proxy/src/wire): raw sockets and a strict parser of the
+ * proxy's own. Request-smuggling shapes are refused with our 400 (never forwarded, never a
+ * crash, the proxy keeps serving), the framings clients use reach the website intact
+ * (chunked bodies, pipelining, HTTP/1.0), and a slow client makes the proxy stop reading the
+ * website instead of buffering the whole body.
+ */
+describe('smart proxy: the plain-HTTP data path', () => {
+  let platform: TestPlatform;
+  let proxy: StartedProxy;
+  let origin: Server;
+  let originPort: number;
+  let key: string;
+  /** What the website received: method, url, headers (raw), body. */
+  const hits: { method: string; url: string; headers: string[]; body: string }[] = [];
+  /** Bytes the website managed to write of /huge (it waits whenever its socket is full). */
+  let hugeWritten = 0;
+  const HUGE = 64 * 1024 * 1024;
+
+  beforeAll(async () => {
+    origin = createServer((req, res) => {
+      if (req.url === '/huge') {
+        hugeWritten = 0;
+        const chunk = Buffer.alloc(64 * 1024, 0x61);
+        res.writeHead(200, { 'Content-Length': String(HUGE) });
+        const pump = () => {
+          while (hugeWritten < HUGE) {
+            hugeWritten += chunk.length;
+            if (!res.write(chunk)) return void res.once('drain', pump);
+          }
+          res.end();
+        };
+        return pump();
+      }
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const body = Buffer.concat(chunks).toString('latin1');
+        hits.push({ method: req.method ?? '', url: req.url ?? '', headers: req.rawHeaders, body });
+        res.writeHead(200, { 'Content-Type': 'text/plain' });
+        // No Content-Length: chunked to an HTTP/1.1 client, until the close to an HTTP/1.0 one.
+        res.end(`${req.method} ${req.url} ${body.length}`);
+      });
+    });
+    await new Promise<void>((r) => origin.listen(0, '127.0.0.1', r));
+    originPort = (origin.address() as AddressInfo).port;
+    platform = await startTestPlatform({ PROXY_PORT: '0', ALLOW_PRIVATE_TARGETS: 'true', PROXY_THROTTLE_SPACING_MS: '0' });
+    key = await platform.createKey([1]);
+    proxy = await startProxyApp(platform.core, ['error']);
+  }, 60_000);
+
+  afterAll(async () => {
+    await proxy?.close();
+    await platform?.stop();
+    origin?.closeAllConnections();
+    await new Promise((r) => origin?.close(r));
+  }, 30_000);
+
+  /** Sends `payload` on a new connection and collects what comes back until the proxy closes it (or `waitMs` passes). */
+  function raw(payload: string | Buffer, waitMs = 3000): Promise<string> {
+    return new Promise((resolve) => {
+      const s = netConnect({ host: '127.0.0.1', port: proxy.port }, () => s.write(payload));
+      let got = '';
+      const timer = setTimeout(() => s.destroy(), waitMs);
+      s.on('data', (d: Buffer) => (got += d.toString('latin1')));
+      s.on('close', () => {
+        clearTimeout(timer);
+        resolve(got);
+      });
+      s.on('error', () => undefined);
+    });
+  }
+
+  const auth = () => `Proxy-Authorization: ${basic(key)}\r\n`;
+  const target = () => `http://127.0.0.1:${originPort}`;
+
+  it.each([
+    ['Content-Length and Transfer-Encoding (CL.TE / TE.CL)', (t: string, a: string) => `POST ${t}/s HTTP/1.1\r\nHost: x\r\n${a}Content-Length: 6\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nG`],
+    ['two different Content-Length headers', (t: string, a: string) => `POST ${t}/s HTTP/1.1\r\nHost: x\r\n${a}Content-Length: 3\r\nContent-Length: 40\r\n\r\nabc`],
+    ['an obfuscated Transfer-Encoding', (t: string, a: string) => `POST ${t}/s HTTP/1.1\r\nHost: x\r\n${a}Transfer-Encoding: chunked\r\nTransfer-Encoding: x\r\n\r\n0\r\n\r\n`],
+    ['obs-fold hiding a header', (t: string, a: string) => `GET ${t}/s HTTP/1.1\r\nHost: x\r\n${a}X-A: 1\r\n Transfer-Encoding: chunked\r\n\r\n`],
+    ['a space before the colon', (t: string, a: string) => `POST ${t}/s HTTP/1.1\r\nHost: x\r\n${a}Transfer-Encoding : chunked\r\n\r\n0\r\n\r\n`],
+    ['a bare LF between headers', (t: string, a: string) => `GET ${t}/s HTTP/1.1\r\nHost: x\r\n${a}X-A: 1\nContent-Length: 5\r\n\r\nhello`],
+    ['a bad chunk size', (t: string, a: string) => `POST ${t}/s HTTP/1.1\r\nHost: x\r\n${a}Transfer-Encoding: chunked\r\n\r\n5x\r\nhello\r\n0\r\n\r\n`],
+    ['chunk data longer than its size', (t: string, a: string) => `POST ${t}/s HTTP/1.1\r\nHost: x\r\n${a}Transfer-Encoding: chunked\r\n\r\n3\r\nhello\r\n0\r\n\r\n`],
+  ])('refuses %s with 400 bad_request in the proxy style, forwards nothing, and keeps serving', async (_why, build) => {
+    const before = hits.length;
+    const answer = await raw(build(target(), auth()));
+    expect(answer).toMatch(/^HTTP\/1\.1 400 Bad request\r\n/);
+    expect(answer).toContain('X-Proxy-Error: bad_request\r\n');
+    expect(answer).toContain('X-Crawlera-Error: bad_request\r\n');
+    expect(answer).toContain('Content-Type: text/plain');
+    expect(answer.split('\r\n\r\n')[1]).toMatch(/^Bad request: .+\n$/);
+    // The connection is closed after the refusal (raw resolved on close), and nothing reached the website.
+    await new Promise((r) => setTimeout(r, 100));
+    expect(hits.slice(before).filter((h) => h.url === '/s')).toEqual([]);
+    // Nothing left in flight (a refused request would otherwise hold its key's slot until a restart).
+    expect(proxy.context.get(ProxyForwarder).inFlight).toBe(0);
+    const ok = await raw(`GET ${target()}/after HTTP/1.1\r\nHost: x\r\n${auth()}Connection: close\r\n\r\n`);
+    expect(ok).toMatch(/^HTTP\/1\.1 200 /);
+  });
+
+  it('forwards a chunked request body, pipelined requests in order, and answers an HTTP/1.0 client until the close', async () => {
+    const pipelined = await raw(
+      `POST ${target()}/one HTTP/1.1\r\nHost: x\r\n${auth()}Transfer-Encoding: chunked\r\n\r\n5;ext=1\r\nhello\r\n6\r\n world\r\n0\r\nX-Trailer: t\r\n\r\n` +
+        `GET ${target()}/two HTTP/1.1\r\nHost: x\r\n${auth()}Connection: close\r\n\r\n`,
+    );
+    const answers = pipelined.split(/(?=HTTP\/1\.1 )/);
+    expect(answers).toHaveLength(2);
+    // The website answered without a length: chunked to this HTTP/1.1 client.
+    expect(answers[0]).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(answers[0]).toContain('Transfer-Encoding: chunked\r\n');
+    expect(answers[0].endsWith('\r\n\r\nc\r\nPOST /one 11\r\n0\r\n\r\n')).toBe(true);
+    expect(answers[1]).toMatch(/Connection: close\r\n[\s\S]*GET \/two 0/);
+    const one = hits.find((h) => h.url === '/one')!;
+    expect(one.body).toBe('hello world');
+    // The body went out with its length (the client's chunked framing is hop-by-hop).
+    expect(one.headers).toContain('Content-Length');
+    expect(one.headers).not.toContain('Transfer-Encoding');
+    const old = await raw(`GET ${target()}/old HTTP/1.0\r\nHost: x\r\n${auth()}\r\n`);
+    expect(old).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(old).toContain('Connection: close\r\n');
+    expect(old).not.toContain('Transfer-Encoding');
+    expect(old.endsWith('GET /old 0')).toBe(true);
+  });
+
+  it('does not buffer a large response for a slow client: the website waits, and every byte arrives', async () => {
+    const rssBefore = process.memoryUsage().rss;
+    const s = new Socket();
+    await new Promise<void>((r) => s.connect(proxy.port, '127.0.0.1', r));
+    s.pause();
+    s.write(`GET ${target()}/huge HTTP/1.1\r\nHost: x\r\n${auth()}X-Proxy-No-Bancheck: 1\r\n\r\n`);
+    // The client reads nothing for a while: what the website could write is bounded by the
+    // socket buffers on the way (a few MB), not the 64 MB of the body.
+    await new Promise((r) => setTimeout(r, 1500));
+    const writtenWhilePaused = hugeWritten;
+    const rssWhilePaused = process.memoryUsage().rss;
+    expect(writtenWhilePaused).toBeGreaterThan(0);
+    expect(writtenWhilePaused).toBeLessThan(24 * 1024 * 1024);
+    expect(rssWhilePaused - rssBefore).toBeLessThan(40 * 1024 * 1024);
+    let received = 0;
+    await new Promise<void>((resolve, reject) => {
+      s.on('data', (d: Buffer) => {
+        received += d.length;
+        if (received >= HUGE) resolve();
+      });
+      s.on('error', reject);
+      s.resume();
+    });
+    s.destroy();
+    // Head plus the whole body.
+    expect(received).toBeGreaterThan(HUGE);
+    expect(hugeWritten).toBe(HUGE);
+  }, 60_000);
+});
