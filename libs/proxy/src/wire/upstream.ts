@@ -276,13 +276,8 @@ export class UpstreamRequest extends Writable {
   }
 
   private release(): void {
-    const socket = this.socket;
+    const socket = this.detach();
     if (socket === null) return;
-    this.socket = null;
-    socket.off('data', this.onData);
-    socket.off('end', this.onEnd);
-    socket.off('close', this.onEnd);
-    socket.off('error', this.onError);
     if (this.trailing || this.responseHead!.close || socket.destroyed) socket.destroy();
     else {
       socket.resume();
@@ -292,14 +287,19 @@ export class UpstreamRequest extends Writable {
 
   /** The connection is not reused (a failure, or the response was dropped before its end). */
   private drop(): void {
+    this.detach()?.destroy();
+  }
+
+  /** The connection, no longer this exchange's (its listeners off), or null when it was already let go. */
+  private detach(): net.Socket | null {
     const socket = this.socket;
-    if (socket === null) return;
+    if (socket === null) return null;
     this.socket = null;
     socket.off('data', this.onData);
     socket.off('end', this.onEnd);
     socket.off('close', this.onEnd);
     socket.off('error', this.onError);
-    socket.destroy();
+    return socket;
   }
 
   private fail(e: Error): void {
