@@ -52,12 +52,25 @@ describe('parseJson', () => {
 
 describe('jsonTextFlags', () => {
   const deep = (n: number) => '['.repeat(n) + ']'.repeat(n);
-  it('tells depth and compactness in one pass, as nestsDeeperThan and isCompactJson do apart', () => {
-    const texts = ['{"a":1}', '{"a": 1}', '{"s":"with spaces \\" and \\\\ inside"}', '[1,\t2]', '{"a":1}\r', deep(MAX_JSON_DEPTH), deep(MAX_JSON_DEPTH + 1), `{"x": ${deep(MAX_JSON_DEPTH + 1)}}`, '{"[[[[":"{{{{ "}', '""', '"unclosed'];
-    for (const text of texts) {
+  it('tells depth and compactness in one pass, looking only outside strings', () => {
+    // [text, deeper than MAX_JSON_DEPTH, compact (no whitespace outside strings)]
+    const cases: [string, boolean, boolean][] = [
+      ['{"a":1}', false, true],
+      ['{"a": 1}', false, false],
+      ['{"s":"with spaces \\" and \\\\ inside"}', false, true],
+      ['[1,\t2]', false, false],
+      ['{"a":1}\r', false, false],
+      [deep(MAX_JSON_DEPTH), false, true],
+      [deep(MAX_JSON_DEPTH + 1), true, true],
+      [`{"x": ${deep(MAX_JSON_DEPTH + 1)}}`, true, false],
+      ['{"[[[[":"{{{{ "}', false, true],
+      ['""', false, true],
+    ];
+    for (const [text, tooDeep, compact] of cases) {
       const flags = jsonTextFlags(text);
-      expect([text, (flags & JSON_TOO_DEEP) !== 0]).toEqual([text, nestsDeeperThan(text)]);
-      if (!nestsDeeperThan(text) && text !== '"unclosed') expect([text, (flags & JSON_NOT_COMPACT) === 0]).toEqual([text, isCompactJson(text)]);
+      expect([text, (flags & JSON_TOO_DEEP) !== 0, (flags & JSON_NOT_COMPACT) === 0]).toEqual([text, tooDeep, compact]);
+      expect([text, nestsDeeperThan(text)]).toEqual([text, tooDeep]);
+      if (!tooDeep) expect([text, isCompactJson(text)]).toEqual([text, compact]);
     }
   });
 });

@@ -14,26 +14,12 @@ export const MAX_JSON_DEPTH = 100;
 export const TOO_DEEP = `nested deeper than ${MAX_JSON_DEPTH} levels of arrays and objects (the limit)`;
 
 /**
- * Whether a JSON text opens more than `max` arrays and objects at once. It counts brackets
- * outside strings in one pass, skipping each string with `indexOf`, and allocates nothing:
- * a text of at most `max` characters cannot be that deep and is not even scanned. It
- * checks depth only: a malformed text is left for the parser to refuse.
+ * Whether a JSON text opens more than `max` arrays and objects at once (jsonTextFlags): a
+ * text of at most `max` characters cannot be that deep and is not even scanned. A
+ * malformed text is left for the parser to refuse.
  */
 export function nestsDeeperThan(text: string, max: number = MAX_JSON_DEPTH): boolean {
-  if (text.length <= max) return false;
-  let depth = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x22 /* " */) {
-      i = closingQuote(text, i);
-      if (i < 0) return false;
-    } else if (c === 0x5b /* [ */ || c === 0x7b /* { */) {
-      if (++depth > max) return true;
-    } else if (c === 0x5d /* ] */ || c === 0x7d /* } */) {
-      depth--;
-    }
-  }
-  return false;
+  return text.length > max && (jsonTextFlags(text, max) & JSON_TOO_DEEP) !== 0;
 }
 
 /** A flag of jsonTextFlags: the text nests deeper than the limit. */

@@ -136,32 +136,9 @@ export class CountedLines<T> implements AsyncIterable<LineChunk<T>> {
 }
 
 /**
- * True when a valid JSON text has no whitespace outside its strings. Strings are skipped
- * with `indexOf` (native), so only the few characters between them are looked at one by
- * one: on the ingest path this ran once per record and cost more than its JSON.parse.
+ * True when a valid JSON text has no whitespace outside its strings (jsonTextFlags, which
+ * skips strings with `indexOf`; the ingest path asks it together with the depth).
  */
 export function isCompactJson(text: string): boolean {
-  let from = 0;
-  for (;;) {
-    const open = text.indexOf('"', from);
-    const end = open < 0 ? text.length : open;
-    for (let i = from; i < end; i++) {
-      const c = text.charCodeAt(i);
-      if (c === 32 || c === 9 || c === 10 || c === 13) return false;
-    }
-    if (open < 0) return true;
-    const close = closingQuote(text, open);
-    if (close < 0) return true; // not valid JSON: never asked (the text was parsed first)
-    from = close + 1;
-  }
-}
-
-/** The index of the quote closing the string opened at `open` (one not escaped by an odd run of backslashes), or -1. */
-function closingQuote(text: string, open: number): number {
-  for (let q = text.indexOf('"', open + 1); q >= 0; q = text.indexOf('"', q + 1)) {
-    let backslashes = 0;
-    while (text.charCodeAt(q - 1 - backslashes) === 92) backslashes++;
-    if (backslashes % 2 === 0) return q;
-  }
-  return -1;
+  return (jsonTextFlags(text, Infinity) & JSON_NOT_COMPACT) === 0;
 }
