@@ -14,11 +14,11 @@ async function flakyProxy(cut: number): Promise<{ url: string; connections: () =
   return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, connections: () => connections, server };
 }
 
-const requestOf = (deadlineInMs: number) => ({
+const requestOf = (deadlineInMs: number, method = 'GET') => ({
   id: '00000000-0000-0000-0000-000000000001',
   user: 'key-1',
   url: 'http://127.0.0.1:9/page',
-  method: 'GET',
+  method,
   headers: [],
   body: null,
   region: null,
@@ -50,6 +50,19 @@ describe('ProxyFetcher', () => {
       const outcome = await fetcher.fetch(requestOf(1000), 'token');
       expect([outcome.proxyStatus, outcome.error?.code]).toEqual(['fail', 'proxy_unreachable']);
       expect(proxy.connections()).toBeGreaterThan(1);
+    } finally {
+      fetcher.close();
+      proxy.server.close();
+    }
+  });
+
+  it('does not send a POST again once it may have reached the proxy (it could act twice on the website)', async () => {
+    const proxy = await flakyProxy(1);
+    const fetcher = new ProxyFetcher({ proxyUrl: proxy.url, maxResponseBytes: 1 << 20, maxSockets: 4, clock: systemClock });
+    try {
+      const outcome = await fetcher.fetch({ ...requestOf(10_000, 'POST'), body: Buffer.from('order=1').toString('base64') }, 'token');
+      expect([outcome.proxyStatus, outcome.error?.code]).toEqual(['fail', 'proxy_unreachable']);
+      expect(proxy.connections()).toBe(1);
     } finally {
       fetcher.close();
       proxy.server.close();

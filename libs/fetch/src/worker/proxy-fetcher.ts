@@ -54,6 +54,12 @@ function headerObjectOf(pairs: [string, string][]): Record<string, string | stri
 }
 
 /** Over the fetch response limit (the spec's 10 MB): the proxy's `data_error`, with its status. */
+/** The pause before a request whose connection to the proxy failed is tried again. */
+const PROXY_RETRY_PAUSE_MS = 200;
+
+/** Methods a client may send twice with the effect of once (RFC 9110 §9.2.2). */
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE', 'PUT', 'DELETE']);
+
 export function tooBigFailure(url: string, limit: number): FetchOutcome {
   return failure(url, 541, 'data_error', `Response size is too big (over ${limit} bytes, the fetch response limit)`);
 }
@@ -63,8 +69,12 @@ export function tooBigFailure(url: string, limit: number): FetchOutcome {
  * proxy fetches them over TLS itself, no CONNECT), authenticated with a proxy token, so
  * sessions, retries, bans, throttling and the usage statistics all apply.
  */
-/** The pause before a request whose connection to the proxy failed is tried again. */
-const PROXY_RETRY_PAUSE_MS = 200;
+
+/** A try whose connection to the proxy failed before an answer; `again`: sending it again is safe. */
+interface Unreachable {
+  unreachable: Error;
+  again: boolean;
+}
 
 export class ProxyFetcher {
   private readonly agent: Agent;
@@ -85,18 +95,21 @@ export class ProxyFetcher {
    * `timeout`. A connection to the proxy that fails before any answer (a proxy replica
    * stopped or died, a kept-alive socket it closed as the request went out) is tried again,
    * on a new connection, until the deadline: the proxy address leads to a replica that runs.
+   * A request that may have reached the proxy is sent again only when its method is
+   * idempotent: a POST cut after it went out could have been forwarded, and sending it
+   * twice could act twice on the website.
    */
   async fetch(r: FetchRequested, token: string): Promise<FetchOutcome> {
     for (;;) {
       const outcome = await this.fetchOnce(r, token);
       if (!('unreachable' in outcome)) return outcome;
-      if (r.deadline - this.options.clock.now() <= PROXY_RETRY_PAUSE_MS) return failure(r.url, 503, 'proxy_unreachable', `The fetch worker could not reach the proxy: ${outcome.unreachable.message}`);
+      if (!outcome.again || r.deadline - this.options.clock.now() <= PROXY_RETRY_PAUSE_MS) return failure(r.url, 503, 'proxy_unreachable', `The fetch worker could not reach the proxy: ${outcome.unreachable.message}`);
       await new Promise((resolve) => setTimeout(resolve, PROXY_RETRY_PAUSE_MS));
     }
   }
 
-  /** One try; `unreachable`: the connection to the proxy failed before an answer. */
-  private fetchOnce(r: FetchRequested, token: string): Promise<FetchOutcome | { unreachable: Error }> {
+  /** One try; `unreachable`: the connection to the proxy failed before an answer, `again`: whether sending it again is safe. */
+  private fetchOnce(r: FetchRequested, token: string): Promise<FetchOutcome | Unreachable> {
     const clientHeaders = r.headers.filter(([name]) => !NOT_FROM_CLIENT.has(name.toLowerCase()));
     const headers: [string, string][] = [['Host', new URL(r.url).host], ...clientHeaders, ['Proxy-Authorization', `Basic ${Buffer.from(`${token}:`).toString('base64')}`]];
     const remaining = r.deadline - this.options.clock.now();
@@ -109,7 +122,7 @@ export class ProxyFetcher {
     if (r.device !== null) headers.push(['X-Proxy-Profile', r.device]);
     const body = r.body === null ? null : Buffer.from(r.body, 'base64');
     if (body !== null) headers.push(['Content-Length', String(body.length)]);
-    return new Promise<FetchOutcome | { unreachable: Error }>((resolve) => {
+    return new Promise<FetchOutcome | Unreachable>((resolve) => {
       const req = request({ agent: this.agent, host: this.proxy.hostname, port: this.proxy.port || 80, method: r.method, path: r.url, headers: headerObjectOf(headers) });
       // A timer may fire a little before the clock reaches the deadline (libuv arms it from the
       // loop's cached clock, stale by as long as the last loop turn took on a busy machine); the
@@ -125,11 +138,15 @@ export class ProxyFetcher {
         req.destroy();
       };
       timer = setTimeout(cutAtDeadline, Math.max(1, remaining));
-      const done = (o: FetchOutcome | { unreachable: Error }) => {
+      const done = (o: FetchOutcome | Unreachable) => {
         clearTimeout(timer);
         resolve(o);
       };
-      req.once('error', (unreachable) => done({ unreachable }));
+      req.once('error', (unreachable: NodeJS.ErrnoException) => {
+        // Refused: nothing went out. A kept-alive socket reset: the proxy closed it idle, unread (Node's advice).
+        const notSent = unreachable.code === 'ECONNREFUSED' || (req.reusedSocket && unreachable.code === 'ECONNRESET');
+        done({ unreachable, again: notSent || IDEMPOTENT.has(r.method.toUpperCase()) });
+      });
       req.once('response', (res) => this.read(r.url, res).then(done));
       req.end(body ?? undefined);
     });
