@@ -18,18 +18,18 @@ export interface ConsoleUpstreams {
 
 const MAX_SIGN_IN_BYTES = 4096;
 
-/** The console's routes, served beside the dash API rather than under its /api prefix. */
+/** The console's routes, served beside the dash API rather than under its /api prefix (excluded from it; Nest 11's named wildcards, which it would otherwise convert with a warning at every start). */
 export const CONSOLE_ROUTES: RouteInfo[] = [
   { path: '/', method: RequestMethod.GET },
   { path: 'p', method: RequestMethod.GET },
-  { path: 'p/*', method: RequestMethod.GET },
+  { path: 'p/{*path}', method: RequestMethod.GET },
   { path: 'usage', method: RequestMethod.GET },
   { path: 'keys', method: RequestMethod.GET },
-  { path: 'console/*', method: RequestMethod.ALL },
+  { path: 'console/{*path}', method: RequestMethod.ALL },
   { path: 'storage', method: RequestMethod.ALL },
-  { path: 'storage/*', method: RequestMethod.ALL },
+  { path: 'storage/{*path}', method: RequestMethod.ALL },
   { path: 'stats', method: RequestMethod.ALL },
-  { path: 'stats/*', method: RequestMethod.ALL },
+  { path: 'stats/{*path}', method: RequestMethod.ALL },
 ];
 
 function sendJson(reply: FastifyReply, status: number, value: unknown): FastifyReply {
