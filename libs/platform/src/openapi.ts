@@ -22,8 +22,12 @@ const PLATFORM_ROUTES: { path: string; summary: string; open: boolean; type: str
   { path: '/openapi', summary: 'This description, rendered as a page', open: true, type: 'text/html' },
 ];
 
+/** The tail of a declared pattern that matches everything under it: `/*`, or Nest 11's `/{*name}`. */
+const WILDCARD_TAIL = /\/(\*|\{\*[A-Za-z0-9_]+\})$/;
+
 /**
- * Whether a route (a path as its controller declares it, e.g. `p/*` or `/console/session`)
+ * Whether a route (a path as its controller declares it, e.g. `p/*` or `/console/session`; a declared
+ * pattern may end in `/*` or Nest 11's `/{*name}`)
  * is one of `unprefixed`: served outside the API's prefix, beside the API but not part of
  * it (the dash port's web console: its pages, assets, session and forwarders; docs/console.md).
  */
@@ -31,7 +35,9 @@ export function isUnprefixedRoute(path: string, unprefixed: RouteInfo[]): boolea
   const bare = path.replace(/^\/+|\/+$/g, '');
   return unprefixed.some(({ path: declared }) => {
     const pattern = declared.replace(/^\/+|\/+$/g, '');
-    return pattern.endsWith('/*') ? bare.startsWith(pattern.slice(0, -1)) : bare === pattern;
+    // `p/*` or Nest 11's named form `p/{*path}`: everything under `p/`.
+    const under = WILDCARD_TAIL.exec(pattern);
+    return under ? bare.startsWith(pattern.slice(0, under.index + 1)) : bare === pattern;
   });
 }
 
