@@ -8,7 +8,9 @@ import { IngestError } from './json-lines';
  * Seconds a client is told to wait (Retry-After) before it retries a request answered 503
  * because something it needs is momentarily away: the views lag behind the log (a projector
  * restarting), no worker answered (workers restarting), the log refused an append. Long
- * enough for a restarted process to come back, short enough for a client to carry on.
+ * enough for a restarted process to come back, short enough for a client to carry on. The
+ * extraction API's 429 (queries in flight over a limit) and a /readyz that says "not ready"
+ * carry the same delay: batches take seconds, and the extraction client retries 429s forever.
  */
 export const RETRY_AFTER_SECONDS = 5;
 

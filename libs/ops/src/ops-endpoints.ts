@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { RETRY_AFTER_SECONDS } from '@crawlhub/http';
 import { metricsRegistry } from './metrics';
 
 export const OPS_ENDPOINTS = Symbol('OPS_ENDPOINTS');
@@ -40,7 +41,7 @@ export class OpsEndpoints {
     if (path === '/healthz') return send(res, req, 200, 'ok\n');
     if (path === '/readyz') {
       const { ready, reason } = await this.options.readiness();
-      return send(res, req, ready ? 200 : 503, ready ? 'ready\n' : `not ready: ${reason ?? 'unknown'}\n`, ready ? {} : { 'Retry-After': '5' });
+      return send(res, req, ready ? 200 : 503, ready ? 'ready\n' : `not ready: ${reason ?? 'unknown'}\n`, ready ? {} : { 'Retry-After': String(RETRY_AFTER_SECONDS) });
     }
     if (metricsNeedKey && !(await this.options.mayReadMetrics(req))) {
       return send(res, req, 401, 'the metrics need the admin key (HTTP Basic), or METRICS_PUBLIC=true, or OPS_PORT\n', { 'WWW-Authenticate': 'Basic realm="crawlhub metrics"' });

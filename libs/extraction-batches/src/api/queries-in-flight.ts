@@ -1,10 +1,8 @@
 import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
+import { RETRY_AFTER_SECONDS } from '@crawlhub/http';
 import { extractionApiInFlight } from '@crawlhub/ops';
 import { ExtractionProblem } from './extraction-problem';
-
-/** Seconds a refused client is told to wait: batches take seconds, and the client retries 429s forever. */
-const RETRY_AFTER_SECONDS = 5;
 
 /**
  * The rate limits of one API process, counted in queries in flight (each query counts
