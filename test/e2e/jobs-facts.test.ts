@@ -105,7 +105,7 @@ describe('jobs: decisions are facts', () => {
     const lines = await auditWithoutViews(p, ['41']);
     expect(lines.code).toBe(0);
     const pushLine = lines.out.split('\n').find((l) => l.includes('jobs.decided') && l.includes('"unique":"u1"') && l.includes('Active job exists'));
-    expect(pushLine).toMatch(/ by key:key-\w+  correlation [\w-]+  caused by [\w-]+  decider v1 /);
+    expect(pushLine).toMatch(new RegExp(` by key:key-\\w+  correlation [\\w-]+  caused by [\\w-]+  decider v${decideModule.JOBS_DECIDER_VERSION} `));
     expect((await auditWithoutViews(p, ['41/x'])).code).toBe(2);
     await replayViews(p);
     expect(await readAll()).toEqual(before);

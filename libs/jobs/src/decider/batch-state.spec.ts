@@ -46,7 +46,7 @@ async function decideAll(batched: boolean): Promise<{ decisions: JobsDecision[];
     const decision = await decideJobs(batched ? state : view, { project: 1, at: 1000 + order, order }, request);
     decisions.push(decision);
     pending.push(decision);
-    if (batched) state.add(1, decision);
+    if (batched) state.add(1, `request-${order}`, decision);
     else await fold();
   }
   await fold();

@@ -20,13 +20,15 @@ export class BatchState implements JobsState {
   private spidersById = new Map<string, SpiderDoc>();
   private settingsOf = new Map<number, Record<string, unknown>>();
   private scrapySettingsOf = new Map<string, Record<string, unknown>>();
+  private decisions = new Map<string, JobsDecision>();
 
   /** `fold` appends the pending facts and waits until the views folded them. */
   constructor(private readonly view: JobsState, private readonly fold: () => Promise<void>) {}
 
   /** Lays the documents of a decision of the project's over the views (its fact is pending). */
-  add(project: number, decision: JobsDecision): void {
+  add(project: number, requestId: string, decision: JobsDecision): void {
     this.laid++;
+    this.decisions.set(requestId, decision);
     for (const s of decision.effects.spiders) {
       this.spidersByName.set(`${s.project}/${s.name}`, s);
       this.spidersById.set(`${s.project}#${s.id}`, s);
@@ -46,6 +48,7 @@ export class BatchState implements JobsState {
     this.spidersById.clear();
     this.settingsOf.clear();
     this.scrapySettingsOf.clear();
+    this.decisions.clear();
   }
 
   async spiderByName(project: number, name: string): Promise<SpiderDoc | null> {
@@ -72,6 +75,10 @@ export class BatchState implements JobsState {
 
   async scrapySettings(project: number, spider: string | null): Promise<Record<string, unknown>> {
     return this.scrapySettingsOf.get(scrapyKey(project, spider)) ?? this.view.scrapySettings(project, spider);
+  }
+
+  async outcome(requestId: string): Promise<JobsDecision | null> {
+    return this.decisions.get(requestId) ?? this.view.outcome(requestId);
   }
 
   async hasActiveJob(project: number, match: { unique?: string; spiderId?: number; argsKey?: string }): Promise<boolean> {

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { EventEnvelope, JOBS_DECIDED, JOBS_REQUESTED_TYPES, JOBS_TOPIC, JobsDecided, JobsRequested } from '@crawlhub/contracts';
 import { LoggedEvent } from '@crawlhub/eventlog';
 import { AsDecider, DecidingPorts, EventWriter, FactDecider } from '@crawlhub/views';
-import { decideJobs, JOBS_DECIDER_VERSION } from '../domain/decide-jobs';
+import { decideJobs, isClientRequestId, JOBS_DECIDER_VERSION, repeatedDecision } from '../domain/decide-jobs';
 import { BatchState } from './batch-state';
 import { JOBS_VIEW, JobsView } from '../ports/jobs.view';
 
@@ -31,8 +31,9 @@ export class JobsDecider extends FactDecider {
         const state = new BatchState(view, fold);
         return async (e) => {
           const d = e.event.data as JobsRequested;
-          const decision = await decideJobs(state, { project: d.project, at: e.event.occurredAt, order: e.offset }, d.request);
-          state.add(d.project, decision);
+          const earlier = isClientRequestId(d.requestId) ? await state.outcome(d.requestId) : null;
+          const decision = earlier ? repeatedDecision(earlier) : await decideJobs(state, { project: d.project, at: e.event.occurredAt, order: e.offset }, d.request);
+          state.add(d.project, d.requestId, decision);
           return factOf(ports.writer, e, { decision });
         };
       },

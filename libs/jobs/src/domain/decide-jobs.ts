@@ -1,5 +1,5 @@
 import {
-  JobCancelRequest, JobPurgeRequest, JobPushRequest, JobsRequest, JobStartRequest, JobState, JobTagsRequest, JobUpdateRequest, RunnersCheckRequest, ScrapySettingsRequest,
+  Actor, JobCancelRequest, JobPurgeRequest, JobPushRequest, JobsRequest, JobStartRequest, JobState, JobTagsRequest, JobUpdateRequest, RunnersCheckRequest, ScrapySettingsRequest,
   SettingsRequest, SpiderRequest,
 } from '@crawlhub/contracts';
 import {
@@ -36,6 +36,12 @@ export interface JobsState {
   /** The project's running jobs. */
   runningJobs(project: number): Promise<JobDoc[]>;
   runnersOf(project: number): Promise<RunnerLiveness[]>;
+  /**
+   * The decision folded for a request id, if any (none for a runner check that failed
+   * nothing, see recordsOutcome): read by its caller, and by the decider for a request id
+   * sent again (a client's Idempotency-Key).
+   */
+  outcome(requestId: string): Promise<JobsDecision | null>;
 }
 
 export type JobsOutcome =
@@ -98,7 +104,31 @@ export interface RequestContext {
  * Bump it with any change to what a request decides: the log then says which rules took
  * each decision, and replay (which only folds facts) never applies new rules to old requests.
  */
-export const JOBS_DECIDER_VERSION = 1;
+export const JOBS_DECIDER_VERSION = 2;
+
+/**
+ * The id of a request a client named with an Idempotency-Key (run.json, jobq push): unique
+ * per project and actor (an API key, a job), so one client's key never answers another's request.
+ */
+export function clientRequestId(project: number, actor: Actor, idempotencyKey: string): string {
+  return `${CLIENT_REQUEST_ID}${project}/${actor.kind}:${actor.id}/${idempotencyKey}`;
+}
+
+const CLIENT_REQUEST_ID = 'idempotency-key:';
+
+/** Whether a request id is a client's (clientRequestId): only those can come twice. */
+export function isClientRequestId(requestId: string): boolean {
+  return requestId.startsWith(CLIENT_REQUEST_ID);
+}
+
+/**
+ * A request whose id was decided before (a client sending its Idempotency-Key again, e.g.
+ * after a 503 that came once its first request was stored): the earlier outcome again, and
+ * nothing applied twice. Version 2: before it, request ids were never chosen by clients.
+ */
+export function repeatedDecision(earlier: JobsDecision): JobsDecision {
+  return { outcome: earlier.outcome, effects: nothing() };
+}
 
 export async function decideJobs(state: JobsState, ctx: RequestContext, request: JobsRequest): Promise<JobsDecision> {
   switch (request.op) {

@@ -1,4 +1,4 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { QueryBus } from '@nestjs/cqrs';
 import { JobState, spiderNameProblem } from '@crawlhub/contracts';
 import { ApiError, JsonTooDeepError, MAX_ID, parseJson, parseUnsignedInteger, pythonJson } from '@crawlhub/http';
@@ -8,6 +8,21 @@ import { JobDoc } from '../domain/job';
 import { JobFilter } from '../ports/jobs.view';
 import { GetSpiderQuery } from '../queries/get-spider/get-spider.query';
 import { SpiderDoc } from '../domain/job';
+
+/** What a client may name its request with (Idempotency-Key): the X-Request-Id alphabet. */
+const IDEMPOTENCY_KEY = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * The request's Idempotency-Key header (run.json, jobq push), or null: a client that sends
+ * the request again with the same key (after a 503, a cut connection) gets the first answer,
+ * and no second job (docs/dash-api.md, "Sending a request again").
+ */
+export function idempotencyKeyOf(req: FastifyRequest): string | null {
+  const key = req.headers['idempotency-key'];
+  if (key === undefined) return null;
+  if (typeof key !== 'string' || !IDEMPOTENCY_KEY.test(key)) throw new ApiError(400, 'Idempotency-Key must be 1 to 128 letters, digits, dots, underscores, colons or hyphens');
+  return key;
+}
 
 export function projectId(value: string | null | undefined): number {
   const id = parseUnsignedInteger(value, MAX_ID);

@@ -27,8 +27,6 @@ export interface JobFilter {
  * documents, so applying twice changes nothing.
  */
 export interface JobsView extends JobsState {
-  /** The decision folded for a request (none for a runner check that failed nothing, see recordsOutcome). */
-  outcome(requestId: string): Promise<JobsDecision | null>;
   saveOutcome(at: LogPosition, requestId: string, decision: JobsDecision): Promise<void>;
   /**
    * The offset of the last request of a partition of the jobs topic whose fact is folded

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Actor, JobPushRequest } from '@crawlhub/contracts';
+import { clientRequestId } from '../../domain/decide-jobs';
 import { checked, clientFields, integerIn, jobState, objectField, spiderName, stringList } from '../shared/command-input';
 
 /** A push, checked field by field in this order (the first problem is the refusal). */
@@ -33,11 +34,17 @@ const PUSH_JOB = z.object({
 /** What a push says; absent fields take their defaults (priority 2, 1 unit, pending, no tags...). */
 export type PushJobInput = Partial<z.input<typeof PUSH_JOB>> & { by: string };
 
-/** Push a job: jobq push, run.json (through RunJobCommand) and the periodic scheduler's fires. */
+/**
+ * Push a job: jobq push, run.json (through RunJobCommand) and the periodic scheduler's fires.
+ * With the client's Idempotency-Key, the push is named by it (`requestId`): sent again, it
+ * answers what the first one did.
+ */
 export class PushJobCommand {
   readonly request: JobPushRequest;
+  readonly requestId: string | undefined;
 
-  constructor(readonly project: number, input: PushJobInput, readonly actor: Actor) {
+  constructor(readonly project: number, input: PushJobInput, readonly actor: Actor, idempotencyKey: string | null = null) {
     this.request = { op: 'push', ...checked(PUSH_JOB, input) };
+    this.requestId = idempotencyKey === null ? undefined : clientRequestId(project, actor, idempotencyKey);
   }
 }

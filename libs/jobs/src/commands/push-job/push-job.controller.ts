@@ -3,7 +3,7 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { actorOf, ApiError, readText, RequestPrincipal } from '@crawlhub/http';
 import { JobTokens } from '../../http/jobs-principal';
-import { jsonRecords, projectId, sendJobqLines } from '../../http/jobs-request';
+import { idempotencyKeyOf, jsonRecords, projectId, sendJobqLines } from '../../http/jobs-request';
 import { checked, stringList } from '../shared/command-input';
 import { JobDoc } from '../../domain/job';
 import { GetJobQuery } from '../../queries/get-job/get-job.query';
@@ -48,6 +48,7 @@ export class PushJobController {
         by: principal.id,
       },
       actorOf(principal),
+      idempotencyKeyOf(req),
     );
     const outcome = await this.commands.execute<PushJobCommand, OutcomeOf<'push'>>(push);
     if (outcome.error) return sendJobqLines(reply, [{ request: body, error: outcome.error }]);

@@ -8,6 +8,6 @@ export class PushJobHandler implements ICommandHandler<PushJobCommand, OutcomeOf
   constructor(private readonly requests: JobsRequests) {}
 
   execute(cmd: PushJobCommand): Promise<OutcomeOf<'push'>> {
-    return this.requests.decide(cmd.project, cmd.request, cmd.actor);
+    return this.requests.decide(cmd.project, cmd.request, cmd.actor, cmd.requestId);
   }
 }

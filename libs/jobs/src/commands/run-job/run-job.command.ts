@@ -23,8 +23,9 @@ export class RunJobCommand {
     input: Omit<PushJobInput, 'refuseDuplicateArgs' | 'fire' | 'unique'>,
     readonly extras: RunJobExtras,
     actor: Actor,
+    idempotencyKey: string | null = null,
   ) {
-    this.push = new PushJobCommand(project, { ...input, refuseDuplicateArgs: true }, actor);
+    this.push = new PushJobCommand(project, { ...input, refuseDuplicateArgs: true }, actor, idempotencyKey);
     if (this.push.request.state === 'deleted') throw new ApiError(400, 'a job cannot be scheduled as deleted');
   }
 }

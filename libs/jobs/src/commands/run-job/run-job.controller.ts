@@ -2,7 +2,7 @@ import { Controller, Post, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { actorOf, ApiError, formParams, RequestPrincipal } from '@crawlhub/http';
-import { integer, jsonObject, projectId, sendDash } from '../../http/jobs-request';
+import { idempotencyKeyOf, integer, jsonObject, projectId, sendDash } from '../../http/jobs-request';
 import { OutcomeOf } from '../shared/jobs-requests';
 import { RunJobCommand } from './run-job.command';
 
@@ -46,6 +46,7 @@ export class RunJobController {
       },
       { environment, cmdArgs: params.get('cmd_args'), apiUrl: dashApiUrlOf(req) },
       actorOf(principal),
+      idempotencyKeyOf(req),
     );
     const outcome = await this.commands.execute<RunJobCommand, OutcomeOf<'push'>>(run);
     if (outcome.error) throw new ApiError(400, outcome.error);

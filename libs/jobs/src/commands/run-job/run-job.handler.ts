@@ -25,6 +25,6 @@ export class RunJobHandler implements ICommandHandler<RunJobCommand, OutcomeOf<'
       ...(extras.cmdArgs ? { cmd_args: extras.cmdArgs } : {}),
       api_url: extras.apiUrl,
     };
-    return this.requests.decide(push.project, { ...request, meta }, push.actor);
+    return this.requests.decide(push.project, { ...request, meta }, push.actor, push.requestId);
   }
 }

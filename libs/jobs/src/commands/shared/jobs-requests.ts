@@ -14,13 +14,20 @@ export type OutcomeOf<Op extends JobsRequest['op']> = Extract<JobsOutcome, { op:
  * (read-your-writes: the documents it wrote are readable). The request's id is the
  * process's (IDS) unless the caller names it: the outcome is also kept under it, and a
  * caller whose wait ended with ProjectionLagError reads it later from the jobs view
- * (`outcome`), as the runner does with its claims.
+ * (`outcome`), as the runner does with its claims. A named request already decided answers
+ * its outcome at once, appending nothing; one sent again before its first was decided is
+ * answered by the decider with the first outcome, applied once (repeatedDecision).
  */
 @Injectable()
 export class JobsRequests {
   constructor(private readonly writer: EventWriter, @Inject(JOBS_VIEW) private readonly view: JobsView) {}
 
-  async decide<R extends JobsRequest>(project: number, request: R, actor: Actor, requestId: string = this.writer.ids.uuid()): Promise<OutcomeOf<R['op']>> {
+  async decide<R extends JobsRequest>(project: number, request: R, actor: Actor, namedId?: string): Promise<OutcomeOf<R['op']>> {
+    const named = namedId !== undefined;
+    const requestId = namedId ?? this.writer.ids.uuid();
+    // A request named by its caller may have been decided already (sent again after a 503 or a cut connection).
+    const earlier = named ? await this.view.outcome(requestId) : null;
+    if (earlier) return earlier.outcome as OutcomeOf<R['op']>;
     const data: JobsRequested = { requestId, project, request };
     const [appended] = await this.writer.append(JOBS_TOPIC, [this.writer.createEvent({ type: jobsRequestedType(request.op), key: String(project), data, actor })]);
     await this.writer.waitForDecision(this.view, appended);
