@@ -64,28 +64,6 @@ export class RetryingClient {
     }
   }
 
-  /**
-   * One try of a request that must not be sent twice (the official clients never re-send a
-   * non-idempotent POST such as run.json): a retry signal is counted and returned as
-   * 'retry-signal', and the caller finds out whether it took effect (a 503 with Retry-After
-   * of a write says it is stored).
-   */
-  async sendNotResent(url: string, options: Send = {}): Promise<Answer | 'retry-signal'> {
-    this.requests++;
-    let signal: RetrySignal;
-    let why: string;
-    try {
-      const answer = await this.sendOnce(url, options);
-      if (answer.status !== 503 || answer.headers['retry-after'] === undefined) return answer;
-      [signal, why] = ['retry-after', `503 ${answer.body.slice(0, 200)}`];
-    } catch (e) {
-      [signal, why] = ['connection', (e as Error).message];
-    }
-    this.retries[signal]++;
-    this.retryLog.push(`${new Date().toISOString()} ${signal} (not re-sent) ${options.method ?? 'GET'} ${url}: ${why}`);
-    return 'retry-signal';
-  }
-
   /** `send`, then the body as JSON, which must come with `status`. */
   async json<T>(url: string, options: Send = {}, status = 200): Promise<T> {
     const answer = await this.send(url, options);
