@@ -28,9 +28,10 @@ import { deployBench } from './deploy.bench';
  * Words after the sections that are options, not sections: `soak` (proxy: memory soak only),
  * `sessions` (proxy: the session create latency only, bench/proxy-sessions.bench.ts),
  * `pages` (extraction: each article page's precision and recall, worst first),
- * `memory` (storage: the 5 M item memory run only, without the lanes; BENCH_LARGE not needed).
+ * `memory` (storage: the 5 M item memory run only, without the lanes; BENCH_LARGE not needed),
+ * `kafka` (storage: the Kafka lane only, without the embedded one and the memory run).
  */
-const OPTIONS = ['soak', 'sessions', 'pages', 'memory'];
+const OPTIONS = ['soak', 'sessions', 'pages', 'memory', 'kafka'];
 const SECTIONS: Record<string, () => Promise<void>> = {
   collections: () => collectionsBench({ records: Math.round(1_000_000 * Number(process.env.BENCH_SCALE ?? '1')), clients: Number(process.env.BENCH_CLIENTS ?? '4') }),
   jobs: () => jobsBench({ jobs: Math.round(100_000 * Number(process.env.BENCH_SCALE ?? '1')) }),
@@ -44,11 +45,13 @@ const SECTIONS: Record<string, () => Promise<void>> = {
   storage: async () => {
     const scale = Number(process.env.BENCH_SCALE ?? '1');
     const memoryOnly = process.argv.includes('memory');
-    const lanes: Record<string, Record<string, string>> = memoryOnly ? {} : { 'embedded (sqlite)': { EVENT_LOG: 'sqlite', VIEW_STORE: 'sqlite' } };
+    const kafkaOnly = process.argv.includes('kafka');
+    if (kafkaOnly && !process.env.KAFKA_BROKERS) throw new Error('the `kafka` option needs KAFKA_BROKERS');
+    const lanes: Record<string, Record<string, string>> = memoryOnly || kafkaOnly ? {} : { 'embedded (sqlite)': { EVENT_LOG: 'sqlite', VIEW_STORE: 'sqlite' } };
     // Topics of their own per run: the broker outlives runs, and a fresh projector would fold every earlier run's events first.
     if (process.env.KAFKA_BROKERS && !memoryOnly) lanes['EVENT_LOG=kafka'] = { EVENT_LOG: 'kafka', EVENT_LOG_NAMESPACE: `bench-${Date.now().toString(36)}` };
     // The 5 M item memory run takes minutes: only with BENCH_LARGE=1 or the `memory` option.
-    const memoryItems = process.env.BENCH_LARGE === '1' || memoryOnly ? 5_000_000 * scale : 0;
+    const memoryItems = (process.env.BENCH_LARGE === '1' && !kafkaOnly) || memoryOnly ? 5_000_000 * scale : 0;
     await storageBench({ ingestItems: 200_000 * scale, readItems: 1_000_000 * scale, memoryItems, lanes });
   },
   frontier: () =>

@@ -19,6 +19,8 @@ export class KafkaConsumption {
   private readonly abandoned = new Promise<void>((resolve) => (this.abandon = resolve));
   private readonly failures = new Map<string, number>();
   private readonly resumeTimers = new Set<NodeJS.Timeout>();
+  /** The last commit under way of each partition (`topic\u0000partition`) of a plain consumption. */
+  private readonly commits = new Map<string, Promise<void>>();
   /** Set for a pipelined consumption (ConsumeOptions.pipeline). */
   private readonly pipeline: PipelinedPartitions | null;
 
@@ -30,7 +32,7 @@ export class KafkaConsumption {
   ) {
     this.pipeline = options.pipeline
       ? new PipelinedPartitions(options.pipeline.maxEventsInFlight, {
-          commit: (topic, partition, next) => this.commitPipelined(topic, partition, next),
+          commit: (topic, partition, next) => this.commitOffset(topic, partition, next),
           restart: (topic, partition, from, failures, error) => this.restartPipelined(topic, partition, from, failures, error),
         })
       : null;
@@ -72,6 +74,7 @@ export class KafkaConsumption {
         try {
           // Batches in flight of a pipeline finish (and commit) while the member is still in the group.
           if (this.pipeline) await Promise.race([this.pipeline.idle(), this.abandoned]);
+          await Promise.race([Promise.all(this.commits.values()), this.abandoned]);
           await this.consumer.disconnect(); // waits for the batch in progress, then leaves the group
         } finally {
           clearTimeout(grace);
@@ -86,7 +89,7 @@ export class KafkaConsumption {
   }
 
   private async onBatch(payload: EachBatchPayload): Promise<void> {
-    const { batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, isRunning, isStale, pause } = payload;
+    const { batch, resolveOffset, heartbeat, isRunning, isStale, pause } = payload;
     const { topic, partition } = batch;
     const slot = `${topic}\u0000${partition}`;
     const messages: KafkaMessage[] = batch.messages;
@@ -121,11 +124,13 @@ export class KafkaConsumption {
         return;
       }
       if (outcome === 'abandoned') return;
-      await commitOffsetsIfNecessary({
-        topics: [{ topic, partitions: [{ partition, offset: String(Number(last) + 1) }] }],
-      });
       resolveOffset(last);
       this.failures.delete(slot);
+      // The next fetch goes out while the offsets travel (a round trip to the group
+      // coordinator per batch held every partition's next batch back); a stopping member
+      // waits for them, so the member that takes the partitions next starts after them.
+      const committed = this.commitInOrder(topic, partition, Number(last) + 1);
+      if (this.stopping) await committed;
     }
   }
 
@@ -154,7 +159,23 @@ export class KafkaConsumption {
     }
   }
 
-  private async commitPipelined(topic: string, partition: number, nextOffset: number): Promise<void> {
+  /**
+   * Commits `nextOffset` after the partition's earlier commits, so its committed offset only
+   * moves forward. A commit that fails is logged, not retried: the next batch's commit
+   * covers it, and a member that dies first leaves those events to be done again (at least
+   * once), as before.
+   */
+  private commitInOrder(topic: string, partition: number, nextOffset: number): Promise<void> {
+    const slot = `${topic}\u0000${partition}`;
+    const committed = (this.commits.get(slot) ?? Promise.resolve()).then(() => this.commitOffset(topic, partition, nextOffset));
+    this.commits.set(slot, committed);
+    void committed.then(() => {
+      if (this.commits.get(slot) === committed) this.commits.delete(slot);
+    });
+    return committed;
+  }
+
+  private async commitOffset(topic: string, partition: number, nextOffset: number): Promise<void> {
     try {
       await this.consumer.commitOffsets([{ topic, partition, offset: String(nextOffset) }]);
     } catch (err) {

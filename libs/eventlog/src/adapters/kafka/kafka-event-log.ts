@@ -13,6 +13,10 @@ import { KafkaConsumption } from './kafka-consumption';
 import { kafkaLogLines } from './kafka-log-lines';
 import { EncodedEvent, encodedEvent, MAX_MESSAGE_BYTES, MiB, OutgoingMessage, ProducerLane } from './kafka-producer-lane';
 import { FetchedPartition, PartitionFetchCluster, partitionFetchCluster } from './partition-fetch-cluster';
+import { useNativeCrc32c } from './native-crc32c';
+
+// Before kafkajs produces or fetches anything: it then checksums record batches natively (see native-crc32c.ts).
+useNativeCrc32c();
 
 export type KafkaEventLogLevel = 'nothing' | 'error' | 'warn' | 'info' | 'debug';
 
