@@ -57,7 +57,7 @@ export async function renderBench(o: { seconds: number; soakRenders: number }): 
  * with `isolated`, also the pool's per-render isolation work (interception, then
  * about:blank and clearing cookies and storage), so the pool's own cost shows apart.
  */
-async function rawGotoRate(chromiumPath: string, url: string, seconds: number, isolated: boolean): Promise<number> {
+export async function rawGotoRate(chromiumPath: string, url: string, seconds: number, isolated: boolean): Promise<number> {
   const browser = await puppeteer.launch({ executablePath: chromiumPath, headless: 'shell', pipe: true, args: CHROMIUM_FLAGS });
   try {
     const page = await (await browser.createBrowserContext()).newPage();
