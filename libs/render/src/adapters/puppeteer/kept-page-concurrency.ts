@@ -1,10 +1,10 @@
 import { Logger } from '@nestjs/common';
 import { EventEmitter } from 'node:events';
-import type { Browser, BrowserContext, CDPSession, HTTPRequest, LaunchOptions, Page } from 'puppeteer-core';
+import type { Browser, BrowserContext, CDPSession, LaunchOptions, Page, Protocol } from 'puppeteer-core';
 import ConcurrencyImplementation, { JobInstance, WorkerInstance } from 'puppeteer-cluster/dist/concurrency/ConcurrencyImplementation';
 import type { TargetPolicy } from '@crawlhub/net';
 import { RenderError } from '../../domain/render-error';
-import { mayRequest } from '../../domain/target-filter';
+import { guardedUrlPatterns, mayRequest } from '../../domain/target-filter';
 import { processTreeMemoryBytes } from './process-tree';
 
 export interface KeptPageSettings {
@@ -44,7 +44,12 @@ export class KeptBrowser {
   private pagesServed = 0;
   private readonly origins = new Set<string>();
   private headers = '{}';
-  private proxyKey: string | undefined;
+  /** Which requests pause for the SSRF guard (and the proxy's challenge): see pauseRequests. */
+  private pausing: 'all' | 'guarded' | null = null;
+  /** Whether the context's key was given to the proxy's challenge (Chromium sends it by itself from then on). */
+  private keyGiven = false;
+  /** Requests whose challenge was answered: a second challenge is refused. */
+  private readonly challenged = new Set<string>();
   /** The proxy key the context's renders used (Chromium keeps the first one it authenticated with). */
   private keyOfContext: string | undefined | typeof UNUSED = UNUSED;
 
@@ -78,20 +83,40 @@ export class KeptBrowser {
   private async openContext(browser: Browser): Promise<void> {
     const context = await browser.createBrowserContext();
     const page = await context.newPage();
-    await page.setRequestInterception(true);
     // Renders must see the website's answer of now, not one cached by an earlier render.
     await page.setCacheEnabled(false);
-    page.on('request', (request) => this.route(request));
+    // Every request's origin (redirects and subresources too), for the clearing after the render.
+    page.on('request', (request) => {
+      const url = request.url();
+      if (url.startsWith('http')) this.origins.add(new URL(url).origin);
+    });
     page.on('dialog', (dialog) => void dialog.dismiss().catch(ignore));
     // Popups would pile up in the kept context.
     context.on('targetcreated', (target) => void target.page().then((p) => (p && p !== page ? p.close() : undefined)).catch(ignore));
-    this.cdp = await page.createCDPSession();
+    const cdp = await page.createCDPSession();
+    cdp.on('Fetch.requestPaused', (event) => this.guard(cdp, event));
+    cdp.on('Fetch.authRequired', (event) => this.answerChallenge(cdp, event));
+    this.cdp = cdp;
     this.headers = '{}';
-    this.proxyKey = undefined;
     this.keyOfContext = UNUSED;
-    await this.useProxyKey(this.defaultProxyKey, page);
+    this.keyGiven = false;
+    this.pausing = null;
+    await this.pauseRequests(this.settings.viaProxy ? 'all' : 'guarded');
     this.context = context;
     this.page = page;
+  }
+
+  /**
+   * Which requests pause in the browser for a look from here (DevTools Fetch domain): `all`
+   * until the proxy's first challenge is answered with the context's key (Chromium only
+   * asks about challenges of requests that pause), then only those whose URL may be refused
+   * (guardedUrlPatterns); the others no longer cost a round trip each.
+   */
+  private async pauseRequests(which: 'all' | 'guarded'): Promise<void> {
+    if (which === this.pausing) return;
+    const patterns = which === 'all' ? ['*'] : guardedUrlPatterns(this.settings.targets);
+    await this.cdp!.send('Fetch.enable', { handleAuthRequests: this.settings.viaProxy, patterns: patterns.map((urlPattern) => ({ urlPattern })) });
+    this.pausing = which;
   }
 
   /** The kept page (on a new browser if this one crashed). */
@@ -116,7 +141,7 @@ export class KeptBrowser {
       await page.setExtraHTTPHeaders(options.headers ?? {});
       this.headers = headers;
     }
-    await this.useProxyKey(key, page);
+    if (this.keyGiven) await this.pauseRequests('guarded');
     this.keyOfContext = key;
     return page;
   }
@@ -170,12 +195,26 @@ export class KeptBrowser {
     if (browser) await closeBrowser(browser);
   }
 
-  private route(request: HTTPRequest): void {
-    if (request.isInterceptResolutionHandled()) return;
-    const url = request.url();
-    if (!mayRequest(url, this.settings.targets)) return void request.abort('blockedbyclient').catch(ignore);
-    if (url.startsWith('http')) this.origins.add(new URL(url).origin);
-    void request.continue().catch(ignore);
+  /** The SSRF guard of a paused request: on its way, or failed as blocked (net::ERR_BLOCKED_BY_CLIENT). */
+  private guard(cdp: CDPSession, event: Protocol.Fetch.RequestPausedEvent): void {
+    const answer = mayRequest(event.request.url, this.settings.targets)
+      ? cdp.send('Fetch.continueRequest', { requestId: event.requestId })
+      : cdp.send('Fetch.failRequest', { requestId: event.requestId, errorReason: 'BlockedByClient' });
+    void answer.catch(ignore);
+  }
+
+  /**
+   * The proxy's challenge gets the render's key (the proxy takes an API key as the user
+   * name and no password), once per request: a key it refuses leaves its 407 as the answer.
+   * A website's challenge is refused: the key is the proxy's, never a website's.
+   */
+  private answerChallenge(cdp: CDPSession, event: Protocol.Fetch.AuthRequiredEvent): void {
+    const key = this.keyOfContext;
+    const give = event.authChallenge.source === 'Proxy' && typeof key === 'string' && !this.challenged.has(event.requestId);
+    this.challenged.add(event.requestId);
+    if (give) this.keyGiven = true;
+    const response: Protocol.Fetch.AuthChallengeResponse = give ? { response: 'ProvideCredentials', username: key, password: '' } : { response: 'CancelAuth' };
+    void cdp.send('Fetch.continueWithAuth', { requestId: event.requestId, authChallengeResponse: response }).catch(ignore);
   }
 
   private async reset(): Promise<void> {
@@ -184,15 +223,9 @@ export class KeptBrowser {
     const cdp = this.cdp!;
     const origins = [...this.origins];
     this.origins.clear();
+    this.challenged.clear();
     // One round trip for all of them: the browser handles them in order, none depends on another's answer.
     await Promise.all([cdp.send('Network.clearBrowserCookies'), ...origins.map((origin) => cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: CLEARED_STORAGE }))]);
-  }
-
-  private async useProxyKey(key: string | undefined, page: Page): Promise<void> {
-    if (key === this.proxyKey) return;
-    // The proxy takes an API key as the user name and no password.
-    await page.authenticate(key === undefined ? null : { username: key, password: '' });
-    this.proxyKey = key;
   }
 }
 
