@@ -2,7 +2,7 @@ import puppeteer from 'puppeteer-core';
 import { existsSync } from 'node:fs';
 import { loadConfig } from '@crawlhub/config';
 import { TargetPolicy } from '@crawlhub/net';
-import { CHROMIUM_FLAGS, RenderPool, RenderPoolOptions } from '@crawlhub/render';
+import { CHROMIUM_FLAGS, guardedUrlPatterns, RenderPool, RenderPoolOptions } from '@crawlhub/render';
 import { report } from './bench-support';
 import { SCRIPT_TEXT, startRenderSite } from './render-site';
 
@@ -12,7 +12,7 @@ import { SCRIPT_TEXT, startRenderSite } from './render-site';
  * at concurrency 1, 2 and 4 (twice as many renders in flight as workers, so none idles),
  * each for BENCH_RENDER_SECONDS (default 5) after a warm-up; the baseline of the same run
  * is raw puppeteer-core: one browser, one kept page, `page.goto` in a loop, no pool, no
- * interception, no reset, and the same with the isolation work the pool does per render
+ * interception, no reset, and the same with the isolation work the pool does per render (its Fetch-domain guard patterns, about:blank, the clearing)
  * (so the pool's own cost and the cost of isolating renders show apart). Then BENCH_RENDER_SOAK (default 2000) renders at concurrency 2
  * with the default recycling, printing the worker's RSS and heap and the browsers' memory
  * (PSS of their process trees) at start and end. Target: ≥ 20 renders/s on the two cores.
@@ -30,7 +30,7 @@ export async function renderBench(o: { seconds: number; soakRenders: number }): 
     const baseline = await rawGotoRate(config.chromiumPath, pageUrl, o.seconds, false);
     report('baseline: raw page.goto on one kept page, concurrency 1', baseline, 'renders/s');
     const isolated = await rawGotoRate(config.chromiumPath, pageUrl, o.seconds, true);
-    report('baseline + the isolation work of a render (interception, about:blank, clearing)', isolated, 'renders/s', undefined, { name: 'raw page.goto', value: baseline });
+    report('baseline + the isolation work of a render (guard patterns, about:blank, clearing)', isolated, 'renders/s', undefined, { name: 'raw page.goto', value: baseline });
     let best = 0;
     const rates: number[] = [];
     for (const concurrency of [1, 2, 4]) {
@@ -54,26 +54,29 @@ export async function renderBench(o: { seconds: number; soakRenders: number }): 
 
 /**
  * Renders/s of `page.goto` on one kept page of a bare browser (the pool's flags, no pool);
- * with `isolated`, also the pool's per-render isolation work (interception, then
+ * with `isolated`, also the pool's per-render isolation work (the guard's patterns, then
  * about:blank and clearing cookies and storage), so the pool's own cost shows apart.
  */
-async function rawGotoRate(chromiumPath: string, url: string, seconds: number, isolated: boolean): Promise<number> {
+export async function rawGotoRate(chromiumPath: string, url: string, seconds: number, isolated: boolean): Promise<number> {
   const browser = await puppeteer.launch({ executablePath: chromiumPath, headless: 'shell', pipe: true, args: CHROMIUM_FLAGS });
   try {
     const page = await (await browser.createBrowserContext()).newPage();
     const cdp = await page.createCDPSession();
     await page.setCacheEnabled(false);
     if (isolated) {
-      await page.setRequestInterception(true);
-      page.on('request', (request) => void request.continue());
+      // The pool's guard: only the requests whose URL may be refused pause (none here: private targets allowed).
+      cdp.on('Fetch.requestPaused', (event) => void cdp.send('Fetch.continueRequest', { requestId: event.requestId }));
+      await cdp.send('Fetch.enable', { patterns: guardedUrlPatterns(new TargetPolicy({ allowPrivate: true, allowed: [] })).map((urlPattern) => ({ urlPattern })) });
     }
     const goto = async () => {
       await page.goto(url, { waitUntil: 'load' });
       if (!(await page.content()).includes(SCRIPT_TEXT)) throw new Error('the page script did not run');
       if (!isolated) return;
       await page.goto('about:blank');
-      await cdp.send('Network.clearBrowserCookies');
-      await cdp.send('Storage.clearDataForOrigin', { origin: new URL(url).origin, storageTypes: 'local_storage,indexeddb,websql,file_systems,cache_storage,service_workers,shared_storage,storage_buckets' });
+      await Promise.all([
+        cdp.send('Network.clearBrowserCookies'),
+        cdp.send('Storage.clearDataForOrigin', { origin: new URL(url).origin, storageTypes: 'local_storage,indexeddb,websql,file_systems,cache_storage,service_workers,shared_storage,storage_buckets' }),
+      ]);
     };
     for (let i = 0; i < 20; i += 1) await goto();
     const started = Date.now();

@@ -27,11 +27,12 @@ import { deployBench } from './deploy.bench';
  * MONGODB_URI adds its MongoDB views lane (a database of its own, named after the data dir).
  * Words after the sections that are options, not sections: `soak` (proxy: memory soak only),
  * `sessions` (proxy: the session create latency only, bench/proxy-sessions.bench.ts),
+ * `renders` (fetch: the rendered fetches and the render pool only, without the plain fetches),
  * `pages` (extraction: each article page's precision and recall, worst first),
  * `memory` (storage: the 5 M item memory run only, without the lanes; BENCH_LARGE not needed),
  * `kafka` (storage: the Kafka lane only, without the embedded one and the memory run).
  */
-const OPTIONS = ['soak', 'sessions', 'pages', 'memory', 'kafka'];
+const OPTIONS = ['soak', 'sessions', 'pages', 'memory', 'kafka', 'renders'];
 const SECTIONS: Record<string, () => Promise<void>> = {
   collections: () => collectionsBench({ records: Math.round(1_000_000 * Number(process.env.BENCH_SCALE ?? '1')), clients: Number(process.env.BENCH_CLIENTS ?? '4') }),
   jobs: () => jobsBench({ jobs: Math.round(100_000 * Number(process.env.BENCH_SCALE ?? '1')) }),

@@ -1,7 +1,8 @@
 import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { globalAgent } from 'node:http';
+import { createServer, globalAgent, request as httpRequest, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
 import { TargetPolicy } from '@crawlhub/net';
 import { RenderError, RenderFailure, RenderPool, RenderPoolOptions } from '@crawlhub/render';
 import { startProxyApp, StartedProxy } from '../../apps/proxy/proxy.app';
@@ -170,6 +171,39 @@ describeIf(needs.chromium)('render pool', () => {
     expect(pids[19]).not.toBe(pids[18]);
     expect(pids[20]).toBe(pids[19]);
   }, 60_000);
+
+  describe('through a proxy that asks for a key', () => {
+    let proxy: Server;
+    /** The user name of every proxied request, with its path. */
+    const keysSeen: string[] = [];
+    beforeAll(async () => {
+      // A plain HTTP forward proxy answering 407 to requests without credentials, as crawlhub's does.
+      proxy = createServer((req, res) => {
+        const credentials = req.headers['proxy-authorization'];
+        if (!credentials) return void res.writeHead(407, { 'proxy-authenticate': 'Basic realm="test"' }).end();
+        const target = new URL(req.url!);
+        keysSeen.push(`${Buffer.from(credentials.split(' ')[1], 'base64').toString().split(':')[0]} ${target.pathname}`);
+        const upstream = httpRequest({ host: target.hostname, port: target.port, path: target.pathname + target.search, method: req.method, headers: req.headers }, (answer) => {
+          res.writeHead(answer.statusCode!, answer.headers);
+          answer.pipe(res);
+        });
+        req.pipe(upstream);
+      });
+      await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', () => r()));
+    });
+
+    afterAll(async () => {
+      proxy?.closeAllConnections();
+      await new Promise((r) => proxy?.close(r));
+    });
+
+    it('gives the proxy each render\'s own key, not the key of an earlier render on the same browser', async () => {
+      const pool = await startPool({ concurrency: 1, proxyUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}` });
+      for (const key of ['alice', 'bob', 'bob', 'alice']) expect((await pool.render({ url: `${site.url}/page`, proxyKey: key })).html).toContain(SCRIPT_TEXT);
+      const renders = ['alice', 'bob', 'bob', 'alice'].flatMap((key) => [`${key} /page`, `${key} /style.css`, `${key} /app.js`]);
+      expect([...keysSeen].sort()).toEqual(renders.sort());
+    }, 60_000);
+  });
 
   describe('through crawlhub\'s proxy', () => {
     let platform: TestPlatform;

@@ -1,11 +1,8 @@
 import { TargetPolicy } from '@crawlhub/net';
-import { mayRequest } from './target-filter';
+import { guardedUrlPatterns, mayRequest } from './target-filter';
 
-describe('mayRequest', () => {
-  const guarded = new TargetPolicy({ allowPrivate: false, allowed: [] });
-  const open = new TargetPolicy({ allowPrivate: true, allowed: [] });
-
-  it.each([
+/** URLs of private, loopback and link-local targets, in many spellings. */
+const PRIVATE_URLS = [
     'http://127.0.0.1:8080/',
     'http://127.1/',
     'http://0x7f.0.0.1/',
@@ -23,7 +20,13 @@ describe('mayRequest', () => {
     'http://localhost/',
     'http://a.localhost/',
     'http://[::ffff:192.168.0.1]/',
-  ])('refuses %s unless private targets are allowed', (url) => {
+];
+
+describe('mayRequest', () => {
+  const guarded = new TargetPolicy({ allowPrivate: false, allowed: [] });
+  const open = new TargetPolicy({ allowPrivate: true, allowed: [] });
+
+  it.each(PRIVATE_URLS)('refuses %s unless private targets are allowed', (url) => {
     expect(mayRequest(url, guarded)).toBe(false);
     expect(mayRequest(url, open)).toBe(true);
   });
@@ -46,5 +49,26 @@ describe('mayRequest', () => {
     expect(mayRequest('file:///etc/passwd', open)).toBe(false);
     expect(mayRequest('chrome://version', open)).toBe(false);
     expect(mayRequest('not a url', open)).toBe(false);
+  });
+});
+
+describe('guardedUrlPatterns', () => {
+  /** Whether a DevTools Fetch pattern (`*` any characters, `?` one) matches `url`. */
+  const matches = (pattern: string, url: string) => new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`).test(url);
+  /** A request URL as Chromium spells it (the WHATWG canonical form, which it follows for hosts). */
+  const paused = (targets: TargetPolicy, url: string) => guardedUrlPatterns(targets).some((p) => matches(p, new URL(url).href));
+  const guarded = new TargetPolicy({ allowPrivate: false, allowed: [] });
+  const open = new TargetPolicy({ allowPrivate: true, allowed: [] });
+
+  // WebSockets never pause in the Fetch domain; they go through the proxy, which guards them.
+  it.each([...PRIVATE_URLS.filter((url) => url.startsWith('http')), 'http://user:pw@127.0.0.1/', 'https://LOCALHOST./', 'http://a.b.localhost:81/x', 'https://0177.0.0.1/'])(
+    'pauses %s for the guard, whatever its spelling',
+    (url) => expect(paused(guarded, url)).toBe(true),
+  );
+
+  it('lets requests to names go without a pause, and every request when private targets are allowed', () => {
+    expect(paused(guarded, 'https://example.com/a?b=c')).toBe(false);
+    expect(paused(open, 'http://127.0.0.1:8080/')).toBe(false);
+    expect(paused(open, 'https://example.com/a')).toBe(false);
   });
 });

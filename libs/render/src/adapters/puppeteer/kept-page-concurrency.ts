@@ -1,10 +1,10 @@
 import { Logger } from '@nestjs/common';
 import { EventEmitter } from 'node:events';
-import type { Browser, CDPSession, HTTPRequest, LaunchOptions, Page } from 'puppeteer-core';
+import type { Browser, BrowserContext, CDPSession, LaunchOptions, Page, Protocol } from 'puppeteer-core';
 import ConcurrencyImplementation, { JobInstance, WorkerInstance } from 'puppeteer-cluster/dist/concurrency/ConcurrencyImplementation';
 import type { TargetPolicy } from '@crawlhub/net';
 import { RenderError } from '../../domain/render-error';
-import { mayRequest } from '../../domain/target-filter';
+import { guardedUrlPatterns, mayRequest } from '../../domain/target-filter';
 import { processTreeMemoryBytes } from './process-tree';
 
 export interface KeptPageSettings {
@@ -14,6 +14,8 @@ export interface KeptPageSettings {
   recycleMemoryBytes: number;
   /** What the browser may load (the platform's SSRF rule). */
   targets: TargetPolicy;
+  /** Whether the browser goes through a proxy (which takes a key per render). */
+  viaProxy: boolean;
 }
 
 /** Reading /proc for the whole tree costs a few ms: not after every page. */
@@ -24,6 +26,8 @@ const CLEARED_STORAGE = 'local_storage,indexeddb,websql,file_systems,cache_stora
 const CLOSE_GRACE_MS = 5000;
 
 const ignore = () => undefined;
+/** A context no render has used yet. */
+const UNUSED = Symbol('unused');
 
 /**
  * One worker of the pool: its own browser with one context and one page, kept across
@@ -34,12 +38,20 @@ const ignore = () => undefined;
  */
 export class KeptBrowser {
   private browser: Browser | null = null;
+  private context: BrowserContext | null = null;
   private page: Page | null = null;
   private cdp: CDPSession | null = null;
   private pagesServed = 0;
   private readonly origins = new Set<string>();
   private headers = '{}';
-  private proxyKey: string | undefined;
+  /** Which requests pause for the SSRF guard (and the proxy's challenge): see pauseRequests. */
+  private pausing: 'all' | 'guarded' | null = null;
+  /** Whether the context's key was given to the proxy's challenge (Chromium sends it by itself from then on). */
+  private keyGiven = false;
+  /** Requests whose challenge was answered: a second challenge is refused. */
+  private readonly challenged = new Set<string>();
+  /** The proxy key the context's renders used (Chromium keeps the first one it authenticated with). */
+  private keyOfContext: string | undefined | typeof UNUSED = UNUSED;
 
   constructor(
     private readonly launch: () => Promise<Browser>,
@@ -58,26 +70,53 @@ export class KeptBrowser {
   async start(): Promise<void> {
     const browser = await this.launch();
     try {
-      const context = await browser.createBrowserContext();
-      const page = await context.newPage();
-      await page.setRequestInterception(true);
-      // Renders must see the website's answer of now, not one cached by an earlier render.
-      await page.setCacheEnabled(false);
-      page.on('request', (request) => this.route(request));
-      page.on('dialog', (dialog) => void dialog.dismiss().catch(ignore));
-      // Popups would pile up in the kept context.
-      context.on('targetcreated', (target) => void target.page().then((p) => (p && p !== page ? p.close() : undefined)).catch(ignore));
-      this.cdp = await page.createCDPSession();
-      this.headers = '{}';
-      this.proxyKey = undefined;
-      await this.useProxyKey(this.defaultProxyKey, page);
+      await this.openContext(browser);
       this.browser = browser;
-      this.page = page;
       this.pagesServed = 0;
     } catch (e) {
       await closeBrowser(browser);
       throw e;
     }
+  }
+
+  /** A new browser context of `browser` with the kept page (and a fresh HTTP auth cache: see prepare). */
+  private async openContext(browser: Browser): Promise<void> {
+    const context = await browser.createBrowserContext();
+    const page = await context.newPage();
+    // Renders must see the website's answer of now, not one cached by an earlier render.
+    await page.setCacheEnabled(false);
+    // Every request's origin (redirects and subresources too), for the clearing after the render.
+    page.on('request', (request) => {
+      const url = request.url();
+      if (url.startsWith('http')) this.origins.add(new URL(url).origin);
+    });
+    page.on('dialog', (dialog) => void dialog.dismiss().catch(ignore));
+    // Popups would pile up in the kept context.
+    context.on('targetcreated', (target) => void target.page().then((p) => (p && p !== page ? p.close() : undefined)).catch(ignore));
+    const cdp = await page.createCDPSession();
+    cdp.on('Fetch.requestPaused', (event) => this.guard(cdp, event));
+    cdp.on('Fetch.authRequired', (event) => this.answerChallenge(cdp, event));
+    this.cdp = cdp;
+    this.headers = '{}';
+    this.keyOfContext = UNUSED;
+    this.keyGiven = false;
+    this.pausing = null;
+    await this.pauseRequests(this.settings.viaProxy ? 'all' : 'guarded');
+    this.context = context;
+    this.page = page;
+  }
+
+  /**
+   * Which requests pause in the browser for a look from here (DevTools Fetch domain): `all`
+   * until the proxy's first challenge is answered with the context's key (Chromium only
+   * asks about challenges of requests that pause), then only those whose URL may be refused
+   * (guardedUrlPatterns); the others no longer cost a round trip each.
+   */
+  private async pauseRequests(which: 'all' | 'guarded'): Promise<void> {
+    if (which === this.pausing) return;
+    const patterns = which === 'all' ? ['*'] : guardedUrlPatterns(this.settings.targets);
+    await this.cdp!.send('Fetch.enable', { handleAuthRequests: this.settings.viaProxy, patterns: patterns.map((urlPattern) => ({ urlPattern })) });
+    this.pausing = which;
   }
 
   /** The kept page (on a new browser if this one crashed). */
@@ -86,15 +125,31 @@ export class KeptBrowser {
     return this.page!;
   }
 
-  /** Sets the kept page up for one render: its extra headers and the key it gives the proxy. */
-  async prepare(options: { headers?: Record<string, string>; proxyKey?: string }): Promise<void> {
+  /**
+   * Sets the kept page up for one render: its extra headers and the key it gives the proxy;
+   * answers the page to render on. Chromium answers the proxy's first 407 with a key and
+   * then sends that key with every later request of the context, whatever key
+   * page.authenticate is given: a render with another key than the context's earlier
+   * renders gets a new context (and page), or its traffic would count as the other key's.
+   */
+  async prepare(options: { headers?: Record<string, string>; proxyKey?: string }): Promise<Page> {
+    const key = options.proxyKey ?? this.defaultProxyKey;
+    if (this.settings.viaProxy && this.keyOfContext !== UNUSED && this.keyOfContext !== key) await this.replaceContext();
     const page = this.page!;
     const headers = JSON.stringify(options.headers ?? {});
     if (headers !== this.headers) {
       await page.setExtraHTTPHeaders(options.headers ?? {});
       this.headers = headers;
     }
-    await this.useProxyKey(options.proxyKey ?? this.defaultProxyKey, page);
+    if (this.keyGiven) await this.pauseRequests('guarded');
+    this.keyOfContext = key;
+    return page;
+  }
+
+  private async replaceContext(): Promise<void> {
+    const old = this.context;
+    await this.openContext(this.browser!);
+    await old?.close().catch(ignore);
   }
 
   /**
@@ -134,31 +189,43 @@ export class KeptBrowser {
   async close(): Promise<void> {
     const browser = this.browser;
     this.browser = null;
+    this.context = null;
     this.page = null;
     this.cdp = null;
     if (browser) await closeBrowser(browser);
   }
 
-  private route(request: HTTPRequest): void {
-    if (request.isInterceptResolutionHandled()) return;
-    const url = request.url();
-    if (!mayRequest(url, this.settings.targets)) return void request.abort('blockedbyclient').catch(ignore);
-    if (url.startsWith('http')) this.origins.add(new URL(url).origin);
-    void request.continue().catch(ignore);
+  /** The SSRF guard of a paused request: on its way, or failed as blocked (net::ERR_BLOCKED_BY_CLIENT). */
+  private guard(cdp: CDPSession, event: Protocol.Fetch.RequestPausedEvent): void {
+    const answer = mayRequest(event.request.url, this.settings.targets)
+      ? cdp.send('Fetch.continueRequest', { requestId: event.requestId })
+      : cdp.send('Fetch.failRequest', { requestId: event.requestId, errorReason: 'BlockedByClient' });
+    void answer.catch(ignore);
+  }
+
+  /**
+   * The proxy's challenge gets the render's key (the proxy takes an API key as the user
+   * name and no password), once per request: a key it refuses leaves its 407 as the answer.
+   * A website's challenge is refused: the key is the proxy's, never a website's.
+   */
+  private answerChallenge(cdp: CDPSession, event: Protocol.Fetch.AuthRequiredEvent): void {
+    const key = this.keyOfContext;
+    const give = event.authChallenge.source === 'Proxy' && typeof key === 'string' && !this.challenged.has(event.requestId);
+    this.challenged.add(event.requestId);
+    if (give) this.keyGiven = true;
+    const response: Protocol.Fetch.AuthChallengeResponse = give ? { response: 'ProvideCredentials', username: key, password: '' } : { response: 'CancelAuth' };
+    void cdp.send('Fetch.continueWithAuth', { requestId: event.requestId, authChallengeResponse: response }).catch(ignore);
   }
 
   private async reset(): Promise<void> {
+    // about:blank first: the page's scripts stop (and its unload handlers have run) before the clearing.
     await this.page!.goto('about:blank');
-    await this.cdp!.send('Network.clearBrowserCookies');
-    for (const origin of this.origins) await this.cdp!.send('Storage.clearDataForOrigin', { origin, storageTypes: CLEARED_STORAGE });
+    const cdp = this.cdp!;
+    const origins = [...this.origins];
     this.origins.clear();
-  }
-
-  private async useProxyKey(key: string | undefined, page: Page): Promise<void> {
-    if (key === this.proxyKey) return;
-    // The proxy takes an API key as the user name and no password.
-    await page.authenticate(key === undefined ? null : { username: key, password: '' });
-    this.proxyKey = key;
+    this.challenged.clear();
+    // One round trip for all of them: the browser handles them in order, none depends on another's answer.
+    await Promise.all([cdp.send('Network.clearBrowserCookies'), ...origins.map((origin) => cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: CLEARED_STORAGE }))]);
   }
 }
 

@@ -98,7 +98,7 @@ export class RenderPool implements Renderer, OnApplicationShutdown {
     const browsers = new KeptBrowsers();
     const proxyUser = options.proxyUrl === null ? '' : decodeURIComponent(new URL(options.proxyUrl).username);
     const concurrency = keptPageConcurrency(
-      { recyclePages: options.recyclePages, recycleMemoryBytes: options.recycleRssMb * 1024 * 1024, targets: options.targets },
+      { recyclePages: options.recyclePages, recycleMemoryBytes: options.recycleRssMb * 1024 * 1024, targets: options.targets, viaProxy: options.proxyUrl !== null },
       browsers,
       proxyUser || undefined,
     );
@@ -190,8 +190,9 @@ export class RenderPool implements Renderer, OnApplicationShutdown {
     }
   }
 
-  private async load(page: Page, request: RenderRequest, timeoutMs: number): Promise<RenderResult> {
-    await this.browsers.of(page).prepare(request);
+  private async load(jobPage: Page, request: RenderRequest, timeoutMs: number): Promise<RenderResult> {
+    // The page to render on: the job's, or a new one when the render's proxy key needs a new context.
+    const page = await this.browsers.of(jobPage).prepare(request);
     const response = await page.goto(request.url, { waitUntil: 'load', timeout: timeoutMs });
     if (!response) throw new RenderError('browser_error', `no response for ${request.url}`);
     const html = await page.content();
