@@ -87,7 +87,8 @@ export function trainArticleFieldModels(pages: CorpusPage[], runs: Pick<PageRun,
   const headlineExamples: Example[] = [];
   pages.forEach((page, i) => {
     const truth = normalisedField('headline', page.truth.headline);
-    if (!truth) return;
+    // Article pages only: the headline is an article's field, and a service or product page's "headline" (WCXB labels one) is often its site's slogan or a section's name.
+    if (!truth || page.pageType !== 'article') return;
     for (const candidate of runs[i].articleEvidence.headlineCandidates) headlineExamples.push({ features: candidate.features, label: normalisedField('headline', candidate.text) === truth });
   });
   const wcxb = pages.map((_, i) => i).filter((i) => pages[i].dataset === 'wcxb-dev'); // the only set whose truth says who wrote it and when (or that nobody/no date is named)
