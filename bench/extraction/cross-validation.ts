@@ -53,9 +53,9 @@ export function foldOf(site: string): number {
   return hash % FOLDS;
 }
 
-export function loadCorpus(): CorpusPage[] {
+export function loadCorpus(datasets: readonly CorpusName[] = ['article-extraction-dev', 'product-extraction-dev', 'wcxb-dev']): CorpusPage[] {
   const pages: CorpusPage[] = [];
-  for (const dataset of ['article-extraction-dev', 'product-extraction-dev', 'wcxb-dev'] as const) {
+  for (const dataset of datasets) {
     for (const page of loadDataset<{ url: string; pageType?: string }>(dataset)) {
       const site = siteOf(page.url);
       const pageType = dataset === 'wcxb-dev' ? page.truth.pageType ?? 'unknown' : dataset === 'article-extraction-dev' ? 'article' : 'product';
@@ -75,10 +75,20 @@ export function runPage(page: CorpusPage, models: ExtractionModels): PageRun {
 
 /** Fits every model on these pages (their runs give the features, their truths the labels). */
 export function trainModels(pages: CorpusPage[], runs: PageRun[]): ExtractionModels {
+  return {
+    ...trainArticleFieldModels(pages, runs),
+    articlePage: fitLogistic(pages.map((page, i) => ({ features: runs[i].articleEvidence.pageFeatures, label: page.pageType === 'article' }))),
+    productPage: fitLogistic(pages.map((page, i) => ({ features: runs[i].productFeatures, label: page.pageType === 'product' }))),
+  };
+}
+
+/** The article fields' models (headline, author, date): they need only the article evidence (bench/extraction/article-fields.ts fits them alone). */
+export function trainArticleFieldModels(pages: CorpusPage[], runs: Pick<PageRun, 'articleEvidence'>[]): Pick<ExtractionModels, 'headline' | 'author' | 'date'> {
   const headlineExamples: Example[] = [];
   pages.forEach((page, i) => {
     const truth = normalisedField('headline', page.truth.headline);
-    if (!truth) return;
+    // Article pages only: the headline is an article's field, and a service or product page's "headline" (WCXB labels one) is often its site's slogan or a section's name.
+    if (!truth || page.pageType !== 'article') return;
     for (const candidate of runs[i].articleEvidence.headlineCandidates) headlineExamples.push({ features: candidate.features, label: normalisedField('headline', candidate.text) === truth });
   });
   const wcxb = pages.map((_, i) => i).filter((i) => pages[i].dataset === 'wcxb-dev'); // the only set whose truth says who wrote it and when (or that nobody/no date is named)
@@ -88,13 +98,7 @@ export function trainModels(pages: CorpusPage[], runs: PageRun[]): ExtractionMod
   const date = fittedWithThreshold(
     wcxb.map((i) => ({ truth: normalisedField('date', pages[i].truth.datePublished), candidates: runs[i].articleEvidence.dateCandidates.map((c) => ({ features: c.features, value: normalisedField('date', c.iso) })) })),
   );
-  return {
-    author,
-    date,
-    articlePage: fitLogistic(pages.map((page, i) => ({ features: runs[i].articleEvidence.pageFeatures, label: page.pageType === 'article' }))),
-    productPage: fitLogistic(pages.map((page, i) => ({ features: runs[i].productFeatures, label: page.pageType === 'product' }))),
-    headline: fitLogistic(headlineExamples),
-  };
+  return { author, date, headline: fitLogistic(headlineExamples) };
 }
 
 /**

@@ -88,6 +88,14 @@ describe('meta tags', () => {
     expect(metaValue(data, 'product:price:amount')).toBe('9.99');
     expect(metaValue(data, 'description')).toBe('D');
   });
+
+  it("keys a <meta itemprop> outside any item by its itemprop (the page's own), not one inside an item", () => {
+    const data = read(`<html><head><meta itemprop="datePublished" content="2020-12-23T11:48:54-0800"><meta itemprop="author" content="Linny and Peter"></head>
+      <body><div itemscope itemtype="https://schema.org/Review"><meta itemprop="dateCreated" content="2019-01-01"></div></body></html>`);
+    expect(metaValue(data, 'datepublished')).toBe('2020-12-23T11:48:54-0800');
+    expect(metaValue(data, 'author')).toBe('Linny and Peter');
+    expect(metaValue(data, 'datecreated')).toBeUndefined();
+  });
 });
 
 describe('breadcrumbs', () => {

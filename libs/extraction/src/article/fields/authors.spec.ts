@@ -14,6 +14,19 @@ describe('splitNames', () => {
     expect(splitNames('By Juan Y Pérez')).toEqual(['Juan Y Pérez']);
   });
 
+  it('leaves out a date or reading time the byline runs into', () => {
+    expect(splitNames('Luke KimDecember 17, 2025')).toEqual(['Luke Kim']);
+    expect(splitNames('Dec 17, 2025Julian K. Arni')).toEqual(['Julian K. Arni']);
+    expect(splitNames('Andrew Gerrand 4 August 2010')).toEqual(['Andrew Gerrand']);
+    expect(splitNames('Dec. 19, 2025 · Niko Matsakis')).toEqual(['Niko Matsakis']);
+    expect(splitNames('August 28, 2025•5 min read')).toEqual([]);
+  });
+
+  it('reads the name after any "… by" label, and no name from a label alone, a form field or a placeholder account', () => {
+    expect(splitNames('Text by Hunter Dukes')).toEqual(['Hunter Dukes']);
+    for (const label of ['Written By', 'Posted by:', 'Article by:', 'The Author', 'Name *', 'admin', 'undefined', 'page.head.extra.author']) expect(splitNames(label)).toEqual([]);
+  });
+
   it('refuses links and sentences', () => {
     expect(splitNames('https://example.com/authors/jane')).toEqual([]);
     expect(splitNames('This story was written with the help of many people in our newsroom')).toEqual([]);
@@ -30,6 +43,11 @@ describe('authorCandidates', () => {
       authorCandidates(article, data, document).map((c) => [c.names.join(', '), Object.keys(c.features).filter((k) => k.startsWith('from_') && c.features[k]).map((k) => k.slice(5))]),
     );
   }
+
+  it('reads every author of a scholarly page, one citation_author tag each, as one byline', () => {
+    const html = `<html><head><meta name="citation_author" content="Aditya Mahindru"><meta name="citation_author" content="Pradeep Patil"><meta name="citation_author" content="Varun Agrawal"></head><body><h1>A review</h1></body></html>`;
+    expect(readings(html)).toEqual({ 'Aditya Mahindru, Pradeep Patil, Varun Agrawal': ['meta'] });
+  });
 
   it('follows an author given by @id to its Person in a Yoast @graph, and reads the "Written by" label of link previews', () => {
     const html = `<html><head><meta name="twitter:label1" content="Written by" /><meta name="twitter:data1" content="Albert Swann" />

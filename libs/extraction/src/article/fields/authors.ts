@@ -11,10 +11,12 @@ const BYLINE_SELECTORS: [string, string][] = [
   ['authorLink', 'a[href*="/author/"]'],
 ];
 const META_AUTHOR = ['author', 'article:author', 'parsely-author', 'sailthru.author', 'dc.creator'];
+// Scholarly pages (Highwire / Google Scholar tags) give one tag per author, in the paper's order: all of them are the byline.
+const META_EVERY_AUTHOR = ['citation_author', 'dc.creator'];
 const SOURCES = ['structuredPerson', 'structuredOrganization', 'structuredText', 'meta', 'writtenByLabel', ...BYLINE_SELECTORS.map(([name]) => name), 'authorWordClass', 'bylineText'];
 // A byline's label, alone ("Written by" / "Author:" then the name) or before the name ("By Jane Doe"), in en/de/fr/es/it/pt/nl.
-const BYLINE_LABEL = /^(?:(?:written|posted|published|reviewed|words)\s+by|by|author|authors|von|par|por|di|door|autor|auteur|autore)\s*:?$/i;
-const BYLINE_PREFIX = /^(?:(?:written|posted|published)\s+by|by|von|par|por|door)\s*:?\s+/i;
+const BYLINE_LABEL = /^(?:(?:written|posted|published|reviewed|words|text|article|story)\s+by|by|(?:the\s+)?authors?|von|par|por|di|door|autor|auteur|autore)\s*:?$/i;
+const BYLINE_PREFIX = /^(?:(?:written|posted|published|words|text|article|story)\s+by|by|von|par|por|di|door)\s*:?\s+/i;
 // How far past the <h1> a byline is looked for (text nodes).
 const TEXTS_AFTER_HEADLINE = 40;
 const MAX_NAME_CHARS = 80;
@@ -47,6 +49,10 @@ export function authorCandidates(article: StructuredRecord | undefined, data: St
   for (const key of META_AUTHOR) {
     const meta = metaValue(data, key);
     if (meta && !/^https?:/.test(meta)) add('meta', meta);
+  }
+  for (const key of META_EVERY_AUTHOR) {
+    const every = data.meta[key] ?? [];
+    if (every.length > 1) add('meta', every.join('; '));
   }
   // WordPress' SEO plugins label the author for link previews: twitter:label1 "Written by", twitter:data1 the name.
   for (const n of [1, 2]) if (/^written by$/i.test(metaValue(data, `twitter:label${n}`) ?? '')) add('writtenByLabel', metaValue(data, `twitter:data${n}`) ?? '');
@@ -83,6 +89,8 @@ export function authorCandidates(article: StructuredRecord | undefined, data: St
     features.oneWord = words.every((w) => w === 1) ? 1 : 0;
     features.digits = /\d/.test(key) ? 1 : 0;
     features.isSiteName = siteName !== '' && key === siteName ? 1 : 0;
+    // An account's handle ("levinemusic", "brandon-peaktwo"), not a person's name as a byline writes it.
+    features.lowercase = names.every((n) => n === n.toLowerCase()) ? 1 : 0;
     features.capitalised = names.every((n) => n.split(' ').every((w) => /^\p{Lu}/u.test(w) || w.length <= 3)) ? 1 : 0;
     return { names, text: written ?? names.join(', '), features };
   });
@@ -142,15 +150,30 @@ export function articleAuthors(candidates: AuthorCandidate[], model: LogisticMod
   return best;
 }
 
-/** "By Jane Doe and John Roe, Reuters" → names; a link or a long sentence is no name. */
+/**
+ * "By Jane Doe and John Roe, Reuters" → names; a link or a long sentence is no name, nor a
+ * label alone ("Written by", "Name *"), nor a CMS placeholder ("admin"). A date or a reading
+ * time the byline's element runs into ("Luke KimDecember 17, 2025", "Dec 17, 2025 · Jane Doe",
+ * "5 min read") is not part of a name.
+ */
 export function splitNames(text: string): string[] {
-  const cleaned = normalizeSpace(text).replace(/^(by|von|par|por|di|door)\s+/i, '').replace(/\s*\|.*$/, '');
-  if (!cleaned || /^https?:/.test(cleaned)) return [];
+  const cleaned = withoutDates(normalizeSpace(text)).replace(BYLINE_PREFIX, '').replace(/\s*\|.*$/, '');
+  if (!cleaned || /^https?:/.test(cleaned) || BYLINE_LABEL.test(cleaned)) return [];
   return cleaned
     // conjunctions in lower case and between spaces: "Sarah E. Needleman" is one name
-    .split(/\s*[,;&]\s*|\s+(?:and|And|AND|und|et|e|y)\s+/)
+    .split(/\s*[,;&·•]\s*|\s+(?:and|And|AND|und|et|e|y)\s+/)
     .map((name) => name.trim())
-    .filter((name) => name.length > 1 && name.length <= MAX_NAME_CHARS && /\p{L}/u.test(name) && name.split(' ').length <= 5);
+    .filter((name) => name.length > 1 && name.length <= MAX_NAME_CHARS && /\p{L}/u.test(name) && name.split(' ').length <= 5 && !NOT_A_NAME.test(name));
+}
+
+// A form's field label ("Name *"), an account a CMS fills in when nobody is named, a template's unfilled variable ("page.head.extra.author", "undefined").
+const NOT_A_NAME = /\*|^(?:admin|administrator|webmaster|undefined|null|none|unknown|anonymous|guest)$|^[a-z]+(?:\.[a-z]+){2,}$/i;
+const MONTH = '(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\\.?';
+// "December 17, 2025", "Dec. 19", "4 August 2010", "2025-12-17", "5 min read".
+const DATE_IN_BYLINE = new RegExp(`${MONTH}\\s+\\d{1,2}(?:st|nd|rd|th)?(?:,?\\s+\\d{4})?|\\b\\d{1,2}\\s+${MONTH}(?:,?\\s+\\d{4})?|\\b\\d{4}-\\d{2}-\\d{2}\\b|\\b\\d+\\s*min(?:ute)?s?\\s+read\\b`, 'giu');
+
+function withoutDates(text: string): string {
+  return normalizeSpace(text.replace(DATE_IN_BYLINE, ' , '));
 }
 
 // Words that join names in a byline ("Jane Doe and John Roe", "A, B und C").

@@ -96,6 +96,15 @@ describe('dateCandidates', () => {
     expect(found['2025-12-18']).toMatchObject({ sources: ['url'] });
   });
 
+  it("reads the publication and change dates a builder states as <meta itemprop> in the <head> (Squarespace), without an item around them", () => {
+    const html = `<html><head><meta itemprop="datePublished" content="2020-12-23T11:48:54-0800"/><meta itemprop="dateModified" content="2025-05-23T07:33:38-0700"/></head>
+      <body><h1>Japan Travel Guide</h1><p>Text.</p></body></html>`;
+    expect(candidatesOf(html)).toEqual({
+      '2020-12-23': expect.objectContaining({ sources: ['metaPublished'] }),
+      '2025-05-23': expect.objectContaining({ sources: ['metaModified'] }),
+    });
+  });
+
   it('gives nothing for a page without a date', () => {
     expect(candidatesOf('<html><body><h1>Contact us</h1><p>Call 555-0100, open 9:00 to 17:00.</p></body></html>', 'https://shop.example/contact')).toEqual({});
   });
