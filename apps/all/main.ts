@@ -49,7 +49,7 @@ async function main(): Promise<void> {
   const core = await openCore(config);
   const running: { close(): Promise<unknown> }[] = [];
   const urls: string[] = [];
-  const projector = config.roles.includes('projector') ? await (await import('../projector/projector.thread')).startProjectorThread(config) : null;
+  const projector = config.roles.includes('projector') ? await (await import('../projector/projector.thread')).startProjectorRole(config, core, logger) : null;
   if (config.roles.includes('storage')) {
     const { startStorageApp } = await import('../storage/storage.app');
     const app = await startStorageApp(core, logger);
