@@ -5,8 +5,8 @@ import { BENCH_PROXY_KEY, startCrawlhubProxy, startOrigin } from './proxy-suppor
 /**
  * `npm run bench:proxy -- sessions` (also run after the cells of a full `bench:proxy`): how
  * long a proxy session create takes end to end, one client, one request at a time, on the
- * built platform (APP_ROLE proxy,projector, embedded log and views unless BENCH_PROXY_ENV
- * says otherwise). A create appends its request and waits until the session's decision is
+ * built platform as a fleet runs it (APP_ROLE=proxy, and APP_ROLE=projector in a process
+ * beside it; embedded log and views unless BENCH_PROXY_ENV says otherwise). A create appends its request and waits until the session's decision is
  * in the views, so this is the write path's latency, not the proxy's forwarding speed.
  *
  * Printed, each after BENCH_SESSIONS_WARMUP unmeasured creates and over BENCH_SESSIONS

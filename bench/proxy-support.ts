@@ -347,11 +347,15 @@ export async function startDebianProxy(name: 'squid' | 'tinyproxy', options: { i
 export const BENCH_PROXY_KEY = 'bench-admin-key-000000000001';
 
 /**
- * crawlhub's proxy: the built platform (dist/apps/all/main.js) with APP_ROLE
- * proxy,projector (the projector applies the admin key the proxy authenticates),
- * ALLOW_PRIVATE_TARGETS=true (the origin is on loopback), the origin's certificate trusted
- * upstream, and the settings below that keep throttling and limits out of the way. Returns
- * why it is skipped while the proxy role is not built.
+ * crawlhub's proxy as a fleet deploys it (docker/compose.yaml): the built platform
+ * (dist/apps/all/main.js) with APP_ROLE=proxy in a process of its own, and beside it a
+ * second process with APP_ROLE=projector on the same DATA_DIR that builds the views the
+ * proxy reads (sessions, usage). The proxy authenticates the admin key CRAWLHUB_ADMIN_KEY
+ * from its environment. BENCH_PROXY_ROLES sets the proxy process's roles instead (no
+ * projector process then when they include projector). ALLOW_PRIVATE_TARGETS=true (the
+ * origin is on loopback), the origin's certificate trusted upstream, and the settings below
+ * that keep throttling and limits out of the way. Returns why it is skipped while the proxy
+ * role is not built.
  */
 export async function startCrawlhubProxy(originCertFile: string, extraEnv: Record<string, string> = {}): Promise<ProxyUnderTest | { skipped: string }> {
   const root = repoRoot();
@@ -360,11 +364,12 @@ export async function startCrawlhubProxy(originCertFile: string, extraEnv: Recor
   if (!existsSync(join(root, 'dist', 'apps', 'proxy'))) return { skipped: 'not built yet' };
   const dataDir = mkdtempSync(join(tmpdir(), 'crawlhub-bench-proxy-'));
   const [proxyPort, statsPort, storagePort, dashPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+  const roles = process.env.BENCH_PROXY_ROLES ?? 'proxy';
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     DATA_DIR: dataDir,
     HOST: '127.0.0.1',
-    APP_ROLE: process.env.BENCH_PROXY_ROLES ?? 'proxy,projector',
+    APP_ROLE: roles,
     PROXY_PORT: String(proxyPort),
     STATS_PORT: String(statsPort),
     STORAGE_PORT: String(storagePort),
@@ -374,31 +379,49 @@ export async function startCrawlhubProxy(originCertFile: string, extraEnv: Recor
     PROXY_UPSTREAM_CA_FILE: originCertFile,
     PROXY_MAX_CONNS_PER_KEY: '100000',
     PROXY_MAX_OUTSTANDING: '1000000',
+    // The young generation the proxy service of docker/compose.yaml runs with.
+    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} ${PROXY_NODE_OPTIONS}`.trim(),
     ...BENCH_PROXY_SETTINGS,
     ...settingsOf(process.env.BENCH_PROXY_ENV ?? ''),
     ...extraEnv,
   };
-  const child = spawn(process.execPath, [main], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const tail = drain(child);
+  const started: ChildProcess[] = [];
   const cleanup = async () => {
-    await stopChild(child);
+    for (const child of started.reverse()) await stopChild(child);
     rmSync(dataDir, { recursive: true, force: true });
   };
-  const up = await new Promise<boolean>((resolve) => {
-    const timer = setTimeout(() => resolve(false), 60_000);
-    const onData = () => {
-      if (tail().includes('crawlhub is up')) {
-        clearTimeout(timer);
-        resolve(true);
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.once('exit', () => resolve(false));
-  });
-  if (!up) {
-    await cleanup();
-    return { skipped: `the platform did not start: ${tail().trim().split('\n').slice(-5).join(' | ')}` };
+  /** Starts one platform process; its output's tail, or why it did not come up. */
+  const startProcess = async (processEnv: NodeJS.ProcessEnv): Promise<{ tail: () => string } | { failed: string }> => {
+    const child = spawn(process.execPath, [main], { cwd: root, env: processEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    started.push(child);
+    const tail = drain(child);
+    const up = await new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), 60_000);
+      child.stdout!.on('data', () => {
+        if (tail().includes('crawlhub is up')) {
+          clearTimeout(timer);
+          resolve(true);
+        }
+      });
+      child.once('exit', () => resolve(false));
+    });
+    return up ? { tail } : { failed: `the platform (APP_ROLE=${processEnv.APP_ROLE}) did not start: ${tail().trim().split('\n').slice(-5).join(' | ')}` };
+  };
+  const projectorBeside = !roles.split(',').includes('projector');
+  if (projectorBeside) {
+    const projector = await startProcess({ ...env, APP_ROLE: 'projector', NODE_OPTIONS: process.env.NODE_OPTIONS ?? '' });
+    if ('failed' in projector) {
+      await cleanup();
+      return { skipped: projector.failed };
+    }
   }
+  const proxyProcess = await startProcess(env);
+  if ('failed' in proxyProcess) {
+    await cleanup();
+    return { skipped: proxyProcess.failed };
+  }
+  const child = started[started.length - 1];
+  const tail = proxyProcess.tail;
   await new Promise((r) => setTimeout(r, 300));
   if (/roles not built yet in this version:.*\bproxy\b/.test(tail())) {
     await cleanup();
@@ -426,10 +449,17 @@ export async function startCrawlhubProxy(originCertFile: string, extraEnv: Recor
     pid: child.pid!,
     caFiles,
     intercepts: true,
-    version: `APP_ROLE=${env.APP_ROLE}`,
+    version: `APP_ROLE=${roles}${projectorBeside ? ' (APP_ROLE=projector in a process beside it)' : ''}`,
     stop: cleanup,
   };
 }
+
+/**
+ * Node's options of the proxy process as docker/compose.yaml sets them: semi-spaces of 4 MB
+ * (Node's default is 16 MB: a young generation of 8 MB instead of 32; see docs/proxy.md,
+ * issue 20, third step).
+ */
+export const PROXY_NODE_OPTIONS = '--max-semi-space-size=4';
 
 /** Settings of crawlhub's proxy that a throughput bench turns off (throttling spaces requests to one domain by seconds). */
 export const BENCH_PROXY_SETTINGS: Record<string, string> = { PROXY_THROTTLE_SPACING_MS: '0' };

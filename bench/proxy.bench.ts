@@ -28,7 +28,8 @@ import {
  *   - squid from Debian, the established reference (test/infra/squid.sh: apt-get install
  *     once, a minimal config in a temp dir; it tunnels CONNECT, no interception),
  *   - tinyproxy from Debian (test/infra/tinyproxy.sh), the same way,
- *   - crawlhub's proxy: the built platform with APP_ROLE=proxy,projector,
+ *   - crawlhub's proxy: the built platform with APP_ROLE=proxy in a process of its own and
+ *     APP_ROLE=projector in a second one beside it (as docker/compose.yaml deploys them),
  *     ALLOW_PRIVATE_TARGETS=true and the origin's certificate trusted upstream; HTTPS is
  *     intercepted with the CA it serves at GET /ca.crt. While the proxy role is not built
  *     the line says `crawlhub proxy: not built yet (skipped)`.
@@ -73,7 +74,8 @@ import {
  * BENCH_PROXY_ROUNDS (default 2), BENCH_PROXY_WARMUP (unmeasured seconds before each run,
  * default 0.3), BENCH_PROXY_CONCURRENCY (default 1,16,128), BENCH_PROXY_TARGETS (default
  * direct,mitm,squid,tinyproxy,crawlhub), BENCH_LOADGEN_PROCS (default 1),
- * BENCH_PROXY_ROLES (crawlhub's APP_ROLE, default proxy,projector), BENCH_PROXY_ENV
+ * BENCH_PROXY_ROLES (the APP_ROLE of crawlhub's proxy process, default proxy; with
+ * projector among them no projector process runs beside it), BENCH_PROXY_ENV
  * (`NAME=value,...`: more settings for crawlhub's platform), BENCH_PROXY_HTTPS=0 (the plain
  * HTTP cells only), BENCH_PROXY_JSON (a path: every
  * figure also written there as JSON). Before each cell the bench
