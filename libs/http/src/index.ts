@@ -14,3 +14,4 @@ export * from './json-input';
 export * from './integers';
 export * from './content-disposition';
 export * from './record-filter';
+export * from './client-chosen-id';

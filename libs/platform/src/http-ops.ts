@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AccessService } from '@crawlhub/access';
 import { withCorrelationId } from '@crawlhub/contracts';
+import { CLIENT_CHOSEN_ID } from '@crawlhub/http';
 import { httpRequestDuration, httpRequests, OPS_PATHS } from '@crawlhub/ops';
 import { CORE } from './core';
 import type { Core } from './core';
@@ -27,8 +28,6 @@ export function registeredRoutes(app: INestApplication): { method: string; url: 
   return routes.filter((r) => !isUnprefixedRoute(r.url, unprefixed));
 }
 
-/** An X-Request-Id a client may choose (anything else is replaced by one of ours). */
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
  * What every HTTP API of the platform serves and records beside its own routes:
@@ -69,7 +68,7 @@ export function instrumentHttpApp(app: INestApplication, api: ApiName, prefix?: 
   server.removeAllListeners('request');
   server.on('request', (req: NotedRequest, res: ServerResponse) => {
     const given = req.headers['x-request-id'];
-    const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : core.ids.uuid();
+    const id = typeof given === 'string' && CLIENT_CHOSEN_ID.test(given) ? given : core.ids.uuid();
     res.setHeader('X-Request-Id', id);
     const started = process.hrtime.bigint();
     res.once('close', () => {

@@ -1,16 +1,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { QueryBus } from '@nestjs/cqrs';
 import { JobState, spiderNameProblem } from '@crawlhub/contracts';
-import { ApiError, JsonTooDeepError, MAX_ID, parseJson, parseUnsignedInteger, pythonJson } from '@crawlhub/http';
+import { ApiError, CLIENT_CHOSEN_ID, JsonTooDeepError, MAX_ID, parseJson, parseUnsignedInteger, pythonJson } from '@crawlhub/http';
 import { JobRecordsView } from '@crawlhub/storage';
 import { jobKeyProblem, jobStateProblem } from '../commands/shared/command-input';
 import { JobDoc } from '../domain/job';
 import { JobFilter } from '../ports/jobs.view';
 import { GetSpiderQuery } from '../queries/get-spider/get-spider.query';
 import { SpiderDoc } from '../domain/job';
-
-/** What a client may name its request with (Idempotency-Key): the X-Request-Id alphabet. */
-const IDEMPOTENCY_KEY = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
  * The request's Idempotency-Key header (run.json, jobq push), or null: a client that sends
@@ -20,7 +17,7 @@ const IDEMPOTENCY_KEY = /^[A-Za-z0-9._:-]{1,128}$/;
 export function idempotencyKeyOf(req: FastifyRequest): string | null {
   const key = req.headers['idempotency-key'];
   if (key === undefined) return null;
-  if (typeof key !== 'string' || !IDEMPOTENCY_KEY.test(key)) throw new ApiError(400, 'Idempotency-Key must be 1 to 128 letters, digits, dots, underscores, colons or hyphens');
+  if (typeof key !== 'string' || !CLIENT_CHOSEN_ID.test(key)) throw new ApiError(400, 'Idempotency-Key must be 1 to 128 letters, digits, dots, underscores, colons or hyphens');
   return key;
 }
 
