@@ -201,9 +201,10 @@ describeIf(needs.chromium)('the web console, driven in headless Chromium', () =>
     expect(csv[0]).toBe('_type,url,status,title,links,size');
     expect(csv).toHaveLength(26);
 
-    // On a phone.
+    // On a phone. Switching to mobile emulation reloads the page (puppeteer's setViewport), so the
+    // console is mounted again before its tabs can be clicked.
     await page.setViewport({ width: 390, height: 844, isMobile: true });
-    await page.click('button[name=tab-stats]');
+    await (await page.waitForSelector('button[name=tab-stats]'))!.click();
     await page.waitForSelector('table.kv');
     // Its rates over time: 25 items and as many requests, per minute of their storing.
     await page.waitForSelector('[data-chart="Per minute"] canvas');

@@ -32,7 +32,12 @@ export function forwardToPublicApi(req: FastifyRequest, reply: FastifyReply, pre
     reply.raw.writeHead(res.statusCode ?? 502, endToEnd(res.headers));
     // An event stream must reach the browser line by line: no buffering on the way.
     reply.raw.flushHeaders();
-    pipeline(res, reply.raw, () => undefined);
+    // Readable.pipe, not stream.pipeline: pipeline puts seven 'close' listeners on a
+    // ServerResponse (Node's MaxListenersExceededWarning on every forwarded answer). The
+    // ends are tied by hand: a failed upstream answer drops the client's connection, and a
+    // client that goes away destroys the upstream request (below), which ends `res`.
+    res.once('error', () => reply.raw.destroy());
+    res.pipe(reply.raw);
   });
   upstream.on('error', (e) => {
     if (!answered) unreachable(reply, `${target.origin} is unreachable (${(e as NodeJS.ErrnoException).code ?? e.message})`);
