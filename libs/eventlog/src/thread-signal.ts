@@ -4,21 +4,29 @@ import { BroadcastChannel } from 'node:worker_threads';
 /**
  * A wake-up call between the threads of one process that use the same SQLite file (the
  * embedded projector runs in a worker thread). Other processes are reached by polling.
+ * A notification may carry what changed (`T`, structured-cloned to the other threads), so
+ * a listener can look only there.
  */
-export class ThreadSignal {
+export class ThreadSignal<T = undefined> {
   private readonly local = new EventEmitter();
   private readonly channel: BroadcastChannel;
 
   constructor(name: string) {
     this.local.setMaxListeners(0);
     this.channel = new BroadcastChannel(name);
-    this.channel.onmessage = () => this.local.emit('signal');
+    this.channel.onmessage = (message) => this.local.emit('signal', (message as { data: T }).data);
     (this.channel as unknown as { unref(): void }).unref();
   }
 
-  notify(): void {
-    this.local.emit('signal');
-    this.channel.postMessage(0);
+  notify(...[payload]: T extends undefined ? [] : [T]): void {
+    this.local.emit('signal', payload);
+    this.channel.postMessage(payload ?? 0);
+  }
+
+  /** Calls `listener` with every notification (of this thread and the others) until the returned function is called. */
+  listen(listener: (payload: T) => void): () => void {
+    this.local.on('signal', listener);
+    return () => this.local.off('signal', listener);
   }
 
   /** Resolves at the next notification, or after `ms`. */

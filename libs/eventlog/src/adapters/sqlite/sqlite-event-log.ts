@@ -5,6 +5,7 @@ import { partitionForKey } from '../../partitioner';
 import { PipelinedPartitions } from '../../pipelined-partitions';
 import { isolatePoisonMessages } from '../../poison-messages';
 import { ThreadSignal } from '../../thread-signal';
+import { PartitionSlot, partitionSlot, PartitionsToRead } from './partitions-to-read';
 import { GroupMembers, memberIdOfThisProcess, membersFileOf } from './group-members';
 import { WalCheckpointer } from './wal-checkpointer';
 
@@ -49,7 +50,8 @@ export class SqliteEventLog implements EventLog {
   readonly kind = 'sqlite' as const;
   private readonly db: Database.Database;
   private readonly partitionsByTopic = new Map<string, number>();
-  private readonly appended: ThreadSignal;
+  /** After each committed append, the partitions it appended to. */
+  private readonly appended: ThreadSignal<PartitionSlot[]>;
   private pending: PendingAppend[] = [];
   private flushScheduled = false;
   private readonly consumers = new Set<SqliteConsumer>();
@@ -97,7 +99,7 @@ export class SqliteEventLog implements EventLog {
   constructor(private readonly options: SqliteEventLogOptions) {
     if (options.file === ':memory:') throw new Error('the event log needs a file');
     this.db = new Database(options.file);
-    this.appended = new ThreadSignal(`crawlhub:log:${options.file}`);
+    this.appended = new ThreadSignal<PartitionSlot[]>(`crawlhub:log:${options.file}`);
     this.db.pragma(`page_size = ${LOG_PAGE_SIZE}`);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = FULL');
@@ -177,9 +179,10 @@ export class SqliteEventLog implements EventLog {
     this.pending = [];
     if (batch.length === 0) return;
     const results: LogPosition[][] = [];
+    /** The next offset of each partition appended to. */
+    const next = new Map<PartitionSlot, number>();
     try {
       const write = this.db.transaction(() => {
-        const next = new Map<string, number>();
         for (const request of batch) {
           const positions: LogPosition[] = [];
           const table = tableOf(request.topic);
@@ -188,7 +191,7 @@ export class SqliteEventLog implements EventLog {
           const last = this.statement(`SELECT MAX(offset) AS o FROM "${table}" WHERE partition = ?`);
           for (const event of request.events) {
             const partition = partitionForKey(event.key, partitions);
-            const slot = `${request.topic}\u0000${partition}`;
+            const slot = partitionSlot(request.topic, partition);
             let offset = next.get(slot);
             if (offset === undefined) {
               const row = last.get(partition) as { o: number | null };
@@ -207,7 +210,7 @@ export class SqliteEventLog implements EventLog {
       return;
     }
     batch.forEach((request, i) => request.resolve(results[i]));
-    this.appended.notify();
+    this.appended.notify([...next.keys()]);
   }
 
   async consume(options: ConsumeOptions): Promise<Consumption> {
@@ -253,9 +256,9 @@ export class SqliteEventLog implements EventLog {
     return ends;
   }
 
-  /** Resolves at the next append in this process, or after the poll interval (other processes). */
-  waitForAppend(signal: { stopped: boolean }): Promise<void> {
-    return this.appended.wait(signal.stopped ? 0 : this.pollIntervalMs);
+  /** Calls `listener` with the partitions of every append committed in this process, until the returned function is called. */
+  onAppend(listener: (slots: PartitionSlot[]) => void): () => void {
+    return this.appended.listen(listener);
   }
 
   async close(): Promise<void> {
@@ -284,12 +287,16 @@ class SqliteConsumer {
   private current: Record<string, number[]> = {};
   /** Failures of the log file in a row (each pause is longer). */
   private storeFailures = 0;
+  private readonly toRead: PartitionsToRead;
+  private stopListening: () => void = () => undefined;
 
   constructor(
     private readonly log: SqliteEventLog,
     private readonly db: Database.Database,
     private readonly options: ConsumeOptions,
-  ) {}
+  ) {
+    this.toRead = new PartitionsToRead(new Set(options.topics), log.pollIntervalMs);
+  }
 
   assignment(): Record<string, number[]> {
     return this.current;
@@ -297,12 +304,15 @@ class SqliteConsumer {
 
   start(): void {
     this.log.members.join(this.options.groupId, this.memberId);
+    this.stopListening = this.log.onAppend((slots) => this.toRead.appended(slots));
     this.loop = this.run();
   }
 
   /** Leaves the group; a handler that is still running is not waited for beyond a bound. */
   async stop(): Promise<void> {
     this.signal.stopped = true;
+    this.stopListening();
+    this.toRead.interrupt();
     await Promise.race([this.loop, sleep(this.log.sessionTimeoutMs)]);
     try {
       this.log.members.leave(this.options.groupId, this.memberId);
@@ -377,7 +387,7 @@ class SqliteConsumer {
       },
       restart: (topic, partition, _from, failures) => {
         const backoff = Math.min(2000, 50 * 2 ** (failures - 1));
-        retryAt.set(`${topic}\u0000${partition}`, performance.now() + backoff);
+        retryAt.set(partitionSlot(topic, partition), performance.now() + backoff);
         setTimeout(() => wake(), backoff).unref();
       },
     });
@@ -390,22 +400,21 @@ class SqliteConsumer {
         for (const [topic, partitions] of Object.entries(before)) {
           for (const partition of partitions) if (!this.current[topic]?.includes(partition)) pipeline.forget(topic, partition);
         }
-        for (const [topic, partitions] of Object.entries(this.current)) {
-          for (const partition of partitions) {
-            if (!pipeline.hasRoom() || (retryAt.get(`${topic}\u0000${partition}`) ?? 0) > performance.now()) continue;
-            const from = pipeline.position(topic, partition) ?? this.committedOffset(topic, partition);
-            const events = this.log.readSync(topic, partition, from, this.log.maxBatchEvents);
-            if (events.length === 0) continue;
-            started = true;
-            pipeline.start(topic, partition, events[0].offset, events.length, () => this.options.handler({ topic, partition, events }).finally(() => wake()));
-          }
+        for (const [topic, partition] of this.toRead.pass(this.current)) {
+          if (!pipeline.hasRoom() || (retryAt.get(partitionSlot(topic, partition)) ?? 0) > performance.now()) continue;
+          const from = pipeline.position(topic, partition) ?? this.committedOffset(topic, partition);
+          const events = this.log.readSync(topic, partition, from, this.log.maxBatchEvents);
+          this.toRead.read(topic, partition, events.length > 0);
+          if (events.length === 0) continue;
+          started = true;
+          pipeline.start(topic, partition, events[0].offset, events.length, () => this.options.handler({ topic, partition, events }).finally(() => wake()));
         }
         this.storeFailures = 0;
       } catch (e) {
         await this.pauseAfter(e);
         continue;
       }
-      if (!started) await Promise.race([this.log.waitForAppend(this.signal), new Promise<void>((r) => (wake = r))]);
+      if (!started) await Promise.race([this.toRead.untilAppendedOrDue(this.signal.stopped), new Promise<void>((r) => (wake = r))]);
     }
     await pipeline.idle();
   }
@@ -414,6 +423,7 @@ class SqliteConsumer {
   private rebalanceIfDue(lastRebalance: number): number {
     if (performance.now() - lastRebalance <= this.log.sessionTimeoutMs / 4) return lastRebalance;
     this.rebalance();
+    this.toRead.readAll();
     return performance.now();
   }
 
@@ -427,35 +437,34 @@ class SqliteConsumer {
       let started = false;
       try {
         lastRebalance = this.rebalanceIfDue(lastRebalance);
-        for (const [topic, partitions] of Object.entries(this.current)) {
-          for (const partition of partitions) {
-            const slot = `${topic}\u0000${partition}`;
-            if (inFlight.size >= limit || inFlight.has(slot) || (failures.get(slot)?.retryAt ?? 0) > performance.now()) continue;
-            const events = this.log.readSync(topic, partition, this.committedOffset(topic, partition), this.log.maxBatchEvents);
-            if (events.length === 0) continue;
-            started = true;
-            const batch = (async () => {
-              try {
-                await this.options.handler({ topic, partition, events });
-                this.commit(topic, partition, events[events.length - 1].offset + 1);
-                failures.delete(slot);
-              } catch {
-                const count = (failures.get(slot)?.count ?? 0) + 1;
-                failures.set(slot, { count, retryAt: performance.now() + Math.min(2000, 50 * 2 ** (count - 1)) });
-              } finally {
-                inFlight.delete(slot);
-                wake();
-              }
-            })();
-            inFlight.set(slot, batch);
-          }
+        for (const [topic, partition] of this.toRead.pass(this.current)) {
+          const slot = partitionSlot(topic, partition);
+          if (inFlight.size >= limit || inFlight.has(slot) || (failures.get(slot)?.retryAt ?? 0) > performance.now()) continue;
+          const events = this.log.readSync(topic, partition, this.committedOffset(topic, partition), this.log.maxBatchEvents);
+          this.toRead.read(topic, partition, events.length > 0);
+          if (events.length === 0) continue;
+          started = true;
+          const batch = (async () => {
+            try {
+              await this.options.handler({ topic, partition, events });
+              this.commit(topic, partition, events[events.length - 1].offset + 1);
+              failures.delete(slot);
+            } catch {
+              const count = (failures.get(slot)?.count ?? 0) + 1;
+              failures.set(slot, { count, retryAt: performance.now() + Math.min(2000, 50 * 2 ** (count - 1)) });
+            } finally {
+              inFlight.delete(slot);
+              wake();
+            }
+          })();
+          inFlight.set(slot, batch);
         }
         this.storeFailures = 0;
       } catch (e) {
         await this.pauseAfter(e);
         continue;
       }
-      if (!started) await Promise.race([this.log.waitForAppend(this.signal), new Promise<void>((r) => (wake = r))]);
+      if (!started) await Promise.race([this.toRead.untilAppendedOrDue(this.signal.stopped), new Promise<void>((r) => (wake = r))]);
     }
     await Promise.all(inFlight.values());
   }
@@ -480,21 +489,20 @@ class SqliteConsumer {
       let failed = false;
       try {
         lastRebalance = this.rebalanceIfDue(lastRebalance);
-        for (const [topic, partitions] of Object.entries(this.current)) {
-          for (const partition of partitions) {
-            if (this.signal.stopped) return;
-            const from = this.committedOffset(topic, partition);
-            const events = this.log.readSync(topic, partition, from, this.log.maxBatchEvents);
-            if (events.length === 0) continue;
-            delivered = true;
-            try {
-              await this.options.handler({ topic, partition, events });
-            } catch {
-              failed = true;
-              continue;
-            }
-            this.commit(topic, partition, events[events.length - 1].offset + 1);
+        for (const [topic, partition] of this.toRead.pass(this.current)) {
+          if (this.signal.stopped) return;
+          const from = this.committedOffset(topic, partition);
+          const events = this.log.readSync(topic, partition, from, this.log.maxBatchEvents);
+          this.toRead.read(topic, partition, events.length > 0);
+          if (events.length === 0) continue;
+          delivered = true;
+          try {
+            await this.options.handler({ topic, partition, events });
+          } catch {
+            failed = true;
+            continue;
           }
+          this.commit(topic, partition, events[events.length - 1].offset + 1);
         }
         this.storeFailures = 0;
       } catch (e) {
@@ -506,7 +514,7 @@ class SqliteConsumer {
         await sleep(backoff);
       } else {
         backoff = 0;
-        if (!delivered) await this.log.waitForAppend(this.signal);
+        if (!delivered) await this.toRead.untilAppendedOrDue(this.signal.stopped);
       }
     }
   }
