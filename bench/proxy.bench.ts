@@ -77,7 +77,8 @@ import {
  * BENCH_PROXY_ROLES (the APP_ROLE of crawlhub's proxy process, default proxy; with
  * projector among them no projector process runs beside it), BENCH_PROXY_ENV
  * (`NAME=value,...`: more settings for crawlhub's platform), BENCH_PROXY_HTTPS=0 (the plain
- * HTTP cells only), BENCH_PROXY_JSON (a path: every
+ * HTTP cells only), BENCH_PROXY_WORKLOADS (a comma list of workload titles, e.g. `HTTP 1 KB`:
+ * only those cells; an HTTPS title matches by its words before the comma), BENCH_PROXY_JSON (a path: every
  * figure also written there as JSON). Before each cell the bench
  * waits for every proxy process to be idle. The default run takes about 4 minutes.
  */
@@ -95,6 +96,8 @@ export interface ProxyBenchOptions {
   soakOnly: boolean;
   /** Whether the HTTPS cells run (BENCH_PROXY_HTTPS=0: plain HTTP only). */
   https: boolean;
+  /** Only the workloads whose title starts with one of these (BENCH_PROXY_WORKLOADS), or all. */
+  workloads: string[] | null;
 }
 
 export function proxyBenchOptions(args: string[]): ProxyBenchOptions {
@@ -111,6 +114,7 @@ export function proxyBenchOptions(args: string[]): ProxyBenchOptions {
     soakSeconds: soakOnly ? (soakEnv ?? 600) : (soakEnv ?? 0),
     soakOnly,
     https: env.BENCH_PROXY_HTTPS !== '0',
+    workloads: env.BENCH_PROXY_WORKLOADS ? env.BENCH_PROXY_WORKLOADS.split(',').map((s) => s.trim()) : null,
   };
 }
 
@@ -248,6 +252,7 @@ async function runCells(bin: string, origin: Origin, targets: Target[], o: Proxy
   const width = Math.max(...targets.map((t) => t.label.length)) + 2;
   for (const w of WORKLOADS) {
     if (w.https && !o.https) continue;
+    if (o.workloads && !o.workloads.some((prefix) => w.title === prefix || w.title.startsWith(`${prefix},`))) continue;
     for (const c of o.concurrencies) {
       console.log(`\n${w.title}, concurrency ${c} (load average ${loadavg().map((l) => l.toFixed(1)).join(' ')})`);
       console.log(`  ${pad('target', width)}${lpad('req/s', 9)}${lpad('p50 ms', 9)}${lpad('p99 ms', 9)}${lpad('errors', 8)}${lpad('proxy cores', 13)}${lpad('CPU µs/req', 12)}${lpad('gen cores', 11)}${lpad('other cores', 13)}${lpad('origin conns', 14)}${lpad('RSS MB', 8)}${lpad(`x ${referenceOf(w)}`, 9)}`);

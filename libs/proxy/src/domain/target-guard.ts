@@ -46,6 +46,10 @@ export type LookupAll = (name: string) => Promise<string[]>;
 export class TargetGuard {
   private readonly denyDomains: string[];
   private readonly staticHosts: Record<string, string>;
+  /** raw target host -> its canonical spelling (null: no host). Parsing it is a WHATWG URL parse per request. */
+  private readonly canonicalHosts = new Map<string, string | null>();
+  /** canonical address -> whether the policy allows it. */
+  private readonly allowedAddresses = new Map<string, boolean>();
 
   constructor(
     private readonly options: TargetGuardOptions,
@@ -59,7 +63,8 @@ export class TargetGuard {
 
   /** The canonical spelling of a target host (see parseTargetHost); 540 bad_header when `raw` is no host. */
   canonical(raw: string): string {
-    const host = canonicalHost(raw);
+    let host = this.canonicalHosts.get(raw);
+    if (host === undefined) host = remember(this.canonicalHosts, raw, canonicalHost(raw));
     if (host === null) throw new ProxyError('bad_header', 'no valid target host');
     return host;
   }
@@ -70,15 +75,10 @@ export class TargetGuard {
    * once and every one of its addresses checked. Answers the address to connect to.
    */
   async check(raw: string): Promise<CheckedTarget> {
+    const known = this.checkWithoutDns(raw);
+    if (known !== null) return known;
     const host = this.canonical(raw);
-    if (this.denyDomains.some((d) => inDomain(host, d))) throw new ProxyError('domain_forbidden');
-    if (isIP(host)) {
-      this.checkAddress(host);
-      return { host, address: host };
-    }
-    const answered = answerWithoutDns(host, this.staticHosts);
-    if (answered === 'nxdomain') throw new ProxyError('nxdomain');
-    const answers = answered ? [answered.address] : await this.lookupAll(host).catch((e: unknown) => {
+    const answers = await this.lookupAll(host).catch((e: unknown) => {
       throw new ProxyError(errorCodeOf(e) === 'nxdomain' ? 'nxdomain' : errorCodeOf(e));
     });
     const addresses = answers.map((a) => canonicalAddress(a));
@@ -88,9 +88,47 @@ export class TargetGuard {
     return { host, address: addresses[0]! };
   }
 
-  private checkAddress(address: string | null): void {
-    if (address === null || !this.options.policy.allows(address)) throw new ProxyError('domain_forbidden', PRIVATE_TARGETS_REFUSED);
+  /**
+   * The check of a target that needs no DNS (an address, a special-use or static name),
+   * answered synchronously (the forwarder awaits nothing then); null: a name to resolve
+   * (`check`). Throws as `check` does.
+   */
+  checkWithoutDns(raw: string): CheckedTarget | null {
+    const host = this.canonical(raw);
+    if (this.denyDomains.length > 0 && this.denyDomains.some((d) => inDomain(host, d))) throw new ProxyError('domain_forbidden');
+    if (isIP(host)) {
+      this.checkAddress(host);
+      return { host, address: host };
+    }
+    const answered = answerWithoutDns(host, this.staticHosts);
+    if (answered === 'nxdomain') throw new ProxyError('nxdomain');
+    if (answered === null) return null;
+    const address = canonicalAddress(answered.address);
+    this.checkAddress(address);
+    return { host, address: address! };
   }
+
+  private checkAddress(address: string | null): void {
+    if (address === null) throw new ProxyError('domain_forbidden', PRIVATE_TARGETS_REFUSED);
+    let allowed = this.allowedAddresses.get(address);
+    if (allowed === undefined) allowed = remember(this.allowedAddresses, address, this.options.policy.allows(address));
+    if (!allowed) throw new ProxyError('domain_forbidden', PRIVATE_TARGETS_REFUSED);
+  }
+}
+
+/** Entries of each of the guard's memos (canonical hosts, address decisions) before it starts over. */
+const MEMO_ENTRIES = 4096;
+
+/**
+ * Keeps `value` for `key` in a memo of at most MEMO_ENTRIES (emptied when full: the hosts a
+ * proxy sees in a moment are few, and a memo that never evicts would grow with every target).
+ * Both memos hold pure functions of their key (the guard's policy never changes), so a hit
+ * answers what the parse would: every request still gets the whole check.
+ */
+function remember<V>(memo: Map<string, V>, key: string, value: V): V {
+  if (memo.size >= MEMO_ENTRIES) memo.clear();
+  memo.set(key, value);
+  return value;
 }
 
 function canonicalHost(raw: string): string | null {

@@ -64,6 +64,9 @@ export function versionHeaders(): [string, string][] {
   ];
 }
 
+/** versionHeaders() as a flat [name, value, ...] list, made once (every forwarded answer carries it). */
+const VERSION_HEADER_LIST: readonly string[] = versionHeaders().flat();
+
 /** Answers one of our errors: status, X-Proxy-Error and X-Crawlera-Error (except `unexpected`), text body. */
 export function sendProxyError(res: ClientResponse, e: ProxyError, extra: [string, string][] = []): void {
   if (res.headersSent || res.destroyed) {
@@ -180,7 +183,8 @@ export class ProxyForwarder {
     }
     if (port < 1 || port > 65535) throw new ProxyError('bad_header', 'no valid target port');
     // The SSRF guard on the canonical host; the connection goes to the address it checked.
-    const { host, address } = await this.guard.check(f.host);
+    // An address or a name answered without DNS is checked synchronously (nothing awaited).
+    const { host, address } = this.guard.checkWithoutDns(f.host) ?? (await this.guard.check(f.host));
     const target: Target = { scheme, host, port, address, path: f.path || '/' };
     // The URL the website's cookies are scoped by.
     const siteUrl = `${scheme}://${isIPv6(host) ? `[${host}]` : host}:${port}${target.path}`;
@@ -189,7 +193,7 @@ export class ProxyForwarder {
     const pinned = session?.exit ?? null;
     const sessionHeaders: [string, string][] = session ? [['X-Proxy-Session', session.id], ['X-Crawlera-Session', session.id]] : [];
 
-    const body = await readBody(f.req, f.hasBody, RETRY_BODY_BYTES);
+    const body = !f.hasBody || f.req.readableEnded ? NO_BODY : await readBody(f.req, RETRY_BODY_BYTES);
     if ('stream' in body && !body.stream) throw new ProxyError('client_conn_closed');
     if ('buffer' in body) count(body.buffer.length);
     const maxRetries = !('buffer' in body) ? 0 : options.maxRetries ?? (pinned ? 0 : 5);
@@ -217,8 +221,6 @@ export class ProxyForwarder {
 
     const tried = new Set<Exit>();
     let bans = 0;
-    let clientGone = false;
-    f.res.once('close', () => (clientGone = true));
     let sessionSlot = session?.slot ?? null;
     const bannedAnswer = () => fail(new ProxyError('banned', undefined, { 'Retry-After': seconds(p.banCooldownMs) }), [...sessionHeaders, ...this.nextRequestIn(host, pinned, options.debugNextRequestIn)]);
     for (;;) {
@@ -243,7 +245,8 @@ export class ProxyForwarder {
         // A kept-alive socket the website had closed: once more on a fresh one.
         result = await this.attempt(exit, target, f.method, sent, body, options.timeoutMs, f.res);
       }
-      if (clientGone) {
+      // The client went away meanwhile (its answer is destroyed as its connection closes).
+      if (f.res.destroyed) {
         if (result.kind === 'response') result.upstream.destroy();
         finish('failed');
         return;
@@ -297,7 +300,9 @@ export class ProxyForwarder {
       for (let i = 0; i < upstream.rawHeaders.length; i += 2) {
         if (!RESPONSE_HOP_BY_HOP.has(upstream.rawHeaders[i].toLowerCase())) out.push(upstream.rawHeaders[i], upstream.rawHeaders[i + 1]);
       }
-      out.push(...versionHeaders().flat(), 'X-Proxy-Slave', exit.id, 'X-Crawlera-Slave', exit.id, ...sessionHeaders.flat(), ...this.nextRequestIn(host, pinned, options.debugNextRequestIn).flat());
+      out.push(...VERSION_HEADER_LIST, 'X-Proxy-Slave', exit.id, 'X-Crawlera-Slave', exit.id);
+      for (const [n, v] of sessionHeaders) out.push(n, v);
+      for (const [n, v] of this.nextRequestIn(host, pinned, options.debugNextRequestIn)) out.push(n, v);
       if (options.debugRequestTime) out.push(`${options.debugPrefix}Debug-Request-Time`, (result.requestMs / 1000).toFixed(6));
       if (options.debugUa && userAgent !== null) out.push(`${options.debugPrefix}Debug-UA`, userAgent);
       await this.stream(f.res, upstream, status, out, prefix, options, count, finish);
@@ -448,6 +453,9 @@ export class ProxyForwarder {
 
 type Body = { buffer: Buffer } | { stream: Readable | null };
 
+/** The body of a request without one (most): no read, nothing awaited. */
+const NO_BODY: Body = { buffer: Buffer.alloc(0) };
+
 /** Whole seconds, at least 1, for Retry-After and X-Proxy-Next-Request-In. */
 function seconds(ms: number): string {
   return String(Math.max(1, Math.ceil(ms / 1000)));
@@ -463,8 +471,7 @@ function refusal(picked: Exclude<Pick, Slot>): ProxyError {
  * The client's body: whole when it ends within `limit` bytes (replayable, so retries are
  * possible), else a stream of what was read and the rest (sent once).
  */
-function readBody(req: Readable, hasBody: boolean, limit: number): Promise<Body> {
-  if (!hasBody || req.readableEnded) return Promise.resolve({ buffer: Buffer.alloc(0) });
+function readBody(req: Readable, limit: number): Promise<Body> {
   if (req.destroyed) return Promise.resolve({ stream: null });
   return new Promise<Body>((resolve) => {
     const chunks: Buffer[] = [];

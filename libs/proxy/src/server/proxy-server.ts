@@ -16,7 +16,7 @@ import { TargetGuard } from '../domain/target-guard';
 import { ExitPool } from '../exits/exit-pool';
 import { PROXY_SESSIONS, ProxySessions } from '../ports/proxy-sessions.port';
 import { ProxyCa } from '../tls/proxy-ca';
-import { MAX_HEADER_BYTES, RequestHead } from '../wire/http1';
+import { fastAbsoluteTarget, MAX_HEADER_BYTES, RequestHead } from '../wire/http1';
 import { PlainConnection, PlainHandler } from '../wire/plain-connection';
 import { MitmInternals } from './mitm-internals';
 import { ClientResponse, ProxyForwarder, sendProxyError, versionHeaders } from './proxy-forwarder';
@@ -50,6 +50,9 @@ export function withTunnelHeaders(connectRaw: string[], innerRaw: string[]): str
   for (const i of candidates) if (!inner.has(ourHeader(connectRaw[i])!)) extra.push(connectRaw[i], connectRaw[i + 1]);
   return extra.length ? [...innerRaw, ...extra] : innerRaw;
 }
+
+/** Decoded Proxy-Authorization headers kept (emptied when full). */
+const BASIC_USER_MEMO = 1024;
 
 /** An authenticated CONNECT: its key and its canonical target, for every request inside its tunnel. */
 interface Tunnel {
@@ -134,6 +137,8 @@ export class ProxyServer {
   /** The proxy port's listener (the plain data path), and its connections. */
   private listener: NetServer | null = null;
   private readonly plainConnections = new Set<PlainConnection>();
+  /** Proxy-Authorization header -> its user name (basicUser), for the headers seen lately (at most BASIC_USER_MEMO). */
+  private readonly basicUsers = new Map<string, string | null>();
   private readonly plainHandler: PlainHandler = {
     request: (head, body, res) => this.onPlainRequest(head, body, res),
     handOff: (socket, bytes) => this.handOff(socket, bytes),
@@ -312,7 +317,12 @@ export class ProxyServer {
   }
 
   private async principalOf(header: string | string[] | undefined): Promise<Principal | null> {
-    const user = basicUser(header);
+    let user = typeof header === 'string' ? this.basicUsers.get(header) : null;
+    if (user === undefined) {
+      // A client sends the same header on every request: decoded once (the key itself is still checked every time).
+      if (this.basicUsers.size >= BASIC_USER_MEMO) this.basicUsers.clear();
+      this.basicUsers.set(header as string, (user = basicUser(header)));
+    }
     if (user === null) return null;
     // The fetch workers' short-lived tokens (they never hold the user's key).
     if (looksLikeProxyToken(user)) return this.access.authenticateProxyToken(user, this.platformSecret);
@@ -398,21 +408,26 @@ export class ProxyServer {
       port = tunnel.port;
       path = raw.startsWith('/') ? raw : '/';
     } else {
-      let url: URL;
-      try {
-        url = new URL(raw);
-      } catch {
-        body.resume();
-        return sendProxyError(res, new ProxyError('bad_header', 'request target'));
+      // The common spellings are split without a URL object; the parser decides every other one.
+      const fast = fastAbsoluteTarget(raw);
+      if (fast !== null) ({ scheme, host, port, path } = fast);
+      else {
+        let url: URL;
+        try {
+          url = new URL(raw);
+        } catch {
+          body.resume();
+          return sendProxyError(res, new ProxyError('bad_header', 'request target'));
+        }
+        if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+          body.resume();
+          return sendProxyError(res, new ProxyError('bad_header', 'only http and https URLs'));
+        }
+        scheme = url.protocol === 'https:' ? 'https' : 'http';
+        host = url.hostname;
+        port = url.port ? Number(url.port) : scheme === 'https' ? 443 : 80;
+        path = `${url.pathname}${url.search}`;
       }
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-        body.resume();
-        return sendProxyError(res, new ProxyError('bad_header', 'only http and https URLs'));
-      }
-      scheme = url.protocol === 'https:' ? 'https' : 'http';
-      host = url.hostname;
-      port = url.port ? Number(url.port) : scheme === 'https' ? 443 : 80;
-      path = `${url.pathname}${url.search}`;
     }
     await this.forwarder.forward({ req: body, res, principal, scheme, host, port, path, method: head.method, rawHeaders: head.rawHeaders, hasBody: head.hasBody });
   }

@@ -1,4 +1,4 @@
-import { ChunkedDecoder, headEnd, HttpSyntaxError, MAX_HEADER_BYTES, parseRequestHead, parseResponseHead } from './http1';
+import { ChunkedDecoder, fastAbsoluteTarget, headEnd, HttpSyntaxError, MAX_HEADER_BYTES, parseRequestHead, parseResponseHead } from './http1';
 
 const request = (text: string) => {
   const buf = Buffer.from(text, 'latin1');
@@ -110,5 +110,62 @@ describe('parseResponseHead (framing of websites answers)', () => {
 
   it('refuses two different Content-Length values (no framing to trust)', () => {
     expect(() => response('HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\n')).toThrow(HttpSyntaxError);
+  });
+});
+
+describe('fastAbsoluteTarget: the split of a target without a URL object', () => {
+  /** What the proxy made of a target with `new URL` (null: the URL parser refuses it). */
+  const viaUrl = (raw: string) => {
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      return null;
+    }
+    const scheme = url.protocol === 'https:' ? 'https' : 'http';
+    return { scheme, host: url.hostname, port: url.port ? Number(url.port) : scheme === 'https' ? 443 : 80, path: `${url.pathname}${url.search}` };
+  };
+  const printable = Array.from({ length: 0x7f - 0x21 }, (_, i) => String.fromCharCode(0x21 + i));
+  const targets = [
+    'http://127.0.0.1:8080/1k',
+    'http://site.test/',
+    'https://site.test:443/a/b?c=d&e=f',
+    'http://site.test:80/x',
+    'http://site.test:0080/x',
+    'http://site.test:65535/x',
+    'http://site.test:65536/x',
+    'http://site.test:0/x',
+    'http://a..b/',
+    'http://-a.b/',
+    'http://a_b.c/',
+    'http://0x7f.1/',
+    'http://127.1/',
+    'http://2130706433/',
+    'http://1.2.3.256/',
+    'http://01.2.3.4/',
+    'http://xn--nxasmq6b.test/',
+    'http://xn--zz.test/',
+    'http://site.test/a/./b',
+    'http://site.test/a/../b',
+    'http://site.test/a/%2e%2E/b',
+    'http://site.test/a/.well-known/x',
+    'http://site.test/a?',
+    'http://site.test/a?b=./..',
+    'http://site.test',
+    'http://SITE.test/',
+    'HTTP://site.test/',
+    'http://user@site.test/',
+    'http://site.test:/x',
+    'http://[::1]:8080/x',
+    ...printable.map((c) => `http://site.test/x${c}y?q${c}z`),
+    ...printable.map((c) => `http://si${c}te.test/`),
+  ];
+  it.each(targets)('%s: the same answer as new URL, or none', (raw) => {
+    const fast = fastAbsoluteTarget(raw);
+    if (fast !== null) expect(fast).toEqual(viaUrl(raw));
+  });
+  it('takes the common spellings (the bench and most crawls send these)', () => {
+    expect(fastAbsoluteTarget('http://127.0.0.1:8080/1k')).toEqual({ scheme: 'http', host: '127.0.0.1', port: 8080, path: '/1k' });
+    expect(fastAbsoluteTarget('http://shop.example/p/1?page=2&sort=price')).toEqual({ scheme: 'http', host: 'shop.example', port: 80, path: '/p/1?page=2&sort=price' });
   });
 });

@@ -271,3 +271,40 @@ export function chunkOf(data: Buffer): Buffer[] {
 }
 
 export const LAST_CHUNK = Buffer.from('0\r\n\r\n', 'latin1');
+
+/** An absolute-form target as the WHATWG URL parser splits it: scheme, host (lowercase), port, path with query. */
+export interface AbsoluteTarget {
+  scheme: 'http' | 'https';
+  host: string;
+  port: number;
+  path: string;
+}
+
+/**
+ * `http://host[:port]/path?query` in the spelling the WHATWG URL parser leaves unchanged
+ * (the common case), split without building a URL object (a URL parse per request was 1.5%
+ * of the proxy's CPU). Host: lowercase letters, digits, dots and dashes with a last label not
+ * numeric (no IPv4 forms, no IDNA), or a dotted-decimal IPv4 address; port: 1-5 digits up
+ * to 65535; path: no character the parser would encode or reinterpret (space, `"`, `#`,
+ * `'`, `<`, `>`, `\`, backtick, braces), no dot segment, no empty query. Anything else answers null:
+ * the caller parses it with `new URL`, so both give the same answer for every target.
+ */
+export function fastAbsoluteTarget(raw: string): AbsoluteTarget | null {
+  const m = FAST_TARGET.exec(raw);
+  if (m === null) return null;
+  const host = m[2];
+  const lastLabel = host.slice(host.lastIndexOf('.') + 1);
+  if (/^\d/.test(lastLabel) && !DOTTED_QUAD.test(host)) return null;
+  if (host.includes('xn--') || host.includes('..')) return null;
+  const path = m[4];
+  if (DOT_SEGMENT.test(path) || path.endsWith('?')) return null;
+  const scheme = m[1] === 'https' ? 'https' : 'http';
+  const port = m[3] === undefined ? (scheme === 'https' ? 443 : 80) : Number(m[3]);
+  if (port > 65535) return null;
+  return { scheme, host, port, path };
+}
+
+const FAST_TARGET = /^(https?):\/\/([a-z0-9](?:[a-z0-9.-]{0,251}[a-z0-9])?)(?::(\d{1,5}))?(\/[\x21\x24-\x26\x28-\x3b\x3d\x3f-\x5b\x5d-\x5f\x61-\x7a\x7c\x7e]*)$/;
+const DOTTED_QUAD = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
+/** A `.` or `..` segment, also percent-encoded, before the query: the URL parser removes it. */
+const DOT_SEGMENT = /\/(?:\.|%2e)(?:\.|%2e)?(?:[/?]|$)/i;

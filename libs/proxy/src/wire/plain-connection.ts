@@ -135,7 +135,12 @@ export class PlainConnection {
     private readonly onGone: (c: PlainConnection) => void,
   ) {
     socket.setNoDelay(true);
-    socket.setTimeout(IDLE_MS, () => socket.destroy());
+    // One inactivity timer for the connection's life (every read and write pushes it back):
+    // it closes the connection only when no request is in flight, so a request waiting for
+    // its website is not cut, and no timer is set and cleared per request.
+    socket.setTimeout(IDLE_MS, () => {
+      if (this.idle) socket.destroy();
+    });
     socket.on('data', this.onData);
     socket.on('error', ignore);
     socket.on('close', this.onClose);
@@ -189,11 +194,11 @@ export class PlainConnection {
   private next(): void {
     this.socket.resume();
     const buf = this.pending;
-    if (buf === null || this.done) return void this.socket.setTimeout(IDLE_MS);
+    if (buf === null || this.done) return;
     let head: RequestHead;
     try {
       const end = headEnd(buf);
-      if (end < 0) return void this.socket.setTimeout(IDLE_MS);
+      if (end < 0) return;
       head = parseRequestHead(buf, end);
     } catch (e) {
       if (!(e instanceof HttpSyntaxError)) throw e;
@@ -204,7 +209,6 @@ export class PlainConnection {
     if (head.upgrade) return void this.socket.destroy();
     const rest = buf.subarray(head.size);
     this.pending = null;
-    this.socket.setTimeout(0);
     const body = new PlainRequest(this);
     const res = new PlainResponse(this, head);
     this.response = res;

@@ -13,54 +13,81 @@ export const BODY_BUFFER_BYTES = 64 * 1024;
 
 function ignore(): void {}
 
+/** Who a pooled connection's events go to: the exchange using it, or its pool while it is idle. */
+interface SocketOwner {
+  onData(chunk: Buffer): void;
+  /** The website ended or closed the connection. */
+  onEnd(): void;
+  onError(e: Error): void;
+}
+
+/** A connection of an UpstreamPool: its listeners are added once, and pass its events to its owner of the moment. */
+interface PooledSocket extends net.Socket {
+  owner: SocketOwner | null;
+  /** The pool's list it idles in (its origin's), while idle. */
+  idleIn: net.Socket[] | null;
+}
+
 /**
  * The kept-alive connections of one local exit (its source address, or the default route)
  * to websites, by address and port: the plain-HTTP data path's replacement for an
- * `http.Agent` (whose request objects cost about a fifth of the CPU per request).
+ * `http.Agent` (whose request objects cost about a fifth of the CPU per request). Each
+ * connection gets its listeners (and its idle timer) once, when it is opened: handing it
+ * from one exchange to the next changes its owner, not its listeners.
  */
 export class UpstreamPool {
-  private readonly idle = new Map<string, net.Socket[]>();
+  private readonly idle = new Map<string, PooledSocket[]>();
 
   constructor(private readonly localAddress: string | undefined) {}
 
-  /** A kept-alive connection to `address:port`, or a new one. */
-  take(key: string, address: string, port: number): { socket: net.Socket; reused: boolean } {
+  /** A kept-alive connection to `address:port`, or a new one; its events go to `owner`. */
+  take(key: string, address: string, port: number, owner: SocketOwner): { socket: net.Socket; reused: boolean } {
     const list = this.idle.get(key);
     while (list && list.length > 0) {
       const socket = list.pop()!;
       if (list.length === 0) this.idle.delete(key);
+      socket.idleIn = null;
       if (socket.destroyed) continue;
-      socket.removeAllListeners('data');
-      socket.removeAllListeners('close');
-      socket.removeAllListeners('end');
-      socket.removeAllListeners('timeout');
-      socket.setTimeout(0);
+      socket.owner = owner;
       return { socket, reused: true };
     }
-    const socket = net.connect({ host: address, port, localAddress: this.localAddress });
+    const socket = net.connect({ host: address, port, localAddress: this.localAddress }) as PooledSocket;
+    socket.owner = owner;
+    socket.idleIn = null;
     socket.setNoDelay(true);
-    // Errors are read by the request using the socket; this one keeps a late error from being unhandled.
-    socket.on('error', ignore);
+    socket.on('data', (chunk: Buffer) => socket.owner?.onData(chunk));
+    socket.on('end', () => socket.owner?.onEnd());
+    socket.on('close', () => socket.owner?.onEnd());
+    // Always listened to: a late error (no owner) is not unhandled.
+    socket.on('error', (e: Error) => socket.owner?.onError(e));
+    // Only an idle connection is closed for inactivity (an exchange has its own timeouts in the forwarder).
+    socket.setTimeout(IDLE_MS, () => {
+      if (socket.idleIn !== null) this.drop(key, socket);
+    });
     return { socket, reused: false };
   }
 
   /** A connection whose exchange ended cleanly, kept for the next request to the same origin. */
   give(key: string, socket: net.Socket): void {
+    const pooled = socket as PooledSocket;
     let list = this.idle.get(key);
     if (!list) this.idle.set(key, (list = []));
     if (list.length >= MAX_IDLE_PER_ORIGIN) return void socket.destroy();
-    const drop = () => {
-      socket.destroy();
-      const at = list!.indexOf(socket);
-      if (at >= 0) list!.splice(at, 1);
-      if (list!.length === 0 && this.idle.get(key) === list) this.idle.delete(key);
-    };
-    // Bytes on an idle connection are no answer to anything: it is not reused.
-    socket.on('data', drop);
-    socket.on('end', drop);
-    socket.on('close', drop);
-    socket.setTimeout(IDLE_MS, drop);
-    list.push(socket);
+    // Bytes, an end or a close on an idle connection are no answer to anything: it is not reused.
+    pooled.owner = { onData: () => this.drop(key, pooled), onEnd: () => this.drop(key, pooled), onError: () => this.drop(key, pooled) };
+    pooled.idleIn = list;
+    list.push(pooled);
+  }
+
+  private drop(key: string, socket: PooledSocket): void {
+    socket.owner = null;
+    socket.destroy();
+    const list = socket.idleIn;
+    socket.idleIn = null;
+    if (list === null) return;
+    const at = list.indexOf(socket);
+    if (at >= 0) list.splice(at, 1);
+    if (list.length === 0 && this.idle.get(key) === list) this.idle.delete(key);
   }
 
   close(): void {
@@ -115,7 +142,7 @@ const BODYLESS_STATUS = (s: number) => s === 204 || s === 304;
  * just enough for its framing (Content-Length, chunked, or until the close). Emits
  * `response` (an UpstreamResponse) like Node's ClientRequest, and `error` before it.
  */
-export class UpstreamRequest extends Writable {
+export class UpstreamRequest extends Writable implements SocketOwner {
   readonly reusedSocket: boolean;
   /** The connection, until the exchange ends (given back to the pool, or destroyed). */
   private socket: net.Socket | null;
@@ -160,13 +187,9 @@ export class UpstreamRequest extends Writable {
     if (!hasHost) head = `${method} ${path} HTTP/1.1\r\nHost: ${host}\r\n${head.slice(head.indexOf('\r\n') + 2)}`;
     this.head = head;
     this.hasLength = hasLength;
-    const { socket, reused } = pool.take(key, address, port);
+    const { socket, reused } = pool.take(key, address, port, this);
     this.socket = socket;
     this.reusedSocket = reused;
-    socket.on('data', this.onData);
-    socket.on('end', this.onEnd);
-    socket.on('close', this.onEnd);
-    socket.on('error', this.onError);
   }
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, cb: (err?: Error | null) => void): void {
@@ -207,7 +230,8 @@ export class UpstreamRequest extends Writable {
     else socket.once('drain', cb);
   }
 
-  private readonly onData = (chunk: Buffer): void => {
+  /** (SocketOwner) Bytes from the website. */
+  onData(chunk: Buffer): void {
     if (this.responseHead === null) {
       const buf = this.received ? Buffer.concat([this.received, chunk]) : chunk;
       let end: number;
@@ -243,7 +267,7 @@ export class UpstreamRequest extends Writable {
       return;
     }
     this.body(chunk);
-  };
+  }
 
   private body(chunk: Buffer): void {
     const response = this.response!;
@@ -295,10 +319,7 @@ export class UpstreamRequest extends Writable {
     const socket = this.socket;
     if (socket === null) return null;
     this.socket = null;
-    socket.off('data', this.onData);
-    socket.off('end', this.onEnd);
-    socket.off('close', this.onEnd);
-    socket.off('error', this.onError);
+    (socket as PooledSocket).owner = null;
     return socket;
   }
 
@@ -307,18 +328,21 @@ export class UpstreamRequest extends Writable {
     else this.destroy(e);
   }
 
-  /** A kept-alive connection the website closed meanwhile fails as a hang-up (the forwarder retries those once). */
-  private readonly onError = (e: Error & { code?: string }): void => this.fail(this.reusedSocket && !this.response && e.code === 'EPIPE' ? hangUp() : e);
+  /** (SocketOwner) A kept-alive connection the website closed meanwhile fails as a hang-up (the forwarder retries those once). */
+  onError(e: Error & { code?: string }): void {
+    this.fail(this.reusedSocket && !this.response && e.code === 'EPIPE' ? hangUp() : e);
+  }
 
-  private readonly onEnd = (): void => {
+  /** (SocketOwner) The website ended or closed the connection. */
+  onEnd(): void {
     if (this.responseDone) return;
     // A body without length ends with the connection.
     if (this.response && this.responseHead!.contentLength === null && !this.responseHead!.chunked) {
-      this.socket = null;
+      this.detach();
       this.responseDone = true;
       this.response.push(null);
       return;
     }
     this.fail(this.response ? Object.assign(new Error('the website closed the connection during the response'), { code: 'ECONNRESET' }) : hangUp());
-  };
+  }
 }
