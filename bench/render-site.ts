@@ -33,7 +33,8 @@ const LINGER = `<!doctype html><html><body><p>lingering</p><script>
     localStorage.setItem('k', 'late');
     sessionStorage.setItem('k', 'late');
   }, 1);
-  new Worker(URL.createObjectURL(new Blob(["setInterval(() => fetch('/set-cookie').catch(() => undefined), 1)"])));
+  // A blob worker cannot resolve a relative URL: the page gives it its origin.
+  new Worker(URL.createObjectURL(new Blob(["setInterval(() => fetch('" + location.origin + "/set-cookie').catch(() => undefined), 1)"])));
 </script></body></html>`;
 const STATE = `<!doctype html><html><body><script>
   const seen = document.createElement('p');
