@@ -10,6 +10,10 @@ export const SCRIPT_TEXT = 'written by the page script';
  *   paragraph with SCRIPT_TEXT (only a browser that ran the script has it)
  * - `/state`: a script writes into the DOM the cookie, localStorage and sessionStorage it
  *   found, then sets all three
+ * - `/linger`: keeps writing after its load, until its document is gone: a timer sets a
+ *   cookie, localStorage and sessionStorage every millisecond, and a dedicated worker
+ *   keeps fetching `/set-cookie` (which answers with a cookie); what a render leaves
+ *   running must not reach the next render
  * - `/slow?ms=`: answers after ms
  * - `/redirect?to=`: 302 to `to`
  */
@@ -23,6 +27,15 @@ export interface RenderSite {
 const PAGE = `<!doctype html><html><head><title>render</title><link rel="stylesheet" href="/style.css"><script src="/app.js"></script></head><body><h1>Rendered</h1></body></html>`;
 const STYLE = 'body { font-family: sans-serif; background: #fafafa } h1 { color: #225 } p.js { margin: 2em }';
 const SCRIPT = `document.addEventListener('DOMContentLoaded', () => { const p = document.createElement('p'); p.className = 'js'; p.textContent = ${JSON.stringify(SCRIPT_TEXT)}; document.body.appendChild(p); });`;
+const LINGER = `<!doctype html><html><body><p>lingering</p><script>
+  setInterval(() => {
+    document.cookie = 'late=1; Path=/';
+    localStorage.setItem('k', 'late');
+    sessionStorage.setItem('k', 'late');
+  }, 1);
+  // A blob worker cannot resolve a relative URL: the page gives it its origin.
+  new Worker(URL.createObjectURL(new Blob(["setInterval(() => fetch('" + location.origin + "/set-cookie').catch(() => undefined), 1)"])));
+</script></body></html>`;
 const STATE = `<!doctype html><html><body><script>
   const seen = document.createElement('p');
   seen.id = 'seen';
@@ -43,6 +56,8 @@ export async function startRenderSite(): Promise<RenderSite> {
     if (url.pathname === '/style.css') return send('text/css', STYLE);
     if (url.pathname === '/app.js') return send('application/javascript', SCRIPT);
     if (url.pathname === '/state') return send('text/html; charset=utf-8', STATE);
+    if (url.pathname === '/linger') return send('text/html; charset=utf-8', LINGER);
+    if (url.pathname === '/set-cookie') return void res.writeHead(204, { 'set-cookie': 'worker=1; Path=/' }).end();
     if (url.pathname === '/redirect') return void res.writeHead(302, { location: url.searchParams.get('to') ?? '/' }).end();
     if (url.pathname === '/slow') {
       const timer = setTimeout(() => send('text/html', '<p>slow</p>'), Number(url.searchParams.get('ms') ?? 1000));

@@ -111,6 +111,17 @@ describeIf(needs.chromium)('render pool', () => {
     }, 60_000);
   });
 
+  it('stops what a render left running before clearing: nothing it writes after its render reaches the next render', async () => {
+    // One worker, so each /state render comes right after a /linger render on the same page.
+    const pool = await startPool({ concurrency: 1 });
+    const seen = [];
+    for (let i = 0; i < 5; i += 1) {
+      expect((await pool.render({ url: `${site.url}/linger` })).html).toContain('lingering');
+      seen.push(/<p id="seen">(.*?)<\/p>/.exec((await pool.render({ url: `${site.url}/state` })).html)?.[1]);
+    }
+    expect(seen).toEqual(Array(5).fill('cookie=[] storage=[] session=[]'));
+  }, 60_000);
+
   it('refuses at once beyond the queue limit; a queued render\'s timeout starts when it starts', async () => {
     const pool = await startPool({ concurrency: 1, queueLimit: 1 });
     const running = pool.render({ url: `${site.url}/slow?ms=1500` });
