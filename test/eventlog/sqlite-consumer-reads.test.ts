@@ -34,15 +34,26 @@ async function until(check: () => boolean, what: string): Promise<void> {
  * often while no other process appends (it cannot notify this one).
  */
 describe.each(MODES)('a SqliteEventLog consumer (%s)', (_mode, consumeOptions) => {
-  it('reads only the partitions appended to, and delivers every event once, in order', async () => {
+  /** A log of TOPICS, one consumer of them all that records the keys it is handed, and a spy on the log's reads. */
+  async function withConsumer(pollIntervalMs: number, test: (c: { log: SqliteEventLog; file: string; seen: string[]; reads: jest.SpyInstance }) => Promise<void>): Promise<void> {
     const file = join(mkdtempSync(join(tmpdir(), 'crawlhub-log-')), 'eventlog.db');
-    // A poll interval longer than the test: only notifications wake the consumer.
-    const log = new SqliteEventLog({ file, partitions: PARTITIONS, sessionTimeoutMs: 60_000, pollIntervalMs: 60_000 });
+    const log = new SqliteEventLog({ file, partitions: PARTITIONS, sessionTimeoutMs: 60_000, pollIntervalMs });
     await log.ensureTopics(TOPICS);
     const reads = jest.spyOn(log, 'readSync');
     const seen: string[] = [];
     const consumption = await log.consume({ ...consumeOptions, groupId: 'g', topics: TOPICS, handler: async (b) => void seen.push(...b.events.map((e) => e.event.key)) });
     try {
+      await test({ log, file, seen, reads });
+    } finally {
+      reads.mockRestore();
+      await consumption.stop();
+      await log.close();
+    }
+  }
+
+  // A poll interval longer than the test: only notifications wake the consumer.
+  it('reads only the partitions appended to, and delivers every event once, in order', () =>
+    withConsumer(60_000, async ({ log, seen, reads }) => {
       // The first pass reads every partition once.
       await until(() => reads.mock.calls.length >= TOPICS.length * PARTITIONS, 'the first pass');
       reads.mockClear();
@@ -56,39 +67,19 @@ describe.each(MODES)('a SqliteEventLog consumer (%s)', (_mode, consumeOptions) =
       expect([...partitionsRead].every((p) => p.startsWith('topic-3/'))).toBe(true);
       expect(partitionsRead.size).toBeLessThanOrEqual(3);
       expect(reads.mock.calls.length).toBeLessThanOrEqual(keys.length * 3);
-    } finally {
-      reads.mockRestore();
-      await consumption.stop();
-      await log.close();
-    }
-  });
+    }));
 
-  it('reads every partition less and less often while nothing unnotified turns up, down to once a second', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'crawlhub-log-')), 'eventlog.db');
-    const log = new SqliteEventLog({ file, partitions: PARTITIONS, sessionTimeoutMs: 60_000, pollIntervalMs: 50 });
-    await log.ensureTopics(TOPICS);
-    const reads = jest.spyOn(log, 'readSync');
-    const consumption = await log.consume({ ...consumeOptions, groupId: 'g', topics: TOPICS, handler: async () => undefined });
-    try {
+  it('reads every partition less and less often while nothing unnotified turns up, down to once a second', () =>
+    withConsumer(50, async ({ reads }) => {
       await new Promise((r) => setTimeout(r, 3_000));
       // Full passes at 0, 50, 150, 350, 750, 1550 and 2550 ms: 7 (every 50 ms it was 60).
       const passes = reads.mock.calls.length / (TOPICS.length * PARTITIONS);
       expect(passes).toBeGreaterThanOrEqual(5);
       expect(passes).toBeLessThanOrEqual(9);
-    } finally {
-      reads.mockRestore();
-      await consumption.stop();
-      await log.close();
-    }
-  });
+    }));
 
-  it('delivers within a second what another process appended to the file', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'crawlhub-log-')), 'eventlog.db');
-    const log = new SqliteEventLog({ file, partitions: PARTITIONS, sessionTimeoutMs: 60_000, pollIntervalMs: 100 });
-    await log.ensureTopics(TOPICS);
-    const seen: string[] = [];
-    const consumption = await log.consume({ ...consumeOptions, groupId: 'g', topics: TOPICS, handler: async (b) => void seen.push(...b.events.map((e) => e.event.key)) });
-    try {
+  it('delivers within a second what another process appended to the file', () =>
+    withConsumer(100, async ({ log, file, seen }) => {
       await log.append('topic-1', [event('here')]);
       await until(() => seen.length === 1, 'the event of this process');
       // Another process writes an event row as the log does (it cannot notify this one).
@@ -101,9 +92,5 @@ describe.each(MODES)('a SqliteEventLog consumer (%s)', (_mode, consumeOptions) =
       await until(() => seen.length === 2, 'the event of the other process');
       expect(seen).toEqual(['here', 'elsewhere']);
       expect(Date.now() - appendedAt).toBeLessThan(1_500);
-    } finally {
-      await consumption.stop();
-      await log.close();
-    }
-  });
+    }));
 });
