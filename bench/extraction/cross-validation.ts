@@ -140,7 +140,7 @@ export interface CrossValidation {
   pages: CorpusPage[];
   /** Each page as extracted with models fitted on the other folds' sites. */
   crossValidated: PageRun[];
-  /** Each page extracted with the given (shipped) models. */
+  /** Each page extracted with the given (shipped) models, but the body model fitted on every page (the shipped one once the weights are current). */
   inSample: PageRun[];
   /** The models fitted on every page (what train-models.ts ships). */
   fittedOnAll: ExtractionModels;
