@@ -46,7 +46,6 @@ function countTags(blocks: DomElement[], tags: readonly string[]): number {
 }
 
 interface PageContext {
-  root: DomElement;
   stats: StatsIndex;
   scores: Map<DomElement, number>;
   topScore: number;
@@ -131,7 +130,6 @@ export function bodyCandidates(root: DomElement, rule: DomElement[], scores: Map
   const ranked = [...scores].sort((a, b) => b[1] - a[1]);
   const h1 = root.querySelector('h1') ?? undefined;
   const page: PageContext = {
-    root,
     stats,
     scores,
     topScore: ranked[0]?.[1] ?? 0,
