@@ -2,7 +2,7 @@ import { DomElement } from '../../dom';
 import type { BodyChoiceModel } from '../../model/extraction-models';
 import { FeatureValues, predictProbability } from '../../model/logistic';
 import { classWeight, climbToContainer, contains, contentBlocks } from './main-content';
-import { StatsIndex, TextStats, linkDensity } from './text-stats';
+import { StatsIndex, TextStats } from './text-stats';
 
 /**
  * The body's block choice as a re-ranking (issue 19): the hand-written choice (Readability's
