@@ -47,9 +47,10 @@ export function findArticleBody(document: DomDocument, choice?: BodyChoiceModel,
   if (!top) return undefined;
   const marked = markedBody(root, stats);
   const rule = marked ? [marked] : contentBlocks(climbToContainer(top, scores), scores, stats);
-  // The page's own mark of its body is followed as it is: the model re-ranks the rules' guesses only.
-  const candidates = !marked && (choice || withCandidates) ? bodyCandidates(root, rule, scores, stats) : undefined;
-  const blocks = choice && candidates ? chooseBody(candidates, choice).blocks : rule;
+  // The page's own mark of its body is followed as it is: the model re-ranks the rules' guesses only. Marked pages
+  // still give training rows: their candidates hold the margin's guard (the article benchmark marks many of its bodies).
+  const candidates = (choice && !marked) || withCandidates ? bodyCandidates(root, rule, scores, stats) : undefined;
+  const blocks = choice && candidates && !marked ? chooseBody(candidates, choice).blocks : rule;
   cleanContent(blocks);
   return { blocks, pageLinkDensity: linkDensity(rawStats.get(root)), candidates: withCandidates ? candidates : undefined };
 }
