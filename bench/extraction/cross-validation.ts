@@ -10,6 +10,7 @@ import { predictProbability } from '@crawlhub/extraction';
 import type { ArticleModelEvidence, FeatureValues, LogisticModel } from '@crawlhub/extraction';
 import { loadDataset } from '../extraction-datasets';
 import { Example, PageChoice, answerThreshold, fitLogistic } from './logistic-fit';
+import { bodyTrainingPage, fitBodyChoice } from './body-fit';
 import { normalisedField } from './field-score';
 
 export const FOLDS = 5;
@@ -65,9 +66,9 @@ export function loadCorpus(datasets: readonly CorpusName[] = ['article-extractio
   return pages;
 }
 
-export function runPage(page: CorpusPage, models: ExtractionModels): PageRun {
+export function runPage(page: CorpusPage, models: ExtractionModels, withBodyCandidates = false): PageRun {
   const started = process.hrtime.bigint();
-  const { article, evidence } = extractArticleWithEvidence(page.html, page.url, { articleBodyRaw: false }, models);
+  const { article, evidence } = extractArticleWithEvidence(page.html, page.url, { articleBodyRaw: false }, models, withBodyCandidates);
   const articleSeconds = Number(process.hrtime.bigint() - started) / 1e9;
   const { product, pageFeatures } = extractProductWithEvidence(page.html, page.url, models);
   return { article, product, articleEvidence: evidence, productFeatures: pageFeatures, articleSeconds };
@@ -125,7 +126,8 @@ function fittedWithThreshold(pages: { truth: string; candidates: { features: Fea
 /**
  * The run as the engine would have made it with other models: the models decide only the
  * fields modelledArticleFields / modelledProductFields give, from evidence that does not
- * depend on them (tested: cross-validation.test.ts), so re-applying them is exact.
+ * depend on them (tested: cross-validation.test.ts), so re-applying them is exact. The body
+ * model is not re-applied: the run must have been extracted with `models.body`.
  */
 export function withModels(run: PageRun, models: ExtractionModels): PageRun {
   const article = { ...run.article, ...modelledArticleFields(run.articleEvidence, models) };
@@ -138,22 +140,35 @@ export interface CrossValidation {
   pages: CorpusPage[];
   /** Each page as extracted with models fitted on the other folds' sites. */
   crossValidated: PageRun[];
-  /** Each page extracted with the given (shipped) models. */
+  /** Each page extracted with the given (shipped) models, but the body model fitted on every page (the shipped one once the weights are current). */
   inSample: PageRun[];
   /** The models fitted on every page (what train-models.ts ships). */
   fittedOnAll: ExtractionModels;
 }
 
-/** One extraction pass with the shipped models (features, in-sample figures); per fold, models fitted on the other folds applied to it. */
+/**
+ * Three extraction passes. The body model decides at extraction (its choice prunes what the
+ * other fields read), so it cannot be re-applied to evidence: the first pass gathers every
+ * body candidate with its text (which no model changes); each fold's pages are then extracted
+ * with the body model fitted on the other folds' sites (the cross-validated runs) and every
+ * page with the body model fitted on all (in-sample). The other models are re-applied to each
+ * pass's evidence as before: per fold, fitted on the other folds' runs.
+ */
 export function crossValidate(pages: CorpusPage[], shipped: ExtractionModels = SHIPPED_MODELS): CrossValidation {
-  const inSample = pages.map((page) => runPage(page, shipped));
+  const rules = { ...shipped, body: undefined };
+  const bodyPages = pages.map((page) => runPage(page, rules, true)).map((run, i) => bodyTrainingPage(pages[i], run));
+  const bodyModels = Array.from({ length: FOLDS }, (_, fold) => fitBodyChoice(bodyPages.filter((_, i) => pages[i].fold !== fold)));
+  const fittedBody = fitBodyChoice(bodyPages);
+  const crossValidatedRuns = pages.map((page) => runPage(page, { ...shipped, body: bodyModels[page.fold] }));
+  const inSampleRuns = pages.map((page) => runPage(page, { ...shipped, body: fittedBody }));
   const crossValidated: PageRun[] = new Array(pages.length);
   for (let fold = 0; fold < FOLDS; fold++) {
     const training = pages.map((_, i) => i).filter((i) => pages[i].fold !== fold);
-    const models = trainModels(training.map((i) => pages[i]), training.map((i) => inSample[i]));
+    const models = { ...trainModels(training.map((i) => pages[i]), training.map((i) => crossValidatedRuns[i])), body: bodyModels[fold] };
     pages.forEach((page, i) => {
-      if (page.fold === fold) crossValidated[i] = withModels(inSample[i], models);
+      if (page.fold === fold) crossValidated[i] = withModels(crossValidatedRuns[i], models);
     });
   }
-  return { pages, crossValidated, inSample, fittedOnAll: trainModels(pages, inSample) };
+  const fittedOnAll = { ...trainModels(pages, inSampleRuns), body: fittedBody };
+  return { pages, crossValidated, inSample: inSampleRuns, fittedOnAll };
 }

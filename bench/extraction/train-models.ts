@@ -8,7 +8,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { LogisticModel } from '@crawlhub/extraction';
+import type { BodyChoiceModel, LogisticModel } from '@crawlhub/extraction';
 import { FOLDS, crossValidate, loadCorpus, withModels } from './cross-validation';
 import { formatRows, qualityRows } from './quality-figures';
 
@@ -49,7 +49,9 @@ function main(): void {
     '',
     '## Weights (standardised features: (x - mean) / scale)',
     '',
-    ...Object.entries(models as unknown as Record<string, LogisticModel>).flatMap(([name, model]) => weightTable(name, model)),
+    ...Object.entries(models).flatMap(([name, model]: [string, LogisticModel | BodyChoiceModel]) =>
+      'margin' in model ? weightTable(`${name} (an alternative replaces the rules' choice when its probability is ${model.margin} above)`, model.model) : weightTable(name, model),
+    ),
   ].join('\n');
   writeFileSync(join(ROOT, 'docs/extraction-model-report.md'), `${report}\n`);
   console.log(table.join('\n'));

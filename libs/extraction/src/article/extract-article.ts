@@ -1,6 +1,7 @@
 import { documentBaseUrl, domBreadcrumbs, normalizeSpace, parseLightPage, resolveUrl } from '../dom';
 import { Article, ExtractOptions } from '../extraction.types';
 import { StructuredData, StructuredRecord, firstRecord, metaValue, propertyText, readStructuredData, structuredBreadcrumbs } from '../structured-data';
+import { cleanContent } from './body/clean-content';
 import { findArticleBody } from './body/extract-body';
 import { headingKey, linesHtml, renderHtml, renderText } from './body/render-body';
 import { AuthorCandidate, articleAuthors, authorCandidates } from './fields/authors';
@@ -28,6 +29,8 @@ export interface ArticleModelEvidence {
   headlineCandidates: HeadlineCandidate[];
   authorCandidates: AuthorCandidate[];
   dateCandidates: DateCandidate[];
+  /** The body candidates the body model weighs, the rules' choice first, each with the body text it gives (only when asked for: training). */
+  bodyCandidates?: { features: FeatureValues; text: string }[];
 }
 
 /**
@@ -48,8 +51,17 @@ export function modelledArticleFields(evidence: ArticleModelEvidence, models: Ex
   };
 }
 
-/** extractArticle, with the evidence its models weighed. */
-export function extractArticleWithEvidence(html: string, url: string, options: ExtractOptions = {}, models: ExtractionModels = SHIPPED_MODELS): { article: Article; evidence: ArticleModelEvidence } {
+/**
+ * extractArticle, with the evidence its models weighed; `withBodyCandidates` also renders the
+ * text of every body candidate (the body model's training rows: slower, the bench only).
+ */
+export function extractArticleWithEvidence(
+  html: string,
+  url: string,
+  options: ExtractOptions = {},
+  models: ExtractionModels = SHIPPED_MODELS,
+  withBodyCandidates = false,
+): { article: Article; evidence: ArticleModelEvidence } {
   const document = parseLightPage(leanHtml(html));
   const baseUrl = documentBaseUrl(document, url);
   // Everything read from the page as a whole comes first: finding the body prunes the document.
@@ -68,7 +80,7 @@ export function extractArticleWithEvidence(html: string, url: string, options: E
   const teasers = linkedHeadlines(document);
   const leadFigure = leadFigureImage(document, baseUrl);
 
-  const body = findArticleBody(document);
+  const body = findArticleBody(document, models.body, withBodyCandidates);
   const blocks = body?.blocks ?? [];
   const domText = renderText(blocks, titles);
   const structuredText = structuredBodyText(record, domText);
@@ -98,7 +110,17 @@ export function extractArticleWithEvidence(html: string, url: string, options: E
   const pageEvidence = { article: record, data, teasers, url, body: articleBody, pageLinkDensity: body?.pageLinkDensity ?? 0, hasDate: dates.length > 0, hasAuthor: bylines.length > 0 };
   const pageFeatures = articlePageFeatures(pageEvidence);
   article.probability = articleProbability(pageFeatures, models.articlePage);
-  return { article: withoutEmptyFields(article), evidence: { pageFeatures, headlineCandidates: candidates, authorCandidates: bylines, dateCandidates: dates } };
+  const evidence: ArticleModelEvidence = { pageFeatures, headlineCandidates: candidates, authorCandidates: bylines, dateCandidates: dates };
+  // Last: cleaning the other candidates prunes the tree the chosen blocks' fields were read from.
+  if (body?.candidates) {
+    evidence.bodyCandidates = body.candidates.map((candidate) => {
+      if (candidate.blocks === blocks) return { features: candidate.features, text: articleBody };
+      cleanContent(candidate.blocks);
+      const text = renderText(candidate.blocks, titles);
+      return { features: candidate.features, text: structuredBodyText(record, text) ?? text };
+    });
+  }
+  return { article: withoutEmptyFields(article), evidence };
 }
 
 /** The page's own body text (JSON-LD articleBody) wins when the DOM gave much less of it. */

@@ -16,5 +16,13 @@ export interface ExtractionModels {
   author: LogisticModel;
   /** P(this day is the page's date) over dateCandidates' features; none above 0.5: no date. */
   date: LogisticModel;
+  /** Which body candidate is the article body (article/body/body-candidates.ts); absent: the hand-written choice. */
+  body?: BodyChoiceModel;
+}
+
+/** The fitted body choice: P(this candidate is the body), and by how much an alternative must beat the rules' choice to replace it. */
+export interface BodyChoiceModel {
+  model: LogisticModel;
+  margin: number;
 }
 

@@ -1,6 +1,6 @@
-import type { ExtractionModels } from './extraction-models';
+import type { BodyChoiceModel, ExtractionModels } from './extraction-models';
 import { FITTED_WEIGHTS } from './weights';
 
-export type { ExtractionModels };
+export type { BodyChoiceModel, ExtractionModels };
 
 export const SHIPPED_MODELS: ExtractionModels = FITTED_WEIGHTS;

@@ -1,4 +1,6 @@
 import { DomDocument, DomElement } from '../../dom';
+import type { BodyChoiceModel } from '../../model/extraction-models';
+import { BodyCandidate, bodyCandidates, chooseBody } from './body-candidates';
 import { removeBoilerplate } from './boilerplate';
 import { cleanContent } from './clean-content';
 import { bestCandidate, climbToContainer, contains, contentBlocks, proseChars, scoreCandidates } from './main-content';
@@ -9,6 +11,8 @@ export interface ArticleBody {
   blocks: DomElement[];
   /** Share of the page's text (before pruning) inside links: high on listings and link hubs. */
   pageLinkDensity: number;
+  /** Every candidate weighed (the rules' choice first), when asked for; their blocks are not cleaned yet. */
+  candidates?: BodyCandidate[];
 }
 
 /** Share of the page's prose that makes a container too important to drop for its class. */
@@ -22,8 +26,12 @@ function markedBody(root: DomElement, stats: StatsIndex): DomElement | undefined
   return marked && (stats.get(marked)?.chars ?? 0) >= MARKED_BODY_MIN_CHARS ? marked : undefined;
 }
 
-/** Finds the article body in the page; prunes the document in place. */
-export function findArticleBody(document: DomDocument): ArticleBody | undefined {
+/**
+ * Finds the article body in the page; prunes the document in place. With a fitted `choice`
+ * the model may replace the hand-written choice by another candidate; `withCandidates` returns
+ * them all (for training), and the caller cleans and renders the others.
+ */
+export function findArticleBody(document: DomDocument, choice?: BodyChoiceModel, withCandidates = false): ArticleBody | undefined {
   const root = document.body ?? document.documentElement;
   // Containers of what looks like the article before pruning are never pruned for their class.
   const rawStats = collectTextStats(root);
@@ -38,7 +46,11 @@ export function findArticleBody(document: DomDocument): ArticleBody | undefined 
   const top = bestCandidate(scores);
   if (!top) return undefined;
   const marked = markedBody(root, stats);
-  const blocks = marked ? [marked] : contentBlocks(climbToContainer(top, scores), scores, stats);
+  const rule = marked ? [marked] : contentBlocks(climbToContainer(top, scores), scores, stats);
+  // The page's own mark of its body is followed as it is: the model re-ranks the rules' guesses only. Marked pages
+  // still give training rows: their candidates hold the margin's guard (the article benchmark marks many of its bodies).
+  const candidates = (choice && !marked) || withCandidates ? bodyCandidates(root, rule, scores, stats) : undefined;
+  const blocks = choice && candidates && !marked ? chooseBody(candidates, choice).blocks : rule;
   cleanContent(blocks);
-  return { blocks, pageLinkDensity: linkDensity(rawStats.get(root)) };
+  return { blocks, pageLinkDensity: linkDensity(rawStats.get(root)), candidates: withCandidates ? candidates : undefined };
 }
