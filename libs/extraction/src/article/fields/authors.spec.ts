@@ -75,6 +75,23 @@ describe('authorCandidates', () => {
     expect(readings(html)).toEqual({ 'Isaiah Shelton': ['authorWordClass'] });
   });
 
+  it('reads an author box at the foot by its "Written by" / "Author" label, not a bare "By" far below the headline', () => {
+    const paragraphs = Array.from({ length: 45 }, (_, i) => `<p>Paragraph ${i} of the article.</p>`).join('');
+    expect(readings(`<html><body><h1>Cheap SEO</h1>${paragraphs}<div><p>Written by John Crenshaw</p></div></body></html>`)).toEqual({ 'John Crenshaw': ['labelledByline'] });
+    expect(readings(`<html><body><h1>Proofs as types</h1>${paragraphs}<h2>Article by</h2><div>Matias Heikkilä</div></body></html>`)).toEqual({ 'Matias Heikkilä': ['labelledByline'] });
+    expect(readings(`<html><body><h1>Cheap SEO</h1>${paragraphs}<blockquote>A quote by Fred Brooks</blockquote><p>By</p><p>Tom Smith</p><h3>Author</h3><p>Recent Posts</p></body></html>`)).toEqual({});
+  });
+
+  it("reads the name an author box's photo describes, without its description, and no photo that names nobody", () => {
+    const box = (alt: string) => `<html><body><h1>Mobile UX</h1><div class="blog_author-wrapper"><img src="/a.jpg" alt="${alt}"><div class="blog_author-text">Lauren writes about growth marketing for clinics, agencies and the software they run on every day of the week.</div></div></body></html>`;
+    expect(readings(box('Lauren Vetter'))).toEqual({ 'Lauren Vetter': ['authorImageAlt'] });
+    expect(readings(box('A headshot of Lauren Vetter'))).toEqual({ 'Lauren Vetter': ['authorImageAlt'] });
+    expect(readings(box("Lauren Vetter's profile picture"))).toEqual({ 'Lauren Vetter': ['authorImageAlt'] });
+    expect(readings(box('Lauren Vetter, Senior Growth Writer'))).toEqual({ 'Lauren Vetter': ['authorImageAlt'] });
+    expect(readings(box('Avatar'))).toEqual({});
+    expect(readings(box('brown rice, or farro, proteins'))).toEqual({});
+  });
+
   it('keeps the names as the byline writes them ("and" included), the list apart', () => {
     const html = `<html><head><script type="application/ld+json">{"@type":"Article","author":[{"@type":"Person","name":"Jared Newman"},{"@type":"Person","name":"Sam Singleton"}]}</script></head>
       <body><h1>Best streaming services</h1><p class="byline">By Jared Newman and Sam Singleton</p></body></html>`;

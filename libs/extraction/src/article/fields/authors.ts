@@ -13,12 +13,20 @@ const BYLINE_SELECTORS: [string, string][] = [
 const META_AUTHOR = ['author', 'article:author', 'parsely-author', 'sailthru.author', 'dc.creator'];
 // Scholarly pages (Highwire / Google Scholar tags) give one tag per author, in the paper's order: all of them are the byline.
 const META_EVERY_AUTHOR = ['citation_author', 'dc.creator'];
-const SOURCES = ['structuredPerson', 'structuredOrganization', 'structuredText', 'meta', 'writtenByLabel', ...BYLINE_SELECTORS.map(([name]) => name), 'authorWordClass', 'bylineText'];
+const SOURCES = ['structuredPerson', 'structuredOrganization', 'structuredText', 'meta', 'writtenByLabel', ...BYLINE_SELECTORS.map(([name]) => name), 'authorWordClass', 'authorImageAlt', 'bylineText', 'labelledByline'];
 // A byline's label, alone ("Written by" / "Author:" then the name) or before the name ("By Jane Doe"), in en/de/fr/es/it/pt/nl.
 const BYLINE_LABEL = /^(?:(?:written|posted|published|reviewed|words|text|article|story)\s+by|by|(?:the\s+)?authors?|von|par|por|di|door|autor|auteur|autore)\s*:?$/i;
 const BYLINE_PREFIX = /^(?:(?:written|posted|published|words|text|article|story)\s+by|by|von|par|por|di|door)\s*:?\s+/i;
-// How far past the <h1> a byline is looked for (text nodes).
+// How far past the <h1> a byline counts as under it, and how far a labelled one ("Written by", an author box at the foot) is looked for (text nodes).
 const TEXTS_AFTER_HEADLINE = 40;
+const TEXTS_TO_LABELLED_BYLINE = 1500;
+// An author's photo described for screen readers: "A headshot of Jane Doe", "Author Jane Doe", "Jane Doe's profile picture".
+const PHOTO = '(?:head ?shot|photo(?:graph)?|picture|pic|image|portrait|avatar|profile(?: (?:pic|picture|photo|image))?)';
+const PHOTO_WORDS = new RegExp(`^(?:(?:an?\\s+)?${PHOTO}\\s+of\\s+|author\\s+)|(?:[’']s)?\\s+${PHOTO}$`, 'gi');
+// The labels of an author box at an article's foot: "Written by", "Article by", "Author:".
+const AUTHOR_BOX_LABEL = /^(?:(?:written|article|words|story)\s+by|(?:about\s+the\s+)?authors?)\s*:?$/i;
+const SECTION_HEADING = /\b(?:posts?|articles?|comments?|categor(?:y|ies)|tags|related|recent)\b/i;
+const AUTHOR_BOX_PREFIX = /^(?:written|article|words|story)\s+by\s*:?\s+/i;
 const MAX_NAME_CHARS = 80;
 
 /** One reading of the page's authors, with the signals the author model weighs. */
@@ -63,8 +71,11 @@ export function authorCandidates(article: StructuredRecord | undefined, data: St
   // Any element whose class words say author ("the-author", "authorName", "post-detail__meta-author") with a name-sized text.
   const named = innermostFirst(document.querySelectorAll('[class*=author i]').filter((e) => classWords(e).includes('author') && splitNames(shortTextOf(e, MAX_NAME_CHARS) ?? '').length));
   if (named) add('authorWordClass', shortTextOf(named, MAX_NAME_CHARS)!);
+  // An author box's photo whose alternative text is the name (the box's own text a bio, too long for a name).
+  const photo = document.querySelectorAll('[class*=author i] img[alt]').find((e) => splitNames(authorPhotoName(e)).length);
+  if (photo) add('authorImageAlt', authorPhotoName(photo));
   const byline = bylineAfterHeadline(document);
-  if (byline) add('bylineText', byline);
+  if (byline) add(byline.underHeadline ? 'bylineText' : 'labelledByline', byline.text);
   // A structured record's several authors are one reading.
   const merged = new Map<string, [Set<string>, string[], string | undefined]>();
   const structured = found.filter(([s]) => s.startsWith('structured'));
@@ -96,18 +107,44 @@ export function authorCandidates(article: StructuredRecord | undefined, data: St
   });
 }
 
-/** A byline a reader sees under the <h1>: "By Jane Doe", or a "Written by" label and the name after it. */
-function bylineAfterHeadline(document: DomDocument): string | undefined {
+/**
+ * The first byline a reader sees after the <h1>: "By Jane Doe", or a "Written by" label and the
+ * name after it; under the headline when within its first texts, else further down (an author
+ * box at the article's foot: "Written by Jane Doe").
+ */
+function bylineAfterHeadline(document: DomDocument): { text: string; underHeadline: boolean } | undefined {
   const h1 = document.querySelector('h1');
   if (!h1) return undefined;
-  for (const [text, previous] of textsAfter(h1, TEXTS_AFTER_HEADLINE)) {
+  const texts = textsAfter(h1, TEXTS_TO_LABELLED_BYLINE);
+  for (const [index, [text, previous]] of texts.entries()) {
     if (text.length > MAX_NAME_CHARS) continue;
     const rest = text.replace(BYLINE_PREFIX, '');
     // "By Jane Doe", not "By the time we arrived": the name after the label is capitalised.
     const byline = BYLINE_LABEL.test(previous) ? text : rest !== text && /^\p{Lu}/u.test(rest) ? rest : '';
-    if (splitNames(byline).length) return byline;
+    const names = splitNames(byline);
+    if (index < TEXTS_AFTER_HEADLINE ? names.length : names.length && isAuthorBoxByline(text, previous, names)) return { text: byline, underHeadline: index < TEXTS_AFTER_HEADLINE };
   }
   return undefined;
+}
+
+/**
+ * Far below the headline a bare "By" starts quotes, comments and related posts: only an
+ * author's label counts there ("Written by", "Author:"), before names written as names.
+ */
+function isAuthorBoxByline(text: string, previous: string, names: string[]): boolean {
+  return (AUTHOR_BOX_LABEL.test(previous) || AUTHOR_BOX_PREFIX.test(text)) && names.every(looksLikeName);
+}
+
+/** "Jane Doe", "Sérgio Schüler", "Ludwig van Beethoven": two to four words, capitalised but for short particles; not a section's heading ("Recent Posts"). */
+function looksLikeName(name: string): boolean {
+  const words = name.split(' ');
+  return words.length >= 2 && words.length <= 4 && /^\p{Lu}/u.test(words[0]) && words.every((w) => /^\p{Lu}[\p{L}.'’-]*$/u.test(w) || /^\p{Ll}{1,3}$/u.test(w)) && !SECTION_HEADING.test(name);
+}
+
+/** An author photo's alternative text without its description ("Headshot of Jane Doe", "Author Jane Doe", "Jane Doe's avatar", "Jane Doe, Senior Writer"), when it is a name. */
+function authorPhotoName(image: DomElement): string {
+  const alt = normalizeSpace(image.getAttribute('alt')).replace(/,.*$/, '').replace(PHOTO_WORDS, '').replace(/[’']s$/, '');
+  return looksLikeName(alt) ? alt : '';
 }
 
 /** The first element, or the innermost of those inside it (a wrapper "post-author" around "author-name": the name alone). */
