@@ -69,11 +69,12 @@ export function authorCandidates(article: StructuredRecord | undefined, data: St
     if (element) add(source, normalizeSpace(element.textContent));
   }
   // Any element whose class words say author ("the-author", "authorName", "post-detail__meta-author") with a name-sized text.
-  const named = innermostFirst(document.querySelectorAll('[class*=author i]').filter((e) => classWords(e).includes('author') && splitNames(shortTextOf(e, MAX_NAME_CHARS) ?? '').length));
+  const authorElements = document.querySelectorAll('[class*=author i]');
+  const named = innermostFirst(authorElements.filter((e) => classWords(e).includes('author') && splitNames(shortTextOf(e, MAX_NAME_CHARS) ?? '').length));
   if (named) add('authorWordClass', shortTextOf(named, MAX_NAME_CHARS)!);
   // An author box's photo whose alternative text is the name (the box's own text a bio, too long for a name).
-  const photo = document.querySelectorAll('[class*=author i] img[alt]').find((e) => splitNames(authorPhotoName(e)).length);
-  if (photo) add('authorImageAlt', authorPhotoName(photo));
+  const photoName = authorPhotoInside(authorElements);
+  if (photoName) add('authorImageAlt', photoName);
   const byline = bylineAfterHeadline(document);
   if (byline) add(byline.underHeadline ? 'bylineText' : 'labelledByline', byline.text);
   // A structured record's several authors are one reading.
@@ -115,14 +116,21 @@ export function authorCandidates(article: StructuredRecord | undefined, data: St
 function bylineAfterHeadline(document: DomDocument): { text: string; underHeadline: boolean } | undefined {
   const h1 = document.querySelector('h1');
   if (!h1) return undefined;
-  const texts = textsAfter(h1, TEXTS_TO_LABELLED_BYLINE);
-  for (const [index, [text, previous]] of texts.entries()) {
+  const near = firstByline(textsAfter(h1, TEXTS_AFTER_HEADLINE), () => true);
+  if (near) return { text: near, underHeadline: true };
+  // Most pages have their byline near: the long walk only for the others.
+  const far = firstByline(textsAfter(h1, TEXTS_TO_LABELLED_BYLINE).slice(TEXTS_AFTER_HEADLINE), isAuthorBoxByline);
+  return far ? { text: far, underHeadline: false } : undefined;
+}
+
+function firstByline(texts: [string, string][], accept: (text: string, previous: string, names: string[]) => boolean): string | undefined {
+  for (const [text, previous] of texts) {
     if (text.length > MAX_NAME_CHARS) continue;
     const rest = text.replace(BYLINE_PREFIX, '');
     // "By Jane Doe", not "By the time we arrived": the name after the label is capitalised.
     const byline = BYLINE_LABEL.test(previous) ? text : rest !== text && /^\p{Lu}/u.test(rest) ? rest : '';
     const names = splitNames(byline);
-    if (index < TEXTS_AFTER_HEADLINE ? names.length : names.length && isAuthorBoxByline(text, previous, names)) return { text: byline, underHeadline: index < TEXTS_AFTER_HEADLINE };
+    if (names.length && accept(text, previous, names)) return byline;
   }
   return undefined;
 }
@@ -139,6 +147,17 @@ function isAuthorBoxByline(text: string, previous: string, names: string[]): boo
 function looksLikeName(name: string): boolean {
   const words = name.split(' ');
   return words.length >= 2 && words.length <= 4 && /^\p{Lu}/u.test(words[0]) && words.every((w) => /^\p{Lu}[\p{L}.'’-]*$/u.test(w) || /^\p{Ll}{1,3}$/u.test(w)) && !SECTION_HEADING.test(name);
+}
+
+/** The first name an author element's photo gives. */
+function authorPhotoInside(authorElements: readonly DomElement[]): string | undefined {
+  for (const element of authorElements) {
+    for (const image of element.querySelectorAll('img[alt]')) {
+      const name = authorPhotoName(image);
+      if (splitNames(name).length) return name;
+    }
+  }
+  return undefined;
 }
 
 /** An author photo's alternative text without its description ("Headshot of Jane Doe", "Author Jane Doe", "Jane Doe's avatar", "Jane Doe, Senior Writer"), when it is a name. */
