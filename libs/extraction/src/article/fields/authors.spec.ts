@@ -27,6 +27,11 @@ describe('splitNames', () => {
     for (const label of ['Written By', 'Posted by:', 'Article by:', 'The Author', 'Name *', 'admin', 'undefined', 'page.head.extra.author']) expect(splitNames(label)).toEqual([]);
   });
 
+  it('reads no name from a label left after the date it follows ("Jun 2 Written By") nor from a link\'s call to action', () => {
+    expect(splitNames('Jun 2 Written By')).toEqual([]);
+    for (const action of ['Learn More', 'Read more', 'View profile', 'See full bio']) expect(splitNames(action)).toEqual([]);
+  });
+
   it('refuses links and sentences', () => {
     expect(splitNames('https://example.com/authors/jane')).toEqual([]);
     expect(splitNames('This story was written with the help of many people in our newsroom')).toEqual([]);
