@@ -27,6 +27,11 @@ describe('splitNames', () => {
     for (const label of ['Written By', 'Posted by:', 'Article by:', 'The Author', 'Name *', 'admin', 'undefined', 'page.head.extra.author']) expect(splitNames(label)).toEqual([]);
   });
 
+  it('reads no name from a label left after the date it follows ("Jun 2 Written By") nor from a link\'s call to action', () => {
+    expect(splitNames('Jun 2 Written By')).toEqual([]);
+    for (const action of ['Learn More', 'Read more', 'View profile', 'See full bio']) expect(splitNames(action)).toEqual([]);
+  });
+
   it('refuses links and sentences', () => {
     expect(splitNames('https://example.com/authors/jane')).toEqual([]);
     expect(splitNames('This story was written with the help of many people in our newsroom')).toEqual([]);
@@ -73,6 +78,23 @@ describe('authorCandidates', () => {
     const html = `<html><body><div class="author-bio">Isaiah writes about video production, marketing and the craft of telling stories for brands.</div>
       <div class="pillar-header-author"><div class="caption">Author</div><div class="the-author">Isaiah Shelton</div></div></body></html>`;
     expect(readings(html)).toEqual({ 'Isaiah Shelton': ['authorWordClass'] });
+  });
+
+  it('reads an author box at the foot by its "Written by" / "Author" label, not a bare "By" far below the headline', () => {
+    const paragraphs = Array.from({ length: 45 }, (_, i) => `<p>Paragraph ${i} of the article.</p>`).join('');
+    expect(readings(`<html><body><h1>Cheap SEO</h1>${paragraphs}<div><p>Written by John Crenshaw</p></div></body></html>`)).toEqual({ 'John Crenshaw': ['labelledByline'] });
+    expect(readings(`<html><body><h1>Proofs as types</h1>${paragraphs}<h2>Article by</h2><div>Matias Heikkilä</div></body></html>`)).toEqual({ 'Matias Heikkilä': ['labelledByline'] });
+    expect(readings(`<html><body><h1>Cheap SEO</h1>${paragraphs}<blockquote>A quote by Fred Brooks</blockquote><p>By</p><p>Tom Smith</p><h3>Author</h3><p>Recent Posts</p></body></html>`)).toEqual({});
+  });
+
+  it("reads the name an author box's photo describes, without its description, and no photo that names nobody", () => {
+    const box = (alt: string) => `<html><body><h1>Mobile UX</h1><div class="blog_author-wrapper"><img src="/a.jpg" alt="${alt}"><div class="blog_author-text">Lauren writes about growth marketing for clinics, agencies and the software they run on every day of the week.</div></div></body></html>`;
+    expect(readings(box('Lauren Vetter'))).toEqual({ 'Lauren Vetter': ['authorImageAlt'] });
+    expect(readings(box('A headshot of Lauren Vetter'))).toEqual({ 'Lauren Vetter': ['authorImageAlt'] });
+    expect(readings(box("Lauren Vetter's profile picture"))).toEqual({ 'Lauren Vetter': ['authorImageAlt'] });
+    expect(readings(box('Lauren Vetter, Senior Growth Writer'))).toEqual({ 'Lauren Vetter': ['authorImageAlt'] });
+    expect(readings(box('Avatar'))).toEqual({});
+    expect(readings(box('brown rice, or farro, proteins'))).toEqual({});
   });
 
   it('keeps the names as the byline writes them ("and" included), the list apart', () => {

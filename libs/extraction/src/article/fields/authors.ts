@@ -13,12 +13,20 @@ const BYLINE_SELECTORS: [string, string][] = [
 const META_AUTHOR = ['author', 'article:author', 'parsely-author', 'sailthru.author', 'dc.creator'];
 // Scholarly pages (Highwire / Google Scholar tags) give one tag per author, in the paper's order: all of them are the byline.
 const META_EVERY_AUTHOR = ['citation_author', 'dc.creator'];
-const SOURCES = ['structuredPerson', 'structuredOrganization', 'structuredText', 'meta', 'writtenByLabel', ...BYLINE_SELECTORS.map(([name]) => name), 'authorWordClass', 'bylineText'];
+const SOURCES = ['structuredPerson', 'structuredOrganization', 'structuredText', 'meta', 'writtenByLabel', ...BYLINE_SELECTORS.map(([name]) => name), 'authorWordClass', 'authorImageAlt', 'bylineText', 'labelledByline'];
 // A byline's label, alone ("Written by" / "Author:" then the name) or before the name ("By Jane Doe"), in en/de/fr/es/it/pt/nl.
 const BYLINE_LABEL = /^(?:(?:written|posted|published|reviewed|words|text|article|story)\s+by|by|(?:the\s+)?authors?|von|par|por|di|door|autor|auteur|autore)\s*:?$/i;
 const BYLINE_PREFIX = /^(?:(?:written|posted|published|words|text|article|story)\s+by|by|von|par|por|di|door)\s*:?\s+/i;
-// How far past the <h1> a byline is looked for (text nodes).
+// How far past the <h1> a byline counts as under it, and how far a labelled one ("Written by", an author box at the foot) is looked for (text nodes).
 const TEXTS_AFTER_HEADLINE = 40;
+const TEXTS_TO_LABELLED_BYLINE = 1500;
+// An author's photo described for screen readers: "A headshot of Jane Doe", "Author Jane Doe", "Jane Doe's profile picture".
+const PHOTO = '(?:head ?shot|photo(?:graph)?|picture|pic|image|portrait|avatar|profile(?: (?:pic|picture|photo|image))?)';
+const PHOTO_WORDS = new RegExp(`^(?:(?:an?\\s+)?${PHOTO}\\s+of\\s+|author\\s+)|(?:[’']s)?\\s+${PHOTO}$`, 'gi');
+// The labels of an author box at an article's foot: "Written by", "Article by", "Author:".
+const AUTHOR_BOX_LABEL = /^(?:(?:written|article|words|story)\s+by|(?:about\s+the\s+)?authors?)\s*:?$/i;
+const SECTION_HEADING = /\b(?:posts?|articles?|comments?|categor(?:y|ies)|tags|related|recent)\b/i;
+const AUTHOR_BOX_PREFIX = /^(?:written|article|words|story)\s+by\s*:?\s+/i;
 const MAX_NAME_CHARS = 80;
 
 /** One reading of the page's authors, with the signals the author model weighs. */
@@ -61,10 +69,14 @@ export function authorCandidates(article: StructuredRecord | undefined, data: St
     if (element) add(source, normalizeSpace(element.textContent));
   }
   // Any element whose class words say author ("the-author", "authorName", "post-detail__meta-author") with a name-sized text.
-  const named = innermostFirst(document.querySelectorAll('[class*=author i]').filter((e) => classWords(e).includes('author') && splitNames(shortTextOf(e, MAX_NAME_CHARS) ?? '').length));
+  const authorElements = document.querySelectorAll('[class*=author i]');
+  const named = innermostFirst(authorElements.filter((e) => classWords(e).includes('author') && splitNames(shortTextOf(e, MAX_NAME_CHARS) ?? '').length));
   if (named) add('authorWordClass', shortTextOf(named, MAX_NAME_CHARS)!);
+  // An author box's photo whose alternative text is the name (the box's own text a bio, too long for a name).
+  const photoName = authorPhotoInside(authorElements);
+  if (photoName) add('authorImageAlt', photoName);
   const byline = bylineAfterHeadline(document);
-  if (byline) add('bylineText', byline);
+  if (byline) add(byline.underHeadline ? 'bylineText' : 'labelledByline', byline.text);
   // A structured record's several authors are one reading.
   const merged = new Map<string, [Set<string>, string[], string | undefined]>();
   const structured = found.filter(([s]) => s.startsWith('structured'));
@@ -96,18 +108,62 @@ export function authorCandidates(article: StructuredRecord | undefined, data: St
   });
 }
 
-/** A byline a reader sees under the <h1>: "By Jane Doe", or a "Written by" label and the name after it. */
-function bylineAfterHeadline(document: DomDocument): string | undefined {
+/**
+ * The first byline a reader sees after the <h1>: "By Jane Doe", or a "Written by" label and the
+ * name after it; under the headline when within its first texts, else further down (an author
+ * box at the article's foot: "Written by Jane Doe").
+ */
+function bylineAfterHeadline(document: DomDocument): { text: string; underHeadline: boolean } | undefined {
   const h1 = document.querySelector('h1');
   if (!h1) return undefined;
-  for (const [text, previous] of textsAfter(h1, TEXTS_AFTER_HEADLINE)) {
+  const near = firstByline(textsAfter(h1, TEXTS_AFTER_HEADLINE), () => true);
+  if (near) return { text: near, underHeadline: true };
+  // Most pages have their byline near: the long walk only for the others.
+  const far = firstByline(textsAfter(h1, TEXTS_TO_LABELLED_BYLINE).slice(TEXTS_AFTER_HEADLINE), isAuthorBoxByline);
+  return far ? { text: far, underHeadline: false } : undefined;
+}
+
+function firstByline(texts: [string, string][], accept: (text: string, previous: string, names: string[]) => boolean): string | undefined {
+  for (const [text, previous] of texts) {
     if (text.length > MAX_NAME_CHARS) continue;
     const rest = text.replace(BYLINE_PREFIX, '');
     // "By Jane Doe", not "By the time we arrived": the name after the label is capitalised.
     const byline = BYLINE_LABEL.test(previous) ? text : rest !== text && /^\p{Lu}/u.test(rest) ? rest : '';
-    if (splitNames(byline).length) return byline;
+    const names = splitNames(byline);
+    if (names.length && accept(text, previous, names)) return byline;
   }
   return undefined;
+}
+
+/**
+ * Far below the headline a bare "By" starts quotes, comments and related posts: only an
+ * author's label counts there ("Written by", "Author:"), before names written as names.
+ */
+function isAuthorBoxByline(text: string, previous: string, names: string[]): boolean {
+  return (AUTHOR_BOX_LABEL.test(previous) || AUTHOR_BOX_PREFIX.test(text)) && names.every(looksLikeName);
+}
+
+/** "Jane Doe", "Sérgio Schüler", "Ludwig van Beethoven": two to four words, capitalised but for short particles; not a section's heading ("Recent Posts"). */
+function looksLikeName(name: string): boolean {
+  const words = name.split(' ');
+  return words.length >= 2 && words.length <= 4 && /^\p{Lu}/u.test(words[0]) && words.every((w) => /^\p{Lu}[\p{L}.'’-]*$/u.test(w) || /^\p{Ll}{1,3}$/u.test(w)) && !SECTION_HEADING.test(name);
+}
+
+/** The first name an author element's photo gives. */
+function authorPhotoInside(authorElements: readonly DomElement[]): string | undefined {
+  for (const element of authorElements) {
+    for (const image of element.querySelectorAll('img[alt]')) {
+      const name = authorPhotoName(image);
+      if (splitNames(name).length) return name;
+    }
+  }
+  return undefined;
+}
+
+/** An author photo's alternative text without its description ("Headshot of Jane Doe", "Author Jane Doe", "Jane Doe's avatar", "Jane Doe, Senior Writer"), when it is a name. */
+function authorPhotoName(image: DomElement): string {
+  const alt = normalizeSpace(image.getAttribute('alt')).replace(/,.*$/, '').replace(PHOTO_WORDS, '').replace(/[’']s$/, '');
+  return looksLikeName(alt) ? alt : '';
 }
 
 /** The first element, or the innermost of those inside it (a wrapper "post-author" around "author-name": the name alone). */
@@ -163,11 +219,11 @@ export function splitNames(text: string): string[] {
     // conjunctions in lower case and between spaces: "Sarah E. Needleman" is one name
     .split(/\s*[,;&·•]\s*|\s+(?:and|And|AND|und|et|e|y)\s+/)
     .map((name) => name.trim())
-    .filter((name) => name.length > 1 && name.length <= MAX_NAME_CHARS && /\p{L}/u.test(name) && name.split(' ').length <= 5 && !NOT_A_NAME.test(name));
+    .filter((name) => name.length > 1 && name.length <= MAX_NAME_CHARS && /\p{L}/u.test(name) && name.split(' ').length <= 5 && !NOT_A_NAME.test(name) && !BYLINE_LABEL.test(name));
 }
 
-// A form's field label ("Name *"), an account a CMS fills in when nobody is named, a template's unfilled variable ("page.head.extra.author", "undefined").
-const NOT_A_NAME = /\*|^(?:admin|administrator|webmaster|undefined|null|none|unknown|anonymous|guest)$|^[a-z]+(?:\.[a-z]+){2,}$/i;
+// A form's field label ("Name *"), an account a CMS fills in when nobody is named, a template's unfilled variable ("page.head.extra.author", "undefined"), a link's call to action ("Learn more", "View profile").
+const NOT_A_NAME = /\*|^(?:admin|administrator|webmaster|undefined|null|none|unknown|anonymous|guest)$|^[a-z]+(?:\.[a-z]+){2,}$|^(?:(?:learn|read|see|view)\s+more|(?:view|see)\s+(?:full\s+)?(?:profile|bio))$/i;
 const MONTH = '(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\\.?';
 // "December 17, 2025", "Dec. 19", "4 August 2010", "2025-12-17", "5 min read".
 const DATE_IN_BYLINE = new RegExp(`${MONTH}\\s+\\d{1,2}(?:st|nd|rd|th)?(?:,?\\s+\\d{4})?|\\b\\d{1,2}\\s+${MONTH}(?:,?\\s+\\d{4})?|\\b\\d{4}-\\d{2}-\\d{2}\\b|\\b\\d+\\s*min(?:ute)?s?\\s+read\\b`, 'giu');
