@@ -38,6 +38,8 @@ describe('smart proxy: the plain-HTTP data path', () => {
         };
         return pump();
       }
+      if (req.url === '/sized') return void res.writeHead(200, { 'Content-Length': '5' }).end('hello');
+      if (req.url === '/nothing') return void res.writeHead(204).end();
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
@@ -104,6 +106,19 @@ describe('smart proxy: the plain-HTTP data path', () => {
     expect(proxy.context.get(ProxyForwarder).inFlight).toBe(0);
     const ok = await raw(`GET ${target()}/after HTTP/1.1\r\nHost: x\r\n${auth()}Connection: close\r\n\r\n`);
     expect(ok).toMatch(/^HTTP\/1\.1 200 /);
+  });
+
+  it('answers bodiless requests on one kept-alive connection with exactly the website\'s bytes (the whole-body path: length, HEAD, 204)', async () => {
+    const get = (path: string, method = 'GET', last = false) => `${method} ${target()}${path} HTTP/1.1\r\nHost: x\r\n${auth()}${last ? 'Connection: close\r\n' : ''}\r\n`;
+    const answer = await raw(get('/sized') + get('/sized', 'HEAD') + get('/nothing') + get('/sized', 'GET', true));
+    const answers = answer.split(/(?=HTTP\/1\.1 )/);
+    expect(answers.map((a) => a.slice(0, 12))).toEqual(['HTTP/1.1 200', 'HTTP/1.1 200', 'HTTP/1.1 204', 'HTTP/1.1 200']);
+    expect(answers.map((a) => a.split('\r\n\r\n')[1])).toEqual(['hello', '', '', 'hello']);
+    for (const a of [answers[0], answers[1], answers[3]]) {
+      expect(a).toContain('Content-Length: 5\r\n');
+      expect(a).not.toContain('Transfer-Encoding');
+    }
+    expect(answers[3]).toContain('Connection: close\r\n');
   });
 
   it('forwards a chunked request body, pipelined requests in order, and answers an HTTP/1.0 client until the close', async () => {

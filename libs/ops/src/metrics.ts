@@ -35,33 +35,45 @@ export const eventLogAppendDuration = new Histogram({
   registers: [metricsRegistry],
 });
 
-export const proxyRequests = new Counter({
-  name: 'crawlhub_proxy_requests_total',
-  help: 'Requests through the proxy, per outcome (clean, ban, failed) and exit (none: refused before one was picked)',
-  labelNames: ['outcome', 'exit'] as const,
-  registers: [metricsRegistry],
-});
+/**
+ * A counter bumped on a hot path (the proxy's, once or more per request): it counts in a plain
+ * Map by its label values and hands the totals to prom-client when /metrics is scraped
+ * (prom-client's own `inc` checks and hashes the labels object every time: 2% of the proxy's
+ * CPU per request in the issue 20 profile).
+ */
+export class HotCounter<L extends string> {
+  private readonly counts = new Map<string, { labels: Record<L, string>; value: number }>();
 
-export const proxyErrors = new Counter({
-  name: 'crawlhub_proxy_errors_total',
-  help: 'Proxy requests answered with an error, per X-Proxy-Error code and exit',
-  labelNames: ['code', 'exit'] as const,
-  registers: [metricsRegistry],
-});
+  constructor(name: string, help: string, private readonly labelNames: readonly L[]) {
+    const counts = this.counts;
+    new Counter<L>({
+      name,
+      help,
+      labelNames,
+      registers: [metricsRegistry],
+      collect() {
+        this.reset();
+        for (const { labels, value } of counts.values()) this.inc(labels, value);
+      },
+    });
+  }
 
-export const proxyBans = new Counter({
-  name: 'crawlhub_proxy_bans_total',
-  help: 'Responses the ban rules took for a ban, per exit',
-  labelNames: ['exit'] as const,
-  registers: [metricsRegistry],
-});
+  inc(labels: Record<L, string>): void {
+    let key = '';
+    for (const name of this.labelNames) key += `${labels[name]}\n`;
+    const entry = this.counts.get(key);
+    if (entry) entry.value++;
+    else this.counts.set(key, { labels: { ...labels }, value: 1 });
+  }
+}
 
-export const proxyRetries = new Counter({
-  name: 'crawlhub_proxy_retries_total',
-  help: 'Requests the proxy tried again, per reason (ban, exit_failure)',
-  labelNames: ['reason'] as const,
-  registers: [metricsRegistry],
-});
+export const proxyRequests = new HotCounter('crawlhub_proxy_requests_total', 'Requests through the proxy, per outcome (clean, ban, failed) and exit (none: refused before one was picked)', ['outcome', 'exit'] as const);
+
+export const proxyErrors = new HotCounter('crawlhub_proxy_errors_total', 'Proxy requests answered with an error, per X-Proxy-Error code and exit', ['code', 'exit'] as const);
+
+export const proxyBans = new HotCounter('crawlhub_proxy_bans_total', 'Responses the ban rules took for a ban, per exit', ['exit'] as const);
+
+export const proxyRetries = new HotCounter('crawlhub_proxy_retries_total', 'Requests the proxy tried again, per reason (ban, exit_failure)', ['reason'] as const);
 
 export const extractionDuration = new Histogram({
   name: 'crawlhub_extraction_duration_seconds',

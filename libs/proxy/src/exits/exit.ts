@@ -23,6 +23,8 @@ export interface UpstreamResponse extends Readable {
   readonly statusMessage?: string;
   readonly rawHeaders: string[];
   readonly headers: { 'set-cookie'?: string[]; 'content-length'?: string };
+  /** The whole body has arrived (what is not read yet waits in the stream's buffer). */
+  readonly complete: boolean;
 }
 
 /** Where a request goes: the website, its resolved address (checked by the SSRF guard). */

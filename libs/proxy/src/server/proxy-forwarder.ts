@@ -398,7 +398,11 @@ export class ProxyForwarder {
     });
   }
 
-  /** Sends the response: headers, the prefix read for the ban check, then the rest, piped, with a per-chunk timeout and the size limit. */
+  /**
+   * Sends the response: a body already complete (most small answers) in one write with the
+   * head, else the headers, the prefix read for the ban check, then the rest, piped, with a
+   * per-chunk timeout; the size limit either way.
+   */
   private stream(res: ClientResponse, upstream: UpstreamResponse, status: number, headers: string[], prefix: Buffer | null, options: ProxyOptions, count: (n: number) => void, finish: (o: UsageOutcome) => void): Promise<void> {
     return new Promise<void>((resolve) => {
       const max = this.config.proxy.maxResponseBytes;
@@ -417,20 +421,6 @@ export class ProxyForwarder {
         if (timer) timer.refresh();
         else timer = setTimeout(() => abort('timeout between chunks'), options.timeoutMs);
       };
-      res.writeHead(status, upstream.statusMessage, headers);
-      if (prefix && prefix.length) {
-        size += prefix.length;
-        count(prefix.length);
-        res.write(prefix);
-      }
-      upstream.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        count(chunk.length);
-        if (size > max) return abort('data_error: response too big');
-        arm();
-      });
-      upstream.once('error', (e) => abort(`website: ${e.message}`));
-      upstream.once('aborted', () => abort('website aborted'));
       res.once('finish', () => {
         clearTimeout(timer);
         finish('clean');
@@ -444,7 +434,29 @@ export class ProxyForwarder {
         }
         resolve();
       });
-      if (upstream.readableEnded) return void res.end();
+      res.writeHead(status, upstream.statusMessage, headers);
+      if (upstream.complete) {
+        // The whole body is in (a small answer arrives with its head, as most do): one write, no pipe.
+        // read() of an ended stream hands its whole buffer (null when empty) without flowing mode.
+        const rest = (upstream.read() as Buffer | null) ?? EMPTY;
+        const whole = prefix && prefix.length ? Buffer.concat([prefix, rest]) : rest;
+        if (whole.length > max) return abort('data_error: response too big');
+        count(whole.length);
+        return void res.end(whole);
+      }
+      if (prefix && prefix.length) {
+        size += prefix.length;
+        count(prefix.length);
+        res.write(prefix);
+      }
+      upstream.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        count(chunk.length);
+        if (size > max) return abort('data_error: response too big');
+        arm();
+      });
+      upstream.once('error', (e) => abort(`website: ${e.message}`));
+      upstream.once('aborted', () => abort('website aborted'));
       arm();
       upstream.pipe(res);
     });
@@ -453,8 +465,10 @@ export class ProxyForwarder {
 
 type Body = { buffer: Buffer } | { stream: Readable | null };
 
+const EMPTY = Buffer.alloc(0);
+
 /** The body of a request without one (most): no read, nothing awaited. */
-const NO_BODY: Body = { buffer: Buffer.alloc(0) };
+const NO_BODY: Body = { buffer: EMPTY };
 
 /** Whole seconds, at least 1, for Retry-After and X-Proxy-Next-Request-In. */
 function seconds(ms: number): string {

@@ -11,8 +11,8 @@ function ignore(): void {}
 
 /** What a PlainConnection hands on. */
 export interface PlainHandler {
-  /** A request in absolute form (`GET http://site/ HTTP/1.1`): answered through `res`. */
-  request(head: RequestHead, body: PlainRequest, res: PlainResponse): void;
+  /** A request in absolute form (`GET http://site/ HTTP/1.1`): answered through `res` (`body`: one shared ended stream when the head announces none). */
+  request(head: RequestHead, body: Readable, res: PlainResponse): void;
   /** Anything else (CONNECT, origin form): the connection goes to the node:http server, `bytes` first. */
   handOff(socket: Socket, bytes: Buffer): void;
   /** A request the parser refused: the answer's bytes (the connection closes after them). */
@@ -209,18 +209,17 @@ export class PlainConnection {
     if (head.upgrade) return void this.socket.destroy();
     const rest = buf.subarray(head.size);
     this.pending = null;
-    const body = new PlainRequest(this);
     const res = new PlainResponse(this, head);
     this.response = res;
     if (head.chunked) {
       this.decoder = new ChunkedDecoder();
-      this.body = body;
+      this.body = new PlainRequest(this);
     } else if (head.contentLength !== null && head.contentLength > 0) {
       this.remaining = head.contentLength;
-      this.body = body;
-    } else body.push(null);
+      this.body = new PlainRequest(this);
+    }
     if (head.expectContinue && this.body !== null) this.socket.write('HTTP/1.1 100 Continue\r\n\r\n');
-    this.handler.request(head, body, res);
+    this.handler.request(head, this.body ?? NO_BODY, res);
     if (rest.length) this.onData(rest);
   }
 
@@ -290,3 +289,11 @@ export class PlainConnection {
 }
 
 const ABSOLUTE_HTTP = /^https?:\/\//i;
+
+/**
+ * The body of every request without one (most): one ended stream for all of them, not a
+ * stream object per request. Nobody reads it (the forwarder reads no body when the head
+ * announces none); at most it is resumed, which ends it once and then does nothing.
+ */
+const NO_BODY = new Readable({ read: ignore });
+NO_BODY.push(null);

@@ -102,6 +102,8 @@ export class UpstreamResponse extends Readable {
   readonly statusMessage: string;
   readonly rawHeaders: string[];
   readonly headers: { 'set-cookie'?: string[]; 'content-length'?: string };
+  /** The whole body has arrived (it may still wait in the buffer), as IncomingMessage's `complete`. */
+  complete = false;
 
   constructor(
     head: ResponseHead,
@@ -295,6 +297,7 @@ export class UpstreamRequest extends Writable implements SocketOwner {
   private complete(trailing: boolean): void {
     this.responseDone = true;
     this.trailing = trailing;
+    this.response!.complete = true;
     this.response!.push(null);
     if (this.requestDone) this.release();
   }
@@ -340,6 +343,7 @@ export class UpstreamRequest extends Writable implements SocketOwner {
     if (this.response && this.responseHead!.contentLength === null && !this.responseHead!.chunked) {
       this.detach();
       this.responseDone = true;
+      this.response.complete = true;
       this.response.push(null);
       return;
     }
