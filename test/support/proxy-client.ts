@@ -1,7 +1,7 @@
 import { Agent, IncomingHttpHeaders, request } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, Socket } from 'node:net';
-import { connect as tlsConnect } from 'node:tls';
+import { connect as tlsConnect, TLSSocket } from 'node:tls';
 import { basic } from './platform';
 
 /** Clients of the smart proxy for the proxy tests: absolute-form requests, CONNECT tunnels, and the proxy port's own routes. */
@@ -53,6 +53,74 @@ export function viaTunnel(port: number, target: string, path: string, o: { key: 
     connectReq.on('response', (res) => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: '' }));
     connectReq.on('error', reject);
     connectReq.end();
+  });
+}
+
+/** One answer read off a raw connection (Content-Length or chunked framing, no trailers). */
+function readAnswer(socket: Socket): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    let buf = Buffer.alloc(0);
+    const done = (a: Answer | Error) => {
+      socket.off('data', onData);
+      socket.off('error', done);
+      socket.off('close', onClose);
+      if (a instanceof Error) reject(a);
+      else resolve(a);
+    };
+    const onClose = () => done(new Error(`closed after ${buf.length} bytes of an answer`));
+    const onData = (chunk: Buffer) => {
+      buf = Buffer.concat([buf, chunk]);
+      const end = buf.indexOf('\r\n\r\n');
+      if (end < 0) return;
+      const [statusLine, ...lines] = buf.subarray(0, end).toString('latin1').split('\r\n');
+      const headers: IncomingHttpHeaders = {};
+      for (const line of lines) headers[line.slice(0, line.indexOf(':')).toLowerCase()] = line.slice(line.indexOf(':') + 1).trim();
+      const status = Number(statusLine.split(' ')[1]);
+      if (headers['transfer-encoding'] !== 'chunked') {
+        const length = Number(headers['content-length'] ?? 0);
+        if (buf.length < end + 4 + length) return;
+        return done({ status, headers, body: buf.subarray(end + 4, end + 4 + length).toString() });
+      }
+      const chunks: Buffer[] = [];
+      for (let at = end + 4; ; ) {
+        const lineEnd = buf.indexOf('\r\n', at);
+        if (lineEnd < 0) return;
+        const size = parseInt(buf.subarray(at, lineEnd).toString('latin1'), 16);
+        if (buf.length < lineEnd + 2 + size + 2) return;
+        if (size === 0) return done({ status, headers, body: Buffer.concat(chunks).toString() });
+        chunks.push(buf.subarray(lineEnd + 2, lineEnd + 2 + size));
+        at = lineEnd + 2 + size + 2;
+      }
+    };
+    socket.on('data', onData);
+    socket.on('error', done);
+    socket.on('close', onClose);
+  });
+}
+
+/**
+ * A CONNECT tunnel of the proxy under TLS (trusting `ca`; `session`: one to resume),
+ * for raw requests one after the other on the same connection (`exchange`).
+ */
+export function openTunnel(port: number, target: string, o: { key: string; ca: string; connectHeaders?: string[]; session?: Buffer }): Promise<{ socket: TLSSocket; exchange(request: string): Promise<Answer>; closed: Promise<void> }> {
+  return new Promise((resolve, reject) => {
+    const raw = new Socket();
+    raw.once('error', reject);
+    raw.connect(port, '127.0.0.1', () => raw.write([`CONNECT ${target} HTTP/1.1`, `Host: ${target}`, `Proxy-Authorization: ${basic(o.key)}`, ...(o.connectHeaders ?? []), '', ''].join('\r\n')));
+    raw.once('data', (chunk: Buffer) => {
+      if (!/^HTTP\/1\.1 200/.test(chunk.toString('latin1'))) return reject(new Error(`CONNECT refused: ${chunk.toString('latin1').split('\r\n')[0]}`));
+      const host = target.slice(0, target.lastIndexOf(':')).replace(/^\[(.*)\]$/, '$1');
+      const socket = tlsConnect({ socket: raw, servername: isIP(host) ? undefined : host, ca: o.ca, session: o.session }, () => {
+        socket.off('error', reject);
+        const closed = new Promise<void>((r) => socket.once('close', () => r()));
+        resolve({ socket, closed, exchange: (request) => {
+          const answer = readAnswer(socket);
+          socket.write(request);
+          return answer;
+        } });
+      });
+      socket.once('error', reject);
+    });
   });
 }
 

@@ -1,13 +1,10 @@
 import type { Proxy } from 'http-mitm-proxy';
 import type { IncomingMessage, Server as HttpServer } from 'node:http';
-import type { Server as HttpsServer } from 'node:https';
 import type { Duplex } from 'node:stream';
 
 /** The parts of http-mitm-proxy 1.1.0 below its public API that MitmInternals touches (not in its typings). */
 interface Internals {
   httpServer?: HttpServer;
-  httpsServer?: HttpsServer;
-  _createHttpsServer(options: object, cb: (port: number, server: HttpsServer, wss: unknown) => void): void;
   _onError(kind: string, ctx: unknown, err: Error): void;
   _onWebSocketServerConnect(isSSL: boolean, ws: { terminate(): void }): void;
   /** Called with the first bytes of a tunnel after the library answered 200 to its CONNECT. */
@@ -22,19 +19,17 @@ interface Internals {
  *   onError handlers; ours go to a debug line instead (the proxy answers them itself);
  * - WebSockets: it would forward them without our checks, and its close handler throws
  *   when no upstream socket exists; the public onWebSocketConnection runs too late;
- * - its TLS server (the SNI one) is made inside `listen`: it must take our request handler
- *   before it serves;
  * - the bytes of a tunnel: the library opens a loopback TCP connection to one of its own
  *   servers per tunnel and pipes the client's socket into it (two more sockets, and every
  *   byte of every request written and read twice more); the proxy takes the tunnel's
- *   socket itself instead and hands it to its server in this process (`onTunnel`).
+ *   socket itself instead and terminates its TLS itself (`onTunnel`).
  */
 export class MitmInternals {
   private readonly internals: Internals;
 
   constructor(proxy: Proxy) {
     this.internals = proxy as unknown as Internals;
-    for (const hook of ['_createHttpsServer', '_onError', '_onWebSocketServerConnect', '_onHttpServerConnectData'] as const) {
+    for (const hook of ['_onError', '_onWebSocketServerConnect', '_onHttpServerConnectData'] as const) {
       if (typeof this.internals[hook] !== 'function') throw new Error(`http-mitm-proxy lacks ${hook}: crawlhub's proxy needs http-mitm-proxy 1.1.0`);
     }
   }
@@ -49,16 +44,6 @@ export class MitmInternals {
     this.internals._onWebSocketServerConnect = (_ssl, ws) => ws.terminate();
   }
 
-  /** `adopt` gets each TLS server the library makes, before the library's callback. */
-  onTlsServer(adopt: (server: HttpsServer) => void): void {
-    const create = this.internals._createHttpsServer.bind(this.internals);
-    this.internals._createHttpsServer = (options, cb) =>
-      create(options, (port, server, wss) => {
-        adopt(server);
-        cb(port, server, wss);
-      });
-  }
-
   /**
    * `enter` gets each tunnel the library accepted (the CONNECT, the client's socket, paused,
    * and the first bytes it sent) instead of the library's loopback connection to its servers.
@@ -70,17 +55,13 @@ export class MitmInternals {
     };
   }
 
-  /** The library's plain HTTP server (the proxy port) and its SNI TLS server, once listening. */
+  /** The library's HTTP server (CONNECT and the direct routes), once listening. */
   get httpServer(): HttpServer | undefined {
     return this.internals.httpServer;
-  }
-  get sniServer(): HttpsServer | undefined {
-    return this.internals.httpsServer;
   }
 
   /** Every server the library listens with, for a shutdown that closes their connections. */
   servers(): HttpServer[] {
-    const { httpServer, httpsServer } = this.internals;
-    return [httpServer, httpsServer].filter((s): s is HttpServer => !!s);
+    return this.internals.httpServer ? [this.internals.httpServer] : [];
   }
 }

@@ -1,10 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Proxy } from 'http-mitm-proxy';
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
-import { createServer as createHttpsServer, Server as HttpsServer } from 'node:https';
-import { createServer as createNetServer, isIP, Server as NetServer, Socket } from 'node:net';
+import { createServer as createNetServer, Server as NetServer, Socket } from 'node:net';
 import type { Duplex, Readable } from 'node:stream';
-import { TLSSocket } from 'node:tls';
 import { format } from 'node:util';
 import { AccessService, looksLikeProxyToken, Principal } from '@crawlhub/access';
 import { CONFIG, CrawlhubConfig } from '@crawlhub/config';
@@ -16,6 +14,7 @@ import { TargetGuard } from '../domain/target-guard';
 import { ExitPool } from '../exits/exit-pool';
 import { PROXY_SESSIONS, ProxySessions } from '../ports/proxy-sessions.port';
 import { ProxyCa } from '../tls/proxy-ca';
+import { TunnelTls } from '../tls/tunnel-tls';
 import { fastAbsoluteTarget, MAX_HEADER_BYTES, RequestHead } from '../wire/http1';
 import { PlainConnection, PlainHandler } from '../wire/plain-connection';
 import { MitmInternals } from './mitm-internals';
@@ -54,18 +53,20 @@ export function withTunnelHeaders(connectRaw: string[], innerRaw: string[]): str
 /** Decoded Proxy-Authorization headers kept (emptied when full). */
 const BASIC_USER_MEMO = 1024;
 
-/** An authenticated CONNECT: its key and its canonical target, for every request inside its tunnel. */
+/** An authenticated CONNECT: its key, its canonical target and our headers sent on it, for every request inside its tunnel. */
 interface Tunnel {
   principal: Principal;
   host: string;
   port: number;
   /** The name of the certificate presented inside the tunnel: the target as the client spelled it (what its TLS client checks), an IPv6 literal in canonical form. */
   certName: string;
+  /** The CONNECT's raw headers when it sent any of ours (X-Proxy-*, X-Crawlera-*), else null. */
+  connectHeaders: string[] | null;
 }
 
 const CONNECT_TARGET = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9._-]{1,253}):(\d{1,5})$/;
 
-/** A proxied request's head, from either transport (node:http inside tunnels, the plain data path outside). */
+/** A proxied request's head, from either transport (node:http for a connection handed off, the plain data path else). */
 interface ProxiedHead {
   method: string;
   target: string;
@@ -112,29 +113,25 @@ function ignoreLateWrite(): void {}
  * The proxy port (:8010). Its listener is the plain-HTTP data path (wire/plain-connection.ts:
  * raw sockets, a strict parser of its own): absolute-form requests are forwarded from there
  * without node:http. A CONNECT or an origin-form request hands its connection to
- * http-mitm-proxy's HTTP server (which listens on no port of its own): CONNECT intercepted
- * with crawlhub's CA (one TLS server per host with our leaf certificate), and a few direct
- * routes: GET /ca.crt, the legacy GET /fetch and /sessions, and the platform's /healthz,
- * /readyz and /metrics (libs/ops). Every proxied request, from either side, goes through
- * `proxied` to ProxyForwarder (the library's own upstream request is never made).
+ * http-mitm-proxy's HTTP server (which listens on no port of its own): CONNECT answered
+ * there, and a few direct routes: GET /ca.crt, the legacy GET /fetch and /sessions, and the
+ * platform's /healthz, /readyz and /metrics (libs/ops). A tunnel is intercepted by the
+ * proxy itself (`enterTunnel`: TLS terminated with crawlhub's CA, tls/tunnel-tls.ts) and its
+ * requests go to the plain data path again. Every proxied request goes through `proxied` to
+ * ProxyForwarder (the library's own upstream request is never made).
  */
 @Injectable()
 export class ProxyServer {
   private readonly log = new Logger('proxy');
   private readonly proxy = new Proxy();
   private readonly internals = new MitmInternals(this.proxy);
-  /** The principal and the canonical target of each authenticated CONNECT, for the requests inside its tunnel. */
+  /** The principal and the canonical target of each authenticated CONNECT, until its tunnel is entered. */
   private readonly tunnels = new WeakMap<IncomingMessage, Tunnel>();
-  /** The CONNECT of each tunnel's client socket (what a request inside a tunnel arrives on, under TLS or not). */
-  private readonly connectOfSocket = new WeakMap<Duplex, IncomingMessage>();
-  /** The TLS server of each intercepted host: names share the SNI server (a context each, added once), IP literals (no SNI) get one each. */
-  private readonly tlsServers = new Map<string, Promise<HttpsServer>>();
+  private readonly tunnelTls: TunnelTls;
   private port = 0;
   /** Client sockets of CONNECT tunnels (the HTTP server lets go of them): closed on shutdown. */
   private readonly tunnelSockets = new Set<Duplex>();
-  /** The TLS servers of intercepted IP literals (listening on no port), for the shutdown. */
-  private readonly literalServers: HttpsServer[] = [];
-  /** The proxy port's listener (the plain data path), and its connections. */
+  /** The proxy port's listener (the plain data path), and its connections (tunnels' included). */
   private listener: NetServer | null = null;
   private readonly plainConnections = new Set<PlainConnection>();
   /** Proxy-Authorization header -> its user name (basicUser), for the headers seen lately (at most BASIC_USER_MEMO). */
@@ -155,7 +152,9 @@ export class ProxyServer {
     @Inject(PROXY_SESSIONS) private readonly sessions: ProxySessions,
     @Inject(JOB_TOKEN_SECRET) private readonly platformSecret: string,
     @Inject(CORE) private readonly core: Core,
-  ) {}
+  ) {
+    this.tunnelTls = new TunnelTls(ca);
+  }
 
   async listen(host: string, port: number): Promise<number> {
     await this.ca.open();
@@ -169,23 +168,20 @@ export class ProxyServer {
     // WebSockets are not forwarded (the library would proxy them without our checks, and its
     // close handler throws when no upstream socket exists): closed before it sees them.
     this.internals.refuseWebSockets();
-    // Its TLS server (the SNI one) takes our request handler too.
-    this.internals.onTlsServer((server) => this.adopt(server, true));
-    // Each tunnel's socket goes to our server in this process, not through a loopback connection.
+    // Each tunnel's socket is ours (`enterTunnel`), not the library's loopback connection to a server of its own.
     this.internals.onTunnel((connect, socket, head) => this.enterTunnel(connect, socket, head));
     const info = console.info;
     console.info = (...args: unknown[]) => this.log.debug(format(...args));
     try {
       await new Promise<void>((resolve, reject) => {
-        // forceSNI: one TLS server for every intercepted name (a context per name), not a server and a port per host.
-        proxy.listen({ host: '127.0.0.1', port: 0, keepAlive: true, forceSNI: true, sslCaDir: this.ca.dir }, (err?: Error | null) => (err ? reject(err) : resolve()));
+        proxy.listen({ host: '127.0.0.1', port: 0, keepAlive: true, sslCaDir: this.ca.dir }, (err?: Error | null) => (err ? reject(err) : resolve()));
       });
     } finally {
       console.info = info;
     }
     // The library's HTTP server takes connections only from the plain listener (`handOff`) and from tunnels.
     proxy.httpServer!.close();
-    this.adopt(proxy.httpServer!, false);
+    this.adopt(proxy.httpServer!);
     const listener = createNetServer((socket) => this.plainConnections.add(new PlainConnection(socket, this.plainHandler, (c) => this.plainConnections.delete(c))));
     this.listener = listener;
     await new Promise<void>((resolve, reject) => {
@@ -207,26 +203,30 @@ export class ProxyServer {
     socket.resume();
   }
 
-  /** An absolute-form request on the plain data path. */
-  private onPlainRequest(head: RequestHead, body: Readable, res: ClientResponse): void {
-    const proxied: ProxiedHead = { method: head.method, target: head.target, rawHeaders: head.rawHeaders, proxyAuthorization: head.proxyAuthorization, hasBody: head.chunked || (head.contentLength ?? 0) > 0 };
-    this.proxied(proxied, body, res, undefined, false).catch((e: Error) => {
+  /**
+   * A request on the plain data path: in absolute form on the proxy port, or any request
+   * inside a tunnel (`tunnel`; `isSSL`: decrypted), which gets our headers of its CONNECT.
+   */
+  private onPlainRequest(head: RequestHead, body: Readable, res: ClientResponse, tunnel?: Tunnel, isSSL = false): void {
+    const rawHeaders = tunnel?.connectHeaders ? withTunnelHeaders(tunnel.connectHeaders, head.rawHeaders) : head.rawHeaders;
+    const proxied: ProxiedHead = { method: head.method, target: head.target, rawHeaders, proxyAuthorization: head.proxyAuthorization, hasBody: head.chunked || (head.contentLength ?? 0) > 0 };
+    this.proxied(proxied, body, res, tunnel, isSSL).catch((e: Error) => {
       this.log.error(e.stack ?? String(e));
       sendProxyError(res, new ProxyError('unexpected'));
     });
   }
 
   /**
-   * Takes every request of one of the library's servers with our handler instead of its own
+   * Takes every request of the library's HTTP server with our handler instead of its own
    * (which builds a context object per request and parses the target again), and sets the
-   * header size limit. The library keeps CONNECT, TLS termination and WebSocket upgrades.
+   * header size limit. The library keeps CONNECT and WebSocket upgrades.
    */
-  private adopt(server: HttpServer | HttpsServer, isSSL: boolean): void {
+  private adopt(server: HttpServer): void {
     (server as { maxHeaderSize?: number }).maxHeaderSize = MAX_HEADER_BYTES;
     server.removeAllListeners('request');
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
       res.on('error', ignoreLateWrite);
-      this.onRequest(isSSL, req, res).catch((e: Error) => {
+      this.onRequest(req, res).catch((e: Error) => {
         this.log.error(e.stack ?? String(e));
         sendProxyError(res, new ProxyError('unexpected'));
       });
@@ -241,7 +241,7 @@ export class ProxyServer {
    * left: idle tunnels, connections.
    */
   async close(): Promise<void> {
-    const servers = [...this.internals.servers(), ...this.literalServers];
+    const servers = this.internals.servers();
     this.listener?.close();
     for (const c of this.plainConnections) if (c.idle) c.destroy();
     try {
@@ -257,63 +257,42 @@ export class ProxyServer {
 
   /**
    * A tunnel after its CONNECT was answered: the client's socket (paused, `head` its first
-   * bytes) goes straight to a server of this process: the TLS server of the tunnel's host
-   * when it starts a TLS handshake, the plain HTTP server else (http-mitm-proxy takes plain
-   * HTTP inside a tunnel as requests). The library would open a loopback connection to its
-   * server per tunnel and pipe both ways: every byte written and read twice more.
+   * bytes) stays in this process. A TLS handshake is terminated here (`TunnelTls`, with our
+   * leaf for the target), a plain tunnel is read as is (http-mitm-proxy takes plain HTTP
+   * inside a tunnel as requests too); either way its requests go to the plain data path
+   * (`PlainConnection` in tunnel mode), each to the tunnel's target with the CONNECT's key
+   * and headers. (The library would open a loopback connection to a TLS server of its own
+   * per tunnel and pipe both ways: every byte written and read twice more.)
    */
   private enterTunnel(connect: IncomingMessage, socket: Duplex, head: Buffer): void {
     const tunnel = this.tunnels.get(connect);
     if (!tunnel) return void socket.destroy();
-    this.connectOfSocket.set(socket, connect);
     const tlsRecord = head[0] === 0x16 || head[0] === 0x80 || head[0] === 0x00;
-    const server: Promise<HttpServer | HttpsServer> = tlsRecord ? this.tlsServer(tunnel.certName) : Promise.resolve(this.internals.httpServer!);
-    server.then(
-      (s) => {
-        socket.unshift(head);
-        s.emit('connection', socket);
-        // The HTTP server reads the socket as a stream (it must flow); a TLS server reads its
-        // handle (and the unshifted bytes) itself: a flowing socket would take bytes from it.
-        if (!tlsRecord) socket.resume();
-      },
+    if (!tlsRecord) {
+      socket.unshift(head);
+      this.serveTunnel(socket as Socket, tunnel, false);
+      return void socket.resume();
+    }
+    this.terminateTls(tunnel, socket, head);
+  }
+
+  /** The decrypted side of an intercepted tunnel, served by the plain data path. */
+  private terminateTls(tunnel: Tunnel, socket: Duplex, head: Buffer): void {
+    this.tunnelTls.terminate(socket, head, tunnel.certName).then(
+      (secure) => this.serveTunnel(secure, tunnel, true),
       (e: Error) => {
-        this.log.warn(`no TLS server for ${tunnel.certName}: ${e.message}`);
+        this.log.warn(`no certificate for ${tunnel.certName}: ${e.message}`);
         socket.destroy();
       },
     );
   }
 
-  /**
-   * The TLS server for an intercepted name, with its leaf certificate: the library's SNI
-   * server, with a context added once per name; an IP literal in any spelling of digits and
-   * dots, or an IPv6 one (clients send no SNI for those), gets a server of its own that
-   * listens on no port (tunnels are handed to it). Servers stay for the life of the
-   * process, as SNI contexts must.
-   */
-  private tlsServer(host: string): Promise<HttpsServer> {
-    let server = this.tlsServers.get(host);
-    if (server === undefined) {
-      server = this.ca.leaf(host).then((leaf) => {
-        if (isIP(host) === 0 && !/^[\d.]+$/.test(host)) {
-          const sni = this.internals.sniServer!;
-          sni.addContext(host, { key: leaf.key, cert: leaf.cert });
-          return sni;
-        }
-        const own = createHttpsServer({ key: leaf.key, cert: leaf.cert, maxHeaderSize: MAX_HEADER_BYTES });
-        this.adopt(own, true);
-        this.literalServers.push(own);
-        return own;
-      });
-      server.catch(() => this.tlsServers.delete(host));
-      this.tlsServers.set(host, server);
-    }
-    return server;
-  }
-
-  /** The CONNECT whose tunnel carries `req`, if any (the socket of a request under TLS wraps the tunnel's). */
-  private connectOf(req: IncomingMessage): IncomingMessage | undefined {
-    const socket = req.socket instanceof TLSSocket ? (req.socket as TLSSocket & { _parent?: Duplex })._parent : req.socket;
-    return socket ? this.connectOfSocket.get(socket) : undefined;
+  private serveTunnel(socket: Socket, tunnel: Tunnel, isSSL: boolean): void {
+    const handler: PlainHandler = {
+      request: (head, body, res) => this.onPlainRequest(head, body, res, tunnel, isSSL),
+      refusal: this.plainHandler.refusal,
+    };
+    this.plainConnections.add(new PlainConnection(socket, handler, (c) => this.plainConnections.delete(c), true));
   }
 
   private async principalOf(header: string | string[] | undefined): Promise<Principal | null> {
@@ -362,7 +341,8 @@ export class ProxyServer {
       .then((principal) => {
         if (!principal) return refuse(new ProxyError('bad_proxy_auth'));
         const host = this.guard.canonical(m[1]);
-        this.tunnels.set(req, { principal, host, port, certName: host.includes(':') ? host : m[1] });
+        const connectHeaders = req.rawHeaders.some((name, i) => i % 2 === 0 && ourHeader(name) !== null) ? req.rawHeaders : null;
+        this.tunnels.set(req, { principal, host, port, certName: host.includes(':') ? host : m[1], connectHeaders });
         cb();
       })
       .catch((e: unknown) => {
@@ -372,17 +352,14 @@ export class ProxyServer {
       });
   }
 
-  /** A request of the library's HTTP server (a connection handed over, or a plain tunnel) or of a TLS server (an intercepted tunnel). */
-  private async onRequest(isSSL: boolean, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  /** A request of the library's HTTP server (a connection handed over: a direct route, or an absolute-form request after one). */
+  private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const raw = req.url ?? '';
-    // A request inside a CONNECT tunnel arrives on the tunnel's socket.
-    const connect = this.connectOf(req);
-    if (!isSSL && !connect && raw.startsWith('/')) return this.direct(req, res, raw);
+    if (raw.startsWith('/')) return this.direct(req, res, raw);
     const hasBody = req.headers['content-length'] !== undefined ? req.headers['content-length'] !== '0' : req.headers['transfer-encoding'] !== undefined;
-    const rawHeaders = connect ? withTunnelHeaders(connect.rawHeaders, req.rawHeaders) : req.rawHeaders;
     const auth = req.headers['proxy-authorization'];
-    const head: ProxiedHead = { method: req.method ?? 'GET', target: raw, rawHeaders, proxyAuthorization: typeof auth === 'string' ? auth : undefined, hasBody };
-    return this.proxied(head, req, res, connect ? this.tunnels.get(connect) : undefined, isSSL);
+    const head: ProxiedHead = { method: req.method ?? 'GET', target: raw, rawHeaders: req.rawHeaders, proxyAuthorization: typeof auth === 'string' ? auth : undefined, hasBody };
+    return this.proxied(head, req, res, undefined, false);
   }
 
   /**

@@ -13,8 +13,8 @@ function ignore(): void {}
 export interface PlainHandler {
   /** A request in absolute form (`GET http://site/ HTTP/1.1`): answered through `res` (`body`: one shared ended stream when the head announces none). */
   request(head: RequestHead, body: Readable, res: PlainResponse): void;
-  /** Anything else (CONNECT, origin form): the connection goes to the node:http server, `bytes` first. */
-  handOff(socket: Socket, bytes: Buffer): void;
+  /** On the proxy port, anything else (CONNECT, origin form): the connection goes to the node:http server, `bytes` first (a tunnel's handler has none). */
+  handOff?(socket: Socket, bytes: Buffer): void;
   /** A request the parser refused: the answer's bytes (the connection closes after them). */
   refusal(e: HttpSyntaxError): string;
 }
@@ -115,8 +115,11 @@ export class PlainResponse extends Writable {
  * One client connection of the plain-HTTP data path: reads request heads with the strict
  * parser (http1.ts), one request at a time (pipelined ones wait in the buffer), the body
  * deframed (Content-Length or chunked) into a PlainRequest, and the answer written by a
- * PlainResponse. A request the parser refuses gets our 400/431 and the connection closes;
- * a CONNECT or an origin-form request hands the connection to the node:http server.
+ * PlainResponse. A request the parser refuses gets our 400/431 and the connection closes.
+ * On the proxy port, a CONNECT or an origin-form request hands the connection to the
+ * node:http server; inside a CONNECT tunnel (`inTunnel`: the client's requests, decrypted
+ * or plain) every request goes to the handler (which sends it to the tunnel's target), and
+ * a CONNECT is refused with our 400.
  */
 export class PlainConnection {
   /** Bytes received and not parsed yet (a partial head, or pipelined requests). */
@@ -133,6 +136,7 @@ export class PlainConnection {
     private readonly socket: Socket,
     private readonly handler: PlainHandler,
     private readonly onGone: (c: PlainConnection) => void,
+    private readonly inTunnel = false,
   ) {
     socket.setNoDelay(true);
     // One inactivity timer for the connection's life (every read and write pushes it back):
@@ -204,7 +208,9 @@ export class PlainConnection {
       if (!(e instanceof HttpSyntaxError)) throw e;
       return this.refuse(e);
     }
-    if (!ABSOLUTE_HTTP.test(head.target)) return this.handOff(buf);
+    if (this.inTunnel) {
+      if (head.method === 'CONNECT') return this.refuse(new HttpSyntaxError('bad_request', 'CONNECT inside a tunnel'));
+    } else if (!ABSOLUTE_HTTP.test(head.target)) return this.handOff(buf);
     // WebSockets and other upgrades are not forwarded (they would bypass every check): closed at once.
     if (head.upgrade) return void this.socket.destroy();
     const rest = buf.subarray(head.size);
@@ -277,7 +283,7 @@ export class PlainConnection {
     this.socket.setTimeout(0);
     this.socket.removeAllListeners('timeout');
     this.onGone(this);
-    this.handler.handOff(this.socket, bytes);
+    this.handler.handOff?.(this.socket, bytes);
   }
 
   private readonly onClose = (): void => {
