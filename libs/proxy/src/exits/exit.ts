@@ -192,10 +192,10 @@ export class Exit {
   readonly bannedUntil = new Map<string, number>();
   /** Domain -> when the next request to it may leave through this exit (throttling; absent: now). */
   readonly nextSlot = new Map<string, number>();
-  /** Plain http:// through an upstream or SOCKS proxy; null for a local exit, whose plain requests use `pool`. */
+  /** Through an upstream or SOCKS proxy; null for a local exit, whose requests use `pool`. */
   private readonly httpAgent: http.Agent | null;
-  private readonly httpsAgent: https.Agent;
-  /** A local exit's kept-alive connections for plain http:// (the raw data path, wire/upstream.ts); null for proxy exits. */
+  private readonly httpsAgent: https.Agent | null;
+  /** A local exit's kept-alive connections, plain and TLS (the raw data path, wire/upstream.ts); null for proxy exits. */
   private readonly pool: UpstreamPool | null;
   private readonly proxyUrl: URL | null;
 
@@ -205,11 +205,10 @@ export class Exit {
     private readonly trust: TlsTrust,
   ) {
     if (config.kind === 'local') {
-      const local = config.localAddress ? { localAddress: config.localAddress } : {};
       this.proxyUrl = null;
       this.httpAgent = null;
       this.pool = new UpstreamPool(config.localAddress ?? undefined);
-      this.httpsAgent = new https.Agent({ ...KEEP_ALIVE, ...local, rejectUnauthorized: trust.rejectUnauthorized });
+      this.httpsAgent = null;
     } else if (config.kind === 'socks5') {
       const u = new URL(config.url);
       this.proxyUrl = u;
@@ -269,14 +268,19 @@ export class Exit {
       // Local exits connect to the address the SSRF guard checked: no second lookup.
       lookup: this.config.kind === 'local' ? fixedLookup(target.address) : undefined,
     };
-    if (target.scheme === 'https') {
-      return https.request({ ...base, agent: this.httpsAgent, servername: net.isIP(target.host) ? undefined : target.host, rejectUnauthorized: this.trust.rejectUnauthorized, secureContext: this.trust.secureContext } as https.RequestOptions);
-    }
     if (this.pool) {
-      // Plain http through a local exit: the raw data path (its own connections, to the address the guard checked).
+      // A local exit: the raw data path (its own connections, to the address the guard checked).
       const authority = net.isIPv6(target.host) ? `[${target.host}]` : target.host;
-      const host = target.port === 80 ? authority : `${authority}:${target.port}`;
-      return new PlainUpstreamRequest(this.pool, `${target.address}:${target.port}`, target.address, target.port, method, target.path, headers, host);
+      const host = target.port === (target.scheme === 'https' ? 443 : 80) ? authority : `${authority}:${target.port}`;
+      if (target.scheme === 'http') return new PlainUpstreamRequest(this.pool, `${target.address}:${target.port}`, target.address, target.port, method, target.path, headers, host, null);
+      const servername = net.isIP(target.host) ? undefined : target.host;
+      // A connection is kept for the name its certificate was checked for, not only the address.
+      const key = `${servername ?? ''}@${target.address}:${target.port}`;
+      const secure = { servername, rejectUnauthorized: this.trust.rejectUnauthorized, secureContext: this.trust.secureContext };
+      return new PlainUpstreamRequest(this.pool, key, target.address, target.port, method, target.path, headers, host, secure);
+    }
+    if (target.scheme === 'https') {
+      return https.request({ ...base, agent: this.httpsAgent!, servername: net.isIP(target.host) ? undefined : target.host, rejectUnauthorized: this.trust.rejectUnauthorized, secureContext: this.trust.secureContext } as https.RequestOptions);
     }
     return http.request({ ...base, agent: this.httpAgent! });
   }
@@ -284,7 +288,7 @@ export class Exit {
   close(): void {
     this.httpAgent?.destroy();
     this.pool?.close();
-    this.httpsAgent.destroy();
+    this.httpsAgent?.destroy();
   }
 }
 

@@ -1,5 +1,6 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 import * as net from 'node:net';
+import * as tls from 'node:tls';
 import { Readable, Writable } from 'node:stream';
 import { ChunkedDecoder, chunkOf, headEnd, LAST_CHUNK, MAX_HEADER_BYTES, parseResponseHead, ResponseHead } from './http1';
 
@@ -12,6 +13,17 @@ const IDLE_MS = 30_000;
 export const BODY_BUFFER_BYTES = 64 * 1024;
 
 function ignore(): void {}
+
+/** Kept TLS sessions (one per origin), at most: emptied when full. */
+const MAX_TLS_SESSIONS = 10_000;
+
+/** How an https:// origin is reached: over TLS, its certificate checked for `servername` (none for an IP literal). */
+export interface UpstreamTls {
+  servername: string | undefined;
+  rejectUnauthorized: boolean;
+  /** Node's roots plus PROXY_UPSTREAM_CA_FILE's, built once; undefined: Node's defaults. */
+  secureContext: tls.SecureContext | undefined;
+}
 
 /** Who a pooled connection's events go to: the exchange using it, or its pool while it is idle. */
 interface SocketOwner {
@@ -30,18 +42,21 @@ interface PooledSocket extends net.Socket {
 
 /**
  * The kept-alive connections of one local exit (its source address, or the default route)
- * to websites, by address and port: the plain-HTTP data path's replacement for an
- * `http.Agent` (whose request objects cost about a fifth of the CPU per request). Each
- * connection gets its listeners (and its idle timer) once, when it is opened: handing it
- * from one exchange to the next changes its owner, not its listeners.
+ * to websites, by origin: the data path's replacement for `http.Agent` and `https.Agent`
+ * (whose request objects cost about a fifth of the CPU per request). Each connection gets
+ * its listeners (and its idle timer) once, when it is opened: handing it from one exchange
+ * to the next changes its owner, not its listeners. A TLS connection resumes the last
+ * session of its origin (an abbreviated handshake: no certificate chain to verify).
  */
 export class UpstreamPool {
   private readonly idle = new Map<string, PooledSocket[]>();
+  /** The latest TLS session of each origin (by pool key), for the next connection to it. */
+  private readonly sessions = new Map<string, Buffer>();
 
   constructor(private readonly localAddress: string | undefined) {}
 
-  /** A kept-alive connection to `address:port`, or a new one; its events go to `owner`. */
-  take(key: string, address: string, port: number, owner: SocketOwner): { socket: net.Socket; reused: boolean } {
+  /** A kept-alive connection to `address:port` (over TLS with `secure`), or a new one; its events go to `owner`. */
+  take(key: string, address: string, port: number, owner: SocketOwner, secure: UpstreamTls | null): { socket: net.Socket; reused: boolean } {
     const list = this.idle.get(key);
     while (list && list.length > 0) {
       const socket = list.pop()!;
@@ -51,7 +66,7 @@ export class UpstreamPool {
       socket.owner = owner;
       return { socket, reused: true };
     }
-    const socket = net.connect({ host: address, port, localAddress: this.localAddress }) as PooledSocket;
+    const socket = (secure === null ? net.connect({ host: address, port, localAddress: this.localAddress }) : this.connectTls(key, address, port, secure)) as PooledSocket;
     socket.owner = owner;
     socket.idleIn = null;
     socket.setNoDelay(true);
@@ -65,6 +80,17 @@ export class UpstreamPool {
       if (socket.idleIn !== null) this.drop(key, socket);
     });
     return { socket, reused: false };
+  }
+
+  private connectTls(key: string, address: string, port: number, secure: UpstreamTls): tls.TLSSocket {
+    // tls.connect passes localAddress on to its TCP connection (its typings do not list it).
+    const options: tls.ConnectionOptions & { localAddress?: string } = { host: address, port, localAddress: this.localAddress, ...secure, session: this.sessions.get(key) };
+    const socket = tls.connect(options);
+    socket.on('session', (session: Buffer) => {
+      if (this.sessions.size >= MAX_TLS_SESSIONS) this.sessions.clear();
+      this.sessions.set(key, session);
+    });
+    return socket;
   }
 
   /** A connection whose exchange ended cleanly, kept for the next request to the same origin. */
@@ -93,6 +119,7 @@ export class UpstreamPool {
   close(): void {
     for (const list of this.idle.values()) for (const s of list) s.destroy();
     this.idle.clear();
+    this.sessions.clear();
   }
 }
 
@@ -138,7 +165,7 @@ function hangUp(): Error {
 const BODYLESS_STATUS = (s: number) => s === 204 || s === 304;
 
 /**
- * One plain-HTTP request to a website on a kept-alive connection of the exit's pool: the
+ * One HTTP/1.1 request to a website (plain or over TLS) on a kept-alive connection of the exit's pool: the
  * head is written together with the first body bytes (one write for a request whose body
  * was kept), a body of unknown length is sent chunked, and the response head is parsed
  * just enough for its framing (Content-Length, chunked, or until the close). Emits
@@ -171,6 +198,7 @@ export class UpstreamRequest extends Writable implements SocketOwner {
     path: string,
     headers: OutgoingHttpHeaders,
     host: string,
+    secure: UpstreamTls | null,
   ) {
     // Not destroyed once the request is sent: the connection still carries the response.
     super({ autoDestroy: false, highWaterMark: BODY_BUFFER_BYTES });
@@ -189,7 +217,7 @@ export class UpstreamRequest extends Writable implements SocketOwner {
     if (!hasHost) head = `${method} ${path} HTTP/1.1\r\nHost: ${host}\r\n${head.slice(head.indexOf('\r\n') + 2)}`;
     this.head = head;
     this.hasLength = hasLength;
-    const { socket, reused } = pool.take(key, address, port, this);
+    const { socket, reused } = pool.take(key, address, port, this, secure);
     this.socket = socket;
     this.reusedSocket = reused;
   }
