@@ -259,15 +259,6 @@ export class Exit {
         headers: auth ? { ...headers, 'Proxy-Authorization': auth } : headers,
       });
     }
-    const base = {
-      host: target.host,
-      port: target.port,
-      method,
-      path: target.path,
-      headers,
-      // Local exits connect to the address the SSRF guard checked: no second lookup.
-      lookup: this.config.kind === 'local' ? fixedLookup(target.address) : undefined,
-    };
     if (this.pool) {
       // A local exit: the raw data path (its own connections, to the address the guard checked).
       const authority = net.isIPv6(target.host) ? `[${target.host}]` : target.host;
@@ -279,6 +270,14 @@ export class Exit {
       const secure = { servername, rejectUnauthorized: this.trust.rejectUnauthorized, secureContext: this.trust.secureContext };
       return new PlainUpstreamRequest(this.pool, key, target.address, target.port, method, target.path, headers, host, secure);
     }
+    // Through a SOCKS or upstream proxy: Node's clients on the exit's tunnelling agents.
+    const base = {
+      host: target.host,
+      port: target.port,
+      method,
+      path: target.path,
+      headers,
+    };
     if (target.scheme === 'https') {
       return https.request({ ...base, agent: this.httpsAgent!, servername: net.isIP(target.host) ? undefined : target.host, rejectUnauthorized: this.trust.rejectUnauthorized, secureContext: this.trust.secureContext } as https.RequestOptions);
     }
@@ -290,22 +289,6 @@ export class Exit {
     this.pool?.close();
     this.httpsAgent?.destroy();
   }
-}
-
-/** Lookup functions by address, made once (a request on a kept-alive socket never calls it). */
-const fixedLookups = new Map<string, net.LookupFunction>();
-
-function fixedLookup(address: string): net.LookupFunction {
-  let lookup = fixedLookups.get(address);
-  if (lookup) return lookup;
-  const family = net.isIPv6(address) ? 6 : 4;
-  lookup = ((_host: string, options: { all?: boolean }, cb: (...args: unknown[]) => void) => {
-    if (options && options.all) cb(null, [{ address, family }]);
-    else cb(null, address, family);
-  }) as unknown as net.LookupFunction;
-  if (fixedLookups.size >= 10_000) fixedLookups.clear();
-  fixedLookups.set(address, lookup);
-  return lookup;
 }
 
 /** The label of an exit in `X-Proxy-Slave`: its source address, its proxy (no credentials), or `direct`. */
