@@ -1,5 +1,6 @@
 import { parseLightPage } from '../../dom';
 import { readStructuredData, firstRecord } from '../../structured-data';
+import { leanHtml } from '../lean-html';
 import { dateCandidates, toIsoDate } from './published-date';
 
 /** The candidates of a page, by day: the sources that state it and the labels beside it. */
@@ -129,6 +130,13 @@ describe('dateCandidates', () => {
       '2023-01-05': expect.objectContaining({ sources: ['shownDate'] }),
       '2022-11-30': expect.objectContaining({ sources: ['url'] }),
     });
+  });
+
+  it("reads the date of an aside or footer the reader dropped, as a source of its own", () => {
+    const html = `<html><body><h1>Title</h1><aside class="post-meta"><time datetime="2023-09-01T18:27:56Z">Sep 01, 2023</time></aside><p>Text.</p></body></html>`;
+    const document = parseLightPage(leanHtml(html));
+    const data = readStructuredData(document, 'https://blog.example/p');
+    expect(dateCandidates(undefined, data, document, 'https://blog.example/p').map((c) => [c.iso, c.features.from_furniture, c.features.from_timeElement])).toEqual([['2023-09-01T18:27:56Z', 1, 0]]);
   });
 
   it('gives nothing for a page without a date', () => {

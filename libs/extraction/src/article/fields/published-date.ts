@@ -15,10 +15,10 @@ export interface DateCandidate extends PublishedDate {
 }
 
 /** Where a date candidate comes from (each is a feature of the date model). */
-const SOURCES = ['structuredPublished', 'structuredModified', 'structuredCreated', 'recordPublished', 'recordModified', 'metaPublished', 'metaModified', 'timeElement', 'shownDate', 'afterHeadline', 'beforeHeadline', 'url'] as const;
+const SOURCES = ['structuredPublished', 'structuredModified', 'structuredCreated', 'recordPublished', 'recordModified', 'metaPublished', 'metaModified', 'timeElement', 'shownDate', 'afterHeadline', 'beforeHeadline', 'furniture', 'url'] as const;
 type Source = (typeof SOURCES)[number];
 /** Shown sources: what a reader sees on the page. */
-const SHOWN: ReadonlySet<Source> = new Set(['timeElement', 'shownDate', 'afterHeadline', 'beforeHeadline']);
+const SHOWN: ReadonlySet<Source> = new Set(['timeElement', 'shownDate', 'afterHeadline', 'beforeHeadline', 'furniture']);
 
 // Meta tags of a date, by what their names say (article:published_time, pubdate, pub-date, dc.date.issued, citation_publication_date …; article:modified_time, og:updated_time, last-modified …).
 const META_MODIFIED = /modif|updat|revis|lastmod/;
@@ -46,7 +46,7 @@ const MONTH_NAMES = [
 ];
 // Class and id words of an element that shows the date.
 const DATE_WORDS = new Set(['date', 'dates', 'dateline', 'published', 'publish', 'pubdate', 'timestamp', 'posted', 'datetime', 'time']);
-const MAX_DATE_TEXT = 80;
+export const MAX_DATE_TEXT = 80;
 const ISO_LIKE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?\s*(Z|[+-]\d{2}:?\d{2})?)?/;
 
 interface Sighting {
@@ -68,7 +68,7 @@ const MAX_SHOWN_ELEMENTS = 3;
  * Every day the page states as its date: the article record's datePublished / dateModified /
  * dateCreated, another record's (a WebPage's), meta tags of a publication or a change,
  * <time> elements, elements whose class names a date, the dates a reader sees right after the
- * <h1> or just above it, a date in the address. The same day from several places is one candidate with each of
+ * <h1> or just above it, the date of an aside or footer the reader dropped, a date in the address. The same day from several places is one candidate with each of
  * its sources; the date model weighs them (sources, agreement, an "Updated" or "Published"
  * label beside it, the latest or earliest of the page's days, shown on the page or not).
  */
@@ -87,7 +87,11 @@ export function dateCandidates(article: StructuredRecord | undefined, data: Stru
     if (META_MODIFIED.test(key)) add('metaModified', values[0]);
     else if (META_PUBLISHED.test(key)) add('metaPublished', values[0]);
   }
-  for (const time of document.querySelectorAll('time').slice(0, MAX_SHOWN_ELEMENTS)) add('timeElement', time.getAttribute('datetime') || normalizeSpace(time.textContent), contextOf(time));
+  const times = document.querySelectorAll('time');
+  // An aside's or a footer's date that leanHtml left in place of the block (no text, no context).
+  const [furniture, shown] = [times.filter((t) => t.hasAttribute('data-furniture')), times.filter((t) => !t.hasAttribute('data-furniture'))];
+  for (const time of shown.slice(0, MAX_SHOWN_ELEMENTS)) add('timeElement', time.getAttribute('datetime') || normalizeSpace(time.textContent), contextOf(time));
+  for (const time of furniture.slice(0, MAX_SHOWN_ELEMENTS)) add('furniture', time.getAttribute('datetime'));
   for (const element of shownDateElements(document).slice(0, MAX_SHOWN_ELEMENTS)) add('shownDate', shortTextOf(element, MAX_DATE_TEXT), contextOf(element));
   const h1 = document.querySelector('h1');
   if (h1) {
