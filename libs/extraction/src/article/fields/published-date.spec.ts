@@ -139,6 +139,11 @@ describe('dateCandidates', () => {
     expect(dateCandidates(undefined, data, document, 'https://blog.example/p').map((c) => [c.iso, c.features.from_furniture, c.features.from_timeElement])).toEqual([['2023-09-01T18:27:56Z', 1, 0]]);
   });
 
+  it("reads an address date with the month's name", () => {
+    expect(candidatesOf('<html><body><p>Text.</p></body></html>', 'https://wine.example/blog/2023/october/03/how-many-wines/')).toEqual({ '2023-10-03': expect.objectContaining({ sources: ['url'] }) });
+    expect(candidatesOf('<html><body><p>Text.</p></body></html>', 'https://wine.example/blog/2023/guides/03/')).toEqual({});
+  });
+
   it('gives nothing for a page without a date', () => {
     expect(candidatesOf('<html><body><h1>Contact us</h1><p>Call 555-0100, open 9:00 to 17:00.</p></body></html>', 'https://shop.example/contact')).toEqual({});
   });

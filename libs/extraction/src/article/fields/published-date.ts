@@ -28,6 +28,8 @@ const UPDATED_WORDS = /updat|modif|revis|reviewed|aktualisiert|mis à jour|actua
 const PUBLISHED_WORDS = /publi|posted|veröffentlicht|erschienen|pubblicat|gepubliceerd/i;
 // A date in the address: /2024/03/05/, 2024-03-05, /2024/03/05the-slug (whatever follows but a digit).
 const URL_DATE = /(?:^|\/)((?:19|20)\d{2})[/-](\d{1,2})[/-](\d{1,2})(?!\d)/;
+// Or with the month's name: /2023/october/03/.
+const URL_WRITTEN_DATE = /(?:^|\/)((?:19|20)\d{2})\/(\p{L}{3,})\/(\d{1,2})(?!\d)/u;
 // Month names in en, de, fr, it, es, pt, nl (index + 1 is the month). A written name or
 // abbreviation is the month whose names it begins, when they all agree ("Mar", "Sept", "Okt").
 const MONTH_NAMES = [
@@ -106,8 +108,11 @@ export function dateCandidates(article: StructuredRecord | undefined, data: Stru
       if (text.length <= MAX_DATE_TEXT && toIsoDate(text)) add('beforeHeadline', text, `${before[i + 1] ?? ''} ${text}`);
     });
   }
-  const addressDate = URL_DATE.exec(pathOf(url));
+  const path = pathOf(url);
+  const addressDate = URL_DATE.exec(path);
+  const writtenAddressDate = addressDate ? null : URL_WRITTEN_DATE.exec(path);
   if (addressDate) add('url', `${addressDate[1]}-${pad(+addressDate[2])}-${pad(+addressDate[3])}`);
+  else if (writtenAddressDate && monthNumber(writtenAddressDate[2])) add('url', `${writtenAddressDate[1]}-${pad(monthNumber(writtenAddressDate[2]))}-${pad(+writtenAddressDate[3])}`);
   return groupedByDay(sightings);
 }
 
