@@ -19,13 +19,14 @@ const FIELDS: [ArticleField, 'headline' | 'author' | 'datePublished'][] = [
   ['date', 'datePublished'],
 ];
 
-function answer(article: Pick<Article, 'headline' | 'author' | 'authorsList' | 'datePublished'>, field: ArticleField): string | undefined {
+export function answer(article: Pick<Article, 'headline' | 'author' | 'authorsList' | 'datePublished'>, field: ArticleField): string | undefined {
   if (field === 'headline') return article.headline;
   if (field === 'author') return article.author || article.authorsList?.join(', '); // the metric: authorsList when author is empty
   return article.datePublished;
 }
 
-function main(): void {
+/** Every page's evidence and its fields as the models fitted on the other folds' sites answer them; `scored`: the WCXB dev articles' indexes. */
+export function crossValidatedArticleFields() {
   const pages = loadCorpus(['article-extraction-dev', 'wcxb-dev']);
   const runs = pages.map((page) => ({ articleEvidence: extractArticleWithEvidence(page.html, page.url, { articleBodyRaw: false }, SHIPPED_MODELS).evidence }));
   const answers: ReturnType<typeof modelledArticleFields>[] = new Array(pages.length);
@@ -37,6 +38,11 @@ function main(): void {
     });
   }
   const scored = pages.map((_, i) => i).filter((i) => pages[i].dataset === 'wcxb-dev' && pages[i].pageType === 'article');
+  return { pages, runs, answers, scored };
+}
+
+function main(): void {
+  const { pages, answers, scored } = crossValidatedArticleFields();
   const misses: string[] = ['field\tid\turl\tours\ttruth'];
   for (const [field, truthKey] of FIELDS) {
     const counts = emptyFieldCounts();
@@ -52,4 +58,4 @@ function main(): void {
   if (file) writeFileSync(file, `${misses.join('\n')}\n`);
 }
 
-main();
+if (require.main === module) main();

@@ -11,6 +11,13 @@ describe('leanHtml', () => {
     for (const block of kept) expect(leanHtml(`<body>${block}</body>`)).toBe(`<body>${block}</body>`);
   });
 
+  it('leaves the date a dropped short aside or footer shows in its place, as an empty marked <time>', () => {
+    expect(leanHtml('<body><aside><time datetime="2021-06-06">June 6, 2021</time></aside><p>Text</p></body>')).toBe('<body><time data-furniture datetime="2021-06-06T00:00:00"></time><p>Text</p></body>');
+    expect(leanHtml('<body><p>Text</p><footer class="author__meta">By Jo <span class="date">March 30, 2023 | 4 min read</span></footer></body>')).toBe('<body><p>Text</p><time data-furniture datetime="2023-03-30T00:00:00"></time></body>');
+    // A long sidebar's dates (its list of other posts) are not the article's.
+    expect(leanHtml(`<body><aside>${'<li><a>Another post</a> 1 May 2024</li>'.repeat(30)}</aside><p>Text</p></body>`)).toBe('<body><p>Text</p></body>');
+  });
+
   it('drops whitespace before block tags only: inline neighbours stay separate words', () => {
     expect(leanHtml('<div>\n  <p>a</p>\n  <p><b>one</b> <i>two</i></p>\n</div>')).toBe('<div><p>a</p><p><b>one</b> <i>two</i></p></div>');
   });

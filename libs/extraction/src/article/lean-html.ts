@@ -1,3 +1,6 @@
+import { decodeEntities } from '../dom';
+import { MAX_DATE_TEXT, toIsoDate } from './fields/published-date';
+
 /**
  * The article reader's cut of the html before parsing: parsing (a DOM node each) is most of
  * the engine's time, and a third of a page's nodes are whitespace or furniture that the body
@@ -9,12 +12,20 @@
  *   nor is a <header> without a headline (<h1>) or a date: the site's banner and menus.
  * - <link> tags: stylesheets, icons and feeds.
  * - Noscript fallbacks go: pages are read as rendered with scripts on.
+ * - A dropped <aside>, <footer> or <header> that shows a date ("<aside><time>June 6, 2021</time></aside>",
+ *   a byline footer) leaves that date behind as an empty `<time data-furniture datetime=…>`: no
+ *   text for the body, but in its place for the date reader.
  */
 const BLOCK_TAG_AHEAD = />\s+(?=<\/?(?:address|article|aside|blockquote|body|dd|div|dl|dt|fieldset|figcaption|figure|footer|form|h[1-6]|head|header|hr|html|li|link|main|meta|nav|noscript|ol|option|p|section|select|table|tbody|td|tfoot|th|thead|title|tr|ul)\b)/gi;
 // The name must end the tag name: <header-nav> is a custom element, not a <header>.
 const FURNITURE = /<(nav|aside|footer|header|noscript)(?=[\s/>])[^>]*>[\s\S]*?<\/\1\s*>|<link(?=[\s/>])[^>]*>/gi;
 const STRUCTURED_MARKUP = /\b(?:itemprop|itemscope|typeof|property)=|breadcrumb/i;
 const ARTICLE_HEADER = /<h1\b|<time\b/i;
+// Furniture longer than this is a sidebar or a site footer, not a post's date line.
+const MAX_DATED_FURNITURE = 700;
+const TAG = /<[^>]*>/;
+const TIME_DATETIME = /<time\b[^>]*\sdatetime=["']([^"']+)/i;
+const YEAR = /\d{4}/;
 
 function isKept(block: string, tag: string | undefined): boolean {
   switch (tag?.toLowerCase()) {
@@ -29,5 +40,18 @@ function isKept(block: string, tag: string | undefined): boolean {
 }
 
 export function leanHtml(html: string): string {
-  return html.replace(FURNITURE, (block, tag: string | undefined) => (isKept(block, tag) ? block : '')).replace(BLOCK_TAG_AHEAD, '>');
+  return html.replace(FURNITURE, (block, tag: string | undefined) => (isKept(block, tag) ? block : furnitureDateMark(block, tag))).replace(BLOCK_TAG_AHEAD, '>');
+}
+
+/** The first date a short dropped aside, footer or header shows (a <time>'s datetime first), as an empty marked <time>; else nothing. */
+function furnitureDateMark(block: string, tag: string | undefined): string {
+  if (tag === undefined || block.length > MAX_DATED_FURNITURE || !/^(?:aside|footer|header)$/i.test(tag) || !YEAR.test(block)) return '';
+  const machineDate = TIME_DATETIME.exec(block);
+  const pieces = machineDate ? [machineDate[1], ...block.split(TAG)] : block.split(TAG);
+  for (const piece of pieces) {
+    const text = piece.trim();
+    const iso = text.length <= MAX_DATE_TEXT && YEAR.test(text) ? toIsoDate(decodeEntities(text)) : undefined;
+    if (iso) return `<time data-furniture datetime="${iso}"></time>`;
+  }
+  return '';
 }

@@ -1,7 +1,7 @@
 import { parseLightPage } from './light-dom';
 import { withoutNonContent } from './pre-parse';
 import { documentBaseUrl, resolveUrl } from './url';
-import { layoutText, normalizeSpace, shortTextOf, textOf } from './text';
+import { layoutText, normalizeSpace, shortTextOf, textOf, textsBefore } from './text';
 
 describe('dom helpers', () => {
   it('parses a fragment as a whole document', () => {
@@ -44,6 +44,13 @@ describe('shortTextOf', () => {
     const document = parseLightPage(`<div id="a">${' '.repeat(500)}<b>£49.00</b>${'\n   '.repeat(100)}</div><div id="b">${'word '.repeat(50)}</div>`);
     expect(shortTextOf(document.querySelector('#a')!, 40)).toBe('£49.00');
     expect(shortTextOf(document.querySelector('#b')!, 40)).toBeUndefined();
+  });
+});
+
+describe('textsBefore', () => {
+  it('gives the texts before an element, nearest first, through its ancestors and their earlier siblings', () => {
+    const document = parseLightPage('<body><p>far</p><div><span>News</span> <b>12 March</b></div><header><em>kicker</em><h1>Title</h1></header></body>');
+    expect(textsBefore(document.querySelector('h1')!, 3)).toEqual(['kicker', '12 March', 'News']);
   });
 });
 

@@ -101,6 +101,27 @@ export function textsAfter(start: DomElement, limit: number): [string, string][]
   return texts;
 }
 
+/** The texts that come before an element in document order, nearest first (up to `limit`). */
+export function textsBefore(start: DomElement, limit: number): string[] {
+  const texts: string[] = [];
+  // Last-to-first through a subtree: its texts in reverse document order.
+  const visitBackwards = (node: DomNode) => {
+    if (node.nodeType === TEXT_NODE) {
+      const text = normalizeSpace(node.textContent);
+      if (text) texts.push(text);
+      return;
+    }
+    if (!isElement(node) || SKIPPED_TAGS.has(node.localName)) return;
+    const children = node.childNodes;
+    for (let i = children.length - 1; i >= 0 && texts.length < limit; i--) visitBackwards(children[i]);
+  };
+  for (let node: DomElement = start; node.parentElement && texts.length < limit; node = node.parentElement) {
+    const siblings = node.parentElement.childNodes;
+    for (let i = siblings.indexOf(node) - 1; i >= 0 && texts.length < limit; i--) visitBackwards(siblings[i]);
+  }
+  return texts.slice(0, limit);
+}
+
 function nextInOrder(node: DomNode, skipChildren: boolean): DomNode | null {
   if (!skipChildren && node.firstChild) return node.firstChild;
   for (let current: DomNode | null = node; current; current = current.parentElement) if (current.nextSibling) return current.nextSibling;

@@ -1,5 +1,6 @@
 import { parseLightPage } from '../../dom';
 import { readStructuredData, firstRecord } from '../../structured-data';
+import { leanHtml } from '../lean-html';
 import { dateCandidates, toIsoDate } from './published-date';
 
 /** The candidates of a page, by day: the sources that state it and the labels beside it. */
@@ -58,6 +59,14 @@ describe('toIsoDate', () => {
     expect(toIsoDate('Posted on the 15/12/2025 at 19:00')).toBe('2025-12-15T19:00:00');
   });
 
+  it('reads year-first dates with dots or a written month, and day-month-year joined by hyphens', () => {
+    expect(toIsoDate('2025.12.17')).toBe('2025-12-17T00:00:00');
+    expect(toIsoDate('2023 Jan 7')).toBe('2023-01-07T00:00:00');
+    expect(toIsoDate('04-Aug-2021')).toBe('2021-08-04T00:00:00');
+    // Spanish and Italian abbreviations as elsewhere: "ago" is agosto.
+    expect(toIsoDate('04-ago-2021')).toBe('2021-08-04T00:00:00');
+  });
+
   it('refuses what is no date', () => {
     expect(toIsoDate('2019-13-45')).toBeUndefined();
     expect(toIsoDate('yesterday')).toBeUndefined();
@@ -103,6 +112,36 @@ describe('dateCandidates', () => {
       '2020-12-23': expect.objectContaining({ sources: ['metaPublished'] }),
       '2025-05-23': expect.objectContaining({ sources: ['metaModified'] }),
     });
+  });
+
+  it('finds a date shown just above the headline, with the label before it', () => {
+    const html = `<html><body><div class="kicker"><span>Published</span> <span>12 March 2025</span></div><h1>The headline</h1><p>Text of the post.</p></body></html>`;
+    expect(candidatesOf(html)).toEqual({ '2025-03-12': expect.objectContaining({ sources: ['beforeHeadline'], published: 1 }) });
+    // A date far above the headline (a sidebar's, the site's) is not the article's.
+    const far = `<html><body><p>News of 3 May 2024</p><p>one</p><p>two</p><p>three</p><p>four</p><h1>The headline</h1><p>Text.</p></body></html>`;
+    expect(candidatesOf(far)).toEqual({});
+  });
+
+  it("reads meta names with pub-date, an element of class \"dates\", and an address date glued to the slug", () => {
+    const html = `<html><head><meta name="pub-date" content="2024-02-01"></head><body><p>Text.</p>
+      <footer><div class="dates">Jan 5, 2023</div></footer></body></html>`;
+    expect(candidatesOf(html, 'https://news.example/2022-11-30story-of-the-day')).toEqual({
+      '2024-02-01': expect.objectContaining({ sources: ['metaPublished'] }),
+      '2023-01-05': expect.objectContaining({ sources: ['shownDate'] }),
+      '2022-11-30': expect.objectContaining({ sources: ['url'] }),
+    });
+  });
+
+  it("reads the date of an aside or footer the reader dropped, as a source of its own", () => {
+    const html = `<html><body><h1>Title</h1><aside class="post-meta"><time datetime="2023-09-01T18:27:56Z">Sep 01, 2023</time></aside><p>Text.</p></body></html>`;
+    const document = parseLightPage(leanHtml(html));
+    const data = readStructuredData(document, 'https://blog.example/p');
+    expect(dateCandidates(undefined, data, document, 'https://blog.example/p').map((c) => [c.iso, c.features.from_furniture, c.features.from_timeElement])).toEqual([['2023-09-01T18:27:56Z', 1, 0]]);
+  });
+
+  it("reads an address date with the month's name", () => {
+    expect(candidatesOf('<html><body><p>Text.</p></body></html>', 'https://wine.example/blog/2023/october/03/how-many-wines/')).toEqual({ '2023-10-03': expect.objectContaining({ sources: ['url'] }) });
+    expect(candidatesOf('<html><body><p>Text.</p></body></html>', 'https://wine.example/blog/2023/guides/03/')).toEqual({});
   });
 
   it('gives nothing for a page without a date', () => {

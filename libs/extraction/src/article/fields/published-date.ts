@@ -1,4 +1,4 @@
-import { DomDocument, DomElement, classWords, normalizeSpace, shortTextOf, textsAfter } from '../../dom';
+import { DomDocument, DomElement, classWords, normalizeSpace, shortTextOf, textsAfter, textsBefore } from '../../dom';
 import { StructuredData, StructuredRecord, propertyText } from '../../structured-data';
 import { FeatureValues, LogisticModel, predictProbability } from '../../model/logistic';
 
@@ -15,19 +15,21 @@ export interface DateCandidate extends PublishedDate {
 }
 
 /** Where a date candidate comes from (each is a feature of the date model). */
-const SOURCES = ['structuredPublished', 'structuredModified', 'structuredCreated', 'recordPublished', 'recordModified', 'metaPublished', 'metaModified', 'timeElement', 'shownDate', 'afterHeadline', 'url'] as const;
+const SOURCES = ['structuredPublished', 'structuredModified', 'structuredCreated', 'recordPublished', 'recordModified', 'metaPublished', 'metaModified', 'timeElement', 'shownDate', 'afterHeadline', 'beforeHeadline', 'furniture', 'url'] as const;
 type Source = (typeof SOURCES)[number];
 /** Shown sources: what a reader sees on the page. */
-const SHOWN: ReadonlySet<Source> = new Set(['timeElement', 'shownDate', 'afterHeadline']);
+const SHOWN: ReadonlySet<Source> = new Set(['timeElement', 'shownDate', 'afterHeadline', 'beforeHeadline', 'furniture']);
 
-// Meta tags of a date, by what their names say (article:published_time, pubdate, dc.date.issued, citation_publication_date …; article:modified_time, og:updated_time, last-modified …).
+// Meta tags of a date, by what their names say (article:published_time, pubdate, pub-date, dc.date.issued, citation_publication_date …; article:modified_time, og:updated_time, last-modified …).
 const META_MODIFIED = /modif|updat|revis|lastmod/;
-const META_PUBLISHED = /publi|pubdate|^date$|^dc(terms)?\.date|issued|created|^citation_date|^sailthru\.date/;
+const META_PUBLISHED = /publi|pub-?date|^date$|^dc(terms)?\.date|issued|created|^citation_date|^sailthru\.date/;
 // Words a page puts before a date it updated, or the date it published, in en/de/fr/it/es/pt/nl.
 const UPDATED_WORDS = /updat|modif|revis|reviewed|aktualisiert|mis à jour|actualiz|atualiz|bijgewerkt|aggiornat/i;
 const PUBLISHED_WORDS = /publi|posted|veröffentlicht|erschienen|pubblicat|gepubliceerd/i;
-// A date in the address: /2024/03/05/ or 2024-03-05.
-const URL_DATE = /(?:^|\/)((?:19|20)\d{2})[/-](\d{1,2})[/-](\d{1,2})(?:$|[/_.-])/;
+// A date in the address: /2024/03/05/, 2024-03-05, /2024/03/05the-slug (whatever follows but a digit).
+const URL_DATE = /(?:^|\/)((?:19|20)\d{2})[/-](\d{1,2})[/-](\d{1,2})(?!\d)/;
+// Or with the month's name: /2023/october/03/.
+const URL_WRITTEN_DATE = /(?:^|\/)((?:19|20)\d{2})\/(\p{L}{3,})\/(\d{1,2})(?!\d)/u;
 // Month names in en, de, fr, it, es, pt, nl (index + 1 is the month). A written name or
 // abbreviation is the month whose names it begins, when they all agree ("Mar", "Sept", "Okt").
 const MONTH_NAMES = [
@@ -45,8 +47,8 @@ const MONTH_NAMES = [
   ['december', 'dezember', 'décembre', 'dicembre', 'diciembre', 'dezembro'],
 ];
 // Class and id words of an element that shows the date.
-const DATE_WORDS = new Set(['date', 'dateline', 'published', 'publish', 'pubdate', 'timestamp', 'posted', 'datetime', 'time']);
-const MAX_DATE_TEXT = 80;
+const DATE_WORDS = new Set(['date', 'dates', 'dateline', 'published', 'publish', 'pubdate', 'timestamp', 'posted', 'datetime', 'time']);
+export const MAX_DATE_TEXT = 80;
 const ISO_LIKE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?\s*(Z|[+-]\d{2}:?\d{2})?)?/;
 
 interface Sighting {
@@ -58,15 +60,17 @@ interface Sighting {
   firstAfterHeadline: boolean;
 }
 
-// How far past the <h1> a shown date is looked for (text nodes), and how long its text may be.
+// How far past the <h1> a shown date is looked for (text nodes), and how far before it (a
+// dateline or kicker above the headline: "News · 12 March 2025").
 const TEXTS_AFTER_HEADLINE = 40;
+const TEXTS_BEFORE_HEADLINE = 4;
 const MAX_SHOWN_ELEMENTS = 3;
 
 /**
  * Every day the page states as its date: the article record's datePublished / dateModified /
  * dateCreated, another record's (a WebPage's), meta tags of a publication or a change,
  * <time> elements, elements whose class names a date, the dates a reader sees right after the
- * <h1>, a date in the address. The same day from several places is one candidate with each of
+ * <h1> or just above it, the date of an aside or footer the reader dropped, a date in the address. The same day from several places is one candidate with each of
  * its sources; the date model weighs them (sources, agreement, an "Updated" or "Published"
  * label beside it, the latest or earliest of the page's days, shown on the page or not).
  */
@@ -85,7 +89,11 @@ export function dateCandidates(article: StructuredRecord | undefined, data: Stru
     if (META_MODIFIED.test(key)) add('metaModified', values[0]);
     else if (META_PUBLISHED.test(key)) add('metaPublished', values[0]);
   }
-  for (const time of document.querySelectorAll('time').slice(0, MAX_SHOWN_ELEMENTS)) add('timeElement', time.getAttribute('datetime') || normalizeSpace(time.textContent), contextOf(time));
+  const times = document.querySelectorAll('time');
+  // An aside's or a footer's date that leanHtml left in place of the block (no text, no context).
+  const [furniture, shown] = [times.filter((t) => t.hasAttribute('data-furniture')), times.filter((t) => !t.hasAttribute('data-furniture'))];
+  for (const time of shown.slice(0, MAX_SHOWN_ELEMENTS)) add('timeElement', time.getAttribute('datetime') || normalizeSpace(time.textContent), contextOf(time));
+  for (const time of furniture.slice(0, MAX_SHOWN_ELEMENTS)) add('furniture', time.getAttribute('datetime'));
   for (const element of shownDateElements(document).slice(0, MAX_SHOWN_ELEMENTS)) add('shownDate', shortTextOf(element, MAX_DATE_TEXT), contextOf(element));
   const h1 = document.querySelector('h1');
   if (h1) {
@@ -95,9 +103,16 @@ export function dateCandidates(article: StructuredRecord | undefined, data: Stru
       add('afterHeadline', text, `${previous} ${text}`, first);
       first = false;
     }
+    const before = textsBefore(h1, TEXTS_BEFORE_HEADLINE);
+    before.forEach((text, i) => {
+      if (text.length <= MAX_DATE_TEXT && toIsoDate(text)) add('beforeHeadline', text, `${before[i + 1] ?? ''} ${text}`);
+    });
   }
-  const addressDate = URL_DATE.exec(pathOf(url));
+  const path = pathOf(url);
+  const addressDate = URL_DATE.exec(path);
+  const writtenAddressDate = addressDate ? null : URL_WRITTEN_DATE.exec(path);
   if (addressDate) add('url', `${addressDate[1]}-${pad(+addressDate[2])}-${pad(+addressDate[3])}`);
+  else if (writtenAddressDate && monthNumber(writtenAddressDate[2])) add('url', `${writtenAddressDate[1]}-${pad(monthNumber(writtenAddressDate[2]))}-${pad(+writtenAddressDate[3])}`);
   return groupedByDay(sightings);
 }
 
@@ -181,15 +196,15 @@ export function toIsoDate(text: string): string | undefined {
     const offset = zone === undefined ? '' : zone === 'Z' ? 'Z' : zone.replace(/^([+-]\d{2}):?(\d{2})$/, '$1:$2');
     return `${year}-${month}-${day}T${hours}:${minutes}:${seconds}${fraction}${offset}`;
   }
-  const written = WRITTEN_MONTH_FIRST.exec(text) ?? WRITTEN_DAY_FIRST.exec(text);
-  if (written) {
-    const [monthName, day] = /^\d/.test(written[1]) ? [written[2], written[1]] : [written[1], written[2]];
+  const written = WRITTEN_MONTH_FIRST.exec(text) ?? WRITTEN_DAY_FIRST.exec(text) ?? WRITTEN_YEAR_FIRST.exec(text);
+  if (written?.groups) {
+    const { year, monthName, day } = written.groups;
     const month = monthNumber(monthName);
-    if (month && validDate(+written[3], month, +day)) return `${written[3]}-${pad(month)}-${pad(+day)}T${timeOfDay(text.replace(written[0], ' '))}`;
+    if (month && validDate(+year, month, +day)) return `${year}-${pad(month)}-${pad(+day)}T${timeOfDay(text.replace(written[0], ' '))}`;
   }
-  // Numeric: 2024年3月5日 / 2024년 3월 5일, 2024/03/05, 05.03.2024 (day first); with slashes the
+  // Numeric: 2024年3月5日 / 2024년 3월 5일, 2024/03/05, 2024.03.05, 05.03.2024 (day first); with slashes the
   // order is known only when one part is over 12 (31/12/2024, 12/31/2024): 03/05/2024 is left out.
-  const numeric = /(\d{4})\s*[年년]\s*(\d{1,2})\s*[月월]\s*(\d{1,2})\s*[日일]?/.exec(text) ?? /\b(\d{4})\/(\d{1,2})\/(\d{1,2})\b/.exec(text);
+  const numeric = /(\d{4})\s*[年년]\s*(\d{1,2})\s*[月월]\s*(\d{1,2})\s*[日일]?/.exec(text) ?? /\b(\d{4})[/.](\d{1,2})[/.](\d{1,2})\b/.exec(text);
   const dotted = /\b(\d{1,2})\.(\d{1,2})\.(\d{4})\b/.exec(text);
   const slashed = /\b(\d{1,2})\/(\d{1,2})\/(\d{4})\b/.exec(text);
   const [year, month, day] = numeric
@@ -204,9 +219,11 @@ export function toIsoDate(text: string): string | undefined {
   return undefined;
 }
 
-// "Nov. 19, 2019", "March 5, 2024"; "19 November 2019", "5. März 2024", "5 de marzo de 2024".
-const WRITTEN_MONTH_FIRST = /(?<![\p{L}])(\p{L}{3,})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b/u;
-const WRITTEN_DAY_FIRST = /\b(\d{1,2})(?:st|nd|rd|th|\.)?\s+(?:de\s+)?(\p{L}{3,})\.?,?\s+(?:de\s+)?(\d{4})\b/u;
+// "Nov. 19, 2019", "March 5, 2024"; "19 November 2019", "5. März 2024", "5 de marzo de 2024",
+// "04-Aug-2021", "04-ago-2021"; "2023 Jan 7".
+const WRITTEN_MONTH_FIRST = /(?<![\p{L}])(?<monthName>\p{L}{3,})\.?\s+(?<day>\d{1,2})(?:st|nd|rd|th)?,?\s+(?<year>\d{4})\b/u;
+const WRITTEN_DAY_FIRST = /\b(?<day>\d{1,2})(?:st|nd|rd|th|\.)?(?:\s+|-)(?:de\s+)?(?<monthName>\p{L}{3,})\.?,?(?:\s+|-)(?:de\s+)?(?<year>\d{4})\b/u;
+const WRITTEN_YEAR_FIRST = /\b(?<year>\d{4})\s+(?<monthName>\p{L}{3,})\.?\s+(?<day>\d{1,2})\b(?!:)/u;
 
 function monthNumber(name: string): number {
   const token = name.toLowerCase();
