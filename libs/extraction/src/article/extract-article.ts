@@ -67,7 +67,7 @@ export function extractArticleWithEvidence(
   // Everything read from the page as a whole comes first: finding the body prunes the document.
   const data = readStructuredData(document, baseUrl);
   const record = firstRecord(data, ARTICLE_TYPES);
-  const candidates = headlineCandidates(record, data, document);
+  const candidates = headlineCandidates(record, data, document, baseUrl);
   // The title repeated at the top of the body is not body text: any place the page states it (not only the chosen one, so the body does not hang on the headline model).
   // A later <h1> that no other place states is a sub-heading of the body, not its title.
   const titles = new Set(candidates.filter((c) => !(c.features.from_laterH1 && c.features.agreement === 1)).map((c) => headingKey(c.text)).filter(Boolean));

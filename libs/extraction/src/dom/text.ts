@@ -30,9 +30,10 @@ const SKIPPED_TAGS = new Set(['script', 'style', 'noscript', 'template', 'svg', 
 
 /**
  * The element's text laid out as a reader sees it: one line per block (paragraph, list item,
- * table row, definition term…), table cells and inline elements separated by a space.
+ * table row, definition term…), table cells and inline elements separated by `inlineGap`
+ * (a space; '' where markup splits words, as in headings: "C<span>ycle</span>").
  */
-export function layoutText(root: DomNode): string {
+export function layoutText(root: DomNode, inlineGap = ' '): string {
   const lines: string[] = [];
   let line: string[] = [];
   // Line breaks in the source are spaces to a reader (normalizeSpace); only blocks start lines.
@@ -50,10 +51,10 @@ export function layoutText(root: DomNode): string {
     if (!isElement(node) || SKIPPED_TAGS.has(node.localName)) return;
     const block = BLOCK_TAGS.has(node.localName);
     if (block) endLine();
-    else line.push(' ');
+    else line.push(inlineGap);
     for (let child = node.firstChild; child; child = child.nextSibling) visit(child);
     if (block) endLine();
-    else line.push(' ');
+    else line.push(inlineGap);
   };
   visit(root);
   endLine();

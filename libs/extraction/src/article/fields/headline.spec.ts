@@ -7,7 +7,7 @@ function candidatesOf(html: string) {
   const document = parseLightPage(html);
   const data = readStructuredData(document, 'https://blog.example/a-post');
   return Object.fromEntries(
-    headlineCandidates(firstRecord(data, ['Article']), data, document).map((c) => [
+    headlineCandidates(firstRecord(data, ['Article']), data, document, 'https://blog.example/a-post').map((c) => [
       c.text,
       { sources: Object.keys(c.features).filter((k) => k.startsWith('from_') && c.features[k]).map((k) => k.slice(5)), h1TitleOverlap: c.features.h1TitleOverlap },
     ]),

@@ -1,4 +1,4 @@
-import { DomDocument, normalizeSpace } from '../../dom';
+import { DomDocument, DomElement, hasClassWord, layoutText, normalizeSpace, resolveUrl } from '../../dom';
 import { StructuredData, StructuredRecord, metaValue, propertyText } from '../../structured-data';
 import { FeatureValues, LogisticModel, predictProbability } from '../../model/logistic';
 
@@ -11,9 +11,13 @@ export interface HeadlineCandidate {
   features: FeatureValues;
 }
 
-// " | Site", " - Site", " — Site", " · Site" at the end of a title; ": Site" is too often part of the headline.
-const SITE_TAIL = /\s+[|–—·-]\s+[^|–—·]+$/;
-const SEPARATOR = /\s[|–—·-]\s/;
+// " | Site", " - Site", " — Site", " · Site", " • Site", " » Site" at the end of a title; ": Site" is too often part of the headline.
+const SITE_TAIL = /\s+[|–—·•»-]\s+[^|–—·•»]+$/;
+const SEPARATOR = /\s[|–—·•»-]\s/;
+// What may stand between a title and the site's name when the name is known: "Blog: Post", "site.com Post", "Post | Blog".
+const NAME_SEPARATOR = '[\\s|–—·•»:-]';
+// Class or id words of a heading styled as the page's title ("entry-title", "post-headline", "mainHeading").
+const TITLE_CLASS_WORDS = new Set(['title', 'headline', 'heading']);
 
 /**
  * Every place the page states its headline (structured data, og/twitter titles, the <h1>,
@@ -21,23 +25,29 @@ const SEPARATOR = /\s[|–—·-]\s/;
  * weighs: its source, how many other places agree, its length, a separator or the site's
  * name left in it.
  */
-export function headlineCandidates(article: StructuredRecord | undefined, data: StructuredData, document: DomDocument): HeadlineCandidate[] {
+export function headlineCandidates(article: StructuredRecord | undefined, data: StructuredData, document: DomDocument, baseUrl: string): HeadlineCandidate[] {
   const og = metaValue(data, 'og:title');
-  const h1s = document.querySelectorAll('h1');
+  // The first <h1>, and the next two (when the first is the site's logo, the article's comes later).
+  const h1s = document.querySelectorAll('h1').slice(0, 3);
+  const h1Texts = h1s.map(headingText);
+  const homeTexts = h1Texts.filter((_, i) => linksHome(h1s[i], baseUrl));
   const title = document.title;
+  // The site's names: a title starting or ending with one of them is cut there ("Blog: Post", "site.com Post").
+  const siteNames = [metaValue(data, 'og:site_name'), ...homeTexts, hostName(baseUrl)];
   const found: [Source, string | undefined][] = [
     ['structuredHeadline', propertyText(article, 'headline')],
     ['structuredName', propertyText(article, 'name')],
     ['ogTitle', og],
     ['twitterTitle', metaValue(data, 'twitter:title')],
-    // The first <h1>, and the next two (when the first is the site's logo, the article's comes later).
-    ...h1s.slice(0, 3).map((h1, i): [Source, string | undefined] => [i === 0 ? 'h1' : 'laterH1', h1.textContent ?? undefined]),
-    ['ogTitleCut', og?.replace(SITE_TAIL, '')],
-    ['titleCut', title.replace(SITE_TAIL, '')],
+    ...h1Texts.map((text, i): [Source, string | undefined] => [i === 0 ? 'h1' : 'laterH1', text]),
+    ['ogTitleCut', og && withoutSiteName(og, siteNames)],
+    ['titleCut', withoutSiteName(title, siteNames)],
     ['title', title],
   ];
   const texts = found.map(([source, text]) => [source, normalizeSpace(text)] as const).filter(([, text]) => text);
   const keys = texts.map(([, text]) => headlineKey(text));
+  const homeKeys = new Set(homeTexts.map(headlineKey));
+  const titleClassKeys = new Set(h1Texts.filter((_, i) => hasClassWord(h1s[i], TITLE_CLASS_WORDS)).map(headlineKey));
   const siteName = headlineKey(metaValue(data, 'og:site_name') ?? '');
   const h1Count = Math.min(h1s.length, 3);
   const titleWords = new Set(`${headlineKey(title)} ${headlineKey(og ?? '')}`.split(' ').filter(Boolean));
@@ -62,6 +72,9 @@ export function headlineCandidates(article: StructuredRecord | undefined, data: 
     features.insideTitle = keys[i] !== headlineKey(title) && headlineKey(title).includes(keys[i]) ? 1 : 0;
     // The <h1> that shares most of its words with the page's titles is the article's (not the site's logo, a section's name, a teaser).
     features.h1TitleOverlap = features.from_h1 || features.from_laterH1 ? overlap(keys[i], titleWords) : 0;
+    // An <h1> that links to the site's home page is its logo or name, not the article's title.
+    features.linksHome = homeKeys.has(keys[i]) ? 1 : 0;
+    features.titleClass = titleClassKeys.has(keys[i]) ? 1 : 0;
     candidates.push({ text, features });
   });
   return candidates;
@@ -76,6 +89,50 @@ export function articleHeadline(candidates: HeadlineCandidate[], model: Logistic
     if (score > bestScore) [best, bestScore] = [candidate.text, score];
   }
   return best;
+}
+
+/** The title without the site's name at its start or end, or without a " | Site" tail when no known name is there. */
+function withoutSiteName(title: string, names: (string | undefined)[]): string {
+  for (const name of names) {
+    const escaped = normalizeSpace(name).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    if (!escaped) continue;
+    const cut = title
+      .replace(new RegExp(`^\\s*${escaped}${NAME_SEPARATOR}+`, 'iu'), '')
+      .replace(new RegExp(`${NAME_SEPARATOR}+${escaped}\\s*$`, 'iu'), '');
+    // A title that is only the name stays whole; one word left is too little to be a headline cut.
+    if (cut !== title && headlineKey(cut).includes(' ')) return cut;
+  }
+  return title.replace(SITE_TAIL, '');
+}
+
+/**
+ * A heading's words: a <br> or a block inside it separates them ("2025 (US)<br>Your Guide"),
+ * inline markup does not; a <time> in it ("<time>Dec 18 2025</time> Post") is not the title.
+ */
+function headingText(heading: DomElement): string {
+  let text = normalizeSpace(layoutText(heading, ''));
+  for (const time of heading.querySelectorAll('time')) text = text.replace(normalizeSpace(layoutText(time, '')), '');
+  return normalizeSpace(text);
+}
+
+/** Whether the heading is, holds or sits inside a link to the site's home page. */
+function linksHome(heading: DomElement, baseUrl: string): boolean {
+  const links = [heading.closest('a'), ...heading.querySelectorAll('a')];
+  return links.some((link) => {
+    const href = resolveUrl(link?.getAttribute('href'), baseUrl);
+    if (!href) return false;
+    const url = new URL(href);
+    return url.pathname === '/' && !url.search && hostName(href) === hostName(baseUrl);
+  });
+}
+
+/** The address's host without a leading "www.". */
+function hostName(url: string): string {
+  try {
+    return new URL(url).hostname.replace(/^www\./, '');
+  } catch {
+    return '';
+  }
 }
 
 /** The share of a text's words that are among these words. */
