@@ -9,7 +9,7 @@ function candidatesOf(html: string) {
   return Object.fromEntries(
     headlineCandidates(firstRecord(data, ['Article']), data, document, 'https://blog.example/a-post').map((c) => [
       c.text,
-      { sources: Object.keys(c.features).filter((k) => k.startsWith('from_') && c.features[k]).map((k) => k.slice(5)), h1TitleOverlap: c.features.h1TitleOverlap },
+      { sources: Object.keys(c.features).filter((k) => k.startsWith('from_') && c.features[k]).map((k) => k.slice(5)), h1TitleOverlap: c.features.h1TitleOverlap, linksHome: c.features.linksHome, titleClass: c.features.titleClass },
     ]),
   );
 }
@@ -19,12 +19,38 @@ describe('headlineCandidates', () => {
     const html = `<html><head><title>Foundational Fitness Protocol | Huberman Lab</title><meta property="og:title" content="Foundational Fitness Protocol"></head>
       <body><h1><a href="/">Huberman Lab</a></h1><main><h1>Foundational Fitness Protocol</h1><p>Text.</p></main></body></html>`;
     const found = candidatesOf(html);
-    expect(found['Huberman Lab']).toEqual({ sources: ['h1'], h1TitleOverlap: 1 });
-    expect(found['Foundational Fitness Protocol']).toEqual({ sources: ['ogTitle', 'laterH1', 'ogTitleCut', 'titleCut'], h1TitleOverlap: 1 });
+    expect(found['Huberman Lab']).toMatchObject({ sources: ['h1'], h1TitleOverlap: 1, linksHome: 1 });
+    expect(found['Foundational Fitness Protocol']).toMatchObject({ sources: ['ogTitle', 'laterH1', 'ogTitleCut', 'titleCut'], h1TitleOverlap: 1, linksHome: 0 });
   });
 
   it('gives an <h1> that is not the titles a low share (a section name above a differently titled page)', () => {
     const html = `<html><head><title>Yosemite National Park (U.S. National Park Service)</title></head><body><h1>Webcams</h1><p>Text.</p></body></html>`;
-    expect(candidatesOf(html)['Webcams']).toEqual({ sources: ['h1'], h1TitleOverlap: 0 });
+    expect(candidatesOf(html)['Webcams']).toMatchObject({ sources: ['h1'], h1TitleOverlap: 0 });
+  });
+
+  it("cuts the site's name from the title's start when the home link or the host names it", () => {
+    const byHomeLink = `<html><head><title>Engora Data Blog: Small adventures with small models</title></head>
+      <body><h1 class="title"><a href="https://blog.example/">Engora Data Blog</a></h1><h3>Small adventures with small models</h3></body></html>`;
+    expect(candidatesOf(byHomeLink)['Small adventures with small models']).toMatchObject({ sources: ['titleCut'] });
+    const byHost = `<html><head><title>blog.example Vibe Coding</title></head><body><p>Text.</p></body></html>`;
+    expect(candidatesOf(byHost)['Vibe Coding']).toMatchObject({ sources: ['titleCut'] });
+    // A title that is only the site's name is not cut to nothing.
+    expect(Object.keys(candidatesOf(`<html><head><title>blog.example</title></head><body></body></html>`))).toEqual(['blog.example']);
+  });
+
+  it('cuts a " • Site" or " » Site" tail', () => {
+    const html = `<html><head><title>A brief intro to git • Cory D</title><meta property="og:title" content="Marathon in a year » Magic Step"></head><body></body></html>`;
+    const found = candidatesOf(html);
+    expect(found['A brief intro to git']).toMatchObject({ sources: ['titleCut'] });
+    expect(found['Marathon in a year']).toMatchObject({ sources: ['ogTitleCut'] });
+  });
+
+  it('reads a heading with its line breaks as spaces, its inline markup as written, without its <time>, and notes a title class', () => {
+    const html = `<html><head><title>Other</title></head><body>
+      <h1 class="entry-title">Top MBA Programs (US)<br>Your Guide to C<span>ycles</span></h1>
+      <h1><time datetime="2025-12-18">Dec 18 2025</time> Preparing a transition</h1></body></html>`;
+    const found = candidatesOf(html);
+    expect(found['Top MBA Programs (US) Your Guide to Cycles']).toMatchObject({ sources: ['h1'], titleClass: 1 });
+    expect(found['Preparing a transition']).toMatchObject({ sources: ['laterH1'], titleClass: 0 });
   });
 });
