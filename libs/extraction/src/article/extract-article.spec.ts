@@ -94,6 +94,22 @@ describe('extractArticle: body', () => {
     expect(extractArticle(page, 'https://x.example/p/5').articleBody).toBe(`${PROSE('Visible')}\n${PROSE('Shown')}`);
   });
 
+  it('keeps a hidden wrapper that holds the article: React\'s streamed `<div hidden id="S:0">`, a "hide" class a script lifts', () => {
+    const paragraphs = ['Rates', 'Fees', 'Rewards'].map((topic) => `<p>${PROSE(topic)}</p>`).join('');
+    const teaser = '<div class="promo-box"><p>Subscribe today and get the first month free, cancel at any time.</p></div>';
+    for (const wrapper of ['<div hidden id="S:0">', '<div class="hide">', '<div aria-hidden="true">']) {
+      const page = `<html><body><div id="root">Loading…</div>${wrapper}<div class="story">${paragraphs}</div></div>${teaser}<p hidden>${PROSE('Hidden note')}</p></body></html>`;
+      expect(extractArticle(page, 'https://x.example/p/7').articleBody).toBe(['Rates', 'Fees', 'Rewards'].map(PROSE).join('\n'));
+    }
+  });
+
+  it('keeps wrappers named like furniture ("widget", "sidebar") that hold the article, nested ones too', () => {
+    const paragraphs = ['Rates', 'Fees', 'Rewards'].map((topic) => `<p>${PROSE(topic)}</p>`).join('');
+    const sidebar = '<div class="sidebar"><div class="widget"><p>Popular: ten ways to save on fees, and more this week.</p></div></div>';
+    const page = `<html><body><div class="widget widget_text"><div class="widget-content"><div class="textwidget">${paragraphs}</div></div></div>${sidebar}</body></html>`;
+    expect(extractArticle(page, 'https://x.example/p/8').articleBody).toBe(['Rates', 'Fees', 'Rewards'].map(PROSE).join('\n'));
+  });
+
   it("falls back to JSON-LD articleBody when the page's markup holds much less of it (a script-built page)", () => {
     const structuredBody = [PROSE('First'), PROSE('Second'), PROSE('Third')].join('\n\n');
     const jsonLd = JSON.stringify({ '@type': 'NewsArticle', headline: 'Scripted', articleBody: structuredBody });
