@@ -1,10 +1,11 @@
 /**
- * `npm run bench:body-losses [-- peer-cache.json]`: where the article body loses to trafilatura
+ * `npm run bench:body-losses [-- peer-cache.json [page-f1.tsv]]`: where the article body loses to trafilatura
  * on WCXB dev article pages, page by page, sorted into classes by what went wrong. The body
  * figures are site-grouped cross-validated as in bench:extraction-quality (the body model fitted
  * per fold on the other folds' sites of article-dev and WCXB dev), in a third of its time: only
  * the article extraction runs, and only the body model is refitted. With a file name,
- * trafilatura's answers are kept there and read back on the next run (its run is the slow part).
+ * trafilatura's answers are kept there and read back on the next run (its run is the slow part);
+ * with a second, every page's cross-validated F1 is written there (to diff two versions).
  *
  * Classes of a page where trafilatura's F1 is higher (ours: P precision, R recall):
  *   empty        we give (almost) no body
@@ -63,6 +64,8 @@ async function main(): Promise<void> {
   const bodies = crossValidatedBodies(pages);
   const scores = pages.map((page, i) => scorePage(page.truth.articleBody ?? '', bodies[i]));
   const figure = (keep: (p: CorpusPage) => boolean) => scoreCorpus(scores.filter((_, i) => keep(pages[i]))).f1.toFixed(3);
+  const f1File = process.argv[3];
+  if (f1File) writeFileSync(f1File, pages.map((page, i) => `${page.dataset}/${page.id}\t${f1Of(scores[i].precision, scores[i].recall).toFixed(3)}\t${page.url}\n`).join(''));
   console.log(`body F1, cross-validated: article-dev ${figure((p) => p.dataset === 'article-extraction-dev')}, WCXB all types ${figure((p) => p.dataset === 'wcxb-dev')}, WCXB article ${figure((p) => p.dataset === 'wcxb-dev' && p.pageType === 'article')}`);
 
   const articles = pages.map((_, i) => i).filter((i) => pages[i].dataset === 'wcxb-dev' && pages[i].pageType === 'article');

@@ -110,6 +110,16 @@ describe('extractArticle: body', () => {
     expect(extractArticle(page, 'https://x.example/p/8').articleBody).toBe(['Rates', 'Fees', 'Rewards'].map(PROSE).join('\n'));
   });
 
+  it("keeps the article's prose blocks that a page builder names widgets (Elementor), not the readers' comments beside them", () => {
+    const topics = [['Rates', 'Fees', 'Rewards'], ['Limits', 'Terms', 'Points'], ['Cards', 'Loans', 'Savings'], ['Taxes', 'Pensions', 'Bonds']];
+    const widget = (names: string[]) =>
+      `<div class="elementor-element elementor-widget elementor-widget-text-editor"><div class="elementor-widget-container">${names.map((t) => `<p>${PROSE(t)}</p>`).join('')}</div></div>`;
+    const comment = (n: number) => `<p>Reader ${n} thanks the author for this piece and says the section on fees helped them pick a card that suits the way they spend each month</p>`;
+    const comments = `<div class="comment-list"><div class="comment-body">${[1, 2, 3].map(comment).join('')}</div></div>`;
+    const page = `<html><body><div class="elementor elementor-3431">${topics.map(widget).join('<div class="elementor-widget-spacer"></div>')}${comments}</div></body></html>`;
+    expect(extractArticle(page, 'https://x.example/p/9').articleBody).toBe(topics.flat().map(PROSE).join('\n'));
+  });
+
   it("falls back to JSON-LD articleBody when the page's markup holds much less of it (a script-built page)", () => {
     const structuredBody = [PROSE('First'), PROSE('Second'), PROSE('Third')].join('\n\n');
     const jsonLd = JSON.stringify({ '@type': 'NewsArticle', headline: 'Scripted', articleBody: structuredBody });
