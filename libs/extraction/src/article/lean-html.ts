@@ -6,8 +6,7 @@
  *   new line anyway); whitespace before inline tags stays ("<b>a</b> <i>b</i>" is two words).
  * - <nav>, <aside> and <footer> are never article text (the body extractor drops them too),
  *   unless they carry microdata or RDFa (breadcrumbs, a dated byline) or a breadcrumb trail;
- *   nor is a <header> without a headline (<h1>), a date or paragraphs: the site's banner and
- *   menus (some page builders wrap the whole article in a <header>).
+ *   nor is a <header> without a headline (<h1>) or a date: the site's banner and menus.
  * - <link> tags: stylesheets, icons and feeds.
  * - Noscript fallbacks go: pages are read as rendered with scripts on.
  */
@@ -16,9 +15,6 @@ const BLOCK_TAG_AHEAD = />\s+(?=<\/?(?:address|article|aside|blockquote|body|dd|
 const FURNITURE = /<(nav|aside|footer|header|noscript)(?=[\s/>])[^>]*>[\s\S]*?<\/\1\s*>|<link(?=[\s/>])[^>]*>/gi;
 const STRUCTURED_MARKUP = /\b(?:itemprop|itemscope|typeof|property)=|breadcrumb/i;
 const ARTICLE_HEADER = /<h1\b|<time\b/i;
-const PARAGRAPH = /<p[\s>]/gi;
-/** A banner has fewer paragraphs than this. */
-const ARTICLE_PARAGRAPHS = 3;
 
 function isKept(block: string, tag: string | undefined): boolean {
   switch (tag?.toLowerCase()) {
@@ -26,7 +22,7 @@ function isKept(block: string, tag: string | undefined): boolean {
     case undefined:
       return false;
     case 'header':
-      return ARTICLE_HEADER.test(block) || STRUCTURED_MARKUP.test(block) || (block.match(PARAGRAPH)?.length ?? 0) >= ARTICLE_PARAGRAPHS;
+      return ARTICLE_HEADER.test(block) || STRUCTURED_MARKUP.test(block);
     default:
       return STRUCTURED_MARKUP.test(block);
   }
