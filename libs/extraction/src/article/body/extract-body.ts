@@ -1,7 +1,7 @@
 import { DomDocument, DomElement } from '../../dom';
 import type { BodyChoiceModel } from '../../model/extraction-models';
 import { BodyCandidate, bodyCandidates, chooseBody } from './body-candidates';
-import { removeBoilerplate } from './boilerplate';
+import { classAndCompoundWords, removeBoilerplate } from './boilerplate';
 import { cleanContent } from './clean-content';
 import { bestCandidate, climbToContainer, contains, contentBlocks, proseChars, scoreCandidates } from './main-content';
 import { StatsIndex, collectTextStats, linkDensity } from './text-stats';
@@ -11,12 +11,45 @@ export interface ArticleBody {
   blocks: DomElement[];
   /** Share of the page's text (before pruning) inside links: high on listings and link hubs. */
   pageLinkDensity: number;
-  /** Every candidate weighed (the rules' choice first), when asked for; their blocks are not cleaned yet. */
+  /** Every candidate weighed (the rules' choice first), when asked for; their blocks are not cleaned yet (clean them sparing `core`). */
   candidates?: BodyCandidate[];
+  /** The likely article's strong prose containers and what holds them: never pruned or cleaned away for their class. */
+  core: Set<DomElement>;
 }
 
 /** Share of the page's prose that makes a container too important to drop for its class. */
 const ESSENTIAL_SHARE = 0.5;
+
+/** A block inside the likely article with this much prose, nearly all of its text, is the article's, whatever its class. */
+const PROSE_BLOCK_MIN_CHARS = 400;
+const PROSE_BLOCK_SHARE = 0.7;
+
+/**
+ * What pruning and cleaning must spare: the likely article (the best candidate before pruning,
+ * climbed), everything that holds it, and inside it the blocks made of prose and what holds
+ * them (not readers' comments). Page builders name every block of an article a "widget" (Elementor's
+ * `elementor-widget-text-editor` > `elementor-widget-container` > paragraphs): pruned by that
+ * name, the body was empty.
+ */
+function articleCore(likelyArticle: DomElement | undefined, prose: Map<DomElement, number>, stats: StatsIndex): Set<DomElement> {
+  const core = new Set<DomElement>();
+  if (!likelyArticle) return core;
+  for (let node: DomElement | null = likelyArticle; node; node = node.parentElement) core.add(node);
+  for (const [element, chars] of prose) {
+    if (chars < PROSE_BLOCK_MIN_CHARS || chars < (stats.get(element)?.chars ?? 0) * PROSE_BLOCK_SHARE || !contains(likelyArticle, element)) continue;
+    const path: DomElement[] = [];
+    for (let node: DomElement | null = element; node && !core.has(node); node = node.parentElement) path.push(node);
+    if (!path.some(isComment)) for (const node of path) core.add(node);
+  }
+  return core;
+}
+
+/** Readers' comments are prose too, but not the article's (the likely article often holds them when they outweigh it). */
+const COMMENT_WORDS = new Set(['comment', 'comments', 'commentlist', 'disqus', 'respond', 'reply', 'replies']);
+
+function isComment(element: DomElement): boolean {
+  return classAndCompoundWords(element).some((word) => COMMENT_WORDS.has(word));
+}
 
 /** The page's own schema.org mark of its body, when it holds prose. */
 const MARKED_BODY_MIN_CHARS = 200;
@@ -40,7 +73,9 @@ export function findArticleBody(document: DomDocument, choice?: BodyChoiceModel,
   const rawScores = scoreCandidates(root, rawStats);
   const rawTop = bestCandidate(rawScores);
   const likelyArticle = rawTop && climbToContainer(rawTop, rawScores);
-  removeBoilerplate(root, (element) => (likelyArticle !== undefined && contains(element, likelyArticle)) || (prose.get(element) ?? 0) > pageProse * ESSENTIAL_SHARE);
+  const core = articleCore(likelyArticle, prose, rawStats);
+  const holdsArticle = (element: DomElement) => (likelyArticle !== undefined && contains(element, likelyArticle)) || (prose.get(element) ?? 0) > pageProse * ESSENTIAL_SHARE;
+  removeBoilerplate(root, holdsArticle, (element) => core.has(element));
   const stats = collectTextStats(root);
   const scores = scoreCandidates(root, stats);
   const top = bestCandidate(scores);
@@ -51,6 +86,6 @@ export function findArticleBody(document: DomDocument, choice?: BodyChoiceModel,
   // still give training rows: their candidates hold the margin's guard (the article benchmark marks many of its bodies).
   const candidates = (choice && !marked) || withCandidates ? bodyCandidates(root, rule, scores, stats) : undefined;
   const blocks = choice && candidates && !marked ? chooseBody(candidates, choice).blocks : rule;
-  cleanContent(blocks);
-  return { blocks, pageLinkDensity: linkDensity(rawStats.get(root)), candidates: withCandidates ? candidates : undefined };
+  cleanContent(blocks, core);
+  return { blocks, pageLinkDensity: linkDensity(rawStats.get(root)), candidates: withCandidates ? candidates : undefined, core };
 }
