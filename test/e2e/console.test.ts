@@ -140,6 +140,8 @@ describeIf(needs.chromium)('the web console, driven in headless Chromium', () =>
   it('schedules the example spider, tails its log live while it runs, pages through its items and downloads them as CSV', async () => {
     const page = await signedInPage(projectKey);
     await page.goto(`${url}/p/1`);
+    // The project page renders its buttons once its data has come: on a loaded machine, after the load event.
+    await page.waitForSelector('button[name=open-schedule]');
     await page.click('button[name=open-schedule]');
     await page.waitForSelector('form.schedule input[name=spider]');
     await page.type('form.schedule input[name=spider]', 'node-crawler');
