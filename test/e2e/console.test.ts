@@ -206,7 +206,12 @@ describeIf(needs.chromium)('the web console, driven in headless Chromium', () =>
     // On a phone. Switching to mobile emulation reloads the page (puppeteer's setViewport), so the
     // console is mounted again before its tabs can be clicked.
     await page.setViewport({ width: 390, height: 844, isMobile: true });
-    await (await page.waitForSelector('button[name=tab-stats]'))!.click();
+    // A click that lands while the reloaded console is still mounting is lost: click until the tab is the active one.
+    await page.waitForFunction(() => {
+      const tab = document.querySelector('button[name=tab-stats]') as { classList: { contains(c: string): boolean }; click(): void } | null;
+      if (tab && !tab.classList.contains('active')) tab.click();
+      return tab?.classList.contains('active');
+    });
     await page.waitForSelector('table.kv');
     // Its rates over time: 25 items and as many requests, per minute of their storing.
     await page.waitForSelector('[data-chart="Per minute"] canvas');

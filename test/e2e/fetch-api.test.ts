@@ -21,6 +21,8 @@ import { systemStamps } from '../support/stamps';
 const EXITS = ['127.0.0.2', '127.0.0.3'];
 /** Renders need a browser (test/run-tests.sh installs Debian's chromium-headless-shell). */
 const itWithChromium = itIf(needs.chromium);
+// A render opens a browser page through the proxy: on a loaded 2-core machine the first one can pass jest's 5 s.
+const RENDER_TIMEOUT_MS = 30_000;
 
 describe('fetch API: plain and rendered fetches', () => {
   let platform: TestPlatform;
@@ -179,7 +181,7 @@ describe('fetch API: plain and rendered fetches', () => {
     expect(rendered.json.screenshot).toBeUndefined();
     // The browser went through crawlhub's proxy: the page and its script and stylesheet.
     expect(renderSite.hits.filter((h) => h === '/app.js').length).toBeGreaterThanOrEqual(1);
-  });
+  }, RENDER_TIMEOUT_MS);
 
   itWithChromium('answers screenshot=true (implies render) with a PNG of the viewport', async () => {
     const r = await fetchApi('url=' + encodeURIComponent(`${renderSite.url}/page`) + '&screenshot=true');
@@ -189,12 +191,12 @@ describe('fetch API: plain and rendered fetches', () => {
     expect(png.subarray(1, 4).toString()).toBe('PNG');
     // IHDR: width and height, big-endian, at bytes 16 and 20.
     expect({ width: png.readUInt32BE(16), height: png.readUInt32BE(20) }).toEqual(DEFAULT_VIEWPORT);
-  });
+  }, RENDER_TIMEOUT_MS);
 
   itWithChromium('answers a render of a refused port with the proxy\'s reason', async () => {
     const refused = await fetchApi({ url: `http://127.0.0.1:${await freePort()}/`, render: true });
     expect(refused.json).toMatchObject({ proxy_status: 'fail', crawlera_error: 'econnrefused', original_status: 502 });
-  });
+  }, RENDER_TIMEOUT_MS);
 
   it('refuses bad input with 400 and a code', async () => {
     const cases: [Record<string, unknown> | string, string][] = [

@@ -28,7 +28,8 @@ export default class TempDirEnvironment extends NodeEnvironment {
   override async teardown(): Promise<void> {
     if (this.previous === undefined) delete process.env.TMPDIR;
     else process.env.TMPDIR = this.previous;
-    rmSync(this.dir, { recursive: true, force: true, maxRetries: 3 });
+    // A SIGKILLed platform's threads can still be closing files in it for a moment: retry for up to about 10 s.
+    rmSync(this.dir, { recursive: true, force: true, maxRetries: 12, retryDelay: 150 });
     await super.teardown();
   }
 }
