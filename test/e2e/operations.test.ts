@@ -156,7 +156,7 @@ describe('readiness while a store is unreachable', () => {
       await new Promise((r) => setTimeout(r, 1100));
       if (store === 'event log') await platform.core.eventLog.close();
       else if (relay) relay.cut();
-      else if (platform.core.views.kind === 'sqlite') platform.core.views.db.close();
+      else if (platform.core.views.kind === 'sqlite') await platform.core.views.db.close();
       const started = Date.now();
       const ready = await fetch(`${platform.storageUrl}/readyz`);
       const body = await ready.text();

@@ -1,8 +1,10 @@
 import Database from 'better-sqlite3';
-import { mkdtempSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmdirSync, statSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteEventLog, WAL_BUSY_BYTES, WalCheckpointer } from '@crawlhub/eventlog';
+import { createEvent } from '@crawlhub/contracts';
+import { systemStamps } from '../support/stamps';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const walSize = (file: string) => statSync(`${file}-wal`, { throwIfNoEntry: false })?.size ?? 0;
@@ -67,7 +69,7 @@ describe('WalCheckpointer', () => {
       expect(fresh.prepare('SELECT count(*) AS n FROM t').get()).toEqual({ n: 100 });
       fresh.close();
     } finally {
-      checkpointer.close();
+      await checkpointer.close();
       reader.close();
       db.close();
     }
@@ -92,8 +94,43 @@ describe('WalCheckpointer', () => {
       // The frames are in the database file, and SQLite reuses the WAL from its start.
       expect(statSync(file).size).toBeGreaterThanOrEqual(WAL_BUSY_BYTES);
     } finally {
-      checkpointer.close();
+      await checkpointer.close();
       db.close();
     }
   });
+
+  // A suite's temp directory failed to go (ENOTEMPTY): the thread, busy with another file's
+  // checkpoint, opened a closed log's files after its close() had returned, and recreated one.
+  it('has let go of a closed event log\'s files before its close() resolves, even while busy checkpointing another file', async () => {
+    const busyFile = join(mkdtempSync(join(tmpdir(), 'crawlhub-wal-')), 'big.db');
+    const busy = new Database(busyFile);
+    busy.pragma('journal_mode = WAL');
+    busy.pragma('wal_autocheckpoint = 0');
+    busy.exec('CREATE TABLE t (v BLOB)');
+    const insert = busy.prepare('INSERT INTO t (v) VALUES (?)');
+    const busyCheckpointer = new WalCheckpointer(busyFile, 3_600_000);
+    try {
+      for (let round = 0; round < 3; round++) {
+        for (let i = 0; i < 48; i++) insert.run(Buffer.alloc(1024 * 1024, i));
+        // The thread folds 48 MB into the big file while the log opens and closes.
+        busyCheckpointer.checkpoint();
+        const dir = mkdtempSync(join(tmpdir(), 'crawlhub-close-'));
+        const log = new SqliteEventLog({ file: join(dir, 'eventlog.db'), partitions: 2 });
+        await log.ensureTopics(['t']);
+        await log.append('t', [createEvent({ type: 'e', key: 'k', data: {}, actor: { kind: 'system', id: 'test' } }, systemStamps)]);
+        await log.close();
+        // SQLite deletes a WAL and its shm when the last connection to the file closes.
+        expect(readdirSync(dir).filter((f) => f.endsWith('-wal') || f.endsWith('-shm'))).toEqual([]);
+        for (const f of readdirSync(dir)) unlinkSync(join(dir, f));
+        // Once the thread is idle again, nothing has come back.
+        await sleep(1_500);
+        expect(readdirSync(dir)).toEqual([]);
+        rmdirSync(dir);
+      }
+    } finally {
+      await busyCheckpointer.close();
+      busy.close();
+    }
+  }, 30_000);
+});
 });

@@ -54,7 +54,7 @@ export async function openCore(config: CrawlhubConfig, stamps: Partial<EventStam
       forgetViewLag(core);
       await projections.close();
       await eventLog.close();
-      if (views.kind === 'sqlite') views.db.close();
+      if (views.kind === 'sqlite') await views.db.close();
     },
   };
   return core;

@@ -86,11 +86,11 @@ export class GroupMembers {
     return listed.filter((id) => !dead.includes(id));
   }
 
-  close(): void {
+  async close(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    this.checkpointer.close();
     this.db.close();
+    await this.checkpointer.close();
   }
 
   /** Every member of this instance, in one transaction (re-added if another member expired it meanwhile). */

@@ -268,10 +268,9 @@ export class SqliteEventLog implements EventLog {
     if (this.flushScheduled || this.pending.length) this.flush();
     this.closed = true;
     this.appended.close();
-    this.members.close();
-    this.checkpointer.close();
     this.offsetsDb?.close();
     this.db.close();
+    await Promise.all([this.members.close(), this.checkpointer.close()]);
   }
 }
 

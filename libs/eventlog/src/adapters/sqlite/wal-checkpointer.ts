@@ -50,6 +50,7 @@ parentPort.on('message', (m) => {
   } else if (m.remove) {
     const f = files.get(m.remove);
     if (f && --f.users === 0) { f.db.close(); files.delete(m.remove); }
+    parentPort.postMessage({ removed: m.remove, ticket: m.ticket });
   } else if (m.now) {
     const f = files.get(m.now);
     if (f) turn(m.now, f, true);
@@ -61,18 +62,32 @@ setInterval(() => { for (const [file, f] of files) turn(file, f, false); }, work
 /** The checkpoint thread of this JS thread, while some file uses it. */
 let thread: { worker: Worker; files: number } | null = null;
 
+/** The closes waiting for the thread to let go of their file, by ticket. */
+const releases = new Map<number, () => void>();
+let nextTicket = 0;
+
 function checkpointThread(): Worker {
   if (!thread) {
     const worker = new Worker(CHECKPOINT_THREAD, { eval: true, workerData: { sqlite: require.resolve('better-sqlite3'), busyBytes: WAL_BUSY_BYTES, pollMs: POLL_MS } });
     worker.unref();
-    worker.on('message', (m: { warning?: string }) => m.warning && process.emitWarning(m.warning));
+    worker.on('message', (m: { warning?: string; ticket?: number }) => {
+      if (m.warning) process.emitWarning(m.warning);
+      if (m.ticket !== undefined) releaseOf(m.ticket);
+    });
     worker.on('error', (e) => process.emitWarning(`WAL checkpoint thread: ${e.message}; the writers' backstop checkpoints meanwhile`));
     worker.on('exit', () => {
       if (thread?.worker === worker) thread = null;
+      // A thread that ended holds no file: nobody waits on it any longer.
+      for (const ticket of [...releases.keys()]) releaseOf(ticket);
     });
     thread = { worker, files: 0 };
   }
   return thread.worker;
+}
+
+function releaseOf(ticket: number): void {
+  releases.get(ticket)?.();
+  releases.delete(ticket);
 }
 
 /**
@@ -105,15 +120,23 @@ export class WalCheckpointer {
     if (!this.closed) thread?.worker.postMessage({ now: this.file });
   }
 
-  close(): void {
-    if (this.closed || !thread) return;
+  /**
+   * Resolves once the thread has closed its connection to the file, so whoever removes the
+   * file's directory next finds nothing reopened or still open in it (the thread reads its
+   * messages in order: an `add` still queued behind a busy turn is done before this).
+   */
+  close(): Promise<void> {
+    if (this.closed || !thread) return Promise.resolve();
     this.closed = true;
-    thread.worker.postMessage({ remove: this.file });
+    const ticket = nextTicket++;
+    const released = new Promise<void>((resolve) => releases.set(ticket, resolve));
+    thread.worker.postMessage({ remove: this.file, ticket });
     if (--thread.files === 0) {
-      // The thread's last file: it closes the connection, then ends.
+      // The thread's last file: it ends once it has closed the connection.
       const { worker } = thread;
       thread = null;
-      setTimeout(() => void worker.terminate(), POLL_MS).unref();
+      void released.then(() => worker.terminate());
     }
+    return released;
   }
 }

@@ -47,10 +47,10 @@ export class SqliteViewDatabase {
     for (const sql of this.schemas) this.writer.exec(sql);
   }
 
-  close(): void {
-    this.checkpointer?.close();
+  async close(): Promise<void> {
     if (this.reader !== this.writer) this.reader.close();
     this.writer.close();
+    await this.checkpointer?.close();
   }
 }
 
