@@ -133,4 +133,3 @@ describe('WalCheckpointer', () => {
     }
   }, 30_000);
 });
-});
