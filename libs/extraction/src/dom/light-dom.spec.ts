@@ -77,3 +77,22 @@ describe('parseLightPage on thousands of unclosed tags', () => {
     expect(document.querySelector('#after')?.parentElement?.localName).toBe('body');
   });
 });
+
+describe('parseLightPage headings, as a browser closes them', () => {
+  const headings = (html: string) => parseLightPage(html).querySelectorAll('h1, h2, h3').map((h) => `${h.localName}: ${h.textContent}`);
+
+  it('closes a heading at an end tag of another level', () => {
+    expect(headings('<h1>Backpacking Checklist</h2><p>January 1, 2025</p><h2>Packing</h2>')).toEqual(['h1: Backpacking Checklist', 'h2: Packing']);
+  });
+
+  it('closes an open heading where the next heading starts', () => {
+    expect(headings('<h1 class="title">Top Strategies<div class="divider"></div><h3>Posted on by infuy</h3></div>')).toEqual([
+      'h1: Top Strategies',
+      'h3: Posted on by infuy',
+    ]);
+  });
+
+  it('leaves well-formed headings and their inline markup alone', () => {
+    expect(headings('<h1><span>A <b>bold</b> title</span></h1><h2>Part</h2><p>text</p>')).toEqual(['h1: A bold title', 'h2: Part']);
+  });
+});

@@ -2,7 +2,7 @@ import { Parser } from 'htmlparser2';
 import { DomDocument, DomElement, DomNode, ELEMENT_NODE, TEXT_NODE } from './dom.types';
 import { decodeHTML, decodeHTMLAttribute } from 'entities';
 import { withDoubleEncodingUndone } from './double-encoding';
-import { withoutNonContent } from './pre-parse';
+import { withHeadingsClosed, withoutNonContent } from './pre-parse';
 import { compileSelector } from './selector';
 
 /**
@@ -13,7 +13,7 @@ import { compileSelector } from './selector';
  */
 export function parseLightPage(html: string): DomDocument {
   const root = new LightElement('#document', Object.create(null));
-  buildInto(root, withDoubleEncodingUndone(withoutNonContent(html)));
+  buildInto(root, withHeadingsClosed(withDoubleEncodingUndone(withoutNonContent(html))));
   return new LightDocument(root);
 }
 

@@ -26,3 +26,27 @@ const NON_CONTENT = new RegExp(
 export function withoutNonContent(html: string): string {
   return html.replace(NON_CONTENT, '$1');
 }
+
+/**
+ * Headings as a browser's parser closes them, which htmlparser2 does not: an end tag of any
+ * heading level closes the open heading ("<h1>Title</h2>" is a closed `<h1>`), and a heading
+ * that starts while another is open closes it first ("<h1>Title<div></div><h3>date</h3>" is
+ * two headings, not a title that runs into its date line). Only heading tags are rewritten, to
+ * the form htmlparser2 reads the same way: the matching end tag.
+ */
+const HEADING_TAG = /<(\/?)h([1-6])(?=[\s/>])[^>]*>/gi;
+
+export function withHeadingsClosed(html: string): string {
+  let open: string | null = null;
+  return html.replace(HEADING_TAG, (tag: string, end: string, level: string) => {
+    if (end) {
+      if (open === null) return tag;
+      const closing = `</h${open}>`;
+      open = null;
+      return closing;
+    }
+    const before = open === null ? '' : `</h${open}>`;
+    open = level;
+    return before + tag;
+  });
+}
