@@ -53,4 +53,19 @@ describe('headlineCandidates', () => {
     expect(found['Top MBA Programs (US) Your Guide to Cycles']).toMatchObject({ sources: ['h1'], titleClass: 1 });
     expect(found['Preparing a transition']).toMatchObject({ sources: ['laterH1'], titleClass: 0 });
   });
+
+  it("cuts a site's name repeated at the end of a title, and offers the <h1> without the site's name at its end, not its start", () => {
+    const html = `<html><head><title>Critics’ Choice 2025 – Artlyst - Artlyst</title><meta property="og:site_name" content="Artlyst"></head>
+      <body><h1>Critics’ Choice 2025 – Artlyst</h1><h1>Artlyst Picks of the Week</h1></body></html>`;
+    const found = candidatesOf(html);
+    expect(found['Critics’ Choice 2025']).toMatchObject({ sources: ['h1Cut', 'titleCut'] });
+    expect(found['Critics’ Choice 2025 – Artlyst']).toMatchObject({ sources: ['h1'] });
+    expect(found['Artlyst Picks of the Week']).toMatchObject({ sources: ['laterH1'] });
+    expect(found['Picks of the Week']).toBeUndefined();
+  });
+
+  it('cuts no tail but a known site name from the <h1> (" – My Favorites!" is often part of the headline)', () => {
+    const html = `<html><head><title>Best Bread Machines – My Favorites! | blog.example</title></head><body><h1>Best Bread Machines – My Favorites!</h1></body></html>`;
+    expect(candidatesOf(html)['Best Bread Machines – My Favorites!']).toMatchObject({ sources: ['h1', 'titleCut'] });
+  });
 });

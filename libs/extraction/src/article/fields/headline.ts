@@ -3,7 +3,7 @@ import { StructuredData, StructuredRecord, metaValue, propertyText } from '../..
 import { FeatureValues, LogisticModel, predictProbability } from '../../model/logistic';
 
 /** Where a headline candidate comes from (each is a feature of the headline model). */
-const SOURCES = ['structuredHeadline', 'structuredName', 'ogTitle', 'twitterTitle', 'h1', 'laterH1', 'ogTitleCut', 'titleCut', 'title'] as const;
+const SOURCES = ['structuredHeadline', 'structuredName', 'ogTitle', 'twitterTitle', 'h1', 'laterH1', 'h1Cut', 'ogTitleCut', 'titleCut', 'title'] as const;
 type Source = (typeof SOURCES)[number];
 
 export interface HeadlineCandidate {
@@ -34,12 +34,16 @@ export function headlineCandidates(article: StructuredRecord | undefined, data: 
   const title = document.title;
   // The site's names: a title starting or ending with one of them is cut there ("Blog: Post", "site.com Post").
   const siteNames = [metaValue(data, 'og:site_name'), ...homeTexts, hostName(baseUrl)];
+  const h1Cut = h1Texts[0] && withoutSiteName(h1Texts[0], siteNames, 'heading');
   const found: [Source, string | undefined][] = [
     ['structuredHeadline', propertyText(article, 'headline')],
     ['structuredName', propertyText(article, 'name')],
     ['ogTitle', og],
     ['twitterTitle', metaValue(data, 'twitter:title')],
     ...h1Texts.map((text, i): [Source, string | undefined] => [i === 0 ? 'h1' : 'laterH1', text]),
+    // An <h1> that repeats the <title>, tail and all ("Post | Opinion", "Post – Site"); only its
+    // end is cut: a heading often starts with the brand it is about ("Docker Hardened Images").
+    ['h1Cut', h1Cut !== h1Texts[0] ? h1Cut : undefined],
     ['ogTitleCut', og && withoutSiteName(og, siteNames)],
     ['titleCut', withoutSiteName(title, siteNames)],
     ['title', title],
@@ -91,18 +95,29 @@ export function articleHeadline(candidates: HeadlineCandidate[], model: Logistic
   return best;
 }
 
-/** The title without the site's name at its start or end, or without a " | Site" tail when no known name is there. */
-function withoutSiteName(title: string, names: (string | undefined)[]): string {
+/**
+ * The title without the site's name at its start or end (again while one is left there: "Post
+ * – Site - Site"), or without a " | Site" tail when no known name is there. A heading loses only
+ * a known name at its end: it often starts with the brand it is about ("Docker Hardened
+ * Images"), and its tails ("– My Favorites!") are mostly its own.
+ */
+function withoutSiteName(title: string, names: (string | undefined)[], kind: 'title' | 'heading' = 'title'): string {
+  let cut = title;
+  for (let shorter = withoutNameOnce(cut, names, kind); shorter !== undefined; shorter = withoutNameOnce(cut, names, kind)) cut = shorter;
+  return cut !== title || kind === 'heading' ? cut : title.replace(SITE_TAIL, '');
+}
+
+/** The text without one of the names at its start (a title only) or end, when more than one word is left. */
+function withoutNameOnce(text: string, names: (string | undefined)[], kind: 'title' | 'heading'): string | undefined {
   for (const name of names) {
     const escaped = normalizeSpace(name).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     if (!escaped) continue;
-    const cut = title
-      .replace(new RegExp(`^\\s*${escaped}${NAME_SEPARATOR}+`, 'iu'), '')
+    const cut = (kind === 'title' ? text.replace(new RegExp(`^\\s*${escaped}${NAME_SEPARATOR}+`, 'iu'), '') : text)
       .replace(new RegExp(`${NAME_SEPARATOR}+${escaped}\\s*$`, 'iu'), '');
     // A title that is only the name stays whole; one word left is too little to be a headline cut.
-    if (cut !== title && headlineKey(cut).includes(' ')) return cut;
+    if (cut !== text && headlineKey(cut).includes(' ')) return cut;
   }
-  return title.replace(SITE_TAIL, '');
+  return undefined;
 }
 
 /**
