@@ -9,7 +9,13 @@ function candidatesOf(html: string) {
   return Object.fromEntries(
     headlineCandidates(firstRecord(data, ['Article']), data, document, 'https://blog.example/a-post').map((c) => [
       c.text,
-      { sources: Object.keys(c.features).filter((k) => k.startsWith('from_') && c.features[k]).map((k) => k.slice(5)), h1TitleOverlap: c.features.h1TitleOverlap, linksHome: c.features.linksHome, titleClass: c.features.titleClass },
+      {
+        sources: Object.keys(c.features).filter((k) => k.startsWith('from_') && c.features[k]).map((k) => k.slice(5)),
+        h1TitleOverlap: c.features.h1TitleOverlap,
+        linksHome: c.features.linksHome,
+        titleClass: c.features.titleClass,
+        slugShare: c.features.slugShare,
+      },
     ]),
   );
 }
@@ -67,5 +73,16 @@ describe('headlineCandidates', () => {
   it('cuts no tail but a known site name from the <h1> (" – My Favorites!" is often part of the headline)', () => {
     const html = `<html><head><title>Best Bread Machines – My Favorites! | blog.example</title></head><body><h1>Best Bread Machines – My Favorites!</h1></body></html>`;
     expect(candidatesOf(html)['Best Bread Machines – My Favorites!']).toMatchObject({ sources: ['h1', 'titleCut'] });
+  });
+
+  it("gives each candidate the share of the address's slug words it holds (a post's slug is made from its first headline)", () => {
+    const html = `<html><head><title>Toddler Sleep Training | blog.example</title></head><body><h1>How To Get Toddlers To Sleep In Their Own Bed</h1></body></html>`;
+    const document = parseLightPage(html);
+    const data = readStructuredData(document, 'https://blog.example/2025/how-to-get-toddlers-to-sleep-in-their-own-bed/');
+    const found = Object.fromEntries(headlineCandidates(undefined, data, document, 'https://blog.example/2025/how-to-get-toddlers-to-sleep-in-their-own-bed/').map((c) => [c.text, c.features.slugShare]));
+    // "how", "get", "toddlers", "sleep", "their", "own", "bed" (words of three letters or more; the year is not a word).
+    expect(found['How To Get Toddlers To Sleep In Their Own Bed']).toBe(1);
+    expect(found['Toddler Sleep Training']).toBeCloseTo(1 / 7);
+    expect(candidatesOf(html)['Toddler Sleep Training'].slugShare).toBe(0);
   });
 });

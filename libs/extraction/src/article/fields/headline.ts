@@ -55,6 +55,7 @@ export function headlineCandidates(article: StructuredRecord | undefined, data: 
   const siteName = headlineKey(metaValue(data, 'og:site_name') ?? '');
   const h1Count = Math.min(h1s.length, 3);
   const titleWords = new Set(`${headlineKey(title)} ${headlineKey(og ?? '')}`.split(' ').filter(Boolean));
+  const slugWords = new Set(headlineKey(pathOf(baseUrl)).split(' ').filter((w) => w.length > 2 && !/^\d+$/.test(w)));
   const seen = new Set<string>();
   const candidates: HeadlineCandidate[] = [];
   texts.forEach(([source, text], i) => {
@@ -79,6 +80,8 @@ export function headlineCandidates(article: StructuredRecord | undefined, data: 
     // An <h1> that links to the site's home page is its logo or name, not the article's title.
     features.linksHome = homeKeys.has(keys[i]) ? 1 : 0;
     features.titleClass = titleClassKeys.has(keys[i]) ? 1 : 0;
+    // A post's address is usually made from its first headline ("/top-10-health-trends/").
+    features.slugShare = slugWords.size ? [...slugWords].filter((w) => keys[i].split(' ').includes(w)).length / slugWords.size : 0;
     candidates.push({ text, features });
   });
   return candidates;
@@ -139,6 +142,14 @@ function linksHome(heading: DomElement, baseUrl: string): boolean {
     const url = new URL(href);
     return url.pathname === '/' && !url.search && hostName(href) === hostName(baseUrl);
   });
+}
+
+function pathOf(url: string): string {
+  try {
+    return decodeURIComponent(new URL(url).pathname);
+  } catch {
+    return '';
+  }
 }
 
 /** The address's host without a leading "www.". */
