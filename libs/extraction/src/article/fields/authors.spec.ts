@@ -40,18 +40,36 @@ describe('splitNames', () => {
 
 describe('authorCandidates', () => {
   /** Each reading of the page's authors with the sources that give it. */
-  function readings(html: string): Record<string, string[]> {
+  function candidates(html: string, url = 'https://blog.example/a-post') {
     const document = parseLightPage(html);
-    const data = readStructuredData(document, 'https://blog.example/a-post');
-    const article = firstRecord(data, ['BlogPosting', 'Article']);
+    const data = readStructuredData(document, url);
+    return authorCandidates(firstRecord(data, ['BlogPosting', 'Article']), data, document, url);
+  }
+
+  function readings(html: string): Record<string, string[]> {
     return Object.fromEntries(
-      authorCandidates(article, data, document).map((c) => [c.names.join(', '), Object.keys(c.features).filter((k) => k.startsWith('from_') && c.features[k]).map((k) => k.slice(5))]),
+      candidates(html).map((c) => [c.names.join(', '), Object.keys(c.features).filter((k) => k.startsWith('from_') && c.features[k]).map((k) => k.slice(5))]),
     );
   }
 
   it('reads every author of a scholarly page, one citation_author tag each, as one byline', () => {
     const html = `<html><head><meta name="citation_author" content="Aditya Mahindru"><meta name="citation_author" content="Pradeep Patil"><meta name="citation_author" content="Varun Agrawal"></head><body><h1>A review</h1></body></html>`;
     expect(readings(html)).toEqual({ 'Aditya Mahindru, Pradeep Patil, Varun Agrawal': ['meta'] });
+  });
+
+  it('reads the author tags of other analytics and Dublin Core vocabularies, and a single citation_author', () => {
+    expect(readings(`<html><head><meta property="cXenseParse:author" content="Harry Rabinowitz"></head><body><h1>Smart home hubs</h1></body></html>`)).toEqual({ 'Harry Rabinowitz': ['meta'] });
+    expect(readings(`<html><head><meta name="dcterms.creator" content="Nora Ellis"></head><body><h1>GLP-1 drugs</h1></body></html>`)).toEqual({ 'Nora Ellis': ['meta'] });
+    expect(readings(`<html><head><meta name="citation_author" content="Md Aynal Haque"></head><body><h1>Homestead gardening</h1></body></html>`)).toEqual({ 'Md Aynal Haque': ['meta'] });
+  });
+
+  it("marks a name that is the site's domain (a company's account, not a writer), and not a writer's name", () => {
+    const page = (name: string) => `<html><head><script type="application/ld+json">{"@type":"Article","author":{"@type":"Person","name":"${name}"}}</script></head><body><h1>Gym workouts</h1></body></html>`;
+    const inHost = (name: string, url: string) => candidates(page(name), url).map((c) => c.features.inHost);
+    expect(inHost('Cleveland Clinic', 'https://health.clevelandclinic.org/how-to-meditate')).toEqual([1]);
+    expect(inHost('uclahealth', 'https://www.uclahealth.org/news/article/exercise')).toEqual([1]);
+    expect(inHost('TopGear.com', 'https://www.topgear.com/car-news/electric')).toEqual([1]);
+    expect(inHost('Holly Wilgus', 'https://health.clevelandclinic.org/how-to-meditate')).toEqual([0]);
   });
 
   it('follows an author given by @id to its Person in a Yoast @graph, and reads the "Written by" label of link previews', () => {

@@ -10,7 +10,7 @@ const BYLINE_SELECTORS: [string, string][] = [
   ['authorClass', '.author, .author-name, .post-author'],
   ['authorLink', 'a[href*="/author/"]'],
 ];
-const META_AUTHOR = ['author', 'article:author', 'parsely-author', 'sailthru.author', 'dc.creator'];
+const META_AUTHOR = ['author', 'article:author', 'og:author', 'parsely-author', 'sailthru.author', 'cxenseparse:author', 'dc.creator', 'dcterms.creator'];
 // Scholarly pages (Highwire / Google Scholar tags) give one tag per author, in the paper's order: all of them are the byline.
 const META_EVERY_AUTHOR = ['citation_author', 'dc.creator'];
 const SOURCES = ['structuredPerson', 'structuredOrganization', 'structuredText', 'meta', 'writtenByLabel', ...BYLINE_SELECTORS.map(([name]) => name), 'authorWordClass', 'authorImageAlt', 'bylineText', 'labelledByline'];
@@ -43,7 +43,7 @@ export interface AuthorCandidate {
  * an author archive). The author model weighs each by its sources, how many places agree,
  * the shape of the names, and the site's own name in it.
  */
-export function authorCandidates(article: StructuredRecord | undefined, data: StructuredData, document: DomDocument): AuthorCandidate[] {
+export function authorCandidates(article: StructuredRecord | undefined, data: StructuredData, document: DomDocument, url = ''): AuthorCandidate[] {
   const found: [string, string[], string][] = [];
   const add = (source: string, text: string) => found.push([source, splitNames(text), text]);
   for (const value of propertyValues(article, 'author')) {
@@ -60,7 +60,7 @@ export function authorCandidates(article: StructuredRecord | undefined, data: St
   }
   for (const key of META_EVERY_AUTHOR) {
     const every = data.meta[key] ?? [];
-    if (every.length > 1) add('meta', every.join('; '));
+    if (every.length) add('meta', every.join('; '));
   }
   // WordPress' SEO plugins label the author for link previews: twitter:label1 "Written by", twitter:data1 the name.
   for (const n of [1, 2]) if (/^written by$/i.test(metaValue(data, `twitter:label${n}`) ?? '')) add('writtenByLabel', metaValue(data, `twitter:data${n}`) ?? '');
@@ -92,6 +92,7 @@ export function authorCandidates(article: StructuredRecord | undefined, data: St
     merged.set(key, entry);
   }
   const siteName = namesKey([metaValue(data, 'og:site_name') ?? '']);
+  const host = hostLabels(url);
   return [...merged].map(([key, [sources, names, written]]) => {
     const words = names.map((n) => n.split(' ').length);
     const features: FeatureValues = Object.fromEntries(SOURCES.map((s) => [`from_${s}`, sources.has(s) ? 1 : 0]));
@@ -101,6 +102,7 @@ export function authorCandidates(article: StructuredRecord | undefined, data: St
     features.oneWord = words.every((w) => w === 1) ? 1 : 0;
     features.digits = /\d/.test(key) ? 1 : 0;
     features.isSiteName = siteName !== '' && key === siteName ? 1 : 0;
+    features.inHost = namesHost(key, host) ? 1 : 0;
     // An account's handle ("levinemusic", "brandon-peaktwo"), not a person's name as a byline writes it.
     features.lowercase = names.every((n) => n === n.toLowerCase()) ? 1 : 0;
     features.capitalised = names.every((n) => n.split(' ').every((w) => /^\p{Lu}/u.test(w) || w.length <= 3)) ? 1 : 0;
@@ -240,6 +242,18 @@ function asWritten(text: string, key: string): string | undefined {
   const cleaned = normalizeSpace(text).replace(/^(by|von|par|por|di|door)\s+/i, '').replace(/\s*\|.*$/, '');
   const words = cleaned.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [];
   return words.filter((w) => !JOINERS.has(w)).join(' ') === key.split(' ').filter((w) => !JOINERS.has(w)).join(' ') ? cleaned : undefined;
+}
+
+/** The host's labels that name a site ("health.clevelandclinic.org" → clevelandclinic, health), without www and the top-level domain. */
+function hostLabels(url: string): string[] {
+  const hostname = URL.canParse(url) ? new URL(url).hostname : '';
+  return hostname.split('.').slice(0, -1).filter((label) => label !== 'www');
+}
+
+/** A company or a site named by its domain ("Cleveland Clinic" on clevelandclinic.org, "TopGear.com", "uclahealth"): a byline account, rarely a writer. */
+function namesHost(key: string, labels: string[]): boolean {
+  const compact = key.replace(/ /g, '');
+  return compact.length >= 3 && labels.some((label) => label === compact || (label.length >= 4 && (compact.includes(label) || label.includes(compact))));
 }
 
 function namesKey(names: string[]): string {
