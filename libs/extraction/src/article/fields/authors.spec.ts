@@ -32,6 +32,22 @@ describe('splitNames', () => {
     for (const action of ['Learn More', 'Read more', 'View profile', 'See full bio']) expect(splitNames(action)).toEqual([]);
   });
 
+  it('reads a serial comma before the last name ("A, B, and C") as a list, and leaves out the update line and the job the byline runs into', () => {
+    expect(splitNames('Danielle DeSiato, Donna Enzmann, and Natalie Nguyen Updated August 14, 2025')).toEqual(['Danielle DeSiato', 'Donna Enzmann', 'Natalie Nguyen']);
+    expect(splitNames('Thomas Broderick, Nalea Ko, and ACO Rankings TeamUpdated on, Edited by Lauren Mastbaum')).toEqual(['Thomas Broderick', 'Nalea Ko', 'ACO Rankings Team']);
+    expect(splitNames('Yucy3/4/2025')).toEqual(['Yucy']);
+    expect(splitNames('Shannon Williams, Journalist')).toEqual(['Shannon Williams']);
+    expect(splitNames('Jane Doe, Senior Editor')).toEqual(['Jane Doe']);
+  });
+
+  it('reads "Authors:", "Contributors:" and "Authored by" labels before names, not a bare "Authors" that starts a name', () => {
+    expect(splitNames('Authors: Julie Weisenhorn and Natalie Hoidal')).toEqual(['Julie Weisenhorn', 'Natalie Hoidal']);
+    expect(splitNames('Contributors: Janet Loughrey')).toEqual(['Janet Loughrey']);
+    expect(splitNames('Authored by: Ehsan Jazini')).toEqual(['Ehsan Jazini']);
+    expect(splitNames('Authors Guild')).toEqual(['Authors Guild']);
+    for (const label of ['Contributors:', 'Author(s)', 'Authored by']) expect(splitNames(label)).toEqual([]);
+  });
+
   it('refuses links and sentences', () => {
     expect(splitNames('https://example.com/authors/jane')).toEqual([]);
     expect(splitNames('This story was written with the help of many people in our newsroom')).toEqual([]);
@@ -113,6 +129,20 @@ describe('authorCandidates', () => {
     expect(readings(box('Lauren Vetter, Senior Growth Writer'))).toEqual({ 'Lauren Vetter': ['authorImageAlt'] });
     expect(readings(box('Avatar'))).toEqual({});
     expect(readings(box('brown rice, or farro, proteins'))).toEqual({});
+  });
+
+  it('reads a "Contributors:" label before the name under the headline', () => {
+    expect(readings(`<html><body><h1>Low-light houseplants</h1><div class="tags"><div><strong>Contributors:</strong> Janet Loughrey</div></div></body></html>`)).toEqual({ 'Janet Loughrey': ['bylineText'] });
+  });
+
+  it('writes a "Written by A, B, and C" byline as written, and marks the first name alone (a byline\'s first link) as part of a fuller reading', () => {
+    const html = `<html><head><script type="application/ld+json">{"@type":"Article","author":[{"@type":"Person","name":"Danielle DeSiato"},{"@type":"Person","name":"Donna Enzmann"},{"@type":"Person","name":"Natalie Nguyen"}]}</script></head>
+      <body><h1>Best dishwashers</h1><div class="article-byline">Written by <a href="/a/dd">Danielle DeSiato</a>, <a href="/a/de">Donna Enzmann</a>, and <a href="/a/nn">Natalie Nguyen</a> Updated August 14, 2025</div></body></html>`;
+    const found = candidates(html).map((c) => [c.text, c.features.partOfAnother]);
+    expect(found).toEqual([
+      ['Danielle DeSiato, Donna Enzmann, and Natalie Nguyen', 0],
+      ['Danielle DeSiato', 1],
+    ]);
   });
 
   it('keeps the names as the byline writes them ("and" included), the list apart', () => {
