@@ -38,6 +38,7 @@ describe('splitNames', () => {
     expect(splitNames('Yucy3/4/2025')).toEqual(['Yucy']);
     expect(splitNames('Shannon Williams, Journalist')).toEqual(['Shannon Williams']);
     expect(splitNames('Jane Doe, Senior Editor')).toEqual(['Jane Doe']);
+    expect(splitNames('ops@our-hometown.com')).toEqual([]);
   });
 
   it('reads "Authors:", "Contributors:" and "Authored by" labels before names, not a bare "Authors" that starts a name', () => {
@@ -86,6 +87,8 @@ describe('authorCandidates', () => {
     expect(inHost('uclahealth', 'https://www.uclahealth.org/news/article/exercise')).toEqual([1]);
     expect(inHost('TopGear.com', 'https://www.topgear.com/car-news/electric')).toEqual([1]);
     expect(inHost('Holly Wilgus', 'https://health.clevelandclinic.org/how-to-meditate')).toEqual([0]);
+    // A short name inside a longer domain label is a coincidence ("Jeff T." on jefftk.com, a writer's own site).
+    expect(inHost('Jeff T', 'https://www.jefftk.com/p/backup-strategy')).toEqual([0]);
   });
 
   it('follows an author given by @id to its Person in a Yoast @graph, and reads the "Written by" label of link previews', () => {

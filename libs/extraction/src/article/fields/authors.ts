@@ -229,13 +229,11 @@ export function splitNames(text: string): string[] {
     .filter((name) => name.length > 1 && name.length <= MAX_NAME_CHARS && /\p{L}/u.test(name) && name.split(' ').length <= 5 && !NOT_A_NAME.test(name) && !BYLINE_LABEL.test(name));
 }
 
-// A form's field label ("Name *"), an account a CMS fills in when nobody is named, a template's unfilled variable ("page.head.extra.author", "undefined"), a link's call to action ("Learn more", "View profile"), a writer's job after the name ("Shannon Williams, Journalist").
+// A form's field label ("Name *"), an account a CMS fills in when nobody is named, a template's unfilled variable ("page.head.extra.author", "undefined"), an e-mail address (a CMS account's login), a link's call to action ("Learn more", "View profile"), a writer's job after the name ("Shannon Williams, Journalist").
 const NOT_A_NAME =
-  /\*|^(?:admin|administrator|webmaster|undefined|null|none|unknown|anonymous|guest)$|^[a-z]+(?:\.[a-z]+){2,}$|^(?:(?:learn|read|see|view)\s+more|(?:view|see)\s+(?:full\s+)?(?:profile|bio))$|^(?:(?:senior|staff|contributing|managing|associate|deputy|chief|tech|freelance)\s+)?(?:journalist|editor|writer|reporter|correspondent|contributor|columnist)s?$/i;
+  /\*|^(?:admin|administrator|webmaster|undefined|null|none|unknown|anonymous|guest)$|^[a-z]+(?:\.[a-z]+){2,}$|^\S+@\S+$|^(?:(?:learn|read|see|view)\s+more|(?:view|see)\s+(?:full\s+)?(?:profile|bio))$|^(?:(?:senior|staff|contributing|managing|associate|deputy|chief|tech|freelance)\s+)?(?:journalist|editor|writer|reporter|correspondent|contributor|columnist)s?$/i;
 // The update line a byline runs into, spaced or not ("… and Natalie Nguyen Updated", "ACO Rankings TeamUpdated on …").
 const UPDATE_TAIL = /(?:\s+|(?<=\p{Ll}))(?:last\s+)?(?:updated|published)\b.*$/iu;
-// A writer's role after the names ("…, Extension horticulture educators"): a long lower-case word after a capitalised one, which names have not ("van", "de la", "with"); an account written all in lower case ("kirstin boatto") is still a name.
-const ROLE = /\p{Lu}.*\s\p{Ll}{5,}(?:\s|$)/u;
 const MONTH = '(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\\.?';
 // "December 17, 2025", "Dec. 19", "4 August 2010", "2025-12-17", "3/4/2025" (also run into the name: "Yucy3/4/2025"), "5 min read".
 const DATE_IN_BYLINE = new RegExp(`${MONTH}\\s+\\d{1,2}(?:st|nd|rd|th)?(?:,?\\s+\\d{4})?|\\b\\d{1,2}\\s+${MONTH}(?:,?\\s+\\d{4})?|\\b\\d{4}-\\d{2}-\\d{2}\\b|\\d{1,2}\/\\d{1,2}\/\\d{2,4}|\\b\\d+\\s*min(?:ute)?s?\\s+read\\b`, 'giu');
@@ -263,7 +261,7 @@ function hostLabels(url: string): string[] {
 /** A company or a site named by its domain ("Cleveland Clinic" on clevelandclinic.org, "TopGear.com", "uclahealth"): a byline account, rarely a writer. */
 function namesHost(key: string, labels: string[]): boolean {
   const compact = key.replace(/ /g, '');
-  return compact.length >= 3 && labels.some((label) => label === compact || (label.length >= 4 && (compact.includes(label) || label.includes(compact))));
+  return compact.length >= 3 && labels.some((label) => label === compact || (label.length >= 4 && compact.includes(label)) || (compact.length >= 6 && label.includes(compact)));
 }
 
 function namesKey(names: string[]): string {
