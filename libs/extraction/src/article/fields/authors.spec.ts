@@ -3,10 +3,11 @@ import { firstRecord, readStructuredData } from '../../structured-data';
 import { authorCandidates, splitNames } from './authors';
 
 describe('splitNames', () => {
-  it('splits a byline on commas, ampersands and "and" in several languages, without "By"', () => {
+  it('splits a byline on commas, ampersands, "and" in several languages and "with", without "By"', () => {
     expect(splitNames('By Jane Doe and John Roe, Reuters')).toEqual(['Jane Doe', 'John Roe', 'Reuters']);
     expect(splitNames('Ana Silva e João Souza')).toEqual(['Ana Silva', 'João Souza']);
     expect(splitNames('Tom & Jerry')).toEqual(['Tom', 'Jerry']);
+    expect(splitNames('By Dieter Hogen with Uta Pippig')).toEqual(['Dieter Hogen', 'Uta Pippig']);
   });
 
   it('keeps middle initials inside a name', () => {

@@ -224,7 +224,7 @@ export function splitNames(text: string): string[] {
   return cleaned
     // conjunctions in lower case and between spaces: "Sarah E. Needleman" is one name
     // (a serial comma before the last: "A, B, and C")
-    .split(/\s*[,;&·•]\s*(?:(?:and|und|et|e|y)\s+)?|\s+(?:and|And|AND|und|et|e|y)\s+/)
+    .split(/\s*[,;&·•]\s*(?:(?:and|und|et|e|y)\s+)?|\s+(?:and|And|AND|und|et|e|y|with)\s+/)
     .map((name) => name.trim())
     .filter((name) => name.length > 1 && name.length <= MAX_NAME_CHARS && /\p{L}/u.test(name) && name.split(' ').length <= 5 && !NOT_A_NAME.test(name) && !BYLINE_LABEL.test(name));
 }
@@ -242,8 +242,8 @@ function withoutDates(text: string): string {
   return normalizeSpace(text.replace(DATE_IN_BYLINE, ' , '));
 }
 
-// Words that join names in a byline ("Jane Doe and John Roe", "A, B und C").
-const JOINERS = new Set(['and', 'und', 'et', 'e', 'y']);
+// Words that join names in a byline ("Jane Doe and John Roe", "A, B und C", "Dieter Hogen with Uta Pippig").
+const JOINERS = new Set(['and', 'und', 'et', 'e', 'y', 'with']);
 
 /** A byline's text without its "By" / "Written by" label, " | Site" tail and update line, when it holds exactly these names (joined by commas, "&" or "and"). */
 function asWritten(text: string, key: string): string | undefined {
