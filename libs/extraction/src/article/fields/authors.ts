@@ -223,8 +223,8 @@ export function splitNames(text: string): string[] {
   if (!cleaned || /^https?:/.test(cleaned) || BYLINE_LABEL.test(cleaned)) return [];
   return cleaned
     // conjunctions in lower case and between spaces: "Sarah E. Needleman" is one name
-    // (a serial comma before the last: "A, B, and C")
-    .split(/\s*[,;&·•]\s*(?:(?:and|und|et|e|y)\s+)?|\s+(?:and|And|AND|und|et|e|y|with)\s+/)
+    // (a serial comma before the last: "A, B, and C"); "with" only before a name: "written with the help of…" is a sentence
+    .split(/\s*[,;&·•]\s*(?:(?:and|und|et|e|y)\s+)?|\s+(?:and|And|AND|und|et|e|y)\s+|\s+with\s+(?=\p{Lu})/u)
     .map((name) => name.trim())
     .filter((name) => name.length > 1 && name.length <= MAX_NAME_CHARS && /\p{L}/u.test(name) && name.split(' ').length <= 5 && !NOT_A_NAME.test(name) && !BYLINE_LABEL.test(name));
 }
