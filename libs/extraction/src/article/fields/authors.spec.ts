@@ -39,6 +39,9 @@ describe('splitNames', () => {
     expect(splitNames('Yucy3/4/2025')).toEqual(['Yucy']);
     expect(splitNames('ServiceTitanNovember 26th, 202410 Min Read')).toEqual(['ServiceTitan']);
     expect(splitNames('Shannon Williams, Journalist')).toEqual(['Shannon Williams']);
+    expect(splitNames('Rachel MacDonaldWriter')).toEqual(['Rachel MacDonald']);
+    expect(splitNames('Harry RabinowitzTech Reporter')).toEqual(['Harry Rabinowitz']);
+    expect(splitNames('Jane Writer')).toEqual(['Jane Writer']);
     expect(splitNames('Jane Doe, Senior Editor')).toEqual(['Jane Doe']);
     expect(splitNames('ops@our-hometown.com')).toEqual([]);
   });

@@ -219,7 +219,7 @@ export function articleAuthors(candidates: AuthorCandidate[], model: LogisticMod
  * "5 min read") is not part of a name.
  */
 export function splitNames(text: string): string[] {
-  const cleaned = withoutDates(normalizeSpace(text)).replace(BYLINE_PREFIX, '').replace(/\s*\|.*$/, '').replace(UPDATE_TAIL, '');
+  const cleaned = withoutDates(normalizeSpace(text)).replace(BYLINE_PREFIX, '').replace(/\s*\|.*$/, '').replace(UPDATE_TAIL, '').replace(GLUED_ROLE, '');
   if (!cleaned || /^https?:/.test(cleaned) || BYLINE_LABEL.test(cleaned)) return [];
   return cleaned
     // conjunctions in lower case and between spaces: "Sarah E. Needleman" is one name
@@ -234,6 +234,8 @@ const NOT_A_NAME =
   /\*|^(?:admin|administrator|webmaster|undefined|null|none|unknown|anonymous|guest)$|^[a-z]+(?:\.[a-z]+){2,}$|^\S+@\S+$|^(?:(?:learn|read|see|view)\s+more|(?:view|see)\s+(?:full\s+)?(?:profile|bio))$|^(?:(?:senior|staff|contributing|managing|associate|deputy|chief|tech|freelance)\s+)?(?:journalist|editor|writer|reporter|correspondent|contributor|columnist)s?$/i;
 // The update line a byline runs into, spaced or not ("… and Natalie Nguyen Updated", "ACO Rankings TeamUpdated on …").
 const UPDATE_TAIL = /(?:\s+|(?<=\p{Ll}))(?:last\s+)?(?:updated|published)\b.*$/iu;
+// A job run into the name by the page's markup ("Rachel MacDonaldWriter", "Harry RabinowitzTech Reporter"): capitalised, right after a lower-case letter.
+const GLUED_ROLE = /(?<=\p{Ll})(?:(?:Senior|Staff|Contributing|Managing|Associate|Deputy|Chief|Tech|Freelance)\s+)?(?:Journalist|Editor|Writer|Reporter|Correspondent|Contributor|Columnist)s?\b.*$/u;
 const MONTH = '(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\\.?';
 // "December 17, 2025", "Dec. 19", "4 August 2010", "2025-12-17", "3/4/2025" (also run into the name: "Yucy3/4/2025"), "5 min read" (also run into a year: "202410 Min Read").
 const DATE_IN_BYLINE = new RegExp(`${MONTH}\\s+\\d{1,2}(?:st|nd|rd|th)?(?:,?\\s+\\d{4})?|\\b\\d{1,2}\\s+${MONTH}(?:,?\\s+\\d{4})?|\\b\\d{4}-\\d{2}-\\d{2}\\b|\\d{1,2}\/\\d{1,2}\/\\d{2,4}|\\d+\\s*min(?:ute)?s?\\s+read\\b`, 'giu');
