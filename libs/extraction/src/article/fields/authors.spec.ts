@@ -37,6 +37,7 @@ describe('splitNames', () => {
     expect(splitNames('Danielle DeSiato, Donna Enzmann, and Natalie Nguyen Updated August 14, 2025')).toEqual(['Danielle DeSiato', 'Donna Enzmann', 'Natalie Nguyen']);
     expect(splitNames('Thomas Broderick, Nalea Ko, and ACO Rankings TeamUpdated on, Edited by Lauren Mastbaum')).toEqual(['Thomas Broderick', 'Nalea Ko', 'ACO Rankings Team']);
     expect(splitNames('Yucy3/4/2025')).toEqual(['Yucy']);
+    expect(splitNames('IndustrySelect on Tuesday')).toEqual(['IndustrySelect']);
     expect(splitNames('ServiceTitanNovember 26th, 202410 Min Read')).toEqual(['ServiceTitan']);
     expect(splitNames('Shannon Williams, Journalist')).toEqual(['Shannon Williams']);
     expect(splitNames('Rachel MacDonaldWriter')).toEqual(['Rachel MacDonald']);

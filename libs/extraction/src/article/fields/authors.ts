@@ -237,8 +237,8 @@ const UPDATE_TAIL = /(?:\s+|(?<=\p{Ll}))(?:last\s+)?(?:updated|published)\b.*$/i
 // A job run into the name by the page's markup ("Rachel MacDonaldWriter", "Harry RabinowitzTech Reporter"): capitalised, right after a lower-case letter.
 const GLUED_ROLE = /(?<=\p{Ll})(?:(?:Senior|Staff|Contributing|Managing|Associate|Deputy|Chief|Tech|Freelance)\s+)?(?:Journalist|Editor|Writer|Reporter|Correspondent|Contributor|Columnist)s?\b.*$/u;
 const MONTH = '(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\\.?';
-// "December 17, 2025", "Dec. 19", "4 August 2010", "2025-12-17", "3/4/2025" (also run into the name: "Yucy3/4/2025"), "5 min read" (also run into a year: "202410 Min Read").
-const DATE_IN_BYLINE = new RegExp(`${MONTH}\\s+\\d{1,2}(?:st|nd|rd|th)?(?:,?\\s+\\d{4})?|\\b\\d{1,2}\\s+${MONTH}(?:,?\\s+\\d{4})?|\\b\\d{4}-\\d{2}-\\d{2}\\b|\\d{1,2}\/\\d{1,2}\/\\d{2,4}|\\d+\\s*min(?:ute)?s?\\s+read\\b`, 'giu');
+// "December 17, 2025", "Dec. 19", "4 August 2010", "2025-12-17", "3/4/2025" (also run into the name: "Yucy3/4/2025"), "5 min read" (also run into a year: "202410 Min Read"), "on Tuesday".
+const DATE_IN_BYLINE = new RegExp(`${MONTH}\\s+\\d{1,2}(?:st|nd|rd|th)?(?:,?\\s+\\d{4})?|\\b\\d{1,2}\\s+${MONTH}(?:,?\\s+\\d{4})?|\\b\\d{4}-\\d{2}-\\d{2}\\b|\\d{1,2}\/\\d{1,2}\/\\d{2,4}|\\d+\\s*min(?:ute)?s?\\s+read\\b|\\b(?:on\\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day\\b`, 'giu');
 
 function withoutDates(text: string): string {
   return normalizeSpace(text.replace(DATE_IN_BYLINE, ' , '));
