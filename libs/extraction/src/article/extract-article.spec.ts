@@ -1,4 +1,4 @@
-import { extractArticle } from './extract-article';
+import { extractArticle, extractArticleWithEvidence } from './extract-article';
 
 const PROSE = (topic: string) =>
   `${topic} grew steadily through the year, according to people who follow it closely, and the figures published on Monday confirm the trend, which analysts had expected since spring.`;
@@ -179,6 +179,17 @@ describe('extractArticle: metadata', () => {
       audioUrls: ['https://cdn.example/a.mp3'],
     });
     expect(article.images).toEqual(['https://news.example/lead.jpg', 'https://news.example/img/river.jpg']);
+  });
+
+  it("reads the author from the page's article record that names one, when the first one found does not (a theme's BlogPosting beside a shop's Article)", () => {
+    const records = [
+      { '@context': 'https://schema.org', '@type': 'Article', headline: 'Ten drawing books', author: { '@type': 'Person', name: 'Cathy Horvath Buchanan' } },
+      { '@context': 'https://schema.org', '@type': 'BlogPosting', headline: 'Ten drawing books' },
+    ];
+    const head = records.map((record) => `<script type="application/ld+json">${JSON.stringify(record)}</script>`).join('');
+    const html = `<html><head>${head}</head><body><h1>Ten drawing books</h1><p>${PROSE('Drawing')}</p></body></html>`;
+    const { evidence } = extractArticleWithEvidence(html, 'https://artist.example/blogs/ten-books');
+    expect(evidence.authorCandidates.map((c) => [c.text, c.features.from_structuredPerson])).toEqual([['Cathy Horvath Buchanan', 1]]);
   });
 
   it('leaves out fields without a valid value', () => {

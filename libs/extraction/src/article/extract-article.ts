@@ -1,6 +1,6 @@
 import { documentBaseUrl, domBreadcrumbs, normalizeSpace, parseLightPage, resolveUrl } from '../dom';
 import { Article, ExtractOptions } from '../extraction.types';
-import { StructuredData, StructuredRecord, firstRecord, metaValue, propertyText, readStructuredData, structuredBreadcrumbs } from '../structured-data';
+import { StructuredData, StructuredRecord, findRecords, firstRecord, metaValue, propertyText, readStructuredData, structuredBreadcrumbs } from '../structured-data';
 import { cleanContent } from './body/clean-content';
 import { findArticleBody } from './body/extract-body';
 import { headingKey, linesHtml, renderHtml, renderText } from './body/render-body';
@@ -73,7 +73,9 @@ export function extractArticleWithEvidence(
   const titles = new Set(candidates.filter((c) => !(c.features.from_laterH1 && c.features.agreement === 1)).map((c) => headingKey(c.text)).filter(Boolean));
   const dates = dateCandidates(record, data, document, url);
   const date = articleDate(dates, models.date);
-  const bylines = authorCandidates(record, data, document);
+  // The chosen record may name nobody where another article record of the page does (a theme's BlogPosting beside the shop's Article that names the author).
+  const authored = record?.properties.author ? record : (findRecords(data, ARTICLE_TYPES).find((r) => r.properties.author) ?? record);
+  const bylines = authorCandidates(authored, data, document, url);
   const authors = articleAuthors(bylines, models.author);
   const inLanguage = articleLanguage(record, data, document);
   const breadcrumbs = structuredBreadcrumbs(data, baseUrl) ?? domBreadcrumbs(document, baseUrl);

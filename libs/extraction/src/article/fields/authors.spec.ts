@@ -3,10 +3,11 @@ import { firstRecord, readStructuredData } from '../../structured-data';
 import { authorCandidates, splitNames } from './authors';
 
 describe('splitNames', () => {
-  it('splits a byline on commas, ampersands and "and" in several languages, without "By"', () => {
+  it('splits a byline on commas, ampersands, "and" in several languages and "with", without "By"', () => {
     expect(splitNames('By Jane Doe and John Roe, Reuters')).toEqual(['Jane Doe', 'John Roe', 'Reuters']);
     expect(splitNames('Ana Silva e João Souza')).toEqual(['Ana Silva', 'João Souza']);
     expect(splitNames('Tom & Jerry')).toEqual(['Tom', 'Jerry']);
+    expect(splitNames('By Dieter Hogen with Uta Pippig')).toEqual(['Dieter Hogen', 'Uta Pippig']);
   });
 
   it('keeps middle initials inside a name', () => {
@@ -32,6 +33,28 @@ describe('splitNames', () => {
     for (const action of ['Learn More', 'Read more', 'View profile', 'See full bio']) expect(splitNames(action)).toEqual([]);
   });
 
+  it('reads a serial comma before the last name ("A, B, and C") as a list, and leaves out the update line and the job the byline runs into', () => {
+    expect(splitNames('Danielle DeSiato, Donna Enzmann, and Natalie Nguyen Updated August 14, 2025')).toEqual(['Danielle DeSiato', 'Donna Enzmann', 'Natalie Nguyen']);
+    expect(splitNames('Thomas Broderick, Nalea Ko, and ACO Rankings TeamUpdated on, Edited by Lauren Mastbaum')).toEqual(['Thomas Broderick', 'Nalea Ko', 'ACO Rankings Team']);
+    expect(splitNames('Yucy3/4/2025')).toEqual(['Yucy']);
+    expect(splitNames('IndustrySelect on Tuesday')).toEqual(['IndustrySelect']);
+    expect(splitNames('ServiceTitanNovember 26th, 202410 Min Read')).toEqual(['ServiceTitan']);
+    expect(splitNames('Shannon Williams, Journalist')).toEqual(['Shannon Williams']);
+    expect(splitNames('Rachel MacDonaldWriter')).toEqual(['Rachel MacDonald']);
+    expect(splitNames('Harry RabinowitzTech Reporter')).toEqual(['Harry Rabinowitz']);
+    expect(splitNames('Jane Writer')).toEqual(['Jane Writer']);
+    expect(splitNames('Jane Doe, Senior Editor')).toEqual(['Jane Doe']);
+    expect(splitNames('ops@our-hometown.com')).toEqual([]);
+  });
+
+  it('reads "Authors:", "Contributors:" and "Authored by" labels before names, not a bare "Authors" that starts a name', () => {
+    expect(splitNames('Authors: Julie Weisenhorn and Natalie Hoidal')).toEqual(['Julie Weisenhorn', 'Natalie Hoidal']);
+    expect(splitNames('Contributors: Janet Loughrey')).toEqual(['Janet Loughrey']);
+    expect(splitNames('Authored by: Ehsan Jazini')).toEqual(['Ehsan Jazini']);
+    expect(splitNames('Authors Guild')).toEqual(['Authors Guild']);
+    for (const label of ['Contributors:', 'Author(s)', 'Authored by']) expect(splitNames(label)).toEqual([]);
+  });
+
   it('refuses links and sentences', () => {
     expect(splitNames('https://example.com/authors/jane')).toEqual([]);
     expect(splitNames('This story was written with the help of many people in our newsroom')).toEqual([]);
@@ -40,18 +63,38 @@ describe('splitNames', () => {
 
 describe('authorCandidates', () => {
   /** Each reading of the page's authors with the sources that give it. */
-  function readings(html: string): Record<string, string[]> {
+  function candidates(html: string, url = 'https://blog.example/a-post') {
     const document = parseLightPage(html);
-    const data = readStructuredData(document, 'https://blog.example/a-post');
-    const article = firstRecord(data, ['BlogPosting', 'Article']);
+    const data = readStructuredData(document, url);
+    return authorCandidates(firstRecord(data, ['BlogPosting', 'Article']), data, document, url);
+  }
+
+  function readings(html: string): Record<string, string[]> {
     return Object.fromEntries(
-      authorCandidates(article, data, document).map((c) => [c.names.join(', '), Object.keys(c.features).filter((k) => k.startsWith('from_') && c.features[k]).map((k) => k.slice(5))]),
+      candidates(html).map((c) => [c.names.join(', '), Object.keys(c.features).filter((k) => k.startsWith('from_') && c.features[k]).map((k) => k.slice(5))]),
     );
   }
 
   it('reads every author of a scholarly page, one citation_author tag each, as one byline', () => {
     const html = `<html><head><meta name="citation_author" content="Aditya Mahindru"><meta name="citation_author" content="Pradeep Patil"><meta name="citation_author" content="Varun Agrawal"></head><body><h1>A review</h1></body></html>`;
     expect(readings(html)).toEqual({ 'Aditya Mahindru, Pradeep Patil, Varun Agrawal': ['meta'] });
+  });
+
+  it('reads the author tags of other analytics and Dublin Core vocabularies, and a single citation_author', () => {
+    expect(readings(`<html><head><meta property="cXenseParse:author" content="Harry Rabinowitz"></head><body><h1>Smart home hubs</h1></body></html>`)).toEqual({ 'Harry Rabinowitz': ['meta'] });
+    expect(readings(`<html><head><meta name="dcterms.creator" content="Nora Ellis"></head><body><h1>GLP-1 drugs</h1></body></html>`)).toEqual({ 'Nora Ellis': ['meta'] });
+    expect(readings(`<html><head><meta name="citation_author" content="Md Aynal Haque"></head><body><h1>Homestead gardening</h1></body></html>`)).toEqual({ 'Md Aynal Haque': ['meta'] });
+  });
+
+  it("marks a name that is the site's domain (a company's account, not a writer), and not a writer's name", () => {
+    const page = (name: string) => `<html><head><script type="application/ld+json">{"@type":"Article","author":{"@type":"Person","name":"${name}"}}</script></head><body><h1>Gym workouts</h1></body></html>`;
+    const inHost = (name: string, url: string) => candidates(page(name), url).map((c) => c.features.inHost);
+    expect(inHost('Cleveland Clinic', 'https://health.clevelandclinic.org/how-to-meditate')).toEqual([1]);
+    expect(inHost('uclahealth', 'https://www.uclahealth.org/news/article/exercise')).toEqual([1]);
+    expect(inHost('TopGear.com', 'https://www.topgear.com/car-news/electric')).toEqual([1]);
+    expect(inHost('Holly Wilgus', 'https://health.clevelandclinic.org/how-to-meditate')).toEqual([0]);
+    // A short name inside a longer domain label is a coincidence ("Jeff T." on jefftk.com, a writer's own site).
+    expect(inHost('Jeff T', 'https://www.jefftk.com/p/backup-strategy')).toEqual([0]);
   });
 
   it('follows an author given by @id to its Person in a Yoast @graph, and reads the "Written by" label of link previews', () => {
@@ -95,6 +138,20 @@ describe('authorCandidates', () => {
     expect(readings(box('Lauren Vetter, Senior Growth Writer'))).toEqual({ 'Lauren Vetter': ['authorImageAlt'] });
     expect(readings(box('Avatar'))).toEqual({});
     expect(readings(box('brown rice, or farro, proteins'))).toEqual({});
+  });
+
+  it('reads a "Contributors:" label before the name under the headline', () => {
+    expect(readings(`<html><body><h1>Low-light houseplants</h1><div class="tags"><div><strong>Contributors:</strong> Janet Loughrey</div></div></body></html>`)).toEqual({ 'Janet Loughrey': ['bylineText'] });
+  });
+
+  it('writes a "Written by A, B, and C" byline as written, and marks the first name alone (a byline\'s first link) as part of a fuller reading', () => {
+    const html = `<html><head><script type="application/ld+json">{"@type":"Article","author":[{"@type":"Person","name":"Danielle DeSiato"},{"@type":"Person","name":"Donna Enzmann"},{"@type":"Person","name":"Natalie Nguyen"}]}</script></head>
+      <body><h1>Best dishwashers</h1><div class="article-byline">Written by <a href="/a/dd">Danielle DeSiato</a>, <a href="/a/de">Donna Enzmann</a>, and <a href="/a/nn">Natalie Nguyen</a> Updated August 14, 2025</div></body></html>`;
+    const found = candidates(html).map((c) => [c.text, c.features.partOfAnother]);
+    expect(found).toEqual([
+      ['Danielle DeSiato, Donna Enzmann, and Natalie Nguyen', 0],
+      ['Danielle DeSiato', 1],
+    ]);
   });
 
   it('keeps the names as the byline writes them ("and" included), the list apart', () => {

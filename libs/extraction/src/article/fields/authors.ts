@@ -10,13 +10,14 @@ const BYLINE_SELECTORS: [string, string][] = [
   ['authorClass', '.author, .author-name, .post-author'],
   ['authorLink', 'a[href*="/author/"]'],
 ];
-const META_AUTHOR = ['author', 'article:author', 'parsely-author', 'sailthru.author', 'dc.creator'];
+const META_AUTHOR = ['author', 'article:author', 'og:author', 'parsely-author', 'sailthru.author', 'cxenseparse:author', 'dc.creator', 'dcterms.creator'];
 // Scholarly pages (Highwire / Google Scholar tags) give one tag per author, in the paper's order: all of them are the byline.
 const META_EVERY_AUTHOR = ['citation_author', 'dc.creator'];
 const SOURCES = ['structuredPerson', 'structuredOrganization', 'structuredText', 'meta', 'writtenByLabel', ...BYLINE_SELECTORS.map(([name]) => name), 'authorWordClass', 'authorImageAlt', 'bylineText', 'labelledByline'];
 // A byline's label, alone ("Written by" / "Author:" then the name) or before the name ("By Jane Doe"), in en/de/fr/es/it/pt/nl.
-const BYLINE_LABEL = /^(?:(?:written|posted|published|reviewed|words|text|article|story)\s+by|by|(?:the\s+)?authors?|von|par|por|di|door|autor|auteur|autore)\s*:?$/i;
-const BYLINE_PREFIX = /^(?:(?:written|posted|published|words|text|article|story)\s+by|by|von|par|por|di|door)\s*:?\s+/i;
+const BYLINE_LABEL = /^(?:(?:written|posted|published|reviewed|authored|words|text|article|story)\s+by|by|(?:the\s+)?authors?|author\(s\)|contributors?|von|par|por|di|door|autor|auteur|autore)\s*:?$/i;
+// A bare "Author" prefixes a name only with its colon ("Authors: Jane Doe and John Roe"), not in "Authors Guild".
+const BYLINE_PREFIX = /^(?:(?:written|posted|published|authored|words|text|article|story)\s+by|by|von|par|por|di|door|authors?\s*:|contributors?\s*:)\s*:?\s+/i;
 // How far past the <h1> a byline counts as under it, and how far a labelled one ("Written by", an author box at the foot) is looked for (text nodes).
 const TEXTS_AFTER_HEADLINE = 40;
 const TEXTS_TO_LABELLED_BYLINE = 1500;
@@ -43,7 +44,7 @@ export interface AuthorCandidate {
  * an author archive). The author model weighs each by its sources, how many places agree,
  * the shape of the names, and the site's own name in it.
  */
-export function authorCandidates(article: StructuredRecord | undefined, data: StructuredData, document: DomDocument): AuthorCandidate[] {
+export function authorCandidates(article: StructuredRecord | undefined, data: StructuredData, document: DomDocument, url = ''): AuthorCandidate[] {
   const found: [string, string[], string][] = [];
   const add = (source: string, text: string) => found.push([source, splitNames(text), text]);
   for (const value of propertyValues(article, 'author')) {
@@ -60,7 +61,7 @@ export function authorCandidates(article: StructuredRecord | undefined, data: St
   }
   for (const key of META_EVERY_AUTHOR) {
     const every = data.meta[key] ?? [];
-    if (every.length > 1) add('meta', every.join('; '));
+    if (every.length) add('meta', every.join('; '));
   }
   // WordPress' SEO plugins label the author for link previews: twitter:label1 "Written by", twitter:data1 the name.
   for (const n of [1, 2]) if (/^written by$/i.test(metaValue(data, `twitter:label${n}`) ?? '')) add('writtenByLabel', metaValue(data, `twitter:data${n}`) ?? '');
@@ -92,7 +93,9 @@ export function authorCandidates(article: StructuredRecord | undefined, data: St
     merged.set(key, entry);
   }
   const siteName = namesKey([metaValue(data, 'og:site_name') ?? '']);
-  return [...merged].map(([key, [sources, names, written]]) => {
+  const host = hostLabels(url);
+  const readings = [...merged].map(([, [, names]]) => new Set(names.map((n) => n.toLowerCase())));
+  return [...merged].map(([key, [sources, names, written]], index) => {
     const words = names.map((n) => n.split(' ').length);
     const features: FeatureValues = Object.fromEntries(SOURCES.map((s) => [`from_${s}`, sources.has(s) ? 1 : 0]));
     features.agreement = sources.size;
@@ -101,6 +104,9 @@ export function authorCandidates(article: StructuredRecord | undefined, data: St
     features.oneWord = words.every((w) => w === 1) ? 1 : 0;
     features.digits = /\d/.test(key) ? 1 : 0;
     features.isSiteName = siteName !== '' && key === siteName ? 1 : 0;
+    features.inHost = namesHost(key, host) ? 1 : 0;
+    // The first of a byline's names alone (a byline's first link), where another place names them all.
+    features.partOfAnother = readings.some((other, i) => i !== index && other.size > names.length && names.every((n) => other.has(n.toLowerCase()))) ? 1 : 0;
     // An account's handle ("levinemusic", "brandon-peaktwo"), not a person's name as a byline writes it.
     features.lowercase = names.every((n) => n === n.toLowerCase()) ? 1 : 0;
     features.capitalised = names.every((n) => n.split(' ').every((w) => /^\p{Lu}/u.test(w) || w.length <= 3)) ? 1 : 0;
@@ -213,33 +219,51 @@ export function articleAuthors(candidates: AuthorCandidate[], model: LogisticMod
  * "5 min read") is not part of a name.
  */
 export function splitNames(text: string): string[] {
-  const cleaned = withoutDates(normalizeSpace(text)).replace(BYLINE_PREFIX, '').replace(/\s*\|.*$/, '');
+  const cleaned = withoutDates(normalizeSpace(text)).replace(BYLINE_PREFIX, '').replace(/\s*\|.*$/, '').replace(UPDATE_TAIL, '').replace(GLUED_ROLE, '');
   if (!cleaned || /^https?:/.test(cleaned) || BYLINE_LABEL.test(cleaned)) return [];
   return cleaned
     // conjunctions in lower case and between spaces: "Sarah E. Needleman" is one name
-    .split(/\s*[,;&·•]\s*|\s+(?:and|And|AND|und|et|e|y)\s+/)
+    // (a serial comma before the last: "A, B, and C"); "with" only before a name: "written with the help of…" is a sentence
+    .split(/\s*[,;&·•]\s*(?:(?:and|und|et|e|y)\s+)?|\s+(?:and|And|AND|und|et|e|y)\s+|\s+with\s+(?=\p{Lu})/u)
     .map((name) => name.trim())
     .filter((name) => name.length > 1 && name.length <= MAX_NAME_CHARS && /\p{L}/u.test(name) && name.split(' ').length <= 5 && !NOT_A_NAME.test(name) && !BYLINE_LABEL.test(name));
 }
 
-// A form's field label ("Name *"), an account a CMS fills in when nobody is named, a template's unfilled variable ("page.head.extra.author", "undefined"), a link's call to action ("Learn more", "View profile").
-const NOT_A_NAME = /\*|^(?:admin|administrator|webmaster|undefined|null|none|unknown|anonymous|guest)$|^[a-z]+(?:\.[a-z]+){2,}$|^(?:(?:learn|read|see|view)\s+more|(?:view|see)\s+(?:full\s+)?(?:profile|bio))$/i;
+// A form's field label ("Name *"), an account a CMS fills in when nobody is named, a template's unfilled variable ("page.head.extra.author", "undefined"), an e-mail address (a CMS account's login), a link's call to action ("Learn more", "View profile"), a writer's job after the name ("Shannon Williams, Journalist").
+const NOT_A_NAME =
+  /\*|^(?:admin|administrator|webmaster|undefined|null|none|unknown|anonymous|guest)$|^[a-z]+(?:\.[a-z]+){2,}$|^\S+@\S+$|^(?:(?:learn|read|see|view)\s+more|(?:view|see)\s+(?:full\s+)?(?:profile|bio))$|^(?:(?:senior|staff|contributing|managing|associate|deputy|chief|tech|freelance)\s+)?(?:journalist|editor|writer|reporter|correspondent|contributor|columnist)s?$/i;
+// The update line a byline runs into, spaced or not ("… and Natalie Nguyen Updated", "ACO Rankings TeamUpdated on …").
+const UPDATE_TAIL = /(?:\s+|(?<=\p{Ll}))(?:last\s+)?(?:updated|published)\b.*$/iu;
+// A job run into the name by the page's markup ("Rachel MacDonaldWriter", "Harry RabinowitzTech Reporter"): capitalised, right after a lower-case letter.
+const GLUED_ROLE = /(?<=\p{Ll})(?:(?:Senior|Staff|Contributing|Managing|Associate|Deputy|Chief|Tech|Freelance)\s+)?(?:Journalist|Editor|Writer|Reporter|Correspondent|Contributor|Columnist)s?\b.*$/u;
 const MONTH = '(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\\.?';
-// "December 17, 2025", "Dec. 19", "4 August 2010", "2025-12-17", "5 min read".
-const DATE_IN_BYLINE = new RegExp(`${MONTH}\\s+\\d{1,2}(?:st|nd|rd|th)?(?:,?\\s+\\d{4})?|\\b\\d{1,2}\\s+${MONTH}(?:,?\\s+\\d{4})?|\\b\\d{4}-\\d{2}-\\d{2}\\b|\\b\\d+\\s*min(?:ute)?s?\\s+read\\b`, 'giu');
+// "December 17, 2025", "Dec. 19", "4 August 2010", "2025-12-17", "3/4/2025" (also run into the name: "Yucy3/4/2025"), "5 min read" (also run into a year: "202410 Min Read"), "on Tuesday".
+const DATE_IN_BYLINE = new RegExp(`${MONTH}\\s+\\d{1,2}(?:st|nd|rd|th)?(?:,?\\s+\\d{4})?|\\b\\d{1,2}\\s+${MONTH}(?:,?\\s+\\d{4})?|\\b\\d{4}-\\d{2}-\\d{2}\\b|\\d{1,2}\/\\d{1,2}\/\\d{2,4}|\\d+\\s*min(?:ute)?s?\\s+read\\b|\\b(?:on\\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day\\b`, 'giu');
 
 function withoutDates(text: string): string {
   return normalizeSpace(text.replace(DATE_IN_BYLINE, ' , '));
 }
 
-// Words that join names in a byline ("Jane Doe and John Roe", "A, B und C").
-const JOINERS = new Set(['and', 'und', 'et', 'e', 'y']);
+// Words that join names in a byline ("Jane Doe and John Roe", "A, B und C", "Dieter Hogen with Uta Pippig").
+const JOINERS = new Set(['and', 'und', 'et', 'e', 'y', 'with']);
 
-/** A byline's text without its "By" label and " | Site" tail, when it holds exactly these names (joined by commas, "&" or "and"). */
+/** A byline's text without its "By" / "Written by" label, " | Site" tail and update line, when it holds exactly these names (joined by commas, "&" or "and"). */
 function asWritten(text: string, key: string): string | undefined {
-  const cleaned = normalizeSpace(text).replace(/^(by|von|par|por|di|door)\s+/i, '').replace(/\s*\|.*$/, '');
+  const cleaned = normalizeSpace(text).replace(BYLINE_PREFIX, '').replace(/\s*\|.*$/, '').replace(UPDATE_TAIL, '');
   const words = cleaned.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [];
   return words.filter((w) => !JOINERS.has(w)).join(' ') === key.split(' ').filter((w) => !JOINERS.has(w)).join(' ') ? cleaned : undefined;
+}
+
+/** The host's labels that name a site ("health.clevelandclinic.org" → clevelandclinic, health), without www and the top-level domain. */
+function hostLabels(url: string): string[] {
+  const hostname = URL.canParse(url) ? new URL(url).hostname : '';
+  return hostname.split('.').slice(0, -1).filter((label) => label !== 'www');
+}
+
+/** A company or a site named by its domain ("Cleveland Clinic" on clevelandclinic.org, "TopGear.com", "uclahealth"): a byline account, rarely a writer. */
+function namesHost(key: string, labels: string[]): boolean {
+  const compact = key.replace(/ /g, '');
+  return compact.length >= 3 && labels.some((label) => label === compact || (label.length >= 4 && compact.includes(label)) || (compact.length >= 6 && label.includes(compact)));
 }
 
 function namesKey(names: string[]): string {
