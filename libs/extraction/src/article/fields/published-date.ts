@@ -219,7 +219,13 @@ function labelledDates(document: DomDocument): [string, string][] {
   const visit = (node: DomNode): void => {
     for (let child = node.firstChild; child && found.length < MAX_LABELLED_TEXTS; child = child.nextSibling) {
       if (child.nodeType === TEXT_NODE) {
-        const text = normalizeSpace(child.textContent);
+        const raw = child.textContent ?? '';
+        // A paragraph's text is no date line: skipped before normalising (most of the walk's time).
+        if (raw.length > MAX_DATE_TEXT * 8) {
+          label = '';
+          continue;
+        }
+        const text = normalizeSpace(raw);
         if (!text) continue;
         const labelled = text.length <= MAX_DATE_TEXT * 2 && (PUBLISHED_WORDS.test(text) || UPDATED_WORDS.test(text));
         if ((labelled || label) && text.length <= MAX_DATE_TEXT * 2 && toIsoDate(text)) found.push([text, labelled ? text : `${label} ${text}`]);
