@@ -90,8 +90,8 @@ describe('dateCandidates', () => {
     const html = `<html><body><header><h1>AI in Education</h1><p>Published on: February 14, 2025</p></header>
       <div class="meta"><span>Last updated:</span> <span>Dec 12, 2025</span></div><p>Text of the post.</p></body></html>`;
     expect(candidatesOf(html)).toEqual({
-      '2025-02-14': expect.objectContaining({ sources: ['afterHeadline'], published: 1, first: 1 }),
-      '2025-12-12': expect.objectContaining({ sources: ['afterHeadline'], updated: 1, first: 0 }),
+      '2025-02-14': expect.objectContaining({ sources: ['afterHeadline', 'labelledText'], published: 1, first: 1 }),
+      '2025-12-12': expect.objectContaining({ sources: ['afterHeadline', 'labelledText'], updated: 1, first: 0 }),
     });
   });
 
@@ -100,7 +100,7 @@ describe('dateCandidates', () => {
       <div class="text__date">August 25, 2024</div><p>Text of the post.</p></article></body></html>`;
     const found = candidatesOf(html, 'https://whatever.example/2025/12/18/the-post/');
     // The <time> and its wrapper (class "…published") state the same day: one candidate of two sources.
-    expect(found['2025-08-13']).toMatchObject({ sources: ['timeElement', 'shownDate'], published: 1 });
+    expect(found['2025-08-13']).toMatchObject({ sources: ['timeElement', 'shownDate', 'labelledText'], published: 1 });
     expect(found['2024-08-25']).toMatchObject({ sources: ['shownDate'] });
     expect(found['2025-12-18']).toMatchObject({ sources: ['url'] });
   });
@@ -116,7 +116,7 @@ describe('dateCandidates', () => {
 
   it('finds a date shown just above the headline, with the label before it', () => {
     const html = `<html><body><div class="kicker"><span>Published</span> <span>12 March 2025</span></div><h1>The headline</h1><p>Text of the post.</p></body></html>`;
-    expect(candidatesOf(html)).toEqual({ '2025-03-12': expect.objectContaining({ sources: ['beforeHeadline'], published: 1 }) });
+    expect(candidatesOf(html)).toEqual({ '2025-03-12': expect.objectContaining({ sources: ['beforeHeadline', 'labelledText'], published: 1 }) });
     // A date far above the headline (a sidebar's, the site's) is not the article's.
     const far = `<html><body><p>News of 3 May 2024</p><p>one</p><p>two</p><p>three</p><p>four</p><h1>The headline</h1><p>Text.</p></body></html>`;
     expect(candidatesOf(far)).toEqual({});
@@ -142,6 +142,29 @@ describe('dateCandidates', () => {
   it("reads an address date with the month's name", () => {
     expect(candidatesOf('<html><body><p>Text.</p></body></html>', 'https://wine.example/blog/2023/october/03/how-many-wines/')).toEqual({ '2023-10-03': expect.objectContaining({ sources: ['url'] }) });
     expect(candidatesOf('<html><body><p>Text.</p></body></html>', 'https://wine.example/blog/2023/guides/03/')).toEqual({});
+  });
+
+  it('reads a labelled date far from the headline, the label in its own text or beside the date', () => {
+    const filler = Array.from({ length: 50 }, (_, i) => `<p>Paragraph ${i} of the guide.</p>`).join('');
+    const html = `<html><body><h1>Webcams</h1>${filler}<p style="text-align:right">Last updated: <span>November 13, 2025</span></p><p>This article was originally published on 26 Sep 2019 at 4:12pm but has been regularly updated.</p></body></html>`;
+    expect(candidatesOf(html)).toEqual({
+      '2025-11-13': expect.objectContaining({ sources: ['labelledText'], updated: 1, published: 0 }),
+      '2019-09-26': expect.objectContaining({ sources: ['labelledText'], published: 1 }),
+    });
+    // A date without a label that far down (a footer's copyright, an event) is no candidate.
+    expect(candidatesOf(`<html><body><h1>Webcams</h1>${filler}<p>Closed on November 13, 2025.</p></body></html>`)).toEqual({});
+  });
+
+  it('reads a datePublished from an article record kept as JSON in a meta tag', () => {
+    const metaRecord = `<meta name="script:ld+json" content="{&quot;@type&quot;:&quot;Article&quot;,&quot;datePublished&quot;:&quot;2025-11-17T09:00:00-05:00&quot;}">`;
+    expect(candidatesOf(`<html><head>${metaRecord}</head><body><p>Text.</p></body></html>`)).toEqual({ '2025-11-17': expect.objectContaining({ sources: ['metaRecordPublished'] }) });
+  });
+
+  it('marks the one day a page shows, and no day when it shows several', () => {
+    const onlyShown = (html: string) => dateCandidates(undefined, readStructuredData(parseLightPage(html), 'https://blog.example/p'), parseLightPage(html), 'https://blog.example/p').map((c) => [c.iso.slice(0, 10), c.features.onlyShown]);
+    const published = '<meta property="article:published_time" content="2020-05-13T20:03:25+00:00">';
+    expect(onlyShown(`<html><head>${published}</head><body><h1>Title</h1><p>Updated January 2, 2025</p></body></html>`)).toEqual([['2020-05-13', 0], ['2025-01-02', 1]]);
+    expect(onlyShown(`<html><body><h1>Title</h1><p>January 2, 2025</p><p>March 3, 2025</p></body></html>`)).toEqual([['2025-01-02', 0], ['2025-03-03', 0]]);
   });
 
   it('gives nothing for a page without a date', () => {

@@ -1,4 +1,4 @@
-import { DomDocument, DomElement, classWords, normalizeSpace, shortTextOf, textsAfter, textsBefore } from '../../dom';
+import { DomDocument, DomElement, DomNode, TEXT_NODE, classWords, isElement, normalizeSpace, shortTextOf, textsAfter, textsBefore } from '../../dom';
 import { StructuredData, StructuredRecord, propertyText } from '../../structured-data';
 import { FeatureValues, LogisticModel, predictProbability } from '../../model/logistic';
 
@@ -15,10 +15,26 @@ export interface DateCandidate extends PublishedDate {
 }
 
 /** Where a date candidate comes from (each is a feature of the date model). */
-const SOURCES = ['structuredPublished', 'structuredModified', 'structuredCreated', 'recordPublished', 'recordModified', 'metaPublished', 'metaModified', 'timeElement', 'shownDate', 'afterHeadline', 'beforeHeadline', 'furniture', 'url'] as const;
+const SOURCES = [
+  'structuredPublished',
+  'structuredModified',
+  'structuredCreated',
+  'recordPublished',
+  'recordModified',
+  'metaPublished',
+  'metaModified',
+  'metaRecordPublished',
+  'timeElement',
+  'shownDate',
+  'afterHeadline',
+  'beforeHeadline',
+  'labelledText',
+  'furniture',
+  'url',
+] as const;
 type Source = (typeof SOURCES)[number];
 /** Shown sources: what a reader sees on the page. */
-const SHOWN: ReadonlySet<Source> = new Set(['timeElement', 'shownDate', 'afterHeadline', 'beforeHeadline', 'furniture']);
+const SHOWN: ReadonlySet<Source> = new Set(['timeElement', 'shownDate', 'afterHeadline', 'beforeHeadline', 'labelledText', 'furniture']);
 
 // Meta tags of a date, by what their names say (article:published_time, pubdate, pub-date, dc.date.issued, citation_publication_date …; article:modified_time, og:updated_time, last-modified …).
 const META_MODIFIED = /modif|updat|revis|lastmod/;
@@ -49,6 +65,13 @@ const MONTH_NAMES = [
 // Class and id words of an element that shows the date.
 const DATE_WORDS = new Set(['date', 'dates', 'dateline', 'published', 'publish', 'pubdate', 'timestamp', 'posted', 'datetime', 'time']);
 export const MAX_DATE_TEXT = 80;
+// A label alone in its text ("Published on", "Last updated:"): its date is the next text.
+const MAX_LABEL = 30;
+const UNREAD_TAGS = new Set(['script', 'style', 'noscript', 'template', 'svg']);
+const RECORD_PUBLISHED = /"datePublished"\s*:\s*"([^"]{8,40})"/;
+// How many labelled dates ("Posted on …", "Last updated: …") are read anywhere on the page: a
+// comment thread's dates come after the article's.
+const MAX_LABELLED_TEXTS = 3;
 const ISO_LIKE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?\s*(Z|[+-]\d{2}:?\d{2})?)?/;
 
 interface Sighting {
@@ -89,6 +112,7 @@ export function dateCandidates(article: StructuredRecord | undefined, data: Stru
     if (META_MODIFIED.test(key)) add('metaModified', values[0]);
     else if (META_PUBLISHED.test(key)) add('metaPublished', values[0]);
   }
+  add('metaRecordPublished', metaRecordPublished(data));
   const times = document.querySelectorAll('time');
   // An aside's or a footer's date that leanHtml left in place of the block (no text, no context).
   const [furniture, shown] = [times.filter((t) => t.hasAttribute('data-furniture')), times.filter((t) => !t.hasAttribute('data-furniture'))];
@@ -108,6 +132,7 @@ export function dateCandidates(article: StructuredRecord | undefined, data: Stru
       if (text.length <= MAX_DATE_TEXT && toIsoDate(text)) add('beforeHeadline', text, `${before[i + 1] ?? ''} ${text}`);
     });
   }
+  for (const [text, context] of labelledDates(document)) add('labelledText', text, context);
   const path = pathOf(url);
   const addressDate = URL_DATE.exec(path);
   const writtenAddressDate = addressDate ? null : URL_WRITTEN_DATE.exec(path);
@@ -130,10 +155,13 @@ function groupedByDay(sightings: Sighting[]): DateCandidate[] {
     days.set(day, entry);
   }
   const sorted = [...days.keys()].sort();
+  const shownDays = [...days.values()].filter((entry) => [...entry.sources].some((s) => SHOWN.has(s))).length;
   return [...days].map(([day, entry]) => {
     const features: FeatureValues = Object.fromEntries(SOURCES.map((s) => [`from_${s}`, entry.sources.has(s) ? 1 : 0]));
     features.agreement = entry.sources.size;
     features.shown = [...entry.sources].some((s) => SHOWN.has(s)) ? 1 : 0;
+    // The one day the page shows is the one its reader takes for its date, whatever the fields say.
+    features.onlyShown = features.shown && shownDays === 1 ? 1 : 0;
     features.updatedLabel = entry.updated ? 1 : 0;
     features.publishedLabel = entry.published ? 1 : 0;
     features.firstAfterHeadline = entry.firstAfterHeadline ? 1 : 0;
@@ -166,6 +194,46 @@ function otherRecordDates(records: StructuredRecord[], article: StructuredRecord
     for (const values of Object.values(record.properties)) for (const value of values) if (typeof value !== 'string') visit(value);
   };
   records.forEach(visit);
+  return found;
+}
+
+/** A datePublished in a record a meta tag holds as JSON (<meta name="script:ld+json" content="{…}">): the pre-parse drops scripts other than ld+json, not meta tags. */
+function metaRecordPublished(data: StructuredData): string | undefined {
+  for (const values of Object.values(data.meta)) {
+    for (const value of values) {
+      const found = value.startsWith('{') ? RECORD_PUBLISHED.exec(value) : null;
+      if (found) return found[1];
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Dates anywhere on the page that a label names ("Posted on April 13, 2023", "Last updated:
+ * <span>November 13, 2025</span>", "originally published on 26 Sep 2019"), with their label as
+ * context: a date line far from the <h1> (a sidebar, the article's end).
+ */
+function labelledDates(document: DomDocument): [string, string][] {
+  const found: [string, string][] = [];
+  let label = '';
+  const visit = (node: DomNode): void => {
+    for (let child = node.firstChild; child && found.length < MAX_LABELLED_TEXTS; child = child.nextSibling) {
+      if (child.nodeType === TEXT_NODE) {
+        const raw = child.textContent ?? '';
+        // A paragraph's text is no date line: skipped before normalising (most of the walk's time).
+        if (raw.length > MAX_DATE_TEXT * 8) {
+          label = '';
+          continue;
+        }
+        const text = normalizeSpace(raw);
+        if (!text) continue;
+        const labelled = text.length <= MAX_DATE_TEXT * 2 && (PUBLISHED_WORDS.test(text) || UPDATED_WORDS.test(text));
+        if ((labelled || label) && text.length <= MAX_DATE_TEXT * 2 && toIsoDate(text)) found.push([text, labelled ? text : `${label} ${text}`]);
+        label = labelled && text.length <= MAX_LABEL ? text : '';
+      } else if (isElement(child) && !UNREAD_TAGS.has(child.localName)) visit(child);
+    }
+  };
+  if (document.body) visit(document.body);
   return found;
 }
 
