@@ -120,6 +120,24 @@ describe('extractArticle: body', () => {
     expect(extractArticle(page, 'https://x.example/p/9').articleBody).toBe(topics.flat().map(PROSE).join('\n'));
   });
 
+  it('keeps an unclosed <aside> banner that the parser makes the whole page', () => {
+    const paragraphs = ['Rates', 'Fees', 'Rewards'].map((topic) => `<p>${PROSE(topic)}</p>`).join('');
+    const page = `<html><body><aside class="announcement-banner"><a href="/news">We joined Akamai</a><main><article>${paragraphs}</article></main></body></html>`;
+    expect(extractArticle(page, 'https://x.example/p/10').articleBody).toBe(['Rates', 'Fees', 'Rewards'].map(PROSE).join('\n'));
+  });
+
+  it('reads an article that a page builder wraps in a <header>, and listicle items named for their picture', () => {
+    const paragraphs = ['Rates', 'Fees', 'Rewards', 'Limits', 'Terms'].map((topic) => `<p>${PROSE(topic)}</p>`).join('');
+    const headerPage = `<html><body><header class="site"><a href="/">Logo</a></header><main><h1>Tips</h1><header class="rich-text">${paragraphs}</header></main></body></html>`;
+    expect(extractArticle(headerPage, 'https://x.example/p/11').articleBody).toBe(['Rates', 'Fees', 'Rewards', 'Limits', 'Terms'].map(PROSE).join('\n'));
+    const item = (topic: string) => `<div class="paragraph--type--list-item-large-image"><img src="/${topic}.jpg"><h2>${topic}</h2><p>${PROSE(topic)} ${PROSE(topic)}</p></div>`;
+    const listicle = `<html><body><main><div class="body"><p>${PROSE('Intro')}</p>${['Catan', 'Azul'].map(item).join('')}</div></main></body></html>`;
+    expect(extractArticle(listicle, 'https://x.example/p/12').articleBody).toBe([PROSE('Intro'), 'Catan', `${PROSE('Catan')} ${PROSE('Catan')}`, 'Azul', `${PROSE('Azul')} ${PROSE('Azul')}`].join('\n'));
+    // a gallery's short captions are still no text
+    const gallery = `<div class="image-gallery"><p>Photo: Agency</p></div>`;
+    expect(extractArticle(listicle.replace('</div></main>', `${gallery}</div></main>`), 'https://x.example/p/12').articleBody).not.toContain('Photo: Agency');
+  });
+
   it("falls back to JSON-LD articleBody when the page's markup holds much less of it (a script-built page)", () => {
     const structuredBody = [PROSE('First'), PROSE('Second'), PROSE('Third')].join('\n\n');
     const jsonLd = JSON.stringify({ '@type': 'NewsArticle', headline: 'Scripted', articleBody: structuredBody });

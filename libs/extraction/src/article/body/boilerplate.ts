@@ -3,8 +3,14 @@ import { DomElement, classWords } from '../../dom';
 /** Elements that never hold article prose. */
 const NON_CONTENT_TAGS = new Set([
   'script', 'style', 'noscript', 'template', 'iframe', 'object', 'embed', 'svg', 'canvas', 'button', 'input', 'select',
-  'textarea', 'label', 'nav', 'aside', 'footer', 'dialog', 'menu', 'link', 'meta',
+  'textarea', 'label', 'dialog', 'menu', 'link', 'meta',
 ]);
+
+/**
+ * Landmarks of page furniture: dropped unless one holds most of the page's prose, as an unclosed
+ * `<aside class="announcement-banner">` does when the parser nests the whole page inside it.
+ */
+const FURNITURE_TAGS = new Set(['nav', 'aside', 'footer']);
 
 /**
  * Words in a class or id that mark page furniture around an article: sharing, related links,
@@ -80,13 +86,18 @@ export function isHidden(element: DomElement): boolean {
  * some sites. `articleProse` protects, besides, the article's own prose blocks from their
  * class (but a hidden one inside the article, a "print only" note, goes).
  */
-export function removeBoilerplate(root: DomElement, holdsArticle: (element: DomElement) => boolean, articleProse: (element: DomElement) => boolean): void {
+export function removeBoilerplate(
+  root: DomElement,
+  holdsArticle: (element: DomElement) => boolean,
+  articleProse: (element: DomElement) => boolean,
+  holdsMostProse: (element: DomElement) => boolean,
+): void {
   const doomed: DomElement[] = [];
   const visit = (element: DomElement) => {
     for (const child of Array.from(element.children)) {
       const tag = child.localName;
       const namedFurniture = tag !== 'body' && !(element.localName === 'p' && PHRASING_TAGS.has(tag)) && looksLikeBoilerplate(child) && !articleProse(child);
-      if (NON_CONTENT_TAGS.has(tag) || ((isHidden(child) || namedFurniture) && !holdsArticle(child))) doomed.push(child);
+      if (NON_CONTENT_TAGS.has(tag) || (FURNITURE_TAGS.has(tag) && !holdsMostProse(child)) || ((isHidden(child) || namedFurniture) && !holdsArticle(child))) doomed.push(child);
       else visit(child);
     }
   };
