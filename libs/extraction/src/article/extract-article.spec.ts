@@ -138,6 +138,14 @@ describe('extractArticle: body', () => {
     expect(extractArticle(listicle.replace('</div></main>', `${gallery}</div></main>`), 'https://x.example/p/12').articleBody).not.toContain('Photo: Agency');
   });
 
+  it("joins an article's chunks that a page builder wraps in layers of its own, the repeated class on the outermost", () => {
+    const chunk = (topics: string[]) =>
+      `<div class="article-card"><div class="text-block"><div class="text-block__text"><div class="rich-text">${topics.map((t) => `<p>${PROSE(t)}</p>`).join('')}</div></div></div></div>`;
+    const card = '<div class="article-card"><a class="card-wrapper" href="/quote"><div class="card-image"><img src="/q.jpg"></div></a></div>';
+    const page = `<html><body><main><h1>Solar in four steps</h1><div class="article-body">${chunk(['Rates'])}${card}${chunk(['Fees', 'Rewards', 'Limits', 'Terms', 'Points', 'Cards'])}${chunk(['Taxes'])}</div></main></body></html>`;
+    expect(extractArticle(page, 'https://x.example/p/13').articleBody).toBe(['Rates', 'Fees', 'Rewards', 'Limits', 'Terms', 'Points', 'Cards', 'Taxes'].map(PROSE).join('\n'));
+  });
+
   it("falls back to JSON-LD articleBody when the page's markup holds much less of it (a script-built page)", () => {
     const structuredBody = [PROSE('First'), PROSE('Second'), PROSE('Third')].join('\n\n');
     const jsonLd = JSON.stringify({ '@type': 'NewsArticle', headline: 'Scripted', articleBody: structuredBody });
