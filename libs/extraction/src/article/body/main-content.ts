@@ -139,7 +139,9 @@ export function climbToContainer(top: DomElement, scores: Map<DomElement, number
  */
 function articleChunks(top: DomElement, stats: StatsIndex): DomElement[] {
   const chunks = chunksOfClass(top);
-  return chunks.length > 1 ? chunks : chunksOfClass(outermostWrapper(top, stats));
+  if (chunks.length > 1) return chunks;
+  const wrapper = outermostWrapper(top, stats);
+  return wrapper === top ? chunks : chunksOfClass(wrapper);
 }
 
 /** A wrapper adding this share of text or less (an icon's label, a stray space) holds nothing but its child. */
