@@ -146,6 +146,14 @@ describe('extractArticle: body', () => {
     expect(extractArticle(page, 'https://x.example/p/13').articleBody).toBe(['Rates', 'Fees', 'Rewards', 'Limits', 'Terms', 'Points', 'Cards', 'Taxes'].map(PROSE).join('\n'));
   });
 
+  it("reads Elementor's text widgets: their frames are named widgets, a sidebar's widget is still dropped", () => {
+    const editor = (topics: string[]) =>
+      `<div class="elementor-widget-wrap elementor-element-populated"><div class="elementor-element elementor-widget elementor-widget-text-editor"><div class="elementor-widget-container">${topics.map((t) => `<p>${PROSE(t)}</p>`).join('')}</div></div></div>`;
+    const sidebar = '<div class="widget widget_text"><p>Book a visit: call us today, our team answers every day of the week.</p></div>';
+    const page = `<html><body><main class="site-main"><div class="page-header"><h1>Dental trends</h1></div><div class="elementor">${editor(['Rates', 'Fees'])}</div>${sidebar}</main></body></html>`;
+    expect(extractArticle(page, 'https://x.example/p/14').articleBody).toBe(['Rates', 'Fees'].map(PROSE).join('\n'));
+  });
+
   it("falls back to JSON-LD articleBody when the page's markup holds much less of it (a script-built page)", () => {
     const structuredBody = [PROSE('First'), PROSE('Second'), PROSE('Third')].join('\n\n');
     const jsonLd = JSON.stringify({ '@type': 'NewsArticle', headline: 'Scripted', articleBody: structuredBody });

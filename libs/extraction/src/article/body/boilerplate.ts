@@ -1,4 +1,4 @@
-import { DomElement, classWords } from '../../dom';
+import { DomElement, wordsOf } from '../../dom';
 
 /** Elements that never hold article prose. */
 const NON_CONTENT_TAGS = new Set([
@@ -33,6 +33,12 @@ const PHRASING_TAGS = new Set(['a', 'abbr', 'b', 'cite', 'code', 'em', 'i', 'mar
 
 const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
 
+/**
+ * Elementor frames every block, the article's text too, in "elementor-widget-wrap" >
+ * "elementor-widget-container": those names say how the page is built, not that it is a sidebar widget.
+ */
+const BUILDER_FRAMES = /(?<!\S)elementor-widget-(?:wrap|container)(?!\S)/g;
+
 /** Class strings repeat across a page and across pages (every "col-md-4"): split each once. */
 const wordsOfNames = new Map<string, string[]>();
 const MAX_REMEMBERED_NAMES = 50_000;
@@ -45,8 +51,9 @@ export function classAndCompoundWords(element: DomElement): string[] {
   const names = `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''}`;
   let words = wordsOfNames.get(names);
   if (!words) {
-    const compounds = names.split(/\s+/).filter((name) => /[^A-Za-z0-9]|[a-z][A-Z]/.test(name));
-    words = [...classWords(element), ...compounds.map((name) => name.toLowerCase().replace(/[^a-z0-9]+/g, ''))];
+    const meant = names.replace(BUILDER_FRAMES, ' ');
+    const compounds = meant.split(/\s+/).filter((name) => /[^A-Za-z0-9]|[a-z][A-Z]/.test(name));
+    words = [...wordsOf(meant), ...compounds.map((name) => name.toLowerCase().replace(/[^a-z0-9]+/g, ''))];
     if (wordsOfNames.size >= MAX_REMEMBERED_NAMES) wordsOfNames.clear();
     wordsOfNames.set(names, words);
   }
