@@ -154,6 +154,16 @@ describe('extractArticle: body', () => {
     expect(extractArticle(page, 'https://x.example/p/14').articleBody).toBe(['Rates', 'Fees'].map(PROSE).join('\n'));
   });
 
+  it("keeps the article's own prose blocks that cite many links, where a block of links beside them goes", () => {
+    const cited = (topic: string) => `<p>${PROSE(topic)} See <a href="/r/${topic}">the full ${topic.toLowerCase()} report from the national agency</a>.</p>`;
+    const links = '<div class="more"><a href="/a">Five more rate stories you may like</a> and <a href="/b">Ten fee stories</a></div>';
+    const page = `<html><body><main><h1>Rates</h1><div class="story"><p>${PROSE('Intro')}</p><div class="section">${['Rates', 'Fees', 'Rewards'].map(cited).join('')}</div>${links}</div></main></body></html>`;
+    const body = extractArticle(page, 'https://x.example/p/15').articleBody!;
+    expect(body).toContain(PROSE('Fees'));
+    expect(body).toContain('the full rewards report from the national agency');
+    expect(body).not.toContain('Five more rate stories');
+  });
+
   it("falls back to JSON-LD articleBody when the page's markup holds much less of it (a script-built page)", () => {
     const structuredBody = [PROSE('First'), PROSE('Second'), PROSE('Third')].join('\n\n');
     const jsonLd = JSON.stringify({ '@type': 'NewsArticle', headline: 'Scripted', articleBody: structuredBody });
