@@ -120,6 +120,50 @@ describe('extractArticle: body', () => {
     expect(extractArticle(page, 'https://x.example/p/9').articleBody).toBe(topics.flat().map(PROSE).join('\n'));
   });
 
+  it('keeps an unclosed <aside> banner that the parser makes the whole page', () => {
+    const paragraphs = ['Rates', 'Fees', 'Rewards'].map((topic) => `<p>${PROSE(topic)}</p>`).join('');
+    const page = `<html><body><aside class="announcement-banner"><a href="/news">We joined Akamai</a><main><article>${paragraphs}</article></main></body></html>`;
+    expect(extractArticle(page, 'https://x.example/p/10').articleBody).toBe(['Rates', 'Fees', 'Rewards'].map(PROSE).join('\n'));
+  });
+
+  it('reads an article that a page builder wraps in a <header>, and listicle items named for their picture', () => {
+    const paragraphs = ['Rates', 'Fees', 'Rewards', 'Limits', 'Terms'].map((topic) => `<p>${PROSE(topic)}</p>`).join('');
+    const headerPage = `<html><body><header class="site"><a href="/">Logo</a></header><main><h1>Tips</h1><header class="rich-text">${paragraphs}</header></main></body></html>`;
+    expect(extractArticle(headerPage, 'https://x.example/p/11').articleBody).toBe(['Rates', 'Fees', 'Rewards', 'Limits', 'Terms'].map(PROSE).join('\n'));
+    const item = (topic: string) => `<div class="paragraph--type--list-item-large-image"><img src="/${topic}.jpg"><h2>${topic}</h2><p>${PROSE(topic)} ${PROSE(topic)}</p></div>`;
+    const listicle = `<html><body><main><div class="body"><p>${PROSE('Intro')}</p>${['Catan', 'Azul'].map(item).join('')}</div></main></body></html>`;
+    expect(extractArticle(listicle, 'https://x.example/p/12').articleBody).toBe([PROSE('Intro'), 'Catan', `${PROSE('Catan')} ${PROSE('Catan')}`, 'Azul', `${PROSE('Azul')} ${PROSE('Azul')}`].join('\n'));
+    // a gallery's short captions are still no text
+    const gallery = `<div class="image-gallery"><p>Photo: Agency</p></div>`;
+    expect(extractArticle(listicle.replace('</div></main>', `${gallery}</div></main>`), 'https://x.example/p/12').articleBody).not.toContain('Photo: Agency');
+  });
+
+  it("joins an article's chunks that a page builder wraps in layers of its own, the repeated class on the outermost", () => {
+    const chunk = (topics: string[]) =>
+      `<div class="article-card"><div class="text-block"><div class="text-block__text"><div class="rich-text">${topics.map((t) => `<p>${PROSE(t)}</p>`).join('')}</div></div></div></div>`;
+    const card = '<div class="article-card"><a class="card-wrapper" href="/quote"><div class="card-image"><img src="/q.jpg"></div></a></div>';
+    const page = `<html><body><main><h1>Solar in four steps</h1><div class="article-body">${chunk(['Rates'])}${card}${chunk(['Fees', 'Rewards', 'Limits', 'Terms', 'Points', 'Cards'])}${chunk(['Taxes'])}</div></main></body></html>`;
+    expect(extractArticle(page, 'https://x.example/p/13').articleBody).toBe(['Rates', 'Fees', 'Rewards', 'Limits', 'Terms', 'Points', 'Cards', 'Taxes'].map(PROSE).join('\n'));
+  });
+
+  it("reads Elementor's text widgets: their frames are named widgets, a sidebar's widget is still dropped", () => {
+    const editor = (topics: string[]) =>
+      `<div class="elementor-widget-wrap elementor-element-populated"><div class="elementor-element elementor-widget elementor-widget-text-editor"><div class="elementor-widget-container">${topics.map((t) => `<p>${PROSE(t)}</p>`).join('')}</div></div></div>`;
+    const sidebar = '<div class="widget widget_text"><p>Book a visit: call us today, our team answers every day of the week.</p></div>';
+    const page = `<html><body><main class="site-main"><div class="page-header"><h1>Dental trends</h1></div><div class="elementor">${editor(['Rates', 'Fees'])}</div>${sidebar}</main></body></html>`;
+    expect(extractArticle(page, 'https://x.example/p/14').articleBody).toBe(['Rates', 'Fees'].map(PROSE).join('\n'));
+  });
+
+  it("keeps the article's own prose blocks that cite many links, where a block of links beside them goes", () => {
+    const cited = (topic: string) => `<p>${PROSE(topic)} See <a href="/r/${topic}">the full ${topic.toLowerCase()} report from the national agency</a>.</p>`;
+    const links = '<div class="more"><a href="/a">Five more rate stories you may like</a> and <a href="/b">Ten fee stories</a></div>';
+    const page = `<html><body><main><h1>Rates</h1><div class="story"><p>${PROSE('Intro')}</p><div class="section">${['Rates', 'Fees', 'Rewards'].map(cited).join('')}</div>${links}</div></main></body></html>`;
+    const body = extractArticle(page, 'https://x.example/p/15').articleBody!;
+    expect(body).toContain(PROSE('Fees'));
+    expect(body).toContain('the full rewards report from the national agency');
+    expect(body).not.toContain('Five more rate stories');
+  });
+
   it("falls back to JSON-LD articleBody when the page's markup holds much less of it (a script-built page)", () => {
     const structuredBody = [PROSE('First'), PROSE('Second'), PROSE('Third')].join('\n\n');
     const jsonLd = JSON.stringify({ '@type': 'NewsArticle', headline: 'Scripted', articleBody: structuredBody });

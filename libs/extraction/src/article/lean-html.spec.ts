@@ -22,6 +22,18 @@ describe('leanHtml', () => {
     expect(leanHtml('<div>\n  <p>a</p>\n  <p><b>one</b> <i>two</i></p>\n</div>')).toBe('<div><p>a</p><p><b>one</b> <i>two</i></p></div>');
   });
 
+  it('passes over scripts and comments: a "<nav>" in a script does not cut the page up to the first </nav>', () => {
+    const html = '<head><script>log("Inside a <nav> element")</script><!-- <aside> --></head><body><nav><a>Menu</a></nav><p>Text</p></body>';
+    expect(leanHtml(html)).toBe('<head><script>log("Inside a <nav> element")</script><!-- <aside> --></head><body><p>Text</p></body>');
+  });
+
+  it('keeps a header that holds paragraphs: page builders wrap the article in one', () => {
+    const header = `<header class="section_blog-post-content">${'<p>A paragraph of the post.</p>'.repeat(5)}</header>`;
+    expect(leanHtml(`<body>${header}</body>`)).toBe(`<body>${header}</body>`);
+    const siteHeader = `<header class="header">${'<p>An official website of the government.</p>'.repeat(5)}<form><input name="q"></form></header>`;
+    expect(leanHtml(`<body>${siteHeader}</body>`)).toBe('<body></body>');
+  });
+
   it('leaves custom elements whose names start like furniture', () => {
     const html = '<header-nav><p>Kept text</p></header-nav><header><a>Logo</a></header>';
     expect(leanHtml(html)).toBe('<header-nav><p>Kept text</p></header-nav>');

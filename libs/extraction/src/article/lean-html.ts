@@ -9,18 +9,26 @@ import { MAX_DATE_TEXT, toIsoDate } from './fields/published-date';
  *   new line anyway); whitespace before inline tags stays ("<b>a</b> <i>b</i>" is two words).
  * - <nav>, <aside> and <footer> are never article text (the body extractor drops them too),
  *   unless they carry microdata or RDFa (breadcrumbs, a dated byline) or a breadcrumb trail;
- *   nor is a <header> without a headline (<h1>) or a date: the site's banner and menus.
+ *   nor is a <header> without a headline (<h1>), a date or paragraphs: the site's banner and menus (page
+ *   builders wrap whole sections, the article's text too, in <header>; a site header's paragraphs sit beside
+ *   its menu or search form).
  * - <link> tags: stylesheets, icons and feeds.
  * - Noscript fallbacks go: pages are read as rendered with scripts on.
  * - A dropped <aside>, <footer> or <header> that shows a date ("<aside><time>June 6, 2021</time></aside>",
  *   a byline footer) leaves that date behind as an empty `<time data-furniture datetime=…>`: no
  *   text for the body, but in its place for the date reader.
+ * - A script or comment is passed over whole (the parser drops it later): a "<nav>" in a script's
+ *   string matched through to the page's first </nav> and cut the <body> tag out with it.
  */
 const BLOCK_TAG_AHEAD = />\s+(?=<\/?(?:address|article|aside|blockquote|body|dd|div|dl|dt|fieldset|figcaption|figure|footer|form|h[1-6]|head|header|hr|html|li|link|main|meta|nav|noscript|ol|option|p|section|select|table|tbody|td|tfoot|th|thead|title|tr|ul)\b)/gi;
 // The name must end the tag name: <header-nav> is a custom element, not a <header>.
-const FURNITURE = /<(nav|aside|footer|header|noscript)(?=[\s/>])[^>]*>[\s\S]*?<\/\1\s*>|<link(?=[\s/>])[^>]*>/gi;
+const FURNITURE = /(<script\b[\s\S]*?<\/script\s*>|<!--[\s\S]*?-->)|<(nav|aside|footer|header|noscript)(?=[\s/>])[^>]*>[\s\S]*?<\/\2\s*>|<link(?=[\s/>])[^>]*>/gi;
 const STRUCTURED_MARKUP = /\b(?:itemprop|itemscope|typeof|property)=|breadcrumb/i;
 const ARTICLE_HEADER = /<h1\b|<time\b/i;
+const PARAGRAPH = /<p[\s>]/gi;
+const SITE_HEADER_PARTS = /<(?:nav|form|input)\b/i;
+/** A header with this many paragraphs holds prose, not a banner. */
+const PROSE_HEADER_PARAGRAPHS = 5;
 // Furniture longer than this is a sidebar or a site footer, not a post's date line.
 const MAX_DATED_FURNITURE = 700;
 const TAG = /<[^>]*>/;
@@ -33,14 +41,16 @@ function isKept(block: string, tag: string | undefined): boolean {
     case undefined:
       return false;
     case 'header':
-      return ARTICLE_HEADER.test(block) || STRUCTURED_MARKUP.test(block);
+      return ARTICLE_HEADER.test(block) || STRUCTURED_MARKUP.test(block) || ((block.match(PARAGRAPH)?.length ?? 0) >= PROSE_HEADER_PARAGRAPHS && !SITE_HEADER_PARTS.test(block));
     default:
       return STRUCTURED_MARKUP.test(block);
   }
 }
 
 export function leanHtml(html: string): string {
-  return html.replace(FURNITURE, (block, tag: string | undefined) => (isKept(block, tag) ? block : furnitureDateMark(block, tag))).replace(BLOCK_TAG_AHEAD, '>');
+  return html
+    .replace(FURNITURE, (block, passedOver: string | undefined, tag: string | undefined) => (passedOver || isKept(block, tag) ? block : furnitureDateMark(block, tag)))
+    .replace(BLOCK_TAG_AHEAD, '>');
 }
 
 /** The first date a short dropped aside, footer or header shows (a <time>'s datetime first), as an empty marked <time>; else nothing. */

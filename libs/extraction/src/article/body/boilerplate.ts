@@ -1,10 +1,16 @@
-import { DomElement, classWords } from '../../dom';
+import { DomElement, wordsOf } from '../../dom';
 
 /** Elements that never hold article prose. */
 const NON_CONTENT_TAGS = new Set([
   'script', 'style', 'noscript', 'template', 'iframe', 'object', 'embed', 'svg', 'canvas', 'button', 'input', 'select',
-  'textarea', 'label', 'nav', 'aside', 'footer', 'dialog', 'menu', 'link', 'meta',
+  'textarea', 'label', 'dialog', 'menu', 'link', 'meta',
 ]);
+
+/**
+ * Landmarks of page furniture: dropped unless one holds most of the page's prose, as an unclosed
+ * `<aside class="announcement-banner">` does when the parser nests the whole page inside it.
+ */
+const FURNITURE_TAGS = new Set(['nav', 'aside', 'footer']);
 
 /**
  * Words in a class or id that mark page furniture around an article: sharing, related links,
@@ -27,6 +33,12 @@ const PHRASING_TAGS = new Set(['a', 'abbr', 'b', 'cite', 'code', 'em', 'i', 'mar
 
 const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
 
+/**
+ * Elementor frames every block, the article's text too, in "elementor-widget-wrap" >
+ * "elementor-widget-container": those names say how the page is built, not that it is a sidebar widget.
+ */
+const BUILDER_FRAMES = /(?<!\S)elementor-widget-(?:wrap|container)(?!\S)/g;
+
 /** Class strings repeat across a page and across pages (every "col-md-4"): split each once. */
 const wordsOfNames = new Map<string, string[]>();
 const MAX_REMEMBERED_NAMES = 50_000;
@@ -39,8 +51,9 @@ export function classAndCompoundWords(element: DomElement): string[] {
   const names = `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''}`;
   let words = wordsOfNames.get(names);
   if (!words) {
-    const compounds = names.split(/\s+/).filter((name) => /[^A-Za-z0-9]|[a-z][A-Z]/.test(name));
-    words = [...classWords(element), ...compounds.map((name) => name.toLowerCase().replace(/[^a-z0-9]+/g, ''))];
+    const meant = names.replace(BUILDER_FRAMES, ' ');
+    const compounds = meant.split(/\s+/).filter((name) => /[^A-Za-z0-9]|[a-z][A-Z]/.test(name));
+    words = [...wordsOf(meant), ...compounds.map((name) => name.toLowerCase().replace(/[^a-z0-9]+/g, ''))];
     if (wordsOfNames.size >= MAX_REMEMBERED_NAMES) wordsOfNames.clear();
     wordsOfNames.set(names, words);
   }
@@ -80,13 +93,18 @@ export function isHidden(element: DomElement): boolean {
  * some sites. `articleProse` protects, besides, the article's own prose blocks from their
  * class (but a hidden one inside the article, a "print only" note, goes).
  */
-export function removeBoilerplate(root: DomElement, holdsArticle: (element: DomElement) => boolean, articleProse: (element: DomElement) => boolean): void {
+export function removeBoilerplate(
+  root: DomElement,
+  holdsArticle: (element: DomElement) => boolean,
+  articleProse: (element: DomElement) => boolean,
+  holdsMostProse: (element: DomElement) => boolean,
+): void {
   const doomed: DomElement[] = [];
   const visit = (element: DomElement) => {
     for (const child of Array.from(element.children)) {
       const tag = child.localName;
       const namedFurniture = tag !== 'body' && !(element.localName === 'p' && PHRASING_TAGS.has(tag)) && looksLikeBoilerplate(child) && !articleProse(child);
-      if (NON_CONTENT_TAGS.has(tag) || ((isHidden(child) || namedFurniture) && !holdsArticle(child))) doomed.push(child);
+      if (NON_CONTENT_TAGS.has(tag) || (FURNITURE_TAGS.has(tag) && !holdsMostProse(child)) || ((isHidden(child) || namedFurniture) && !holdsArticle(child))) doomed.push(child);
       else visit(child);
     }
   };

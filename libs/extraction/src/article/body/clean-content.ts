@@ -47,12 +47,15 @@ function census(element: DomElement): Census {
 
 /**
  * Readability's conditional cleaning: a container inside the article goes when it reads like
- * furniture — a class that says so (unless it is the article's core), more links than prose, more images or list items than
- * paragraphs, a form, a lone embed. Containers with many commas are prose and stay.
+ * furniture — a class that says so, more links than prose, more images or list items than
+ * paragraphs, a form, a lone embed. Containers with many commas are prose and stay, and so does
+ * the article's core (its prose blocks, measured before pruning: a section citing many sources
+ * has a fifth of its text in links, a listicle's section more list items than paragraphs).
  */
 function isFurniture(element: DomElement, core: ReadonlySet<DomElement>): boolean {
+  if (core.has(element)) return false;
   const weight = classWeight(element);
-  if (weight < 0 && !core.has(element)) return true;
+  if (weight < 0) return true;
   const count = census(element);
   // A paragraph that is mostly links is a "Read more: …" pointer or a list of them, not prose.
   if (element.localName === 'p') {

@@ -74,8 +74,9 @@ export function findArticleBody(document: DomDocument, choice?: BodyChoiceModel,
   const rawTop = bestCandidate(rawScores);
   const likelyArticle = rawTop && climbToContainer(rawTop, rawScores);
   const core = articleCore(likelyArticle, prose, rawStats);
-  const holdsArticle = (element: DomElement) => (likelyArticle !== undefined && contains(element, likelyArticle)) || (prose.get(element) ?? 0) > pageProse * ESSENTIAL_SHARE;
-  removeBoilerplate(root, holdsArticle, (element) => core.has(element));
+  const holdsMostProse = (element: DomElement) => (prose.get(element) ?? 0) > pageProse * ESSENTIAL_SHARE;
+  const holdsArticle = (element: DomElement) => (likelyArticle !== undefined && contains(element, likelyArticle)) || holdsMostProse(element);
+  removeBoilerplate(root, holdsArticle, (element) => core.has(element), holdsMostProse);
   const stats = collectTextStats(root);
   const scores = scoreCandidates(root, stats);
   const top = bestCandidate(scores);

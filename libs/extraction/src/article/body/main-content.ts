@@ -133,9 +133,32 @@ export function climbToContainer(top: DomElement, scores: Map<DomElement, number
 
 /**
  * An article cut into chunks by ads or embeds repeats its container's class: the chunks are
- * the elements of exactly that class under the container's grandparent.
+ * the elements of exactly that class under the container's grandparent. A page builder's chunk
+ * wraps its text in layers of its own ("article-card > text-block > … > rich-text"): the class
+ * that repeats is the outermost wrapper's, so that one is tried too.
  */
-function articleChunks(top: DomElement): DomElement[] {
+function articleChunks(top: DomElement, stats: StatsIndex): DomElement[] {
+  const chunks = chunksOfClass(top);
+  if (chunks.length > 1) return chunks;
+  const wrapper = outermostWrapper(top, stats);
+  return wrapper === top ? chunks : chunksOfClass(wrapper);
+}
+
+/** A wrapper adding this share of text or less (an icon's label, a stray space) holds nothing but its child. */
+const WRAPPER_EXTRA_SHARE = 0.02;
+
+/** The outermost ancestor of `element` that holds no text besides it. */
+function outermostWrapper(element: DomElement, stats: StatsIndex): DomElement {
+  const chars = stats.get(element)?.chars ?? 0;
+  let wrapper = element;
+  for (let parent = element.parentElement; parent && parent.localName !== 'body'; parent = parent.parentElement) {
+    if ((stats.get(parent)?.chars ?? 0) > chars * (1 + WRAPPER_EXTRA_SHARE)) break;
+    wrapper = parent;
+  }
+  return wrapper;
+}
+
+function chunksOfClass(top: DomElement): DomElement[] {
   const topClass = top.getAttribute('class');
   const scope = top.parentElement?.parentElement;
   if (!topClass || !scope) return [];
@@ -175,7 +198,7 @@ export function bestCandidate(scores: Map<DomElement, number>): DomElement | und
 export function contentBlocks(top: DomElement, scores: Map<DomElement, number>, stats: StatsIndex): DomElement[] {
   const parent = top.parentElement;
   if (!parent) return [top];
-  const chunks = articleChunks(top);
+  const chunks = articleChunks(top, stats);
   if (chunks.length > 1) return chunks;
   const topScore = scores.get(top) ?? 0;
   const threshold = Math.max(10, topScore * 0.2);

@@ -27,8 +27,12 @@ const NOT_TEXT_WORDS = new Set(['photo', 'image', 'img']);
 /** Matched inside compound class names too ("inlinegallery", "imagecaption"). */
 const NOT_TEXT_STEMS = ['caption', 'credit', 'gallery', 'slideshow', 'carousel'];
 const PROSE_CONTAINER_PARAGRAPHS = 3;
+/** Captions and credits stay shorter than this. */
+const PROSE_PARAGRAPH_CHARS = 300;
 
 function isNotText(element: DomElement): boolean {
+  // page builders wrap whole sections in <header>, the article's text too ("<header class="rich-text">")
+  if (element.localName === 'header') return element.querySelectorAll('p').length < PROSE_CONTAINER_PARAGRAPHS;
   if (NOT_TEXT_TAGS.has(element.localName)) return true;
   const words = classAndCompoundWords(element);
   const captionLike = words.some((w) => NOT_TEXT_STEMS.some((stem) => w.includes(stem)));
@@ -36,7 +40,10 @@ function isNotText(element: DomElement): boolean {
   if (!captionLike && !pictureLike) return false;
   // a container of several paragraphs is prose whatever its name ("credit-cards-guide");
   // "has-image" on a card of lists names its picture, not what it is
-  if (element.querySelectorAll('p').length >= PROSE_CONTAINER_PARAGRAPHS) return false;
+  const paragraphs = element.querySelectorAll('p');
+  if (paragraphs.length >= PROSE_CONTAINER_PARAGRAPHS) return false;
+  // nor is an item of a listicle named for its picture ("list-item-large-image") that holds a paragraph longer than a caption
+  if (paragraphs.some((p) => (p.textContent ?? '').length >= PROSE_PARAGRAPH_CHARS)) return false;
   return captionLike || !element.querySelector('li');
 }
 
