@@ -7,6 +7,8 @@ const JUDGED_TAGS = 'div, section, header, ul, ol, table, form, fieldset, p';
 const SHORT_POINTER_CHARS = 200;
 const POINTERS_DENSITY = 0.6;
 const LINK_LIST_DENSITY = 0.7;
+/** A box around a form with more text than this is more than a sign-up box (a page's sections each ending in a contact form). */
+const SIGNUP_BOX_MAX_CHARS = 600;
 const EMBED_TAGS = new Set(['iframe', 'object', 'embed']);
 
 interface Census {
@@ -16,13 +18,12 @@ interface Census {
   paragraphs: number;
   images: number;
   listItems: number;
-  inputs: number;
   embeds: number;
   listChars: number;
 }
 
 function census(element: DomElement): Census {
-  const count: Census = { chars: 0, linkChars: 0, commas: 0, paragraphs: 0, images: 0, listItems: 0, inputs: 0, embeds: 0, listChars: 0 };
+  const count: Census = { chars: 0, linkChars: 0, commas: 0, paragraphs: 0, images: 0, listItems: 0, embeds: 0, listChars: 0 };
   const visit = (node: DomNode, inLink: boolean, inList: boolean) => {
     if (node.nodeType === TEXT_NODE) {
       const text = (node.textContent ?? '').replace(/\s+/g, ' ');
@@ -37,7 +38,6 @@ function census(element: DomElement): Census {
     if (isProse(node) && tag !== 'td') count.paragraphs++;
     else if (tag === 'img') count.images++;
     else if (tag === 'li') count.listItems++;
-    else if (tag === 'input') count.inputs++;
     else if (EMBED_TAGS.has(tag)) count.embeds++;
     for (let child = node.firstChild; child; child = child.nextSibling) visit(child, inLink || tag === 'a', inList || tag === 'ul' || tag === 'ol');
   };
@@ -52,7 +52,7 @@ function census(element: DomElement): Census {
  * the article's core (its prose blocks, measured before pruning: a section citing many sources
  * has a fifth of its text in links, a listicle's section more list items than paragraphs).
  */
-function isFurniture(element: DomElement, core: ReadonlySet<DomElement>): boolean {
+function isFurniture(element: DomElement, core: ReadonlySet<DomElement>, formsHeld: ReadonlyMap<DomElement, number>): boolean {
   if (core.has(element)) return false;
   const weight = classWeight(element);
   if (weight < 0) return true;
@@ -70,7 +70,7 @@ function isFurniture(element: DomElement, core: ReadonlySet<DomElement>): boolea
   return (
     (!inFigure && count.images > 1 && count.paragraphs / count.images < 0.5) ||
     (!isList && count.listItems > count.paragraphs) ||
-    count.inputs > Math.floor(count.paragraphs / 3) ||
+    (count.chars < SIGNUP_BOX_MAX_CHARS && formsHeld.has(element)) ||
     (!isList && !inFigure && count.chars < 25 && (count.images === 0 || count.images > 2) && linkDensity > 0) ||
     (!isList && weight < 25 && linkDensity > 0.2) ||
     // a list of nothing but links inside an article points elsewhere ("Related", "More on this")
@@ -81,10 +81,24 @@ function isFurniture(element: DomElement, core: ReadonlySet<DomElement>): boolea
   );
 }
 
+/**
+ * The forms inside each container of `block`, counted before cleaning: the sign-up form goes
+ * first (innermost first), and the box around it ("Be the first to know! … By signing up, you
+ * agree …") must still count as holding one. Its inputs are gone already (boilerplate.ts).
+ */
+function countFormsHeld(block: DomElement): Map<DomElement, number> {
+  const held = new Map<DomElement, number>();
+  for (const form of block.querySelectorAll('form')) {
+    for (let node: DomElement | null = form; node && node !== block.parentElement; node = node.parentElement) held.set(node, (held.get(node) ?? 0) + 1);
+  }
+  return held;
+}
+
 /** Removes furniture inside the article's blocks, innermost first; the article's `core` (extract-body.ts) is not judged by its class. */
 export function cleanContent(blocks: DomElement[], core: ReadonlySet<DomElement>): void {
   for (const block of blocks) {
     const judged = Array.from(block.querySelectorAll(JUDGED_TAGS));
-    for (let i = judged.length - 1; i >= 0; i--) if (isFurniture(judged[i], core)) judged[i].remove();
+    const formsHeld = countFormsHeld(block);
+    for (let i = judged.length - 1; i >= 0; i--) if (isFurniture(judged[i], core, formsHeld)) judged[i].remove();
   }
 }

@@ -1,0 +1,31 @@
+import { extractArticle } from '../extract-article';
+
+const sentence = (topic: string) => `${topic} is the laptop to get this season, reviewers said, with a fast processor, a bright screen and a battery that lasts all day.`;
+const paragraphs = (topic: string, count: number) => Array.from({ length: count }, (_, i) => `<p>${sentence(`${topic} ${i}`)}</p>`).join('');
+
+// Modelled on a deals article (mashable): an SMS sign-up box between the article's paragraphs.
+const signupBox = (boxText: string) => `<html><head><title>Deal</title></head><body><main><article itemprop="articleBody">
+  ${paragraphs('The MacBook Pro', 3)}
+  <section class="relative p-8 my-12 border">
+    <div class="font-bold">Deals</div>
+    <div><div class="header-300">Be the first to know!</div><div class="header-600">Get editor selected deals texted right to your phone!</div></div>
+    <form class="flex flex-col"><input type="tel" placeholder="Enter Phone Number"><button>Sign up</button></form>
+    <p>${boxText}</p>
+  </section>
+  ${paragraphs('The refurbished model', 3)}
+</article></main></body></html>`;
+
+describe('cleanContent: sign-up boxes', () => {
+  it('drops the box around a sign-up form inside the article, keeping the paragraphs around it', () => {
+    const body = extractArticle(signupBox('By signing up, you agree to receive recurring automated messages.'), 'https://example.com/deal').articleBody ?? '';
+    expect(body).toContain('The MacBook Pro 2 is the laptop');
+    expect(body).toContain('The refurbished model 0 is the laptop');
+    expect(body).not.toContain('Be the first to know');
+    expect(body).not.toContain('By signing up');
+  });
+
+  it('keeps a container with a form when it holds much more text than a sign-up box', () => {
+    const body = extractArticle(signupBox(sentence('The long note').repeat(5)), 'https://example.com/deal').articleBody ?? '';
+    expect(body).toContain('The long note');
+  });
+});
