@@ -74,6 +74,12 @@ describe('toIsoDate', () => {
 });
 
 describe('dateCandidates', () => {
+  it('reads 3/4/2025 month first on a US-English page, and leaves it out on a page of another locale', () => {
+    const page = (lang: string) => `<html lang="${lang}"><body><h1>Spring sale</h1><p>Posted 3/4/2025</p><p>Text.</p></body></html>`;
+    expect(Object.keys(candidatesOf(page('en-US')))).toEqual(['2025-03-04']);
+    expect(candidatesOf(page('en-GB'))).toEqual({});
+  });
+
   it("reads a Yoast-style @graph: the WebPage's dates when no Article record has them, and the meta tags of a change", () => {
     const html = `<html><head>
       <meta property="article:published_time" content="2024-09-06T13:12:36+00:00" />

@@ -99,6 +99,7 @@ const MAX_SHOWN_ELEMENTS = 3;
  */
 export function dateCandidates(article: StructuredRecord | undefined, data: StructuredData, document: DomDocument, url: string): DateCandidate[] {
   const sightings: Sighting[] = [];
+  const monthFirst = writesMonthFirst(document, data);
   const add = (source: Source, raw: string | null | undefined, context = '', firstAfterHeadline = false) => {
     if (raw?.trim()) sightings.push({ source, raw: raw.trim(), context, firstAfterHeadline });
   };
@@ -123,28 +124,34 @@ export function dateCandidates(article: StructuredRecord | undefined, data: Stru
   if (h1) {
     let first = true;
     for (const [text, previous] of textsAfter(h1, TEXTS_AFTER_HEADLINE)) {
-      if (text.length > MAX_DATE_TEXT || !toIsoDate(text)) continue;
+      if (text.length > MAX_DATE_TEXT || !toIsoDate(text, monthFirst)) continue;
       add('afterHeadline', text, `${previous} ${text}`, first);
       first = false;
     }
     const before = textsBefore(h1, TEXTS_BEFORE_HEADLINE);
     before.forEach((text, i) => {
-      if (text.length <= MAX_DATE_TEXT && toIsoDate(text)) add('beforeHeadline', text, `${before[i + 1] ?? ''} ${text}`);
+      if (text.length <= MAX_DATE_TEXT && toIsoDate(text, monthFirst)) add('beforeHeadline', text, `${before[i + 1] ?? ''} ${text}`);
     });
   }
-  for (const [text, context] of labelledDates(document)) add('labelledText', text, context);
+  for (const [text, context] of labelledDates(document, monthFirst)) add('labelledText', text, context);
   const path = pathOf(url);
   const addressDate = URL_DATE.exec(path);
   const writtenAddressDate = addressDate ? null : URL_WRITTEN_DATE.exec(path);
   if (addressDate) add('url', `${addressDate[1]}-${pad(+addressDate[2])}-${pad(+addressDate[3])}`);
   else if (writtenAddressDate && monthNumber(writtenAddressDate[2])) add('url', `${writtenAddressDate[1]}-${pad(monthNumber(writtenAddressDate[2]))}-${pad(+writtenAddressDate[3])}`);
-  return groupedByDay(sightings);
+  return groupedByDay(sightings, monthFirst);
 }
 
-function groupedByDay(sightings: Sighting[]): DateCandidate[] {
+/** A US-English page (lang="en-US", og:locale en_US) writes 3/4/2025 month first. */
+function writesMonthFirst(document: DomDocument, data: StructuredData): boolean {
+  const locale = document.documentElement.getAttribute('lang') || data.meta['og:locale']?.[0] || '';
+  return /^en[-_]us\b/i.test(locale.trim());
+}
+
+function groupedByDay(sightings: Sighting[], monthFirst: boolean): DateCandidate[] {
   const days = new Map<string, { iso: string; raw: string; sources: Set<Source>; updated: boolean; published: boolean; firstAfterHeadline: boolean }>();
   for (const sighting of sightings) {
-    const iso = toIsoDate(sighting.raw);
+    const iso = toIsoDate(sighting.raw, monthFirst);
     if (!iso) continue;
     const day = iso.slice(0, 10);
     const entry = days.get(day) ?? { iso, raw: sighting.raw, sources: new Set<Source>(), updated: false, published: false, firstAfterHeadline: false };
@@ -213,7 +220,7 @@ function metaRecordPublished(data: StructuredData): string | undefined {
  * <span>November 13, 2025</span>", "originally published on 26 Sep 2019"), with their label as
  * context: a date line far from the <h1> (a sidebar, the article's end).
  */
-function labelledDates(document: DomDocument): [string, string][] {
+function labelledDates(document: DomDocument, monthFirst: boolean): [string, string][] {
   const found: [string, string][] = [];
   let label = '';
   const visit = (node: DomNode): void => {
@@ -228,7 +235,7 @@ function labelledDates(document: DomDocument): [string, string][] {
         const text = normalizeSpace(raw);
         if (!text) continue;
         const labelled = text.length <= MAX_DATE_TEXT * 2 && (PUBLISHED_WORDS.test(text) || UPDATED_WORDS.test(text));
-        if ((labelled || label) && text.length <= MAX_DATE_TEXT * 2 && toIsoDate(text)) found.push([text, labelled ? text : `${label} ${text}`]);
+        if ((labelled || label) && text.length <= MAX_DATE_TEXT * 2 && toIsoDate(text, monthFirst)) found.push([text, labelled ? text : `${label} ${text}`]);
         label = labelled && text.length <= MAX_LABEL ? text : '';
       } else if (isElement(child) && !UNREAD_TAGS.has(child.localName)) visit(child);
     }
@@ -256,7 +263,7 @@ function pathOf(url: string): string {
  * → "2019-11-19T00:00:00", with the time of day when the text gives one (zone names other
  * than GMT/UTC are ambiguous and left out).
  */
-export function toIsoDate(text: string): string | undefined {
+export function toIsoDate(text: string, monthFirst = false): string | undefined {
   const iso = ISO_LIKE.exec(text);
   if (iso) {
     const [, year, month, day, hours = '00', minutes = '00', seconds = '00', fraction = '', zone] = iso;
@@ -271,7 +278,8 @@ export function toIsoDate(text: string): string | undefined {
     if (month && validDate(+year, month, +day)) return `${year}-${pad(month)}-${pad(+day)}T${timeOfDay(text.replace(written[0], ' '))}`;
   }
   // Numeric: 2024年3月5日 / 2024년 3월 5일, 2024/03/05, 2024.03.05, 05.03.2024 (day first); with slashes the
-  // order is known only when one part is over 12 (31/12/2024, 12/31/2024): 03/05/2024 is left out.
+  // order is known only when one part is over 12 (31/12/2024, 12/31/2024) or the page is US English
+// (monthFirst): else 03/05/2024 is left out.
   const numeric = /(\d{4})\s*[年년]\s*(\d{1,2})\s*[月월]\s*(\d{1,2})\s*[日일]?/.exec(text) ?? /\b(\d{4})[/.](\d{1,2})[/.](\d{1,2})\b/.exec(text);
   const dotted = /\b(\d{1,2})\.(\d{1,2})\.(\d{4})\b/.exec(text);
   const slashed = /\b(\d{1,2})\/(\d{1,2})\/(\d{4})\b/.exec(text);
@@ -279,7 +287,7 @@ export function toIsoDate(text: string): string | undefined {
     ? [+numeric[1], +numeric[2], +numeric[3]]
     : dotted
       ? [+dotted[3], +dotted[2], +dotted[1]]
-      : slashed && +slashed[1] > 12 !== +slashed[2] > 12
+      : slashed && (+slashed[1] > 12 !== +slashed[2] > 12 || monthFirst)
         ? [+slashed[3], +slashed[1] > 12 ? +slashed[2] : +slashed[1], +slashed[1] > 12 ? +slashed[1] : +slashed[2]]
         : [0, 0, 0];
   const match = numeric ?? dotted ?? slashed;
