@@ -14,6 +14,7 @@ export const SCRIPT_TEXT = 'written by the page script';
  *   cookie, localStorage and sessionStorage every millisecond, and a dedicated worker
  *   keeps fetching `/set-cookie` (which answers with a cookie); what a render leaves
  *   running must not reach the next render
+ * - `/hop`: navigates to `/page?n=hopped` as soon as it has loaded (a script's redirect)
  * - `/slow?ms=`: answers after ms
  * - `/redirect?to=`: 302 to `to`
  */
@@ -36,6 +37,7 @@ const LINGER = `<!doctype html><html><body><p>lingering</p><script>
   // A blob worker cannot resolve a relative URL: the page gives it its origin.
   new Worker(URL.createObjectURL(new Blob(["setInterval(() => fetch('" + location.origin + "/set-cookie').catch(() => undefined), 1)"])));
 </script></body></html>`;
+const HOP = `<!doctype html><html><body><p>hop</p><script>addEventListener('load', () => setTimeout(() => location.replace('/page?n=hopped'), 0));</script></body></html>`;
 const STATE = `<!doctype html><html><body><script>
   const seen = document.createElement('p');
   seen.id = 'seen';
@@ -57,6 +59,7 @@ export async function startRenderSite(): Promise<RenderSite> {
     if (url.pathname === '/app.js') return send('application/javascript', SCRIPT);
     if (url.pathname === '/state') return send('text/html; charset=utf-8', STATE);
     if (url.pathname === '/linger') return send('text/html; charset=utf-8', LINGER);
+    if (url.pathname === '/hop') return send('text/html; charset=utf-8', HOP);
     if (url.pathname === '/set-cookie') return void res.writeHead(204, { 'set-cookie': 'worker=1; Path=/' }).end();
     if (url.pathname === '/redirect') return void res.writeHead(302, { location: url.searchParams.get('to') ?? '/' }).end();
     if (url.pathname === '/slow') {

@@ -111,6 +111,14 @@ describeIf(needs.chromium)('render pool', () => {
     }, 60_000);
   });
 
+  it('reads a page that navigates again right after its load (a script\'s redirect) instead of failing the render', async () => {
+    const pool = await startPool({ concurrency: 1 });
+    const results = await Promise.all(Array.from({ length: 10 }, () => pool.render({ url: `${site.url}/hop` }).then((r) => ({ ok: true, html: r.html }), (e: Error) => ({ ok: false, html: e.message }))));
+    // The render answers with whichever document the page holds when it is read: /hop's, or /page's after the hop.
+    expect(results.filter((r) => !r.ok)).toEqual([]);
+    for (const r of results) expect(r.html).toMatch(/<p>hop<\/p>|<h1>Rendered<\/h1>/);
+  }, 60_000);
+
   it('stops what a render left running before clearing: nothing it writes after its render reaches the next render', async () => {
     // One worker, so each /state render comes right after a /linger render on the same page.
     const pool = await startPool({ concurrency: 1 });

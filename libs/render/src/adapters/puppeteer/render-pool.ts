@@ -195,8 +195,29 @@ export class RenderPool implements Renderer, OnApplicationShutdown {
     const page = await this.browsers.of(jobPage).prepare(request);
     const response = await page.goto(request.url, { waitUntil: 'load', timeout: timeoutMs });
     if (!response) throw new RenderError('browser_error', `no response for ${request.url}`);
-    const html = await page.content();
+    const html = await contentOf(page);
     const screenshot = request.screenshot ? Buffer.from(await page.screenshot({ type: 'png' })) : undefined;
     return { status: response.status(), headers: response.headers(), html, ...(screenshot ? { screenshot } : {}), finalUrl: page.url() };
+  }
+}
+
+/** How often the page's HTML is read again when a navigation replaced its document during the read. */
+const CONTENT_READS = 5;
+const CONTENT_REREAD_MS = 50;
+
+/**
+ * The page's HTML. A page may navigate again right after its load (a script's redirect, a
+ * consent wall's reload): a read during that navigation finds its document gone, so it is
+ * read again, shortly after, from whichever document the page holds then. The render's own
+ * timeout bounds the whole.
+ */
+async function contentOf(page: Page): Promise<string> {
+  for (let read = 1; ; read++) {
+    try {
+      return await page.content();
+    } catch (e) {
+      if (read >= CONTENT_READS || !(e instanceof Error) || !/Execution context was destroyed|Cannot find context/.test(e.message)) throw e;
+      await new Promise((r) => setTimeout(r, CONTENT_REREAD_MS));
+    }
   }
 }
