@@ -1,5 +1,6 @@
 import { decodeHTML } from 'entities';
 import { TextDecoder } from 'node:util';
+import { WINDOWS_1252_HIGH } from '@crawlhub/extraction';
 
 /** Content types that hold a page to extract from (the rest, images, PDFs..., have "no visible elements"). */
 const PAGE_TYPES = /^(text\/(html|plain|xml)|application\/(xhtml\+xml|xml))\b/i;
@@ -10,9 +11,6 @@ function charsetOf(contentType: string | undefined, head: string): string | null
   if (fromHeader) return fromHeader;
   return /<meta[^>]+charset\s*=\s*["']?([\w.:-]+)/i.exec(head)?.[1] ?? null;
 }
-
-/** windows-1252's 0x80–0x9F (Node 20's decoder reads them as Latin-1 control characters). */
-const CP1252_HIGH = '€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008dŽ\u008f\u0090‘’“”•–—˜™š›œ\u009džŸ';
 
 /**
  * A downloaded page as text, decoded with its declared charset (a BOM wins; UTF-8 when
@@ -30,7 +28,7 @@ export function pageText(body: Buffer, contentType: string | undefined): string 
   }
   const text = decoder.decode(body);
   if (decoder.encoding !== 'windows-1252') return text;
-  return text.replace(/[\u0080-\u009f]/g, (c) => CP1252_HIGH[c.charCodeAt(0) - 0x80]);
+  return text.replace(/[\u0080-\u009f]/g, (c) => WINDOWS_1252_HIGH[c.charCodeAt(0) - 0x80]);
 }
 
 /** Skipped wholesale (never shown), a media element (shown), or the text after a tag. */

@@ -13,10 +13,14 @@
  * character is left as it is.
  */
 
-/** The Windows-1252 characters of the bytes 0x80–0x9F, by character. */
-const CP1252_BYTE: ReadonlyMap<string, number> = new Map(
-  [...'€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008DŽ\u008F\u0090‘’“”•–—˜™š›œ\u009DžŸ'].map((ch, i) => [ch, 0x80 + i]),
-);
+/**
+ * Windows-1252's characters of the bytes 0x80–0x9F, in byte order (Node 20's decoder reads
+ * those bytes as Latin-1's C1 controls; the five bytes the code page leaves unassigned stay so).
+ */
+export const WINDOWS_1252_HIGH = '€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008dŽ\u008f\u0090‘’“”•–—˜™š›œ\u009džŸ';
+
+/** The byte of each of those characters. */
+const CP1252_BYTE: ReadonlyMap<string, number> = new Map([...WINDOWS_1252_HIGH].map((ch, i) => [ch, 0x80 + i]));
 
 const CONTINUATION = String.raw`[\u0080-\u00BF€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ]`;
 const SEQUENCE = new RegExp(

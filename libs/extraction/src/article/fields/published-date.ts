@@ -279,7 +279,7 @@ export function toIsoDate(text: string, monthFirst = false): string | undefined 
   }
   // Numeric: 2024年3月5日 / 2024년 3월 5일, 2024/03/05, 2024.03.05, 05.03.2024 (day first); with slashes the
   // order is known only when one part is over 12 (31/12/2024, 12/31/2024) or the page is US English
-// (monthFirst): else 03/05/2024 is left out.
+  // (monthFirst): else 03/05/2024 is left out.
   const numeric = /(\d{4})\s*[年년]\s*(\d{1,2})\s*[月월]\s*(\d{1,2})\s*[日일]?/.exec(text) ?? /\b(\d{4})[/.](\d{1,2})[/.](\d{1,2})\b/.exec(text);
   const dotted = /\b(\d{1,2})\.(\d{1,2})\.(\d{4})\b/.exec(text);
   const slashed = /\b(\d{1,2})\/(\d{1,2})\/(\d{4})\b/.exec(text);
