@@ -50,7 +50,7 @@ parentPort.on('message', (m) => {
   } else if (m.remove) {
     const f = files.get(m.remove);
     if (f && --f.users === 0) { f.db.close(); files.delete(m.remove); }
-    parentPort.postMessage({ removed: m.remove, ticket: m.ticket });
+    parentPort.postMessage({ ticket: m.ticket });
   } else if (m.now) {
     const f = files.get(m.now);
     if (f) turn(m.now, f, true);
