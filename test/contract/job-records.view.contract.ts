@@ -1,6 +1,6 @@
 import { JobKey } from '@crawlhub/contracts';
 import { countKeys, } from '../../libs/storage/src/domain/stats-math';
-import { JobRecordsView, normalizeRecord, RecordBatch, RecordKind, StagedChunk, StoredRecord } from '@crawlhub/storage';
+import { JobRecordsView, JSON_LINES_PAGE_BYTES, normalizeRecord, RecordBatch, RecordKind, StagedChunk, StoredRecord } from '@crawlhub/storage';
 import { eachViewFixture, FakeProjector, ViewFixture, ViewHarness } from './view-fixture';
 
 const J1: JobKey = { project: 1, spider: 1, job: 1 };
@@ -192,6 +192,28 @@ export function jobRecordsViewContract(name: string, harness: ViewHarness<JobRec
         const one = await view.scan({ kind: 'items', project: 1, spider: 1, job: 10, positions: [1], limit: 1 });
         expect(one).toEqual([{ spider: 1, job: 10, pos: 1, ts: 1_000, json: '{"n":1,"j":"1/1/10"}' }]);
       });
+    });
+
+    it('reads a job as pages of stored bytes: each within the page bound (its first record always), together every record in order', async () => {
+      // Three records of about 3 MB in UTF-8 (two bytes per 'é'), then small ones; an overwrite in the middle.
+      const big = (i: number) => ({ i, s: 'é'.repeat(1_500_000) });
+      await write(records('items', J1, null, [big(0), big(1), big(2), ...items(3000, 3)]));
+      await write(records('items', J1, 1000, items(10, 1000, { overwritten: true })));
+      const expected = (await view.scan({ kind: 'items', project: 1, spider: 1, job: 1, limit: 10_000 })).map((r) => r.json);
+      const read: string[] = [];
+      for (let fromPos = 0; ; ) {
+        const page = await view.scanJsonLines({ kind: 'items', job: J1, fromPos, limit: 5000 });
+        if (page === null) break;
+        const lines = page.bytes.toString('utf8').split('\n');
+        expect(lines.pop()).toBe('');
+        expect(lines).toHaveLength(page.count);
+        if (page.count > 1) expect(page.bytes.length).toBeLessThanOrEqual(JSON_LINES_PAGE_BYTES);
+        read.push(...lines);
+        fromPos = page.lastPos + 1;
+      }
+      expect(read).toEqual(expected);
+      expect(read).toHaveLength(3003);
+      expect(await view.scanJsonLines({ kind: 'items', job: { project: 1, spider: 1, job: 2 }, fromPos: 0, limit: 5000 })).toBeNull();
     });
 
     describe('staged uploads', () => {

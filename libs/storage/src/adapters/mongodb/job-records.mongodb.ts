@@ -1,6 +1,6 @@
 import { formatJobKey, JobKey } from '@crawlhub/contracts';
 import { Inject, Injectable } from '@nestjs/common';
-import { AnyBulkWriteOperation, Collection, Filter } from 'mongodb';
+import { AnyBulkWriteOperation, Collection, Filter, FindCursor } from 'mongodb';
 import { LogPosition } from '@crawlhub/eventlog';
 import { MongoViewDatabase } from '@crawlhub/views';
 import { RecordKind, RECORD_KINDS, storedContribution } from '../../domain/record-kinds';
@@ -223,16 +223,22 @@ export class JobRecordsMongo implements JobRecordsView {
   }
 
   async scan(q: ScanQuery): Promise<StoredRecord[]> {
+    const docs = await this.recordsOf(q);
+    return docs === null ? [] : (await docs.toArray()).map(storedRecord);
+  }
+
+  /** The records a scan asks for, in (spider, job, pos) order, as a cursor; null when the query can match none. */
+  private async recordsOf(q: ScanQuery): Promise<FindCursor<RecordDoc> | null> {
     await this.ready;
-    if (q.limit <= 0 || (q.positions && q.positions.length === 0)) return [];
+    if (q.limit <= 0 || (q.positions && q.positions.length === 0)) return null;
     // The longest id prefix the query fixes; the rest are filters.
     let prefix = prefixOf(q.kind, q.project);
     const filter: Filter<RecordDoc> = {};
     if (q.spider !== undefined) {
-      if (!inRange(q.spider)) return [];
+      if (!inRange(q.spider)) return null;
       prefix += enc(q.spider);
       if (q.job !== undefined) {
-        if (!inRange(q.job)) return [];
+        if (!inRange(q.job)) return null;
         prefix += enc(q.job);
       }
     } else if (q.job !== undefined) {
@@ -246,28 +252,39 @@ export class JobRecordsMongo implements JobRecordsView {
     if (q.positions && q.spider !== undefined && q.job !== undefined) {
       const job = { project: q.project, spider: q.spider, job: q.job };
       const ids = [...new Set(q.positions.filter(isPosition).map((p) => recordId(q.kind, job, p)))].filter((id) => id >= low);
-      if (ids.length === 0) return [];
+      if (ids.length === 0) return null;
       filter._id = { $in: ids };
     } else {
       filter._id = { $gte: low, $lt: prefix + HIGH };
       if (q.positions) filter.n = { $in: q.positions };
     }
-    const docs = await this.records
+    return this.records
       .find(filter, { projection: { s: 1, j: 1, n: 1, ts: 1, d: 1 } })
       .sort({ _id: 1 })
-      .limit(q.limit)
-      .toArray();
-    return docs.map((d) => ({ spider: d.s, job: d.j, pos: d.n, ts: d.ts, json: d.d }));
+      .limit(q.limit);
   }
 
   async scanJsonLines(q: JobScanQuery): Promise<StoredJsonLines | null> {
-    const page = await this.scan({ kind: q.kind, project: q.job.project, spider: q.job.spider, job: q.job.job, from: { spider: q.job.spider, job: q.job.job, pos: q.fromPos }, limit: q.limit });
-    if (page.length === 0) return null;
-    // As many records as fit in JSON_LINES_PAGE_BYTES (the first always), like the SQLite view.
-    let count = 0;
-    for (let bytes = 0; count < page.length && (count === 0 || bytes < JSON_LINES_PAGE_BYTES); count++) bytes += Buffer.byteLength(page[count].json);
-    const texts = page.slice(0, count).map((r) => r.json);
-    return { bytes: Buffer.from(texts.join('\n') + '\n'), count, lastPos: page[count - 1].pos };
+    const docs = await this.recordsOf({ kind: q.kind, project: q.job.project, spider: q.job.spider, job: q.job.job, from: { spider: q.job.spider, job: q.job.job, pos: q.fromPos }, limit: q.limit });
+    if (docs === null) return null;
+    // As many records as fit in JSON_LINES_PAGE_BYTES (the first always), like the SQLite
+    // view: the cursor is left as soon as the next record would not fit, so a page of large
+    // records never holds more than the bound in memory (plus one record).
+    const texts: string[] = [];
+    let bytes = 0;
+    let lastPos = -1;
+    try {
+      for await (const d of docs) {
+        const size = Buffer.byteLength(d.d) + 1;
+        if (texts.length > 0 && bytes + size > JSON_LINES_PAGE_BYTES) break;
+        texts.push(d.d);
+        bytes += size;
+        lastPos = d.n;
+      }
+    } finally {
+      await docs.close();
+    }
+    return texts.length === 0 ? null : { bytes: Buffer.from(texts.join('\n') + '\n'), count: texts.length, lastPos };
   }
 
   async stats(kind: RecordKind, job: JobKey): Promise<RecordStats | null> {
@@ -374,4 +391,8 @@ function sum(xs: number[]): number {
 
 function inRange(n: number): boolean {
   return Number.isSafeInteger(n) && n >= 0 && n <= MAX;
+}
+
+function storedRecord(d: RecordDoc): StoredRecord {
+  return { spider: d.s, job: d.j, pos: d.n, ts: d.ts, json: d.d };
 }

@@ -36,6 +36,9 @@ export class JobRecordsSqlite implements JobRecordsView {
         kind INTEGER NOT NULL, project INTEGER NOT NULL, spider INTEGER NOT NULL, job INTEGER NOT NULL,
         next_pos INTEGER NOT NULL, input_values INTEGER NOT NULL, input_bytes INTEGER NOT NULL, counts TEXT NOT NULL,
         PRIMARY KEY (kind, project, spider, job)) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS job_record_longest (
+        kind INTEGER NOT NULL, project INTEGER NOT NULL, spider INTEGER NOT NULL, job INTEGER NOT NULL, longest INTEGER NOT NULL,
+        PRIMARY KEY (kind, project, spider, job)) WITHOUT ROWID;
       CREATE TABLE IF NOT EXISTS job_record_staging (
         upload TEXT NOT NULL, seq INTEGER NOT NULL, lines TEXT NOT NULL, sizes TEXT NOT NULL, counts TEXT NOT NULL,
         PRIMARY KEY (upload, seq)) WITHOUT ROWID;
@@ -57,6 +60,13 @@ export class JobRecordsSqlite implements JobRecordsView {
     const stats: RecordStats = row
       ? { inputValues: row.input_values, inputBytes: row.input_bytes, counts: JSON.parse(row.counts) }
       : { inputValues: 0, inputBytes: 0, counts: {} };
+    // The job's longest record bounds the pages of its reads (scanJsonLines). A job whose
+    // records were written before this table existed has stats but no row here: it gets
+    // none, because a maximum over its later records alone would not bound the earlier ones.
+    const longestSoFar = this.views
+      .writerStatement('SELECT longest FROM job_record_longest WHERE kind = ? AND project = ? AND spider = ? AND job = ?')
+      .pluck()
+      .get(k, project, spider, job) as number | undefined;
     const start = batch.start ?? nextPos;
     const end = start + batch.lines.length;
     if (start < nextPos) {
@@ -68,14 +78,22 @@ export class JobRecordsSqlite implements JobRecordsView {
       addToStats(stats, old.length, old.reduce((a, o) => a + o.size, 0), countKeys(keys), -1);
     }
     let bytes = 0;
+    let longest = longestSoFar ?? 0;
     for (let i = 0; i < batch.lines.length; i += ROWS_PER_INSERT) {
       const rows = Math.min(ROWS_PER_INSERT, batch.lines.length - i);
       const values: unknown[] = [];
       for (let r = i; r < i + rows; r++) {
-        values.push(k, project, spider, job, start + r, batch.ts, batch.sizes[r], batch.lines[r]);
+        const line = batch.lines[r];
+        values.push(k, project, spider, job, start + r, batch.ts, batch.sizes[r], line);
         bytes += batch.sizes[r];
+        if (line.length > longest) longest = line.length;
       }
       this.views.writerStatement(insertRows(rows)).run(values);
+    }
+    if (row === undefined || longestSoFar !== undefined) {
+      this.views
+        .writerStatement('INSERT OR REPLACE INTO job_record_longest (kind, project, spider, job, longest) VALUES (?, ?, ?, ?, ?)')
+        .run(k, project, spider, job, longest);
     }
     addToStats(stats, batch.lines.length, bytes, batch.counts, 1);
     this.views.writerStatement(
@@ -141,27 +159,43 @@ export class JobRecordsSqlite implements JobRecordsView {
   }
 
   async scanJsonLines(q: JobScanQuery): Promise<StoredJsonLines | null> {
-    const args = [kindId(q.kind), q.job.project, q.job.spider, q.job.job, q.fromPos] as const;
-    // The page's size first (octet_length reads the record headers, not the texts): a page
-    // past JSON_LINES_PAGE_BYTES takes only as many records as fit at the largest one's size.
+    const args = [kindId(q.kind), q.job.project, q.job.spider, q.job.job] as const;
+    const limit = this.jsonLinesPageLimit(args, q.fromPos, q.limit);
+    if (limit === 0) return null;
+    // SQLite joins the page and hands it over as one BLOB: the stored UTF-8 bytes, no string
+    // per record. The LIMIT keeps the subquery a co-routine, whose rows the aggregate takes
+    // in its ORDER BY (an ORDER BY inside group_concat would sort the texts again: twice the
+    // cost); the e2e read tests check the order across pages.
+    const page = this.views.reader
+      .prepare(
+        `SELECT CAST(group_concat(data, char(10)) || char(10) AS BLOB) AS bytes, count(*) AS count, max(pos) AS lastPos
+         FROM (SELECT pos, data FROM job_records WHERE kind = ? AND project = ? AND spider = ? AND job = ? AND pos >= ? ORDER BY pos LIMIT ?)`,
+      )
+      .get(...args, q.fromPos, limit) as StoredJsonLines;
+    return page.count === 0 ? null : page;
+  }
+
+  /**
+   * How many records from `fromPos` fit in a page of JSON_LINES_PAGE_BYTES (the first one
+   * always); 0 when there is none. The job's longest record bounds every record's bytes (3
+   * UTF-8 bytes at most per UTF-16 unit), which needs no look at the records themselves. A
+   * job written before that bound was kept measures the page: a query that reads every
+   * record's header, which cost a quarter of a plain read.
+   */
+  private jsonLinesPageLimit(job: readonly [number, number, number, number], fromPos: number, limit: number): number {
+    const longest = this.views.reader
+      .prepare('SELECT longest FROM job_record_longest WHERE kind = ? AND project = ? AND spider = ? AND job = ?')
+      .pluck()
+      .get(...job) as number | undefined;
+    if (longest !== undefined) return Math.min(limit, Math.max(1, Math.floor(JSON_LINES_PAGE_BYTES / (3 * longest + 1))));
     const size = this.views.reader
       .prepare(
         `SELECT count(*) AS count, sum(len) AS total, max(len) AS largest
          FROM (SELECT octet_length(data) AS len FROM job_records WHERE kind = ? AND project = ? AND spider = ? AND job = ? AND pos >= ? ORDER BY pos LIMIT ?)`,
       )
-      .get(...args, q.limit) as { count: number; total: number; largest: number };
-    if (size.count === 0) return null;
-    const limit = size.total + size.count <= JSON_LINES_PAGE_BYTES ? q.limit : Math.max(1, Math.floor(JSON_LINES_PAGE_BYTES / (size.largest + 1)));
-    // SQLite joins the page and hands it over as one BLOB: the stored UTF-8 bytes, no string
-    // per record. The LIMIT keeps the subquery a co-routine, whose rows the aggregate takes
-    // in its ORDER BY (an ORDER BY inside group_concat would sort the texts again: twice the
-    // cost); the e2e read tests check the order across pages.
-    return this.views.reader
-      .prepare(
-        `SELECT CAST(group_concat(data, char(10)) || char(10) AS BLOB) AS bytes, count(*) AS count, max(pos) AS lastPos
-         FROM (SELECT pos, data FROM job_records WHERE kind = ? AND project = ? AND spider = ? AND job = ? AND pos >= ? ORDER BY pos LIMIT ?)`,
-      )
-      .get(...args, limit) as StoredJsonLines;
+      .get(...job, fromPos, limit) as { count: number; total: number; largest: number };
+    if (size.count === 0) return 0;
+    return size.total + size.count <= JSON_LINES_PAGE_BYTES ? limit : Math.max(1, Math.floor(JSON_LINES_PAGE_BYTES / (size.largest + 1)));
   }
 
   async stats(kind: RecordKind, job: JobKey): Promise<RecordStats | null> {
