@@ -13,7 +13,9 @@ describe('leanHtml', () => {
 
   it('leaves the date a dropped short aside or footer shows in its place, as an empty marked <time>', () => {
     expect(leanHtml('<body><aside><time datetime="2021-06-06">June 6, 2021</time></aside><p>Text</p></body>')).toBe('<body><time data-furniture datetime="2021-06-06T00:00:00"></time><p>Text</p></body>');
-    expect(leanHtml('<body><p>Text</p><footer class="author__meta">By Jo <span class="date">March 30, 2023 | 4 min read</span></footer></body>')).toBe('<body><p>Text</p><time data-furniture datetime="2023-03-30T00:00:00"></time></body>');
+    expect(leanHtml('<body><p>Text</p><footer class="author__meta">By Jo <span class="date">March 30, 2023 | 4 min read</span></footer></body>')).toBe(
+      '<body><p>Text</p><time data-furniture datetime="2023-03-30T00:00:00"></time><meta data-furniture-author content="By Jo March 30, 2023 | 4 min read"></body>',
+    );
     // A long sidebar's dates (its list of other posts) are not the article's.
     expect(leanHtml(`<body><aside>${'<li><a>Another post</a> 1 May 2024</li>'.repeat(30)}</aside><p>Text</p></body>`)).toBe('<body><p>Text</p></body>');
   });
@@ -32,6 +34,15 @@ describe('leanHtml', () => {
     expect(leanHtml(`<body>${header}</body>`)).toBe(`<body>${header}</body>`);
     const siteHeader = `<header class="header">${'<p>An official website of the government.</p>'.repeat(5)}<form><input name="q"></form></header>`;
     expect(leanHtml(`<body>${siteHeader}</body>`)).toBe('<body></body>');
+  });
+
+  it('leaves the name a dropped aside, footer or header gives in an author element in its place, as an empty marked <meta>', () => {
+    // A side column's author card (a health site's "Medically reviewed by" column).
+    const aside = '<aside class="side-col"><p class="ForefrontArticle_author__U98U7"><span>Angela Holliday-Bell, MD</span></p><ul><li><a>Sleep</a></li></ul></aside>';
+    expect(leanHtml(`<body><p>Text</p>${aside}</body>`)).toBe('<body><p>Text</p><meta data-furniture-author content="Angela Holliday-Bell, MD"></body>');
+    expect(leanHtml('<body><footer class="meta"><div class="author"><p class="name">Ann &amp; "Bo"</p></div></footer></body>')).toBe('<body><meta data-furniture-author content="Ann &amp; &quot;Bo&quot;"></body>');
+    // Furniture whose only author element holds no name-sized text leaves nothing.
+    expect(leanHtml(`<body><aside><div class="author-box">${'A long biography. '.repeat(20)}</div></aside></body>`)).toBe('<body></body>');
   });
 
   it('leaves custom elements whose names start like furniture', () => {

@@ -1,4 +1,5 @@
-import { decodeEntities } from '../dom';
+import { decodeEntities, parseLightPage } from '../dom';
+import { FURNITURE_AUTHOR, nameOfAuthorClass } from './fields/authors';
 import { MAX_DATE_TEXT, toIsoDate } from './fields/published-date';
 
 /**
@@ -16,7 +17,9 @@ import { MAX_DATE_TEXT, toIsoDate } from './fields/published-date';
  * - Noscript fallbacks go: pages are read as rendered with scripts on.
  * - A dropped <aside>, <footer> or <header> that shows a date ("<aside><time>June 6, 2021</time></aside>",
  *   a byline footer) leaves that date behind as an empty `<time data-furniture datetime=…>`: no
- *   text for the body, but in its place for the date reader.
+ *   text for the body, but in its place for the date reader. One that names an author in an
+ *   element of an author class (a side column's author card, a byline footer) leaves the name
+ *   behind the same way, as an empty `<meta data-furniture-author content=…>`.
  * - A script or comment is passed over whole (the parser drops it later): a "<nav>" in a script's
  *   string matched through to the page's first </nav> and cut the <body> tag out with it.
  */
@@ -34,6 +37,7 @@ const MAX_DATED_FURNITURE = 700;
 const TAG = /<[^>]*>/;
 const TIME_DATETIME = /<time\b[^>]*\sdatetime=["']([^"']+)/i;
 const YEAR = /\d{4}/;
+const AUTHOR_CLASS = /\sclass=["'][^"']*author/i;
 
 function isKept(block: string, tag: string | undefined): boolean {
   switch (tag?.toLowerCase()) {
@@ -49,7 +53,9 @@ function isKept(block: string, tag: string | undefined): boolean {
 
 export function leanHtml(html: string): string {
   return html
-    .replace(FURNITURE, (block, passedOver: string | undefined, tag: string | undefined) => (passedOver || isKept(block, tag) ? block : furnitureDateMark(block, tag)))
+    .replace(FURNITURE, (block, passedOver: string | undefined, tag: string | undefined) =>
+      passedOver || isKept(block, tag) ? block : furnitureDateMark(block, tag) + furnitureAuthorMark(block, tag),
+    )
     .replace(BLOCK_TAG_AHEAD, '>');
 }
 
@@ -64,4 +70,11 @@ function furnitureDateMark(block: string, tag: string | undefined): string {
     if (iso) return `<time data-furniture datetime="${iso}"></time>`;
   }
   return '';
+}
+
+/** The name in a dropped aside's, footer's or header's author element, as an empty marked <meta>; else nothing. Only such blocks are parsed. */
+function furnitureAuthorMark(block: string, tag: string | undefined): string {
+  if (tag === undefined || !/^(?:aside|footer|header)$/i.test(tag) || !AUTHOR_CLASS.test(block)) return '';
+  const name = nameOfAuthorClass(parseLightPage(block).querySelectorAll('[class*=author i]'));
+  return name ? `<meta ${FURNITURE_AUTHOR} content="${name.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}">` : '';
 }

@@ -1,5 +1,6 @@
 import { parseLightPage } from '../../dom';
 import { firstRecord, readStructuredData } from '../../structured-data';
+import { leanHtml } from '../lean-html';
 import { authorCandidates, splitNames } from './authors';
 
 describe('splitNames', () => {
@@ -84,6 +85,11 @@ describe('authorCandidates', () => {
     expect(readings(`<html><head><meta property="cXenseParse:author" content="Harry Rabinowitz"></head><body><h1>Smart home hubs</h1></body></html>`)).toEqual({ 'Harry Rabinowitz': ['meta'] });
     expect(readings(`<html><head><meta name="dcterms.creator" content="Nora Ellis"></head><body><h1>GLP-1 drugs</h1></body></html>`)).toEqual({ 'Nora Ellis': ['meta'] });
     expect(readings(`<html><head><meta name="citation_author" content="Md Aynal Haque"></head><body><h1>Homestead gardening</h1></body></html>`)).toEqual({ 'Md Aynal Haque': ['meta'] });
+  });
+
+  it('reads the name an author card in a dropped side column left behind (the lean html\'s mark), as a source of its own', () => {
+    const page = leanHtml('<html><body><h1>Sleep and screens</h1><p>Text</p><aside class="side-col"><p class="Article_author__x1"><span>Angela Holliday-Bell, MD</span></p></aside></body></html>');
+    expect(readings(page)).toEqual({ 'Angela Holliday-Bell, MD': ['furnitureAuthor'] });
   });
 
   it("marks a name that is the site's domain (a company's account, not a writer), and not a writer's name", () => {

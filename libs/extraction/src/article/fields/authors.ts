@@ -13,7 +13,7 @@ const BYLINE_SELECTORS: [string, string][] = [
 const META_AUTHOR = ['author', 'article:author', 'og:author', 'parsely-author', 'sailthru.author', 'cxenseparse:author', 'dc.creator', 'dcterms.creator'];
 // Scholarly pages (Highwire / Google Scholar tags) give one tag per author, in the paper's order: all of them are the byline.
 const META_EVERY_AUTHOR = ['citation_author', 'dc.creator'];
-const SOURCES = ['structuredPerson', 'structuredOrganization', 'structuredText', 'meta', 'writtenByLabel', ...BYLINE_SELECTORS.map(([name]) => name), 'authorWordClass', 'authorImageAlt', 'bylineText', 'labelledByline'];
+const SOURCES = ['structuredPerson', 'structuredOrganization', 'structuredText', 'meta', 'writtenByLabel', ...BYLINE_SELECTORS.map(([name]) => name), 'authorWordClass', 'furnitureAuthor', 'authorImageAlt', 'bylineText', 'labelledByline'];
 // A byline's label, alone ("Written by" / "Author:" then the name) or before the name ("By Jane Doe"), in en/de/fr/es/it/pt/nl.
 const BYLINE_LABEL = /^(?:(?:written|posted|published|reviewed|authored|words|text|article|story)\s+by|by|(?:the\s+)?authors?|author\(s\)|contributors?|von|par|por|di|door|autor|auteur|autore)\s*:?$/i;
 // A bare "Author" prefixes a name only with its colon ("Authors: Jane Doe and John Roe"), not in "Authors Guild".
@@ -69,10 +69,12 @@ export function authorCandidates(article: StructuredRecord | undefined, data: St
     const element = document.querySelectorAll(selector).find((e) => splitNames(normalizeSpace(e.textContent)).length);
     if (element) add(source, normalizeSpace(element.textContent));
   }
-  // Any element whose class words say author ("the-author", "authorName", "post-detail__meta-author") with a name-sized text.
   const authorElements = document.querySelectorAll('[class*=author i]');
-  const named = innermostFirst(authorElements.filter((e) => classWords(e).includes('author') && splitNames(shortTextOf(e, MAX_NAME_CHARS) ?? '').length));
-  if (named) add('authorWordClass', shortTextOf(named, MAX_NAME_CHARS)!);
+  const named = nameOfAuthorClass(authorElements);
+  if (named) add('authorWordClass', named);
+  // The same, from an <aside>, <footer> or <header> that the lean html dropped (a side column's author card).
+  const furnitureAuthor = document.querySelector(`meta[${FURNITURE_AUTHOR}]`)?.getAttribute('content');
+  if (furnitureAuthor) add('furnitureAuthor', furnitureAuthor);
   // An author box's photo whose alternative text is the name (the box's own text a bio, too long for a name).
   const photoName = authorPhotoInside(authorElements);
   if (photoName) add('authorImageAlt', photoName);
@@ -153,6 +155,19 @@ function isAuthorBoxByline(text: string, previous: string, names: string[]): boo
 function looksLikeName(name: string): boolean {
   const words = name.split(' ');
   return words.length >= 2 && words.length <= 4 && /^\p{Lu}/u.test(words[0]) && words.every((w) => /^\p{Lu}[\p{L}.'’-]*$/u.test(w) || /^\p{Ll}{1,3}$/u.test(w)) && !SECTION_HEADING.test(name);
+}
+
+/** The attribute of the mark that the lean html leaves for an author named in furniture it drops. */
+export const FURNITURE_AUTHOR = 'data-furniture-author';
+
+/**
+ * The text of the first element whose class words say author ("the-author", "authorName",
+ * "post-detail__meta-author"), or of the innermost such element inside it, when it is
+ * name-sized and reads as names.
+ */
+export function nameOfAuthorClass(authorElements: readonly DomElement[]): string | undefined {
+  const named = innermostFirst(authorElements.filter((e) => classWords(e).includes('author') && splitNames(shortTextOf(e, MAX_NAME_CHARS) ?? '').length));
+  return named && shortTextOf(named, MAX_NAME_CHARS);
 }
 
 /** The first name an author element's photo gives. */
