@@ -28,7 +28,7 @@ export function domPrice(priceElements: readonly DomElement[]): ParsedPrice | un
   for (const element of priceElements) {
     if (!shortTextOf(element, MAX_PRICE_TEXT)?.match(/\d/)) continue;
     if (!isCurrentPrice(element)) continue;
-    const text = normalizeSpace(priceText(element, false));
+    const text = normalizeSpace(priceText(element, false)) + centsBeside(element);
     // A box with an old and a new price: its inner price elements tell which is which,
     // else the amount that is not struck out.
     const severalAmounts = parsePrices(text).length > 1;
@@ -51,6 +51,19 @@ const CENTS_WORDS = new Set(['cents', 'cent', 'fraction', 'fractional', 'decimal
 
 function isCentsPart(element: DomElement): boolean {
   return element.localName === 'sup' || hasClassWord(element, CENTS_WORDS);
+}
+
+/**
+ * The cents a page sets beside a price element that holds only the currency and units
+ * (IKEA: `<span class="price__nowrap">$<span>79</span></span><span class="price__decimal">.99</span>`),
+ * as ".99" (or ",99" where the page writes that mark); else nothing.
+ */
+function centsBeside(element: DomElement): string {
+  const next = element.nextElementSibling;
+  if (!next || !isCentsPart(next) || !/\d\s*$/.test(element.textContent ?? '') || /[.,]\d{1,2}\s*$/.test(element.textContent ?? '')) return '';
+  // With the page's own decimal mark when the part shows one ("€1.299" then ",00").
+  const cents = /^([.,]?)\s*(\d{2})$/.exec(normalizeSpace(next.textContent));
+  return cents ? `${cents[1] || '.'}${cents[2]}` : '';
 }
 
 /**

@@ -195,6 +195,14 @@ describe('extractProduct prices whose cents are set apart', () => {
     expect(priceOf('<span class="price">$<span class="dollars">1,299</span><span class="cents">99</span></span>')).toBe('1299.99');
   });
 
+  it('joins the cents a page sets beside the element holding the currency and units (IKEA\'s price module)', () => {
+    const ikea = '<span class="price"><span class="price__nowrap"><span class="price__currency">$</span><span class="price__integer">79</span></span><span class="price__decimal"><span class="price__separator">.</span>99</span></span>';
+    expect(priceOf(ikea)).toBe('79.99');
+    expect(priceOf('<span class="price-units">€1.299</span><span class="price-decimals">,00</span>')).toBe('1299.00');
+    // A next sibling that is no cents part leaves the price as it is.
+    expect(priceOf('<span class="price">$79</span><span class="note">99</span>')).toBe('79');
+  });
+
   it('leaves a superscript that is no cents alone', () => {
     expect(priceOf('<span class="price">$12.99<sup>1</sup></span>')).toBe('12.99');
   });

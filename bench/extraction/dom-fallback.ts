@@ -1,0 +1,57 @@
+/**
+ * `node dist/bench/extraction/dom-fallback.js`: how the product reader does on shops it was
+ * never tuned on when a page has no structured data. The product benchmark's dev half has 22
+ * sites (20 of its 70 pages from one); WCXB's dev product pages come from over 100 others
+ * but have no price or sku truth. On those whose structured data gives a price (or sku),
+ * that value stands in for the truth: the page is read again with its JSON-LD, microdata and
+ * RDFa taken out, so only what the page shows is left, and the answer is compared with it.
+ * Prints the agreement counts and every disagreement. The stand-in is not always right
+ * (a record's price may be another variant's than the one shown): read the list, do not
+ * tune to the count.
+ */
+import { extractProduct } from '@crawlhub/extraction';
+import { loadDataset } from '../extraction-datasets';
+
+/** The page without its structured data: JSON-LD scripts gone, microdata and RDFa attributes renamed. */
+function withoutStructuredData(html: string): string {
+  return html
+    .replace(/<script[^>]*application\/ld\+json[^>]*>[\s\S]*?<\/script>/gi, '')
+    .replace(/\b(itemprop|itemscope|itemtype|property|typeof|vocab)=/gi, 'data-removed-$1=');
+}
+
+interface Agreement {
+  stated: number;
+  same: number;
+  none: number;
+  different: number;
+}
+
+function main(): void {
+  const pages = loadDataset<{ url: string; pageType: string }>('wcxb-dev').filter((p) => p.truth.pageType === 'product');
+  const price: Agreement = { stated: 0, same: 0, none: 0, different: 0 };
+  const sku: Agreement = { stated: 0, same: 0, none: 0, different: 0 };
+  const differences: string[] = [];
+  const compare = (counts: Agreement, field: string, id: string, url: string, stated: string | undefined, shown: string | undefined, same: (a: string, b: string) => boolean) => {
+    if (stated === undefined) return;
+    counts.stated++;
+    if (shown === undefined) counts.none++;
+    else if (same(stated, shown)) counts.same++;
+    else counts.different++;
+    if (shown === undefined || !same(stated, shown)) differences.push([id, field, stated, shown ?? '(none)', url].join('\t'));
+  };
+  for (const page of pages) {
+    const bare = withoutStructuredData(page.html);
+    if (bare === page.html) continue;
+    const [withData, shownOnly] = [extractProduct(page.html, page.url), extractProduct(bare, page.url)];
+    compare(price, 'price', page.id, page.url, withData.offers?.[0]?.price, shownOnly.offers?.[0]?.price, (a, b) => Number(a) === Number(b));
+    compare(sku, 'sku', page.id, page.url, withData.sku, shownOnly.sku, (a, b) => a === b);
+  }
+  const line = (name: string, a: Agreement) =>
+    `  ${name.padEnd(6)} ${a.stated} pages with a structured value: read from the page alone the same ${a.same} (${((100 * a.same) / Math.max(1, a.stated)).toFixed(0)}%), none ${a.none}, another ${a.different}`;
+  console.log(`WCXB dev product pages (${pages.length}), structured data taken out, against what it stated:`);
+  console.log(line('price', price));
+  console.log(line('sku', sku));
+  console.log(`\nid\tfield\tstated\tfrom the page alone\turl\n${differences.join('\n')}`);
+}
+
+main();
