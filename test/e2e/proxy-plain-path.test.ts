@@ -1,4 +1,5 @@
-import { createServer, Server } from 'node:http';
+import { createHash, randomBytes } from 'node:crypto';
+import { Agent, createServer, get as httpGet, IncomingMessage, Server } from 'node:http';
 import { AddressInfo, connect as netConnect, Socket } from 'node:net';
 import { ProxyForwarder } from '@crawlhub/proxy';
 import { startProxyApp, StartedProxy } from '../../apps/proxy/proxy.app';
@@ -22,6 +23,8 @@ describe('smart proxy: the plain-HTTP data path', () => {
   /** Bytes the website managed to write of /huge (it waits whenever its socket is full). */
   let hugeWritten = 0;
   const HUGE = 64 * 1024 * 1024;
+  /** Random bytes (a reused read buffer overwritten too early would show in them), /pattern's body. */
+  const PATTERN = randomBytes(6 * 1024 * 1024);
 
   beforeAll(async () => {
     origin = createServer((req, res) => {
@@ -33,6 +36,21 @@ describe('smart proxy: the plain-HTTP data path', () => {
           while (hugeWritten < HUGE) {
             hugeWritten += chunk.length;
             if (!res.write(chunk)) return void res.once('drain', pump);
+          }
+          res.end();
+        };
+        return pump();
+      }
+      if (req.url?.startsWith('/pattern')) {
+        // Written in pieces of uneven sizes, so reads of the proxy end at ever other offsets.
+        if (req.url.endsWith('length')) res.writeHead(200, { 'Content-Length': String(PATTERN.length) });
+        let at = 0;
+        const pump = () => {
+          while (at < PATTERN.length) {
+            const n = 1000 + ((at * 7919) % 90_000);
+            const piece = PATTERN.subarray(at, at + n);
+            at += piece.length;
+            if (!res.write(piece)) return void res.once('drain', pump);
           }
           res.end();
         };
@@ -144,6 +162,45 @@ describe('smart proxy: the plain-HTTP data path', () => {
     expect(old).not.toContain('Transfer-Encoding');
     expect(old.endsWith('GET /old 0')).toBe(true);
   });
+
+  it('forwards every byte of large bodies to a client that reads in fits and starts (writes to it queue), on one kept-alive connection', async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const fetchDigest = (path: string, slow: boolean) =>
+      new Promise<{ digest: string; bytes: number }>((resolve, reject) => {
+        const req = httpGet({ host: '127.0.0.1', port: proxy.port, path: `${target()}${path}`, agent, headers: { 'Proxy-Authorization': basic(key), 'X-Proxy-No-Bancheck': '1' } }, (res: IncomingMessage) => {
+          const hash = createHash('sha256');
+          let bytes = 0;
+          let sincePause = 0;
+          res.on('data', (d: Buffer) => {
+            hash.update(d);
+            bytes += d.length;
+            sincePause += d.length;
+            // A pause every 256 KiB: the proxy's writes to this socket queue meanwhile.
+            if (slow && sincePause >= 256 * 1024) {
+              sincePause = 0;
+              res.pause();
+              setTimeout(() => res.resume(), 15);
+            }
+          });
+          res.on('end', () => resolve({ digest: hash.digest('hex'), bytes }));
+          res.on('error', reject);
+        });
+        req.on('error', reject);
+      });
+    const expected = createHash('sha256').update(PATTERN).digest('hex');
+    try {
+      for (const [path, slow] of [
+        ['/pattern-length', true],
+        ['/pattern-chunked', true],
+        ['/pattern-length', false],
+        ['/pattern-length', true],
+      ] as const) {
+        expect({ path, slow, ...(await fetchDigest(path, slow)) }).toEqual({ path, slow, digest: expected, bytes: PATTERN.length });
+      }
+    } finally {
+      agent.destroy();
+    }
+  }, 60_000);
 
   it('does not buffer a large response for a slow client: the website waits, and every byte arrives', async () => {
     const rssBefore = process.memoryUsage().rss;
