@@ -70,7 +70,14 @@ describe('smart proxy: the plain-HTTP data path', () => {
     });
     await new Promise<void>((r) => origin.listen(0, '127.0.0.1', r));
     originPort = (origin.address() as AddressInfo).port;
-    platform = await startTestPlatform({ PROXY_PORT: '0', ALLOW_PRIVATE_TARGETS: 'true', PROXY_THROTTLE_SPACING_MS: '0' });
+    platform = await startTestPlatform({
+      PROXY_PORT: '0',
+      ALLOW_PRIVATE_TARGETS: 'true',
+      PROXY_THROTTLE_SPACING_MS: '0',
+      // Answers from `localhost` are checked for a body marker in their first 200,000 bytes (more than one socket read).
+      PROXY_BAN_RULES: JSON.stringify([{ status: [403, 429, 503] }, { domain: 'localhost', status: [200], body: ['<no such marker>'] }]),
+      PROXY_BAN_BODY_BYTES: '200000',
+    });
     key = await platform.createKey([1]);
     proxy = await startProxyApp(platform.core, ['error']);
   }, 60_000);
@@ -163,11 +170,12 @@ describe('smart proxy: the plain-HTTP data path', () => {
     expect(old.endsWith('GET /old 0')).toBe(true);
   });
 
-  it('forwards every byte of large bodies to a client that reads in fits and starts (writes to it queue), on one kept-alive connection', async () => {
+  it('forwards every byte of large bodies to a client that reads in fits and starts (writes to it queue), on one kept-alive connection, with and without a ban check of a long prefix', async () => {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-    const fetchDigest = (path: string, slow: boolean) =>
+    const fetchDigest = (url: string, slow: boolean) =>
       new Promise<{ digest: string; bytes: number }>((resolve, reject) => {
-        const req = httpGet({ host: '127.0.0.1', port: proxy.port, path: `${target()}${path}`, agent, headers: { 'Proxy-Authorization': basic(key), 'X-Proxy-No-Bancheck': '1' } }, (res: IncomingMessage) => {
+        const headers = { 'Proxy-Authorization': basic(key), ...(url.includes('//localhost') ? {} : { 'X-Proxy-No-Bancheck': '1' }) };
+        const req = httpGet({ host: '127.0.0.1', port: proxy.port, path: url, agent, headers }, (res: IncomingMessage) => {
           const hash = createHash('sha256');
           let bytes = 0;
           let sincePause = 0;
@@ -189,13 +197,17 @@ describe('smart proxy: the plain-HTTP data path', () => {
       });
     const expected = createHash('sha256').update(PATTERN).digest('hex');
     try {
-      for (const [path, slow] of [
-        ['/pattern-length', true],
-        ['/pattern-chunked', true],
-        ['/pattern-length', false],
-        ['/pattern-length', true],
+      const viaLocalhost = `http://localhost:${originPort}`;
+      for (const [url, slow] of [
+        [`${target()}/pattern-length`, true],
+        [`${target()}/pattern-chunked`, true],
+        [`${target()}/pattern-length`, false],
+        [`${target()}/pattern-length`, true],
+        // The ban check reads a prefix of several reads before anything goes to the client.
+        [`${viaLocalhost}/pattern-length`, false],
+        [`${viaLocalhost}/pattern-chunked`, true],
       ] as const) {
-        expect({ path, slow, ...(await fetchDigest(path, slow)) }).toEqual({ path, slow, digest: expected, bytes: PATTERN.length });
+        expect({ url, slow, ...(await fetchDigest(url, slow)) }).toEqual({ url, slow, digest: expected, bytes: PATTERN.length });
       }
     } finally {
       agent.destroy();
