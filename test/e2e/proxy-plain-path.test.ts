@@ -1,4 +1,5 @@
-import { createServer, Server } from 'node:http';
+import { createHash, randomBytes } from 'node:crypto';
+import { Agent, createServer, get as httpGet, IncomingMessage, Server } from 'node:http';
 import { AddressInfo, connect as netConnect, Socket } from 'node:net';
 import { ProxyForwarder } from '@crawlhub/proxy';
 import { startProxyApp, StartedProxy } from '../../apps/proxy/proxy.app';
@@ -22,6 +23,8 @@ describe('smart proxy: the plain-HTTP data path', () => {
   /** Bytes the website managed to write of /huge (it waits whenever its socket is full). */
   let hugeWritten = 0;
   const HUGE = 64 * 1024 * 1024;
+  /** Random bytes (a reused read buffer overwritten too early would show in them), /pattern's body. */
+  const PATTERN = randomBytes(6 * 1024 * 1024);
 
   beforeAll(async () => {
     origin = createServer((req, res) => {
@@ -33,6 +36,21 @@ describe('smart proxy: the plain-HTTP data path', () => {
           while (hugeWritten < HUGE) {
             hugeWritten += chunk.length;
             if (!res.write(chunk)) return void res.once('drain', pump);
+          }
+          res.end();
+        };
+        return pump();
+      }
+      if (req.url?.startsWith('/pattern')) {
+        // Written in pieces of uneven sizes, so reads of the proxy end at ever other offsets.
+        if (req.url.endsWith('length')) res.writeHead(200, { 'Content-Length': String(PATTERN.length) });
+        let at = 0;
+        const pump = () => {
+          while (at < PATTERN.length) {
+            const n = 1000 + ((at * 7919) % 90_000);
+            const piece = PATTERN.subarray(at, at + n);
+            at += piece.length;
+            if (!res.write(piece)) return void res.once('drain', pump);
           }
           res.end();
         };
@@ -52,7 +70,14 @@ describe('smart proxy: the plain-HTTP data path', () => {
     });
     await new Promise<void>((r) => origin.listen(0, '127.0.0.1', r));
     originPort = (origin.address() as AddressInfo).port;
-    platform = await startTestPlatform({ PROXY_PORT: '0', ALLOW_PRIVATE_TARGETS: 'true', PROXY_THROTTLE_SPACING_MS: '0' });
+    platform = await startTestPlatform({
+      PROXY_PORT: '0',
+      ALLOW_PRIVATE_TARGETS: 'true',
+      PROXY_THROTTLE_SPACING_MS: '0',
+      // Answers from `localhost` are checked for a body marker in their first 200,000 bytes (more than one socket read).
+      PROXY_BAN_RULES: JSON.stringify([{ status: [403, 429, 503] }, { domain: 'localhost', status: [200], body: ['<no such marker>'] }]),
+      PROXY_BAN_BODY_BYTES: '200000',
+    });
     key = await platform.createKey([1]);
     proxy = await startProxyApp(platform.core, ['error']);
   }, 60_000);
@@ -144,6 +169,50 @@ describe('smart proxy: the plain-HTTP data path', () => {
     expect(old).not.toContain('Transfer-Encoding');
     expect(old.endsWith('GET /old 0')).toBe(true);
   });
+
+  it('forwards every byte of large bodies to a client that reads in fits and starts (writes to it queue), on one kept-alive connection, with and without a ban check of a long prefix', async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const fetchDigest = (url: string, slow: boolean) =>
+      new Promise<{ digest: string; bytes: number }>((resolve, reject) => {
+        const headers = { 'Proxy-Authorization': basic(key), ...(url.includes('//localhost') ? {} : { 'X-Proxy-No-Bancheck': '1' }) };
+        const req = httpGet({ host: '127.0.0.1', port: proxy.port, path: url, agent, headers }, (res: IncomingMessage) => {
+          const hash = createHash('sha256');
+          let bytes = 0;
+          let sincePause = 0;
+          res.on('data', (d: Buffer) => {
+            hash.update(d);
+            bytes += d.length;
+            sincePause += d.length;
+            // A pause every 256 KiB: the proxy's writes to this socket queue meanwhile.
+            if (slow && sincePause >= 256 * 1024) {
+              sincePause = 0;
+              res.pause();
+              setTimeout(() => res.resume(), 15);
+            }
+          });
+          res.on('end', () => resolve({ digest: hash.digest('hex'), bytes }));
+          res.on('error', reject);
+        });
+        req.on('error', reject);
+      });
+    const expected = createHash('sha256').update(PATTERN).digest('hex');
+    try {
+      const viaLocalhost = `http://localhost:${originPort}`;
+      for (const [url, slow] of [
+        [`${target()}/pattern-length`, true],
+        [`${target()}/pattern-chunked`, true],
+        [`${target()}/pattern-length`, false],
+        [`${target()}/pattern-length`, true],
+        // The ban check reads a prefix of several reads before anything goes to the client.
+        [`${viaLocalhost}/pattern-length`, false],
+        [`${viaLocalhost}/pattern-chunked`, true],
+      ] as const) {
+        expect({ url, slow, ...(await fetchDigest(url, slow)) }).toEqual({ url, slow, digest: expected, bytes: PATTERN.length });
+      }
+    } finally {
+      agent.destroy();
+    }
+  }, 60_000);
 
   it('does not buffer a large response for a slow client: the website waits, and every byte arrives', async () => {
     const rssBefore = process.memoryUsage().rss;

@@ -240,7 +240,8 @@ export class ChunkedDecoder {
       at += piece.length;
       if (lf < 0) {
         if (line.length > (this.state === 'trailers' ? MAX_TRAILERS : MAX_CHUNK_LINE)) throw new HttpSyntaxError('bad_request', 'chunk line too long');
-        this.line = line;
+        // Kept for the next chunk: a copy, as `chunk` may view a read buffer the next read overwrites.
+        this.line = line === piece ? Buffer.from(piece) : line;
         continue;
       }
       this.line = null;

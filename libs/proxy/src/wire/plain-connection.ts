@@ -52,6 +52,11 @@ export class PlainResponse extends Writable {
     this.on('error', ignore);
   }
 
+  /** The client's connection (as ServerResponse's `socket`): what it has not sent yet tells whether a body chunk is still referenced. */
+  get socket(): Socket {
+    return this.conn.socket;
+  }
+
   writeHead(status: number, reason: string | undefined, headers: string[]): this {
     if (this.headersSent) return this;
     let text = `HTTP/1.1 ${status} ${reason || STATUS_CODES[status] || ''}\r\n`;
@@ -133,7 +138,7 @@ export class PlainConnection {
   private done = false;
 
   constructor(
-    private readonly socket: Socket,
+    readonly socket: Socket,
     private readonly handler: PlainHandler,
     private readonly onGone: (c: PlainConnection) => void,
     private readonly inTunnel = false,

@@ -25,9 +25,26 @@ export interface UpstreamTls {
   secureContext: tls.SecureContext | undefined;
 }
 
+/** Read buffers given back by the responses that held them, kept for the next connection that needs one, at most. */
+const MAX_SPARE_READ_BUFFERS = 64;
+/** Lent bytes shorter than this are copied instead (Buffer's shared pool makes those copies cheap). */
+const COPY_BELOW_BYTES = Buffer.poolSize >>> 1;
+
+/** Who may still reference the bytes of a read buffer it was lent. */
+interface LentHolder {
+  /** Nothing it was given waits in it or in its destination any more: the buffer may be read into again. */
+  holdsNothing(): boolean;
+}
+
 /** Who a pooled connection's events go to: the exchange using it, or its pool while it is idle. */
 interface SocketOwner {
-  onData(chunk: Buffer): void;
+  /**
+   * Bytes from the website. `lent`: they view the connection's read buffer, which the next
+   * read would overwrite, so whatever keeps them past this call keeps a copy, or answers who
+   * keeps the view itself: the connection then reads into another buffer, and gives this one
+   * back to the pool once that holder holds nothing. Without `lent` the chunk is the owner's.
+   */
+  onData(chunk: Buffer, lent: boolean): LentHolder | null;
   /** The website ended or closed the connection. */
   onEnd(): void;
   onError(e: Error): void;
@@ -52,6 +69,8 @@ export class UpstreamPool {
   private readonly idle = new Map<string, PooledSocket[]>();
   /** The latest TLS session of each origin (by pool key), for the next connection to it. */
   private readonly sessions = new Map<string, Buffer>();
+  /** Read buffers no response references any more (see connectPlain). */
+  private readonly spareReadBuffers: Buffer[] = [];
 
   constructor(private readonly localAddress: string | undefined) {}
 
@@ -66,11 +85,11 @@ export class UpstreamPool {
       socket.owner = owner;
       return { socket, reused: true };
     }
-    const socket = (secure === null ? net.connect({ host: address, port, localAddress: this.localAddress }) : this.connectTls(key, address, port, secure)) as PooledSocket;
+    const socket = (secure === null ? this.connectPlain(address, port) : this.connectTls(key, address, port, secure)) as PooledSocket;
     socket.owner = owner;
     socket.idleIn = null;
     socket.setNoDelay(true);
-    socket.on('data', (chunk: Buffer) => socket.owner?.onData(chunk));
+    if (secure !== null) socket.on('data', (chunk: Buffer) => socket.owner?.onData(chunk, false));
     socket.on('end', () => socket.owner?.onEnd());
     socket.on('close', () => socket.owner?.onEnd());
     // Always listened to: a late error (no owner) is not unhandled.
@@ -80,6 +99,48 @@ export class UpstreamPool {
       if (socket.idleIn !== null) this.drop(key, socket);
     });
     return { socket, reused: false };
+  }
+
+  /**
+   * A TCP connection that reads into a buffer of its own, reused read after read, rather than
+   * into a new 64 KiB ArrayBuffer per read (Node's default): at 100 KB answers those were 200+
+   * MB/s of external memory, which V8 frees only by full mark-compacts (docs/proxy.md, issue
+   * 20). When the owner keeps a read's bytes as they are (a response's first bytes, which wait
+   * for the forwarder), the connection reads on into a spare buffer, and the lent one becomes
+   * a spare again once its holder has written it out (seen at the connection's next read).
+   */
+  private connectPlain(address: string, port: number): net.Socket {
+    const reader = { buffer: this.spareReadBuffer(), socket: null as PooledSocket | null, lent: null as Buffer | null, lentTo: null as LentHolder | null };
+    const socket = net.connect({
+      host: address,
+      port,
+      localAddress: this.localAddress,
+      onread: {
+        // Asked again after every read: the buffer the next read goes into.
+        buffer: () => reader.buffer,
+        callback: (n: number, buffer: Uint8Array) => {
+          if (reader.lentTo?.holdsNothing()) {
+            if (this.spareReadBuffers.length < MAX_SPARE_READ_BUFFERS) this.spareReadBuffers.push(reader.lent!);
+            reader.lent = reader.lentTo = null;
+          }
+          const holder = reader.socket?.owner?.onData(Buffer.from(buffer.buffer, buffer.byteOffset, n), true) ?? null;
+          if (holder !== null) {
+            // (a buffer lent before and still held is left to the garbage collector)
+            reader.lent = reader.buffer;
+            reader.lentTo = holder;
+            reader.buffer = this.spareReadBuffer();
+          }
+          // (false would stop the reading: the owner pauses the socket itself when its reader has enough)
+          return true;
+        },
+      },
+    }) as PooledSocket;
+    reader.socket = socket;
+    return socket;
+  }
+
+  private spareReadBuffer(): Buffer {
+    return this.spareReadBuffers.pop() ?? Buffer.allocUnsafeSlow(BODY_BUFFER_BYTES);
   }
 
   private connectTls(key: string, address: string, port: number, secure: UpstreamTls): tls.TLSSocket {
@@ -100,7 +161,7 @@ export class UpstreamPool {
     if (!list) this.idle.set(key, (list = []));
     if (list.length >= MAX_IDLE_PER_ORIGIN) return void socket.destroy();
     // Bytes, an end or a close on an idle connection are no answer to anything: it is not reused.
-    pooled.owner = { onData: () => this.drop(key, pooled), onEnd: () => this.drop(key, pooled), onError: () => this.drop(key, pooled) };
+    pooled.owner = { onData: () => (this.drop(key, pooled), null), onEnd: () => this.drop(key, pooled), onError: () => this.drop(key, pooled) };
     pooled.idleIn = list;
     list.push(pooled);
   }
@@ -123,14 +184,26 @@ export class UpstreamPool {
   }
 }
 
-/** A website's response on the plain-HTTP data path: the head's fields the forwarder reads, the body as a stream with back-pressure. */
-export class UpstreamResponse extends Readable {
+/** Where a response body is piped: a writable stream, and the socket it writes to (ServerResponse's and PlainResponse's `socket`). */
+type Sink = Writable & { readonly socket?: { readonly writableLength: number } | null };
+
+/**
+ * A website's response on the plain-HTTP data path: the head's fields the forwarder reads,
+ * the body as a stream with back-pressure. A chunk it emits may view a read buffer that is
+ * reused once the stream and its pipe's destination hold nothing: a 'data' listener beside
+ * the pipe must copy what it keeps.
+ */
+export class UpstreamResponse extends Readable implements LentHolder {
   readonly statusCode: number;
   readonly statusMessage: string;
   readonly rawHeaders: string[];
   readonly headers: { 'set-cookie'?: string[]; 'content-length'?: string };
   /** The whole body has arrived (it may still wait in the buffer), as IncomingMessage's `complete`. */
   complete = false;
+  /** Where the body is piped (the client's answer), once it is. */
+  private sink: Sink | null = null;
+  /** A lent chunk was pushed as it was and may still be referenced: its read buffer must not be read into. */
+  private keepsLent = false;
 
   constructor(
     head: ResponseHead,
@@ -145,6 +218,43 @@ export class UpstreamResponse extends Readable {
     this.headers = { 'set-cookie': head.setCookie, 'content-length': head.contentLength === null ? undefined : String(head.contentLength) };
     // As Node's IncomingMessage: a failure is an 'error' for whoever listens (the forwarder, once it streams), never an unhandled one.
     this.on('error', ignore);
+  }
+
+  override pipe<T extends NodeJS.WritableStream>(destination: T, options?: { end?: boolean }): T {
+    this.sink = destination as unknown as Sink;
+    return super.pipe(destination, options);
+  }
+
+  /**
+   * Pushes bytes that view a reused read buffer (SocketOwner's `lent`). They go straight out
+   * when the stream flows into a destination that holds nothing: the socket's write then
+   * completes at once, or is queued, which keeps the view. Else (before the pipe, while the
+   * forwarder reads the head or a prefix, or while the client's socket drains) they wait in
+   * the stream as they are, which keeps the view too, or as a copy when they are few or
+   * not `lendable`.
+   */
+  pushLent(chunk: Buffer, lendable: boolean): boolean {
+    if (this.readableFlowing === true && this.sink?.writable === true && this.holdsNothing()) {
+      const more = this.push(chunk);
+      if (!this.holdsNothing()) this.keepsLent = true;
+      return more;
+    }
+    if (!lendable || chunk.length < COPY_BELOW_BYTES) return this.push(Buffer.from(chunk));
+    this.keepsLent = true;
+    return this.push(chunk);
+  }
+
+  /** Whether a chunk pushed by pushLent since the last call is kept as it was (the reader then reads into another buffer). */
+  takeKeepsLent(): boolean {
+    const kept = this.keepsLent;
+    this.keepsLent = false;
+    return kept;
+  }
+
+  /** (LentHolder) Nothing waits in the stream, in the destination, or on its socket: every chunk is written out. */
+  holdsNothing(): boolean {
+    const sink = this.sink;
+    return this.readableLength === 0 && sink !== null && sink.writableLength === 0 && (sink.socket?.writableLength ?? 0) === 0;
   }
 
   override _read(): void {
@@ -261,14 +371,20 @@ export class UpstreamRequest extends Writable implements SocketOwner {
   }
 
   /** (SocketOwner) Bytes from the website. */
-  onData(chunk: Buffer): void {
+  onData(chunk: Buffer, lent: boolean): LentHolder | null {
+    this.read(chunk, lent);
+    return lent && this.response !== null && this.response.takeKeepsLent() ? this.response : null;
+  }
+
+  private read(chunk: Buffer, lent: boolean): void {
     if (this.responseHead === null) {
       const buf = this.received ? Buffer.concat([this.received, chunk]) : chunk;
       let end: number;
       let head: ResponseHead;
       try {
         end = headEnd(buf, MAX_HEADER_BYTES);
-        if (end < 0) return void (this.received = buf);
+        // A head not complete yet waits for the next read: a copy when the read buffer is lent.
+        if (end < 0) return void (this.received = lent && buf === chunk ? Buffer.from(buf) : buf);
         head = parseResponseHead(buf, end);
       } catch (e) {
         return this.fail(Object.assign(new Error(`invalid response from the website: ${(e as Error).message}`), { code: 'HPE_INVALID_RESPONSE' }));
@@ -278,7 +394,7 @@ export class UpstreamRequest extends Writable implements SocketOwner {
       // Informational answers (100 Continue, 103 Early Hints) are skipped; the final one follows.
       if (head.status >= 100 && head.status < 200) {
         if (head.status === 101) return this.fail(Object.assign(new Error('the website switched protocols'), { code: 'HPE_INVALID_RESPONSE' }));
-        return rest.length ? this.onData(rest) : undefined;
+        return rest.length ? this.read(rest, lent && buf === chunk) : undefined;
       }
       this.responseHead = head;
       const response = new UpstreamResponse(
@@ -293,18 +409,22 @@ export class UpstreamRequest extends Writable implements SocketOwner {
       if (this.method === 'HEAD' || BODYLESS_STATUS(head.status) || head.contentLength === 0) return this.complete(rest.length > 0);
       if (head.chunked) this.decoder = new ChunkedDecoder();
       else if (head.contentLength !== null) this.remaining = head.contentLength;
-      if (rest.length) this.body(rest);
+      if (rest.length) this.body(rest, lent && buf === chunk);
       return;
     }
-    this.body(chunk);
+    this.body(chunk, lent);
   }
 
-  private body(chunk: Buffer): void {
+  private body(chunk: Buffer, lent: boolean): void {
     const response = this.response!;
-    const push = (data: Buffer) => {
-      if (!response.push(data)) this.socket?.pause();
-    };
     const head = this.responseHead!;
+    // Lent bytes wait as they are only when more of the body follows (a Content-Length not
+    // reached yet): a body that ends here may be sent without a pipe (the forwarder's
+    // whole-body path), so its holder could never tell that the buffer is free again.
+    const lendable = head.contentLength !== null && this.remaining > chunk.length;
+    const push = (data: Buffer) => {
+      if (!(lent ? response.pushLent(data, lendable) : response.push(data))) this.socket?.pause();
+    };
     if (this.decoder) {
       let used: number;
       try {
