@@ -71,7 +71,7 @@ export function extractArticleWithEvidence(
   // The title repeated at the top of the body is not body text: any place the page states it (not only the chosen one, so the body does not hang on the headline model).
   // A later <h1> that no other place states is a sub-heading of the body, not its title.
   const titles = new Set(candidates.filter((c) => !(c.features.from_laterH1 && c.features.agreement === 1)).map((c) => headingKey(c.text)).filter(Boolean));
-  const dates = dateCandidates(record, data, document, url);
+  const dates = dateCandidates(record, data, document, url, new Set(candidates.map((c) => headingKey(c.text)).filter(Boolean)));
   const date = articleDate(dates, models.date);
   // The chosen record may name nobody where another article record of the page does (a theme's BlogPosting beside the shop's Article that names the author).
   const authored = record?.properties.author ? record : (findRecords(data, ARTICLE_TYPES).find((r) => r.properties.author) ?? record);

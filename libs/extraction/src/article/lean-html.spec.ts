@@ -16,6 +16,10 @@ describe('leanHtml', () => {
     expect(leanHtml('<body><p>Text</p><footer class="author__meta">By Jo <span class="date">March 30, 2023 | 4 min read</span></footer></body>')).toBe(
       '<body><p>Text</p><time data-furniture datetime="2023-03-30T00:00:00"></time><meta data-furniture-author content="By Jo March 30, 2023 | 4 min read"></body>',
     );
+    // A byline box's markup may be long (nested wrappers): its date stays when it names the author.
+    const wrapped = (text: string) => `<aside class="side-col">${'<div class="wrapper">'.repeat(40)}${text}${'</div>'.repeat(40)}</aside>`;
+    expect(leanHtml(`<body>${wrapped('<p class="date">May 25, 2023</p><p>Written By <span>Angela Holliday-Bell</span></p>')}<p>Text</p></body>`)).toBe('<body><time data-furniture datetime="2023-05-25T00:00:00"></time><p>Text</p></body>');
+    expect(leanHtml(`<body>${wrapped('<p class="date">May 25, 2023</p><p>Newsletter sign-up</p>')}<p>Text</p></body>`)).toBe('<body><p>Text</p></body>');
     // A long sidebar's dates (its list of other posts) are not the article's.
     expect(leanHtml(`<body><aside>${'<li><a>Another post</a> 1 May 2024</li>'.repeat(30)}</aside><p>Text</p></body>`)).toBe('<body><p>Text</p></body>');
   });

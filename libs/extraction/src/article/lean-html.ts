@@ -34,7 +34,12 @@ const SITE_HEADER_PARTS = /<(?:nav|form|input)\b/i;
 const PROSE_HEADER_PARAGRAPHS = 5;
 // Furniture longer than this is a sidebar or a site footer, not a post's date line.
 const MAX_DATED_FURNITURE = 700;
+// Up to this long when its text names an author: a byline box beside the article, its markup long
+// from nested wrappers ("Published August 30, 2024 · Author Lisa D. Ellis"), not a list of posts.
+const MAX_BYLINE_FURNITURE = 2500;
+const BYLINE_LABEL = /\b(?:written by|authors?)\b/i;
 const TAG = /<[^>]*>/;
+const TAGS = /<[^>]*>/g;
 const TIME_DATETIME = /<time\b[^>]*\sdatetime=["']([^"']+)/i;
 const YEAR = /\d{4}/;
 const AUTHOR_CLASS = /\sclass=["'][^"']*author/i;
@@ -61,7 +66,8 @@ export function leanHtml(html: string): string {
 
 /** The first date a short dropped aside, footer or header shows (a <time>'s datetime first), as an empty marked <time>; else nothing. */
 function furnitureDateMark(block: string, tag: string | undefined): string {
-  if (tag === undefined || block.length > MAX_DATED_FURNITURE || !/^(?:aside|footer|header)$/i.test(tag) || !YEAR.test(block)) return '';
+  if (tag === undefined || block.length > MAX_BYLINE_FURNITURE || !/^(?:aside|footer|header)$/i.test(tag) || !YEAR.test(block)) return '';
+  if (block.length > MAX_DATED_FURNITURE && !BYLINE_LABEL.test(block.replace(TAGS, ' '))) return '';
   const machineDate = TIME_DATETIME.exec(block);
   const pieces = machineDate ? [machineDate[1], ...block.split(TAG)] : block.split(TAG);
   for (const piece of pieces) {

@@ -4,12 +4,12 @@ import { leanHtml } from '../lean-html';
 import { dateCandidates, toIsoDate } from './published-date';
 
 /** The candidates of a page, by day: the sources that state it and the labels beside it. */
-function candidatesOf(html: string, url = 'https://blog.example/posts/a-post') {
+function candidatesOf(html: string, url = 'https://blog.example/posts/a-post', headlineKeys?: ReadonlySet<string>) {
   const document = parseLightPage(html);
   const data = readStructuredData(document, url);
   const article = firstRecord(data, ['BlogPosting', 'NewsArticle', 'Article']);
   return Object.fromEntries(
-    dateCandidates(article, data, document, url).map((c) => [
+    dateCandidates(article, data, document, url, headlineKeys).map((c) => [
       c.iso.slice(0, 10),
       { sources: Object.keys(c.features).filter((k) => k.startsWith('from_') && c.features[k]).map((k) => k.slice(5)), updated: c.features.updatedLabel, published: c.features.publishedLabel, first: c.features.firstAfterHeadline, latest: c.features.latest },
     ]),
@@ -90,6 +90,16 @@ describe('dateCandidates', () => {
       '2024-09-06': expect.objectContaining({ sources: ['recordPublished', 'metaPublished'], latest: 0 }),
       '2025-11-14': expect.objectContaining({ sources: ['recordModified', 'metaModified'], latest: 1 }),
     });
+  });
+
+  it('reads the date under the headline of a page without an <h1>, where the headline the page states is shown in a <div>', () => {
+    const html = `<html><body><div class="menu"><a>News</a> <span>Posted March 2, 2025</span></div>
+      <div class="headline_content_block"><div class="title">Homestead gardening makes rural communities more self-reliant</div>
+      <p>By <a>Md Aynal Haque</a></p><p>RAJSHAHI, Dec 20, 2025 (BSS) - Homestead gardening has been contributing…</p></div></body></html>`;
+    const headlines = new Set(['homestead gardening makes rural communities more self reliant']);
+    expect(candidatesOf(html, undefined, headlines)['2025-12-20']).toMatchObject({ sources: ['afterHeadline'], first: 1 });
+    // Without a headline the page states, no text stands in for the <h1>: the dateline is not read.
+    expect(candidatesOf(html)['2025-12-20']).toBeUndefined();
   });
 
   it('finds the date a reader sees under the headline, with its "Published" or "Last updated" label', () => {

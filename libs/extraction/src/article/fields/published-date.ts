@@ -1,6 +1,7 @@
 import { DomDocument, DomElement, DomNode, TEXT_NODE, classWords, isElement, normalizeSpace, shortTextOf, textsAfter, textsBefore } from '../../dom';
 import { StructuredData, StructuredRecord, propertyText } from '../../structured-data';
 import { FeatureValues, LogisticModel, predictProbability } from '../../model/logistic';
+import { headingKey } from '../body/render-body';
 
 export interface PublishedDate {
   /** ISO 8601 with a `T`; the zone only when the page gave one. */
@@ -67,6 +68,7 @@ const DATE_WORDS = new Set(['date', 'dates', 'dateline', 'published', 'publish',
 export const MAX_DATE_TEXT = 80;
 // A label alone in its text ("Published on", "Last updated:"): its date is the next text.
 const MAX_LABEL = 30;
+const MAX_HEADLINE_TEXT = 300;
 const UNREAD_TAGS = new Set(['script', 'style', 'noscript', 'template', 'svg']);
 const RECORD_PUBLISHED = /"datePublished"\s*:\s*"([^"]{8,40})"/;
 // How many labelled dates ("Posted on …", "Last updated: …") are read anywhere on the page: a
@@ -97,7 +99,7 @@ const MAX_SHOWN_ELEMENTS = 3;
  * its sources; the date model weighs them (sources, agreement, an "Updated" or "Published"
  * label beside it, the latest or earliest of the page's days, shown on the page or not).
  */
-export function dateCandidates(article: StructuredRecord | undefined, data: StructuredData, document: DomDocument, url: string): DateCandidate[] {
+export function dateCandidates(article: StructuredRecord | undefined, data: StructuredData, document: DomDocument, url: string, headlineKeys: ReadonlySet<string> = new Set()): DateCandidate[] {
   const sightings: Sighting[] = [];
   const monthFirst = writesMonthFirst(document, data);
   const add = (source: Source, raw: string | null | undefined, context = '', firstAfterHeadline = false) => {
@@ -120,7 +122,7 @@ export function dateCandidates(article: StructuredRecord | undefined, data: Stru
   for (const time of shown.slice(0, MAX_SHOWN_ELEMENTS)) add('timeElement', time.getAttribute('datetime') || normalizeSpace(time.textContent), contextOf(time));
   for (const time of furniture.slice(0, MAX_SHOWN_ELEMENTS)) add('furniture', time.getAttribute('datetime'));
   for (const element of shownDateElements(document).slice(0, MAX_SHOWN_ELEMENTS)) add('shownDate', shortTextOf(element, MAX_DATE_TEXT), contextOf(element));
-  const h1 = document.querySelector('h1');
+  const h1 = document.querySelector('h1') ?? headlineText(document, headlineKeys);
   if (h1) {
     let first = true;
     for (const [text, previous] of textsAfter(h1, TEXTS_AFTER_HEADLINE)) {
@@ -140,6 +142,28 @@ export function dateCandidates(article: StructuredRecord | undefined, data: Stru
   if (addressDate) add('url', `${addressDate[1]}-${pad(+addressDate[2])}-${pad(+addressDate[3])}`);
   else if (writtenAddressDate && monthNumber(writtenAddressDate[2])) add('url', `${writtenAddressDate[1]}-${pad(monthNumber(writtenAddressDate[2]))}-${pad(+writtenAddressDate[3])}`);
   return groupedByDay(sightings, monthFirst);
+}
+
+/**
+ * A page without an <h1> still shows its headline, in an <h2> or a styled <div> ("Homestead
+ * gardening …" then "By … · RAJSHAHI, Dec 20, 2025 (BSS) -"): the element of the first text
+ * that is one of the page's stated headlines stands in for the <h1>.
+ */
+function headlineText(document: DomDocument, headlineKeys: ReadonlySet<string>): DomElement | null {
+  if (!headlineKeys.size || !document.body) return null;
+  const find = (node: DomNode): DomElement | null => {
+    for (let child = node.firstChild; child; child = child.nextSibling) {
+      if (child.nodeType === TEXT_NODE) {
+        const text = child.textContent ?? '';
+        if (text.length <= MAX_HEADLINE_TEXT && headlineKeys.has(headingKey(text))) return node as DomElement;
+      } else if (isElement(child) && !UNREAD_TAGS.has(child.localName)) {
+        const found = find(child);
+        if (found) return found;
+      }
+    }
+    return null;
+  };
+  return find(document.body);
 }
 
 /** A US-English page (lang="en-US", og:locale en_US) writes 3/4/2025 month first. */
