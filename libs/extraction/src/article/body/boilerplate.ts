@@ -28,7 +28,7 @@ const BOILERPLATE_WORDS = new Set([
 /** Words that make a block a likely content container whatever else its class says. */
 const CONTENT_WORDS = new Set(['article', 'content', 'body', 'main', 'post', 'entry', 'story', 'text', 'prose']);
 
-/** Words inside a paragraph are the paragraph's, whatever their class ("textTag" links). */
+/** Words inside a paragraph or code are the paragraph's or the code's, whatever their class ("textTag" links, "hljs-comment"). */
 const PHRASING_TAGS = new Set(['a', 'abbr', 'b', 'cite', 'code', 'em', 'i', 'mark', 'q', 'small', 'span', 'strong', 'sub', 'sup', 'time', 'u']);
 
 const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
@@ -100,14 +100,16 @@ export function removeBoilerplate(
   holdsMostProse: (element: DomElement) => boolean,
 ): void {
   const doomed: DomElement[] = [];
-  const visit = (element: DomElement) => {
+  const visit = (element: DomElement, inCode: boolean) => {
     for (const child of Array.from(element.children)) {
       const tag = child.localName;
-      const namedFurniture = tag !== 'body' && !(element.localName === 'p' && PHRASING_TAGS.has(tag)) && looksLikeBoilerplate(child) && !articleProse(child);
+      // a syntax highlighter names its spans for what the code holds: "hljs-comment", "token tag", "nav"
+      const ownWords = PHRASING_TAGS.has(tag) && (element.localName === 'p' || inCode);
+      const namedFurniture = tag !== 'body' && !ownWords && looksLikeBoilerplate(child) && !articleProse(child);
       if (NON_CONTENT_TAGS.has(tag) || (FURNITURE_TAGS.has(tag) && !holdsMostProse(child)) || ((isHidden(child) || namedFurniture) && !holdsArticle(child))) doomed.push(child);
-      else visit(child);
+      else visit(child, inCode || tag === 'pre' || tag === 'code');
     }
   };
-  visit(root);
+  visit(root, false);
   for (const element of doomed) element.remove();
 }
