@@ -32,3 +32,34 @@ describe('removeBoilerplate: code', () => {
     expect(body).not.toContain('Great post');
   });
 });
+
+// Modelled on a how-to post built with Elementor (derekseaman.com): each sub-heading is its own
+// "elementor-widget elementor-widget-heading" block, and the word "widget" pruned them all as sidebar widgets.
+const elementorBlock = (kind: string, inner: string) =>
+  `<div class="elementor-element elementor-widget elementor-widget-${kind}"><div class="elementor-widget-container">${inner}</div></div>`;
+const elementorText = (topic: string) =>
+  elementorBlock('text-editor', `<p>${`${topic} is what this section of the guide explains, step by step, with the parts we bought and the settings we used at home. `.repeat(3)}</p>`);
+const elementorPost = `<html><head><title>Room presence with Bluetooth</title></head><body><main><article><div class="elementor-widget-wrap">
+  <h1>Room presence with Bluetooth</h1>
+  ${elementorText('Room-based presence detection')}
+  ${elementorBlock('heading', '<h2 class="elementor-heading-title">What is a Bluetooth Proxy?</h2>')}
+  ${elementorText('A Bluetooth proxy')}
+  ${elementorBlock('heading', '<h2 class="elementor-heading-title">Powering your ESP32 Device</h2>')}
+  ${elementorText('Powering the board')}
+  ${elementorText('Placing the boards in each room')}
+  ${elementorBlock('share-buttons', '<div class="elementor-share-buttons"><a href="https://facebook.com/share">Share on Facebook</a> <a href="https://x.com/share">Share on X</a></div>')}
+</div></article></main></body></html>`;
+
+describe('removeBoilerplate: page builders', () => {
+  it("keeps Elementor's heading blocks, whose names say widget for every block of the page", () => {
+    const body = extractArticle(elementorPost, 'https://example.com/2025/12/bluetooth-rooms.html').articleBody ?? '';
+    expect(body).toContain('What is a Bluetooth Proxy?');
+    expect(body).toContain('Powering your ESP32 Device');
+    expect(body).toContain('A Bluetooth proxy is what this section');
+  });
+
+  it("still drops an Elementor block named for sharing", () => {
+    const body = extractArticle(elementorPost, 'https://example.com/2025/12/bluetooth-rooms.html').articleBody ?? '';
+    expect(body).not.toContain('Share on Facebook');
+  });
+});

@@ -35,9 +35,11 @@ const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
 
 /**
  * Elementor frames every block, the article's text too, in "elementor-widget-wrap" >
- * "elementor-widget-container": those names say how the page is built, not that it is a sidebar widget.
+ * "elementor-widget-container" and names each block "elementor-widget elementor-widget-heading"
+ * (or -text-editor, -image): "widget" there says how the page is built, not that it is a sidebar
+ * widget. What the block is stays ("elementor-widget-share-buttons" still says share).
  */
-const BUILDER_FRAMES = /(?<!\S)elementor-widget-(?:wrap|container)(?!\S)/g;
+const BUILDER_FRAMES = /(?<!\S)elementor-widget(?=-|\s|$)/g;
 
 /** Class strings repeat across a page and across pages (every "col-md-4"): split each once. */
 const wordsOfNames = new Map<string, string[]>();
@@ -51,7 +53,7 @@ export function classAndCompoundWords(element: DomElement): string[] {
   const names = `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''}`;
   let words = wordsOfNames.get(names);
   if (!words) {
-    const meant = names.replace(BUILDER_FRAMES, ' ');
+    const meant = names.replace(BUILDER_FRAMES, 'elementor');
     const compounds = meant.split(/\s+/).filter((name) => /[^A-Za-z0-9]|[a-z][A-Z]/.test(name));
     words = [...wordsOf(meant), ...compounds.map((name) => name.toLowerCase().replace(/[^a-z0-9]+/g, ''))];
     if (wordsOfNames.size >= MAX_REMEMBERED_NAMES) wordsOfNames.clear();
