@@ -63,3 +63,28 @@ describe('removeBoilerplate: page builders', () => {
     expect(body).not.toContain('Share on Facebook');
   });
 });
+
+// Modelled on a research brief (kff.org): a heading's anchor id is made from its words, and
+// "what-share-of-adolescents-…" said share, so the sub-heading was pruned as a share bar.
+const findings = (topic: string) =>
+  `<p>${topic} rose over the decade, according to the national survey, with the largest changes among older adolescents and those with lower family incomes.</p>`;
+const briefWithAnchors = `<html><head><title>Adolescent mental health</title></head><body><main><article>
+  <h1>Adolescent mental health</h1>
+  ${findings('Reported anxiety')}${findings('Reported depression')}
+  <h2 class="wp-block-heading" id="what-share-of-adolescents-experience-poor-mental-health">What share of adolescents experience poor mental health?</h2>
+  ${findings('Poor mental health')}${findings('Treatment')}
+  <div id="related-posts"><a href="/a">Youth substance use</a> <a href="/b">School counselors</a></div>
+</article></main></body></html>`;
+
+describe('removeBoilerplate: anchors', () => {
+  it("keeps a heading whose anchor id, made from its words, holds a furniture word", () => {
+    const body = extractArticle(briefWithAnchors, 'https://example.com/brief').articleBody ?? '';
+    expect(body).toContain('What share of adolescents experience poor mental health?');
+  });
+
+  it('still drops a block (not a heading) whose id names furniture', () => {
+    const body = extractArticle(briefWithAnchors, 'https://example.com/brief').articleBody ?? '';
+    expect(body).toContain('Treatment rose over the decade');
+    expect(body).not.toContain('Youth substance use');
+  });
+});

@@ -41,6 +41,9 @@ const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
  */
 const BUILDER_FRAMES = /(?<!\S)elementor-widget(?=-|\s|$)/g;
 
+/** A heading's id is its anchor, made from its words ("what-share-of-adolescents-…", "one-or-more-titles"): not what the element is. */
+const HEADING_TAGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+
 /** Class strings repeat across a page and across pages (every "col-md-4"): split each once. */
 const wordsOfNames = new Map<string, string[]>();
 const MAX_REMEMBERED_NAMES = 50_000;
@@ -50,7 +53,8 @@ const MAX_REMEMBERED_NAMES = 50_000;
  * relatedposts), so "sr-only" and "visually-hidden" match as one word.
  */
 export function classAndCompoundWords(element: DomElement): string[] {
-  const names = `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''}`;
+  const id = HEADING_TAGS.has(element.localName) ? '' : (element.getAttribute('id') ?? '');
+  const names = `${element.getAttribute('class') ?? ''} ${id}`;
   let words = wordsOfNames.get(names);
   if (!words) {
     const meant = names.replace(BUILDER_FRAMES, 'elementor');
