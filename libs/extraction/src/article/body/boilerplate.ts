@@ -28,16 +28,21 @@ const BOILERPLATE_WORDS = new Set([
 /** Words that make a block a likely content container whatever else its class says. */
 const CONTENT_WORDS = new Set(['article', 'content', 'body', 'main', 'post', 'entry', 'story', 'text', 'prose']);
 
-/** Words inside a paragraph are the paragraph's, whatever their class ("textTag" links). */
+/** Words inside a paragraph or code are the paragraph's or the code's, whatever their class ("textTag" links, "hljs-comment"). */
 const PHRASING_TAGS = new Set(['a', 'abbr', 'b', 'cite', 'code', 'em', 'i', 'mark', 'q', 'small', 'span', 'strong', 'sub', 'sup', 'time', 'u']);
 
 const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
 
 /**
  * Elementor frames every block, the article's text too, in "elementor-widget-wrap" >
- * "elementor-widget-container": those names say how the page is built, not that it is a sidebar widget.
+ * "elementor-widget-container" and names each block "elementor-widget elementor-widget-heading"
+ * (or -text-editor, -image): "widget" there says how the page is built, not that it is a sidebar
+ * widget. What the block is stays ("elementor-widget-share-buttons" still says share).
  */
-const BUILDER_FRAMES = /(?<!\S)elementor-widget-(?:wrap|container)(?!\S)/g;
+const BUILDER_FRAMES = /(?<!\S)elementor-widget(?=-|\s|$)/g;
+
+/** A heading's id is its anchor, made from its words ("what-share-of-adolescents-…", "one-or-more-titles"): not what the element is. */
+const HEADING_TAGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 
 /** Class strings repeat across a page and across pages (every "col-md-4"): split each once. */
 const wordsOfNames = new Map<string, string[]>();
@@ -48,10 +53,11 @@ const MAX_REMEMBERED_NAMES = 50_000;
  * relatedposts), so "sr-only" and "visually-hidden" match as one word.
  */
 export function classAndCompoundWords(element: DomElement): string[] {
-  const names = `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''}`;
+  const id = HEADING_TAGS.has(element.localName) ? '' : (element.getAttribute('id') ?? '');
+  const names = `${element.getAttribute('class') ?? ''} ${id}`;
   let words = wordsOfNames.get(names);
   if (!words) {
-    const meant = names.replace(BUILDER_FRAMES, ' ');
+    const meant = names.replace(BUILDER_FRAMES, 'elementor');
     const compounds = meant.split(/\s+/).filter((name) => /[^A-Za-z0-9]|[a-z][A-Z]/.test(name));
     words = [...wordsOf(meant), ...compounds.map((name) => name.toLowerCase().replace(/[^a-z0-9]+/g, ''))];
     if (wordsOfNames.size >= MAX_REMEMBERED_NAMES) wordsOfNames.clear();
@@ -100,14 +106,16 @@ export function removeBoilerplate(
   holdsMostProse: (element: DomElement) => boolean,
 ): void {
   const doomed: DomElement[] = [];
-  const visit = (element: DomElement) => {
+  const visit = (element: DomElement, inCode: boolean) => {
     for (const child of Array.from(element.children)) {
       const tag = child.localName;
-      const namedFurniture = tag !== 'body' && !(element.localName === 'p' && PHRASING_TAGS.has(tag)) && looksLikeBoilerplate(child) && !articleProse(child);
+      // a syntax highlighter names its spans for what the code holds: "hljs-comment", "token tag", "nav"
+      const ownWords = PHRASING_TAGS.has(tag) && (element.localName === 'p' || inCode);
+      const namedFurniture = tag !== 'body' && !ownWords && looksLikeBoilerplate(child) && !articleProse(child);
       if (NON_CONTENT_TAGS.has(tag) || (FURNITURE_TAGS.has(tag) && !holdsMostProse(child)) || ((isHidden(child) || namedFurniture) && !holdsArticle(child))) doomed.push(child);
-      else visit(child);
+      else visit(child, inCode || tag === 'pre' || tag === 'code');
     }
   };
-  visit(root);
+  visit(root, false);
   for (const element of doomed) element.remove();
 }

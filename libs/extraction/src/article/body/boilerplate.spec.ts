@@ -1,0 +1,90 @@
+import { extractArticle } from '../extract-article';
+
+const paragraph = (topic: string) =>
+  `<p>${topic} is one of the first commands a developer learns, and it shows, in a few lines, what the repository holds and what changed since the last commit.</p>`;
+
+// Modelled on a developer's post (coryd.dev): highlight.js names the comment spans of a code block "hljs-comment",
+// and the comment lines of the block were pruned as readers' comments.
+const postWithCode = `<html><head><title>A brief intro to git</title></head><body><main><article>
+  <h1>A brief intro to git</h1>
+  ${paragraph('git status')}
+  ${paragraph('git add')}
+  <pre><code class="language-bash hljs bash"><span class="hljs-comment"># view the state of the repo</span>
+git status
+
+<span class="hljs-comment"># stage all of your modified and untracked files</span>
+git add -A</code></pre>
+  ${paragraph('git commit')}
+  <div class="comments"><p>Great post, thanks for writing it up, I finally understand how staging works in practice.</p></div>
+</article></main></body></html>`;
+
+describe('removeBoilerplate: code', () => {
+  it("keeps a code block's highlighted comments, which a syntax highlighter names for what they are", () => {
+    const body = extractArticle(postWithCode, 'https://example.com/posts/git').articleBody ?? '';
+    expect(body).toContain('# view the state of the repo');
+    expect(body).toContain('# stage all of your modified and untracked files');
+    expect(body).toContain('git add -A');
+  });
+
+  it("still drops readers' comments outside the code", () => {
+    const body = extractArticle(postWithCode, 'https://example.com/posts/git').articleBody ?? '';
+    expect(body).toContain('git commit is one of the first commands');
+    expect(body).not.toContain('Great post');
+  });
+});
+
+// Modelled on a how-to post built with Elementor (derekseaman.com): each sub-heading is its own
+// "elementor-widget elementor-widget-heading" block, and the word "widget" pruned them all as sidebar widgets.
+const elementorBlock = (kind: string, inner: string) =>
+  `<div class="elementor-element elementor-widget elementor-widget-${kind}"><div class="elementor-widget-container">${inner}</div></div>`;
+const elementorText = (topic: string) =>
+  elementorBlock('text-editor', `<p>${`${topic} is what this section of the guide explains, step by step, with the parts we bought and the settings we used at home. `.repeat(3)}</p>`);
+const elementorPost = `<html><head><title>Room presence with Bluetooth</title></head><body><main><article><div class="elementor-widget-wrap">
+  <h1>Room presence with Bluetooth</h1>
+  ${elementorText('Room-based presence detection')}
+  ${elementorBlock('heading', '<h2 class="elementor-heading-title">What is a Bluetooth Proxy?</h2>')}
+  ${elementorText('A Bluetooth proxy')}
+  ${elementorBlock('heading', '<h2 class="elementor-heading-title">Powering your ESP32 Device</h2>')}
+  ${elementorText('Powering the board')}
+  ${elementorText('Placing the boards in each room')}
+  ${elementorBlock('share-buttons', '<div class="elementor-share-buttons"><a href="https://facebook.com/share">Share on Facebook</a> <a href="https://x.com/share">Share on X</a></div>')}
+</div></article></main></body></html>`;
+
+describe('removeBoilerplate: page builders', () => {
+  it("keeps Elementor's heading blocks, whose names say widget for every block of the page", () => {
+    const body = extractArticle(elementorPost, 'https://example.com/2025/12/bluetooth-rooms.html').articleBody ?? '';
+    expect(body).toContain('What is a Bluetooth Proxy?');
+    expect(body).toContain('Powering your ESP32 Device');
+    expect(body).toContain('A Bluetooth proxy is what this section');
+  });
+
+  it("still drops an Elementor block named for sharing", () => {
+    const body = extractArticle(elementorPost, 'https://example.com/2025/12/bluetooth-rooms.html').articleBody ?? '';
+    expect(body).not.toContain('Share on Facebook');
+  });
+});
+
+// Modelled on a research brief (kff.org): a heading's anchor id is made from its words, and
+// "what-share-of-adolescents-…" said share, so the sub-heading was pruned as a share bar.
+const findings = (topic: string) =>
+  `<p>${topic} rose over the decade, according to the national survey, with the largest changes among older adolescents and those with lower family incomes.</p>`;
+const briefWithAnchors = `<html><head><title>Adolescent mental health</title></head><body><main><article>
+  <h1>Adolescent mental health</h1>
+  ${findings('Reported anxiety')}${findings('Reported depression')}
+  <h2 class="wp-block-heading" id="what-share-of-adolescents-experience-poor-mental-health">What share of adolescents experience poor mental health?</h2>
+  ${findings('Poor mental health')}${findings('Treatment')}
+  <div id="related-posts"><a href="/a">Youth substance use</a> <a href="/b">School counselors</a></div>
+</article></main></body></html>`;
+
+describe('removeBoilerplate: anchors', () => {
+  it("keeps a heading whose anchor id, made from its words, holds a furniture word", () => {
+    const body = extractArticle(briefWithAnchors, 'https://example.com/brief').articleBody ?? '';
+    expect(body).toContain('What share of adolescents experience poor mental health?');
+  });
+
+  it('still drops a block (not a heading) whose id names furniture', () => {
+    const body = extractArticle(briefWithAnchors, 'https://example.com/brief').articleBody ?? '';
+    expect(body).toContain('Treatment rose over the decade');
+    expect(body).not.toContain('Youth substance use');
+  });
+});
