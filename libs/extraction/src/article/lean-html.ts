@@ -1,4 +1,4 @@
-import { decodeEntities, parseLightPage } from '../dom';
+import { decodeEntities, escapeAttributeValue, parseLightPage } from '../dom';
 import { FURNITURE_AUTHOR, nameOfAuthorClass } from './fields/authors';
 import { MAX_DATE_TEXT, toIsoDate } from './fields/published-date';
 
@@ -38,8 +38,9 @@ const MAX_DATED_FURNITURE = 700;
 // from nested wrappers ("Published August 30, 2024 · Author Lisa D. Ellis"), not a list of posts.
 const MAX_BYLINE_FURNITURE = 2500;
 const BYLINE_LABEL = /\b(?:written by|authors?)\b/i;
-const TAG = /<[^>]*>/;
 const TAGS = /<[^>]*>/g;
+// The furniture that may leave a date or an author's name behind (never a <nav> or <noscript>).
+const MARKED_FURNITURE = /^(?:aside|footer|header)$/i;
 const TIME_DATETIME = /<time\b[^>]*\sdatetime=["']([^"']+)/i;
 const YEAR = /\d{4}/;
 const AUTHOR_CLASS = /\sclass=["'][^"']*author/i;
@@ -66,10 +67,10 @@ export function leanHtml(html: string): string {
 
 /** The first date a short dropped aside, footer or header shows (a <time>'s datetime first), as an empty marked <time>; else nothing. */
 function furnitureDateMark(block: string, tag: string | undefined): string {
-  if (tag === undefined || block.length > MAX_BYLINE_FURNITURE || !/^(?:aside|footer|header)$/i.test(tag) || !YEAR.test(block)) return '';
+  if (tag === undefined || block.length > MAX_BYLINE_FURNITURE || !MARKED_FURNITURE.test(tag) || !YEAR.test(block)) return '';
   if (block.length > MAX_DATED_FURNITURE && !BYLINE_LABEL.test(block.replace(TAGS, ' '))) return '';
   const machineDate = TIME_DATETIME.exec(block);
-  const pieces = machineDate ? [machineDate[1], ...block.split(TAG)] : block.split(TAG);
+  const pieces = machineDate ? [machineDate[1], ...block.split(TAGS)] : block.split(TAGS);
   for (const piece of pieces) {
     const text = piece.trim();
     const iso = text.length <= MAX_DATE_TEXT && YEAR.test(text) ? toIsoDate(decodeEntities(text)) : undefined;
@@ -80,7 +81,7 @@ function furnitureDateMark(block: string, tag: string | undefined): string {
 
 /** The name in a dropped aside's, footer's or header's author element, as an empty marked <meta>; else nothing. Only such blocks are parsed. */
 function furnitureAuthorMark(block: string, tag: string | undefined): string {
-  if (tag === undefined || !/^(?:aside|footer|header)$/i.test(tag) || !AUTHOR_CLASS.test(block)) return '';
+  if (tag === undefined || !MARKED_FURNITURE.test(tag) || !AUTHOR_CLASS.test(block)) return '';
   const name = nameOfAuthorClass(parseLightPage(block).querySelectorAll('[class*=author i]'));
-  return name ? `<meta ${FURNITURE_AUTHOR} content="${name.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}">` : '';
+  return name ? `<meta ${FURNITURE_AUTHOR} content="${escapeAttributeValue(name)}">` : '';
 }

@@ -258,9 +258,14 @@ const UNDECODED_TEXT_ELEMENTS = new Set([...RAW_TEXT_ELEMENTS, 'textarea']);
 function serialize(node: LightNode): string {
   if (node instanceof LightText) return RAW_TEXT_ELEMENTS.has(node.parentElement?.localName ?? '') ? node.data : escapeText(node.data);
   if (!(node instanceof LightElement)) return '';
-  const attributes = node.attributeEntries().map(([name, value]) => ` ${name}="${value.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}"`).join('');
+  const attributes = node.attributeEntries().map(([name, value]) => ` ${name}="${escapeAttributeValue(value)}"`).join('');
   if (VOID_ELEMENTS.has(node.localName)) return `<${node.localName}${attributes}>`;
   return `<${node.localName}${attributes}>${node.innerHTML}</${node.localName}>`;
+}
+
+/** A value as written between double quotes in html. */
+export function escapeAttributeValue(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
 }
 
 function escapeText(text: string): string {
