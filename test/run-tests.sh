@@ -15,8 +15,8 @@
 #      as 20 processes on Kafka and MongoDB together, killed and restarted under load; it needs
 #      both servers and is skipped, saying so, without one)
 # It ends with what it skipped and why (servers it could not provision, and each jest test
-# skipped for a missing server or tool, with its reason), then one line "N passed, N failed,
-# N skipped".
+# skipped for a missing server or tool, with its reason), then each failed test with the
+# head of its message, then one line "N passed, N failed, N skipped".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export CRAWLHUB_CACHE="${CRAWLHUB_CACHE:-$HOME/.cache/crawlhub}"
@@ -120,13 +120,19 @@ const fs = require("fs"); const path = require("path"); const [dir, root] = proc
 const MARK = " -- skipped: ";
 let passed = 0, failed = 0, skipped = 0;
 const reasons = new Map(); // "run: file: reason" -> tests
+// Each failed test again at the end, with the head of its message: a long log is often
+// cut in the middle, and the end is what is left to read.
+const failures = [];
+const firstLines = (text) => text.replace(/\x1b\[[0-9;]*m/g, "").split("\n").filter((l) => l.trim()).slice(0, 12).map((l) => "    " + l).join("\n");
 for (const f of fs.readdirSync(dir).filter((f) => f.endsWith(".json"))) {
   const r = JSON.parse(fs.readFileSync(dir + "/" + f, "utf8"));
   const run = f.replace(".json", "");
   passed += r.numPassedTests; failed += r.numFailedTests + (r.numRuntimeErrorTestSuites || 0); skipped += r.numPendingTests + r.numTodoTests;
   console.log(`  ${run}: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests + r.numTodoTests} skipped`);
   for (const suite of r.testResults) {
+    if (suite.testExecError || (suite.status === "failed" && suite.assertionResults.length === 0)) failures.push(`failed: ${run}: ${path.relative(root, suite.name)}: the suite did not run\n${firstLines(suite.message || "")}`);
     for (const t of suite.assertionResults) {
+      if (t.status === "failed") failures.push(`failed: ${run}: ${path.relative(root, suite.name)}: ${t.fullName}\n${firstLines(t.failureMessages.join("\n"))}`);
       if (t.status !== "pending" && t.status !== "todo") continue;
       const marked = [...t.ancestorTitles, t.title].find((title) => title.includes(MARK));
       const why = marked ? marked.slice(marked.indexOf(MARK) + MARK.length) : `no reason given ("${t.fullName}")`;
@@ -136,10 +142,12 @@ for (const f of fs.readdirSync(dir).filter((f) => f.endsWith(".json"))) {
   }
 }
 fs.writeFileSync(dir + "/total", `${passed} ${failed} ${skipped}`);
+fs.writeFileSync(dir + "/failed", failures.map((f) => f + "\n").join(""));
 fs.writeFileSync(dir + "/skipped", [...reasons].map(([key, n]) => `${key} (${n} test${n === 1 ? "" : "s"})\n`).join(""));
 ' "$REPORTS" "$PWD"
 read -r P F S < "$REPORTS/total"
 for s in "${SKIPPED[@]}"; do echo "skipped: $s"; done
 while IFS= read -r s; do echo "skipped: $s"; done < "$REPORTS/skipped"
+cat "$REPORTS/failed"
 echo "$P passed, $F failed, $S skipped"
 [ "$FAILED_RUNS" -eq 0 ] && [ "$F" -eq 0 ]
