@@ -142,6 +142,10 @@ export class KeptBrowser {
       this.headers = headers;
     }
     if (this.keyGiven) await this.pauseRequests('guarded');
+    // Cookies again (reset cleared them after the last render): a worker of the last render's
+    // page can outlive its document by a little, on its own thread, when the machine is
+    // busy, and the answer to a request it sent then sets its cookie after that clearing.
+    await this.cdp!.send('Network.clearBrowserCookies');
     this.keyOfContext = key;
     return page;
   }
