@@ -221,12 +221,15 @@ describe('smart proxy: the plain-HTTP data path', () => {
     s.pause();
     s.write(`GET ${target()}/huge HTTP/1.1\r\nHost: x\r\n${auth()}X-Proxy-No-Bancheck: 1\r\n\r\n`);
     // The client reads nothing for a while: what the website could write is bounded by the
-    // socket buffers on the way (a few MB), not the 64 MB of the body.
+    // socket buffers on the way, not the 64 MB of the body. They held 8-12 MB here, but the
+    // kernel may grow a receive buffer to net.ipv4.tcp_rmem's maximum (32 MB on these
+    // machines): a proxy that buffered would let the website write the whole body, so half of
+    // it is the bound.
     await new Promise((r) => setTimeout(r, 1500));
     const writtenWhilePaused = hugeWritten;
     const rssWhilePaused = process.memoryUsage().rss;
     expect(writtenWhilePaused).toBeGreaterThan(0);
-    expect(writtenWhilePaused).toBeLessThan(24 * 1024 * 1024);
+    expect(writtenWhilePaused).toBeLessThan(HUGE / 2);
     expect(rssWhilePaused - rssBefore).toBeLessThan(40 * 1024 * 1024);
     let received = 0;
     await new Promise<void>((resolve, reject) => {
