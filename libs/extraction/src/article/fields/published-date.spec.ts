@@ -80,6 +80,17 @@ describe('dateCandidates', () => {
     expect(candidatesOf(page('en-GB'))).toEqual({});
   });
 
+  it('reads 3/4/2025 month first on a page marked English without a country (a blog\'s author line)', () => {
+    const html = '<html lang="en"><body><h1>DIY smart home automation</h1><div class="author"><a href="/blog/author/yucy/">Yucy</a><span class="time">3/4/2025</span></div><p>Text.</p></body></html>';
+    expect(Object.keys(candidatesOf(html))).toEqual(['2025-03-04']);
+  });
+
+  it('reads an ambiguous 03/10/2023 day first when only that reading is a day the page states elsewhere (a British site marked "en")', () => {
+    const html = '<html lang="en"><body><h1>How many wine types are there?</h1><p class="date">03/10/2023</p><p>Text.</p></body></html>';
+    expect(Object.keys(candidatesOf(html, 'https://wine.example/blog/2023/october/03/wine-types/'))).toEqual(['2023-10-03']);
+    expect(Object.keys(candidatesOf(html, 'https://wine.example/blog/wine-types/'))).toEqual(['2023-03-10']);
+  });
+
   it("reads a Yoast-style @graph: the WebPage's dates when no Article record has them, and the meta tags of a change", () => {
     const html = `<html><head>
       <meta property="article:published_time" content="2024-09-06T13:12:36+00:00" />

@@ -166,16 +166,21 @@ function headlineText(document: DomDocument, headlineKeys: ReadonlySet<string>):
   return find(document.body);
 }
 
-/** A US-English page (lang="en-US", og:locale en_US) writes 3/4/2025 month first. */
+/**
+ * A US-English page writes 3/4/2025 month first: lang="en-US" (else og:locale en_US), and
+ * English without a country (lang="en"): most such sites are American (a reader of 3/4/2025
+ * on a British site sees lang="en-GB" as often).
+ */
 function writesMonthFirst(document: DomDocument, data: StructuredData): boolean {
   const locale = document.documentElement.getAttribute('lang') || data.meta['og:locale']?.[0] || '';
-  return /^en[-_]us\b/i.test(locale.trim());
+  return /^en(?:[-_]us\b|$)/i.test(locale.trim());
 }
 
 function groupedByDay(sightings: Sighting[], monthFirst: boolean): DateCandidate[] {
   const days = new Map<string, { iso: string; raw: string; sources: Set<Source>; updated: boolean; published: boolean; firstAfterHeadline: boolean }>();
+  const certainDays = new Set(sightings.map((s) => toIsoDate(s.raw)?.slice(0, 10)));
   for (const sighting of sightings) {
-    const iso = toIsoDate(sighting.raw, monthFirst);
+    const iso = readingOf(sighting.raw, monthFirst, certainDays);
     if (!iso) continue;
     const day = iso.slice(0, 10);
     const entry = days.get(day) ?? { iso, raw: sighting.raw, sources: new Set<Source>(), updated: false, published: false, firstAfterHeadline: false };
@@ -201,6 +206,18 @@ function groupedByDay(sightings: Sighting[], monthFirst: boolean): DateCandidate
     features.earliest = sorted.length > 1 && day === sorted[0] ? 1 : 0;
     return { iso: entry.iso, raw: entry.raw, features };
   });
+}
+
+/**
+ * A date as the page means it: "03/10/2023" read month first on an English page is still the
+ * 3rd of October when another place states that day (the address /2023/october/03/, a
+ * structured date) and none states the 10th of March: a British site marked only "en".
+ */
+function readingOf(raw: string, monthFirst: boolean, certainDays: ReadonlySet<string | undefined>): string | undefined {
+  const iso = toIsoDate(raw, monthFirst);
+  if (!iso || !monthFirst || toIsoDate(raw)) return iso;
+  const dayFirst = `${iso.slice(0, 5)}${iso.slice(8, 10)}-${iso.slice(5, 7)}${iso.slice(10)}`;
+  return certainDays.has(dayFirst.slice(0, 10)) && !certainDays.has(iso.slice(0, 10)) ? dayFirst : iso;
 }
 
 /** The candidate the date model rates highest, when it passes the model's threshold (else no date). */
