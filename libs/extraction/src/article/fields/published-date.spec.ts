@@ -113,6 +113,19 @@ describe('dateCandidates', () => {
     expect(candidatesOf(html)['2025-12-20']).toBeUndefined();
   });
 
+  it('reads the dates around an <h2> that words the stated headline longer, on a page without an <h1>', () => {
+    const html = `<html><body><h2>Spring collection</h2><div class="hero"><h3><span>blog | </span> February 01, 2022</h3>
+      <h2>7 Ways to Help You Transition to a Plant Based Diet</h2><small>Share:</small></div>
+      <div class="author"><p>Luke Kim</p><small>December 17, 2025</small></div><p>Text of the post.</p></body></html>`;
+    const headlines = new Set(['7 ways to transition to a plant based diet']);
+    expect(candidatesOf(html, undefined, headlines)).toEqual({
+      '2022-02-01': expect.objectContaining({ sources: ['beforeHeadline'] }),
+      '2025-12-17': expect.objectContaining({ sources: ['afterHeadline'], first: 1 }),
+    });
+    // An <h2> that shares a few of the headline's words is not the headline.
+    expect(candidatesOf(html, undefined, new Set(['ways to save on a spring diet plan']))).toEqual({});
+  });
+
   it('finds the date a reader sees under the headline, with its "Published" or "Last updated" label', () => {
     const html = `<html><body><header><h1>AI in Education</h1><p>Published on: February 14, 2025</p></header>
       <div class="meta"><span>Last updated:</span> <span>Dec 12, 2025</span></div><p>Text of the post.</p></body></html>`;

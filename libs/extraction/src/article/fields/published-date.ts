@@ -122,7 +122,7 @@ export function dateCandidates(article: StructuredRecord | undefined, data: Stru
   for (const time of shown.slice(0, MAX_SHOWN_ELEMENTS)) add('timeElement', time.getAttribute('datetime') || normalizeSpace(time.textContent), contextOf(time));
   for (const time of furniture.slice(0, MAX_SHOWN_ELEMENTS)) add('furniture', time.getAttribute('datetime'));
   for (const element of shownDateElements(document).slice(0, MAX_SHOWN_ELEMENTS)) add('shownDate', shortTextOf(element, MAX_DATE_TEXT), contextOf(element));
-  const h1 = document.querySelector('h1') ?? headlineText(document, headlineKeys);
+  const h1 = document.querySelector('h1') ?? headlineText(document, headlineKeys) ?? headlineLikeHeading(document, headlineKeys);
   if (h1) {
     let first = true;
     for (const [text, previous] of textsAfter(h1, TEXTS_AFTER_HEADLINE)) {
@@ -165,6 +165,23 @@ function headlineText(document: DomDocument, headlineKeys: ReadonlySet<string>):
   };
   return find(document.body);
 }
+
+/**
+ * Else the first of the page's <h2>s that holds nearly every word of a stated headline: the
+ * shown title words it longer ("7 Ways to Help You Transition to a Plant Based Diet" for the
+ * stated "7 Ways to Transition to a Plant-Based Diet"), and its date is under or over it.
+ */
+function headlineLikeHeading(document: DomDocument, headlineKeys: ReadonlySet<string>): DomElement | null {
+  const stated = [...headlineKeys].map((key) => key.split(' ')).filter((words) => words.length >= MIN_HEADLINE_WORDS);
+  for (const heading of document.querySelectorAll('h2').slice(0, MAX_HEADINGS_READ)) {
+    const words = new Set(headingKey(shortTextOf(heading, MAX_HEADLINE_TEXT)).split(' '));
+    if (stated.some((key) => key.filter((word) => words.has(word)).length >= key.length * HEADLINE_WORDS_SHARE)) return heading;
+  }
+  return null;
+}
+const MIN_HEADLINE_WORDS = 3;
+const MAX_HEADINGS_READ = 5;
+const HEADLINE_WORDS_SHARE = 0.8;
 
 /**
  * A US-English page writes 3/4/2025 month first: lang="en-US" (else og:locale en_US), and
