@@ -85,6 +85,15 @@ describe('dateCandidates', () => {
     expect(Object.keys(candidatesOf(html))).toEqual(['2025-03-04']);
   });
 
+  it('reads a date far down the page labelled "Post time", written with hyphens', () => {
+    const html = `<html lang="en-US"><body><h1>How fast does an electric skateboard go?</h1>${'<p>A paragraph of the article.</p>'.repeat(45)}
+      <div style="text-align:right;">Post time: 01-04-2024</div><hr></body></html>`;
+    expect(candidatesOf(html)).toEqual({ '2024-01-04': expect.objectContaining({ sources: ['labelledText'], published: 1 }) });
+    // Neither label nor date: a "post" in passing and a day written month-or-day first on a page of no known locale.
+    expect(candidatesOf(html.replace('en-US', 'en-GB'))).toEqual({});
+    expect(candidatesOf(html.replace('Post time', 'Time to post'))).toEqual({});
+  });
+
   it('reads an ambiguous 03/10/2023 day first when only that reading is a day the page states elsewhere (a British site marked "en")', () => {
     const html = '<html lang="en"><body><h1>How many wine types are there?</h1><p class="date">03/10/2023</p><p>Text.</p></body></html>';
     expect(Object.keys(candidatesOf(html, 'https://wine.example/blog/2023/october/03/wine-types/'))).toEqual(['2023-10-03']);

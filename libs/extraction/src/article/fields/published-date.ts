@@ -42,7 +42,7 @@ const META_MODIFIED = /modif|updat|revis|lastmod/;
 const META_PUBLISHED = /publi|pub-?date|^date$|^dc(terms)?\.date|issued|created|^citation_date|^sailthru\.date/;
 // Words a page puts before a date it updated, or the date it published, in en/de/fr/it/es/pt/nl.
 const UPDATED_WORDS = /updat|modif|revis|reviewed|aktualisiert|mis à jour|actualiz|atualiz|bijgewerkt|aggiornat/i;
-const PUBLISHED_WORDS = /publi|posted|veröffentlicht|erschienen|pubblicat|gepubliceerd/i;
+const PUBLISHED_WORDS = /publi|posted|post (?:time|date)|veröffentlicht|erschienen|pubblicat|gepubliceerd/i;
 // A date in the address: /2024/03/05/, 2024-03-05, /2024/03/05the-slug (whatever follows but a digit).
 const URL_DATE = /(?:^|\/)((?:19|20)\d{2})[/-](\d{1,2})[/-](\d{1,2})(?!\d)/;
 // Or with the month's name: /2023/october/03/.
@@ -335,18 +335,18 @@ export function toIsoDate(text: string, monthFirst = false): string | undefined 
     const month = monthNumber(monthName);
     if (month && validDate(+year, month, +day)) return `${year}-${pad(month)}-${pad(+day)}T${timeOfDay(text.replace(written[0], ' '))}`;
   }
-  // Numeric: 2024年3月5日 / 2024년 3월 5일, 2024/03/05, 2024.03.05, 05.03.2024 (day first); with slashes the
-  // order is known only when one part is over 12 (31/12/2024, 12/31/2024) or the page is US English
-  // (monthFirst): else 03/05/2024 is left out.
+  // Numeric: 2024年3月5日 / 2024년 3월 5일, 2024/03/05, 2024.03.05, 05.03.2024 (day first); with slashes or
+  // hyphens the order is known only when one part is over 12 (31/12/2024, 12-31-2024) or the page is
+  // US English (monthFirst): else 03/05/2024 is left out.
   const numeric = /(\d{4})\s*[年년]\s*(\d{1,2})\s*[月월]\s*(\d{1,2})\s*[日일]?/.exec(text) ?? /\b(\d{4})[/.](\d{1,2})[/.](\d{1,2})\b/.exec(text);
   const dotted = /\b(\d{1,2})\.(\d{1,2})\.(\d{4})\b/.exec(text);
-  const slashed = /\b(\d{1,2})\/(\d{1,2})\/(\d{4})\b/.exec(text);
+  const slashed = /\b(\d{1,2})([/-])(\d{1,2})\2(\d{4})\b/.exec(text);
   const [year, month, day] = numeric
     ? [+numeric[1], +numeric[2], +numeric[3]]
     : dotted
       ? [+dotted[3], +dotted[2], +dotted[1]]
-      : slashed && (+slashed[1] > 12 !== +slashed[2] > 12 || monthFirst)
-        ? [+slashed[3], +slashed[1] > 12 ? +slashed[2] : +slashed[1], +slashed[1] > 12 ? +slashed[1] : +slashed[2]]
+      : slashed && (+slashed[1] > 12 !== +slashed[3] > 12 || monthFirst)
+        ? [+slashed[4], +slashed[1] > 12 ? +slashed[3] : +slashed[1], +slashed[1] > 12 ? +slashed[1] : +slashed[3]]
         : [0, 0, 0];
   const match = numeric ?? dotted ?? slashed;
   if (match && validDate(year, month, day)) return `${year}-${pad(month)}-${pad(day)}T${timeOfDay(text.replace(match[0], ' '))}`;
