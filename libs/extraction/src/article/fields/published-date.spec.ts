@@ -85,6 +85,17 @@ describe('dateCandidates', () => {
     expect(Object.keys(candidatesOf(html))).toEqual(['2025-03-04']);
   });
 
+  it('takes the one day of the month an address gives without its day (/2025/12/the-slug) as the address\'s date', () => {
+    const html = `<html><body><h1>Book Beat: gothic romance, magical realism and more</h1><p>Dec 20, 2025</p>
+      <p>Out Jun 17, 2025: a novel.</p><p>Out Nov 4, 2025: another.</p></body></html>`;
+    const dated = candidatesOf(html, 'https://books.example/2025/12/book-beat-gothic-romance/');
+    expect(dated['2025-12-20'].sources).toEqual(['afterHeadline', 'url']);
+    expect(dated['2025-06-17'].sources).toEqual(['afterHeadline']);
+    // Two days in that month: the address names neither.
+    const twice = candidatesOf(html.replace('Nov 4', 'Dec 4'), 'https://books.example/2025/12/book-beat-gothic-romance/');
+    expect(twice['2025-12-20'].sources).toEqual(['afterHeadline']);
+  });
+
   it('reads a date far down the page labelled "Post time", written with hyphens', () => {
     const html = `<html lang="en-US"><body><h1>How fast does an electric skateboard go?</h1>${'<p>A paragraph of the article.</p>'.repeat(45)}
       <div style="text-align:right;">Post time: 01-04-2024</div><hr></body></html>`;

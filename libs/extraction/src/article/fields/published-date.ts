@@ -45,6 +45,8 @@ const UPDATED_WORDS = /updat|modif|revis|reviewed|aktualisiert|mis à jour|actua
 const PUBLISHED_WORDS = /publi|posted|post (?:time|date)|veröffentlicht|erschienen|pubblicat|gepubliceerd/i;
 // A date in the address: /2024/03/05/, 2024-03-05, /2024/03/05the-slug (whatever follows but a digit).
 const URL_DATE = /(?:^|\/)((?:19|20)\d{2})[/-](\d{1,2})[/-](\d{1,2})(?!\d)/;
+// Or with the month alone: /2025/12/the-slug/.
+const URL_MONTH = /(?:^|\/)((?:19|20)\d{2})\/(\d{1,2})\/(?!\d)/;
 // Or with the month's name: /2023/october/03/.
 const URL_WRITTEN_DATE = /(?:^|\/)((?:19|20)\d{2})\/(\p{L}{3,})\/(\d{1,2})(?!\d)/u;
 // Month names in en, de, fr, it, es, pt, nl (index + 1 is the month). A written name or
@@ -141,7 +143,21 @@ export function dateCandidates(article: StructuredRecord | undefined, data: Stru
   const writtenAddressDate = addressDate ? null : URL_WRITTEN_DATE.exec(path);
   if (addressDate) add('url', `${addressDate[1]}-${pad(+addressDate[2])}-${pad(+addressDate[3])}`);
   else if (writtenAddressDate && monthNumber(writtenAddressDate[2])) add('url', `${writtenAddressDate[1]}-${pad(monthNumber(writtenAddressDate[2]))}-${pad(+writtenAddressDate[3])}`);
+  else add('url', dayOfAddressMonth(path, sightings, monthFirst));
   return groupedByDay(sightings, monthFirst);
+}
+
+/**
+ * An address that gives the year and month alone (/2025/12/the-slug/) names the one day of the
+ * page in that month, when there is one: a book blog's post dated 20 December among the
+ * June and November dates of the books it reviews.
+ */
+function dayOfAddressMonth(path: string, sightings: Sighting[], monthFirst: boolean): string | undefined {
+  const month = URL_MONTH.exec(path);
+  if (!month) return undefined;
+  const prefix = `${month[1]}-${pad(+month[2])}-`;
+  const days = new Set(sightings.map((s) => toIsoDate(s.raw, monthFirst)?.slice(0, 10)).filter((day) => day?.startsWith(prefix)));
+  return days.size === 1 ? [...days][0] : undefined;
 }
 
 /**
