@@ -85,6 +85,14 @@ describe('dateCandidates', () => {
     expect(Object.keys(candidatesOf(html))).toEqual(['2025-03-04']);
   });
 
+  it('reads 09.10.2024 month first when the page\'s structured date states that day (an American site writing dots)', () => {
+    const record = (day: string) => `<script type="application/ld+json">{"@type":"Article","headline":"Renovation phases","datePublished":"${day}"}</script>`;
+    const html = (day: string) => `<html lang="en"><head>${record(day)}</head><body><h1>Renovation phases</h1><p class="date">Published 09.10.2024</p><p>Text.</p></body></html>`;
+    expect(Object.keys(candidatesOf(html('2024-09-10T12:00:00Z')))).toEqual(['2024-09-10']);
+    // A structured day that is neither reading leaves the dotted date day first.
+    expect(Object.keys(candidatesOf(html('2024-11-25T12:00:00Z'))).sort()).toEqual(['2024-10-09', '2024-11-25']);
+  });
+
   it('takes the one day of the month an address gives without its day (/2025/12/the-slug) as the address\'s date', () => {
     const html = `<html><body><h1>Book Beat: gothic romance, magical realism and more</h1><p>Dec 20, 2025</p>
       <p>Out Jun 17, 2025: a novel.</p><p>Out Nov 4, 2025: another.</p></body></html>`;

@@ -211,7 +211,7 @@ function writesMonthFirst(document: DomDocument, data: StructuredData): boolean 
 
 function groupedByDay(sightings: Sighting[], monthFirst: boolean): DateCandidate[] {
   const days = new Map<string, { iso: string; raw: string; sources: Set<Source>; updated: boolean; published: boolean; firstAfterHeadline: boolean }>();
-  const certainDays = new Set(sightings.map((s) => toIsoDate(s.raw)?.slice(0, 10)));
+  const certainDays = new Set(sightings.filter((s) => !isEitherWayRound(s.raw)).map((s) => toIsoDate(s.raw)?.slice(0, 10)));
   for (const sighting of sightings) {
     const iso = readingOf(sighting.raw, monthFirst, certainDays);
     if (!iso) continue;
@@ -242,15 +242,23 @@ function groupedByDay(sightings: Sighting[], monthFirst: boolean): DateCandidate
 }
 
 /**
- * A date as the page means it: "03/10/2023" read month first on an English page is still the
- * 3rd of October when another place states that day (the address /2023/october/03/, a
- * structured date) and none states the 10th of March: a British site marked only "en".
+ * A date as the page means it: a numeric date whose day and month could be either way round
+ * ("03/10/2023", "09.10.2024") takes the reading that another place of the page states
+ * unambiguously (the address /2023/october/03/, a structured date), when just one of them is;
+ * else the page's locale decides (day first, or month first with slashes on an English page).
  */
 function readingOf(raw: string, monthFirst: boolean, certainDays: ReadonlySet<string | undefined>): string | undefined {
   const iso = toIsoDate(raw, monthFirst);
-  if (!iso || !monthFirst || toIsoDate(raw)) return iso;
-  const dayFirst = `${iso.slice(0, 5)}${iso.slice(8, 10)}-${iso.slice(5, 7)}${iso.slice(10)}`;
-  return certainDays.has(dayFirst.slice(0, 10)) && !certainDays.has(iso.slice(0, 10)) ? dayFirst : iso;
+  const read = isEitherWayRound(raw) ? toIsoDate(raw, true) : undefined;
+  if (!read) return iso;
+  const stated = [read, `${read.slice(0, 5)}${read.slice(8, 10)}-${read.slice(5, 7)}${read.slice(10)}`].filter((r) => certainDays.has(r.slice(0, 10)));
+  return stated.length === 1 ? stated[0] : iso;
+}
+
+const NUMERIC_DATE = /\b(\d{1,2})([./-])(\d{1,2})\2(\d{4})\b/;
+function isEitherWayRound(raw: string): boolean {
+  const numeric = ISO_LIKE.test(raw) ? null : NUMERIC_DATE.exec(raw);
+  return !!numeric && +numeric[1] <= 12 && +numeric[3] <= 12 && +numeric[1] !== +numeric[3];
 }
 
 /** The candidate the date model rates highest, when it passes the model's threshold (else no date). */
