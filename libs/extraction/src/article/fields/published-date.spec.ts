@@ -80,6 +80,45 @@ describe('dateCandidates', () => {
     expect(candidatesOf(page('en-GB'))).toEqual({});
   });
 
+  it('reads 3/4/2025 month first on a page marked English without a country (a blog\'s author line)', () => {
+    const html = '<html lang="en"><body><h1>DIY smart home automation</h1><div class="author"><a href="/blog/author/yucy/">Yucy</a><span class="time">3/4/2025</span></div><p>Text.</p></body></html>';
+    expect(Object.keys(candidatesOf(html))).toEqual(['2025-03-04']);
+  });
+
+  it('reads 09.10.2024 month first when the page\'s structured date states that day (an American site writing dots)', () => {
+    const record = (day: string) => `<script type="application/ld+json">{"@type":"Article","headline":"Renovation phases","datePublished":"${day}"}</script>`;
+    const html = (day: string) => `<html lang="en"><head>${record(day)}</head><body><h1>Renovation phases</h1><p class="date">Published 09.10.2024</p><p>Text.</p></body></html>`;
+    expect(Object.keys(candidatesOf(html('2024-09-10T12:00:00Z')))).toEqual(['2024-09-10']);
+    // A structured day that is neither reading leaves the dotted date day first.
+    expect(Object.keys(candidatesOf(html('2024-11-25T12:00:00Z'))).sort()).toEqual(['2024-10-09', '2024-11-25']);
+  });
+
+  it('takes the one day of the month an address gives without its day (/2025/12/the-slug) as the address\'s date', () => {
+    const html = `<html><body><h1>Book Beat: gothic romance, magical realism and more</h1><p>Dec 20, 2025</p>
+      <p>Out Jun 17, 2025: a novel.</p><p>Out Nov 4, 2025: another.</p></body></html>`;
+    const dated = candidatesOf(html, 'https://books.example/2025/12/book-beat-gothic-romance/');
+    expect(dated['2025-12-20'].sources).toEqual(['afterHeadline', 'url']);
+    expect(dated['2025-06-17'].sources).toEqual(['afterHeadline']);
+    // Two days in that month: the address names neither.
+    const twice = candidatesOf(html.replace('Nov 4', 'Dec 4'), 'https://books.example/2025/12/book-beat-gothic-romance/');
+    expect(twice['2025-12-20'].sources).toEqual(['afterHeadline']);
+  });
+
+  it('reads a date far down the page labelled "Post time", written with hyphens', () => {
+    const html = `<html lang="en-US"><body><h1>How fast does an electric skateboard go?</h1>${'<p>A paragraph of the article.</p>'.repeat(45)}
+      <div style="text-align:right;">Post time: 01-04-2024</div><hr></body></html>`;
+    expect(candidatesOf(html)).toEqual({ '2024-01-04': expect.objectContaining({ sources: ['labelledText'], published: 1 }) });
+    // Neither label nor date: a "post" in passing and a day written month-or-day first on a page of no known locale.
+    expect(candidatesOf(html.replace('en-US', 'en-GB'))).toEqual({});
+    expect(candidatesOf(html.replace('Post time', 'Time to post'))).toEqual({});
+  });
+
+  it('reads an ambiguous 03/10/2023 day first when only that reading is a day the page states elsewhere (a British site marked "en")', () => {
+    const html = '<html lang="en"><body><h1>How many wine types are there?</h1><p class="date">03/10/2023</p><p>Text.</p></body></html>';
+    expect(Object.keys(candidatesOf(html, 'https://wine.example/blog/2023/october/03/wine-types/'))).toEqual(['2023-10-03']);
+    expect(Object.keys(candidatesOf(html, 'https://wine.example/blog/wine-types/'))).toEqual(['2023-03-10']);
+  });
+
   it("reads a Yoast-style @graph: the WebPage's dates when no Article record has them, and the meta tags of a change", () => {
     const html = `<html><head>
       <meta property="article:published_time" content="2024-09-06T13:12:36+00:00" />
@@ -100,6 +139,19 @@ describe('dateCandidates', () => {
     expect(candidatesOf(html, undefined, headlines)['2025-12-20']).toMatchObject({ sources: ['afterHeadline'], first: 1 });
     // Without a headline the page states, no text stands in for the <h1>: the dateline is not read.
     expect(candidatesOf(html)['2025-12-20']).toBeUndefined();
+  });
+
+  it('reads the dates around an <h2> that words the stated headline longer, on a page without an <h1>', () => {
+    const html = `<html><body><h2>Spring collection</h2><div class="hero"><h3><span>blog | </span> February 01, 2022</h3>
+      <h2>7 Ways to Help You Transition to a Plant Based Diet</h2><small>Share:</small></div>
+      <div class="author"><p>Luke Kim</p><small>December 17, 2025</small></div><p>Text of the post.</p></body></html>`;
+    const headlines = new Set(['7 ways to transition to a plant based diet']);
+    expect(candidatesOf(html, undefined, headlines)).toEqual({
+      '2022-02-01': expect.objectContaining({ sources: ['beforeHeadline'] }),
+      '2025-12-17': expect.objectContaining({ sources: ['afterHeadline'], first: 1 }),
+    });
+    // An <h2> that shares a few of the headline's words is not the headline.
+    expect(candidatesOf(html, undefined, new Set(['ways to save on a spring diet plan']))).toEqual({});
   });
 
   it('finds the date a reader sees under the headline, with its "Published" or "Last updated" label', () => {

@@ -42,9 +42,11 @@ const META_MODIFIED = /modif|updat|revis|lastmod/;
 const META_PUBLISHED = /publi|pub-?date|^date$|^dc(terms)?\.date|issued|created|^citation_date|^sailthru\.date/;
 // Words a page puts before a date it updated, or the date it published, in en/de/fr/it/es/pt/nl.
 const UPDATED_WORDS = /updat|modif|revis|reviewed|aktualisiert|mis à jour|actualiz|atualiz|bijgewerkt|aggiornat/i;
-const PUBLISHED_WORDS = /publi|posted|veröffentlicht|erschienen|pubblicat|gepubliceerd/i;
+const PUBLISHED_WORDS = /publi|posted|post (?:time|date)|veröffentlicht|erschienen|pubblicat|gepubliceerd/i;
 // A date in the address: /2024/03/05/, 2024-03-05, /2024/03/05the-slug (whatever follows but a digit).
 const URL_DATE = /(?:^|\/)((?:19|20)\d{2})[/-](\d{1,2})[/-](\d{1,2})(?!\d)/;
+// Or with the month alone: /2025/12/the-slug/.
+const URL_MONTH = /(?:^|\/)((?:19|20)\d{2})\/(\d{1,2})\/(?!\d)/;
 // Or with the month's name: /2023/october/03/.
 const URL_WRITTEN_DATE = /(?:^|\/)((?:19|20)\d{2})\/(\p{L}{3,})\/(\d{1,2})(?!\d)/u;
 // Month names in en, de, fr, it, es, pt, nl (index + 1 is the month). A written name or
@@ -122,7 +124,7 @@ export function dateCandidates(article: StructuredRecord | undefined, data: Stru
   for (const time of shown.slice(0, MAX_SHOWN_ELEMENTS)) add('timeElement', time.getAttribute('datetime') || normalizeSpace(time.textContent), contextOf(time));
   for (const time of furniture.slice(0, MAX_SHOWN_ELEMENTS)) add('furniture', time.getAttribute('datetime'));
   for (const element of shownDateElements(document).slice(0, MAX_SHOWN_ELEMENTS)) add('shownDate', shortTextOf(element, MAX_DATE_TEXT), contextOf(element));
-  const h1 = document.querySelector('h1') ?? headlineText(document, headlineKeys);
+  const h1 = document.querySelector('h1') ?? headlineText(document, headlineKeys) ?? headlineLikeHeading(document, headlineKeys);
   if (h1) {
     let first = true;
     for (const [text, previous] of textsAfter(h1, TEXTS_AFTER_HEADLINE)) {
@@ -141,7 +143,21 @@ export function dateCandidates(article: StructuredRecord | undefined, data: Stru
   const writtenAddressDate = addressDate ? null : URL_WRITTEN_DATE.exec(path);
   if (addressDate) add('url', `${addressDate[1]}-${pad(+addressDate[2])}-${pad(+addressDate[3])}`);
   else if (writtenAddressDate && monthNumber(writtenAddressDate[2])) add('url', `${writtenAddressDate[1]}-${pad(monthNumber(writtenAddressDate[2]))}-${pad(+writtenAddressDate[3])}`);
+  else add('url', dayOfAddressMonth(path, sightings, monthFirst));
   return groupedByDay(sightings, monthFirst);
+}
+
+/**
+ * An address that gives the year and month alone (/2025/12/the-slug/) names the one day of the
+ * page in that month, when there is one: a book blog's post dated 20 December among the
+ * June and November dates of the books it reviews.
+ */
+function dayOfAddressMonth(path: string, sightings: Sighting[], monthFirst: boolean): string | undefined {
+  const month = URL_MONTH.exec(path);
+  if (!month) return undefined;
+  const prefix = `${month[1]}-${pad(+month[2])}-`;
+  const days = new Set(sightings.map((s) => toIsoDate(s.raw, monthFirst)?.slice(0, 10)).filter((day) => day?.startsWith(prefix)));
+  return days.size === 1 ? [...days][0] : undefined;
 }
 
 /**
@@ -166,16 +182,38 @@ function headlineText(document: DomDocument, headlineKeys: ReadonlySet<string>):
   return find(document.body);
 }
 
-/** A US-English page (lang="en-US", og:locale en_US) writes 3/4/2025 month first. */
+/**
+ * Else the first of the page's <h2>s that holds nearly every word of a stated headline: the
+ * shown title words it longer ("7 Ways to Help You Transition to a Plant Based Diet" for the
+ * stated "7 Ways to Transition to a Plant-Based Diet"), and its date is under or over it.
+ */
+function headlineLikeHeading(document: DomDocument, headlineKeys: ReadonlySet<string>): DomElement | null {
+  const stated = [...headlineKeys].map((key) => key.split(' ')).filter((words) => words.length >= MIN_HEADLINE_WORDS);
+  for (const heading of document.querySelectorAll('h2').slice(0, MAX_HEADINGS_READ)) {
+    const words = new Set(headingKey(shortTextOf(heading, MAX_HEADLINE_TEXT)).split(' '));
+    if (stated.some((key) => key.filter((word) => words.has(word)).length >= key.length * HEADLINE_WORDS_SHARE)) return heading;
+  }
+  return null;
+}
+const MIN_HEADLINE_WORDS = 3;
+const MAX_HEADINGS_READ = 5;
+const HEADLINE_WORDS_SHARE = 0.8;
+
+/**
+ * A US-English page writes 3/4/2025 month first: lang="en-US" (else og:locale en_US), and
+ * English without a country (lang="en"): most such sites are American (a reader of 3/4/2025
+ * on a British site sees lang="en-GB" as often).
+ */
 function writesMonthFirst(document: DomDocument, data: StructuredData): boolean {
   const locale = document.documentElement.getAttribute('lang') || data.meta['og:locale']?.[0] || '';
-  return /^en[-_]us\b/i.test(locale.trim());
+  return /^en(?:[-_]us\b|$)/i.test(locale.trim());
 }
 
 function groupedByDay(sightings: Sighting[], monthFirst: boolean): DateCandidate[] {
   const days = new Map<string, { iso: string; raw: string; sources: Set<Source>; updated: boolean; published: boolean; firstAfterHeadline: boolean }>();
+  const certainDays = new Set(sightings.filter((s) => !isEitherWayRound(s.raw)).map((s) => toIsoDate(s.raw)?.slice(0, 10)));
   for (const sighting of sightings) {
-    const iso = toIsoDate(sighting.raw, monthFirst);
+    const iso = readingOf(sighting.raw, monthFirst, certainDays);
     if (!iso) continue;
     const day = iso.slice(0, 10);
     const entry = days.get(day) ?? { iso, raw: sighting.raw, sources: new Set<Source>(), updated: false, published: false, firstAfterHeadline: false };
@@ -201,6 +239,26 @@ function groupedByDay(sightings: Sighting[], monthFirst: boolean): DateCandidate
     features.earliest = sorted.length > 1 && day === sorted[0] ? 1 : 0;
     return { iso: entry.iso, raw: entry.raw, features };
   });
+}
+
+/**
+ * A date as the page means it: a numeric date whose day and month could be either way round
+ * ("03/10/2023", "09.10.2024") takes the reading that another place of the page states
+ * unambiguously (the address /2023/october/03/, a structured date), when just one of them is;
+ * else the page's locale decides (day first, or month first with slashes on an English page).
+ */
+function readingOf(raw: string, monthFirst: boolean, certainDays: ReadonlySet<string | undefined>): string | undefined {
+  const iso = toIsoDate(raw, monthFirst);
+  const read = isEitherWayRound(raw) ? toIsoDate(raw, true) : undefined;
+  if (!read) return iso;
+  const stated = [read, `${read.slice(0, 5)}${read.slice(8, 10)}-${read.slice(5, 7)}${read.slice(10)}`].filter((r) => certainDays.has(r.slice(0, 10)));
+  return stated.length === 1 ? stated[0] : iso;
+}
+
+const NUMERIC_DATE = /\b(\d{1,2})([./-])(\d{1,2})\2(\d{4})\b/;
+function isEitherWayRound(raw: string): boolean {
+  const numeric = ISO_LIKE.test(raw) ? null : NUMERIC_DATE.exec(raw);
+  return !!numeric && +numeric[1] <= 12 && +numeric[3] <= 12 && +numeric[1] !== +numeric[3];
 }
 
 /** The candidate the date model rates highest, when it passes the model's threshold (else no date). */
@@ -301,18 +359,18 @@ export function toIsoDate(text: string, monthFirst = false): string | undefined 
     const month = monthNumber(monthName);
     if (month && validDate(+year, month, +day)) return `${year}-${pad(month)}-${pad(+day)}T${timeOfDay(text.replace(written[0], ' '))}`;
   }
-  // Numeric: 2024年3月5日 / 2024년 3월 5일, 2024/03/05, 2024.03.05, 05.03.2024 (day first); with slashes the
-  // order is known only when one part is over 12 (31/12/2024, 12/31/2024) or the page is US English
-  // (monthFirst): else 03/05/2024 is left out.
+  // Numeric: 2024年3月5日 / 2024년 3월 5일, 2024/03/05, 2024.03.05, 05.03.2024 (day first); with slashes or
+  // hyphens the order is known only when one part is over 12 (31/12/2024, 12-31-2024) or the page is
+  // US English (monthFirst): else 03/05/2024 is left out.
   const numeric = /(\d{4})\s*[年년]\s*(\d{1,2})\s*[月월]\s*(\d{1,2})\s*[日일]?/.exec(text) ?? /\b(\d{4})[/.](\d{1,2})[/.](\d{1,2})\b/.exec(text);
   const dotted = /\b(\d{1,2})\.(\d{1,2})\.(\d{4})\b/.exec(text);
-  const slashed = /\b(\d{1,2})\/(\d{1,2})\/(\d{4})\b/.exec(text);
+  const slashed = /\b(\d{1,2})([/-])(\d{1,2})\2(\d{4})\b/.exec(text);
   const [year, month, day] = numeric
     ? [+numeric[1], +numeric[2], +numeric[3]]
     : dotted
       ? [+dotted[3], +dotted[2], +dotted[1]]
-      : slashed && (+slashed[1] > 12 !== +slashed[2] > 12 || monthFirst)
-        ? [+slashed[3], +slashed[1] > 12 ? +slashed[2] : +slashed[1], +slashed[1] > 12 ? +slashed[1] : +slashed[2]]
+      : slashed && (+slashed[1] > 12 !== +slashed[3] > 12 || monthFirst)
+        ? [+slashed[4], +slashed[1] > 12 ? +slashed[3] : +slashed[1], +slashed[1] > 12 ? +slashed[1] : +slashed[3]]
         : [0, 0, 0];
   const match = numeric ?? dotted ?? slashed;
   if (match && validDate(year, month, day)) return `${year}-${pad(month)}-${pad(day)}T${timeOfDay(text.replace(match[0], ' '))}`;
