@@ -79,7 +79,7 @@ function priceText(element: DomElement, currentOnly: boolean): string {
         text += child.textContent ?? '';
         continue;
       }
-      if (currentOnly && (SKIPPED_CONTAINERS.has(child.localName) || hasClassWord(child, NOT_CURRENT_PRICE))) {
+      if (currentOnly && (SKIPPED_CONTAINERS.has(child.localName) || priceRoleWords(child, false).some((word) => NOT_CURRENT_PRICE.has(word)))) {
         text += ' ';
         continue;
       }
@@ -96,17 +96,32 @@ function priceText(element: DomElement, currentOnly: boolean): string {
 
 // A class that states what a box shows ("has-discount", "is-reduced", "with-savings") marks the reduced price, not an old one.
 const STATE_CLASS = /^(?:has|is|with)(?:[-_]|[A-Z])/;
+// A type style ("weight-regular", "font-regular", "fw-regular") says how a text looks, not which price it is (Nike sets it on both).
+const TYPE_STYLE_CLASS = /(?:^|[-_])(?:font|fw|weight)[-_]/i;
+// "discount" in the same class name as "price" ("c-price--lg--discount", "discount-price") is the reduced price to pay;
+// alone ("discount", "discount-amount") it is the saving.
+const DISCOUNTED_PRICE_CLASS = /price.*discount|discount.*price/i;
 
-/** The class and id words that say what the element is, without state classes. */
-function roleWords(node: DomElement): string[] {
-  return wordsOf(`${node.className ?? ''} ${node.id ?? ''}`.split(/\s+/).filter((name) => !STATE_CLASS.test(name)).join(' '));
+/**
+ * The class and id words that say which price an element holds: without type styles, with
+ * "discount" only where it names the saving, and (`withoutStates`) without state classes.
+ */
+function priceRoleWords(node: DomElement, withoutStates: boolean): string[] {
+  return wordsOf(
+    `${node.className ?? ''} ${node.id ?? ''}`
+      .split(/\s+/)
+      .filter((name) => !TYPE_STYLE_CLASS.test(name) && !(withoutStates && STATE_CLASS.test(name)))
+      .map((name) => (DISCOUNTED_PRICE_CLASS.test(name) ? name.replace(/discount(?:ed)?/gi, ' ') : name))
+      .join(' '),
+  );
 }
 
 function isCurrentPrice(element: DomElement): boolean {
   let depth = 0;
-  for (let node: DomElement | null = element; node && node.localName !== 'body'; node = node.parentElement, depth++) {
+  // The page's main content is no header, nav or footer even where a stray unclosed tag leaves it inside one in the parsed tree (Sweetwater).
+  for (let node: DomElement | null = element; node && node.localName !== 'body' && node.localName !== 'main'; node = node.parentElement, depth++) {
     if (SKIPPED_CONTAINERS.has(node.localName)) return false;
-    if (depth < 3 && (roleWords(node).some((word) => NOT_CURRENT_PRICE.has(word)) || LIST_PRICE.test(`${node.className} ${node.id}`))) return false;
+    if (depth < 3 && (priceRoleWords(node, true).some((word) => NOT_CURRENT_PRICE.has(word)) || LIST_PRICE.test(`${node.className} ${node.id}`))) return false;
     if (hasClassWord(node, OTHER_PRODUCTS)) return false;
   }
   return true;

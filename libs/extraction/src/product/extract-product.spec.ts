@@ -207,3 +207,24 @@ describe('extractProduct prices whose cents are set apart', () => {
     expect(priceOf('<span class="price">$12.99<sup>1</sup></span>')).toBe('12.99');
   });
 });
+
+describe('extractProduct price from class names of shops the rules were not written on', () => {
+  const priceOf = (body: string) => extractProduct(`<html><body>${body}</body></html>`, 'https://shop.example/p/1').offers?.[0]?.price;
+
+  it('takes a "discount price" as the reduced price to pay, a bare "discount" still as the saving (iHerb, PrestaShop themes)', () => {
+    expect(priceOf('<h1>Almond thins</h1><div class="price"><span class="discount-price">2,88 €</span> <span class="list-price">3,20 €</span></div>')).toBe('2.88');
+    expect(priceOf('<h1>Grill</h1><div class="prices"><span class="c-price--lg c-price--lg--discount">149,00 €</span> <span class="c-price--lg--old">199,00 €</span></div>')).toBe('149.00');
+    expect(priceOf('<h1>Grill</h1><span class="discount">20,00 €</span> <span class="price">80,00 €</span>')).toBe('80.00');
+  });
+
+  it('reads past a type style that says "regular" (Nike\'s "weight-regular" on both the current and the struck-out amount)', () => {
+    const nike = '<h1>Pegasus 41</h1><div id="price-container"><span class="nds-text weight-regular">$116.97</span><span class="nds-text weight-regular strikethrough">$145</span></div>';
+    expect(priceOf(nike)).toBe('116.97');
+  });
+
+  it('reads a price in the main content that an unclosed menu tag leaves inside the nav (Sweetwater)', () => {
+    expect(priceOf('<nav class="site-nav"><dropdown><div>Guitars</dropdown></div><main><h1>SM7dB</h1><div class="product-price--final">$549.00</div></main>')).toBe('549.00');
+    // A price in a nav without a main around it is still the menu's.
+    expect(priceOf('<nav class="site-nav"><div class="menu-price">$9.99</div></nav><h1>SM7dB</h1>')).toBeUndefined();
+  });
+});
