@@ -9,7 +9,7 @@
  * (a record's price may be another variant's than the one shown): read the list, do not
  * tune to the count.
  */
-import { extractProduct } from '@crawlhub/extraction';
+import { amountFromData, extractProduct, metaValue, offerPriceData, parseLightPage, productRecords, readStructuredData } from '@crawlhub/extraction';
 import { loadDataset } from '../extraction-datasets';
 
 /** The page without its structured data: JSON-LD scripts gone, microdata and RDFa attributes renamed. */
@@ -17,6 +17,17 @@ function withoutStructuredData(html: string): string {
   return html
     .replace(/<script[^>]*application\/ld\+json[^>]*>[\s\S]*?<\/script>/gi, '')
     .replace(/\b(itemprop|itemscope|itemtype|property|typeof|vocab)=/gi, 'data-removed-$1=');
+}
+
+/**
+ * The amounts the page's structured data states (its offers', product:price meta tags): the
+ * reader's answer with the data stands in for the truth only when it is one of them (where
+ * the data has none, the reader falls back to the page, and would agree with itself).
+ */
+function structuredAmounts(html: string, url: string): number[] {
+  const data = readStructuredData(parseLightPage(html), url);
+  const meta = metaValue(data, 'product:price:amount', 'og:price:amount', 'product:price', 'og:price');
+  return [...productRecords(data).offers.map((offer) => offerPriceData(offer)), meta].map((value) => Number(amountFromData(value))).filter((amount) => amount > 0);
 }
 
 interface Agreement {
@@ -43,7 +54,9 @@ function main(): void {
     const bare = withoutStructuredData(page.html);
     if (bare === page.html) continue;
     const [withData, shownOnly] = [extractProduct(page.html, page.url), extractProduct(bare, page.url)];
-    compare(price, 'price', page.id, page.url, withData.offers?.[0]?.price, shownOnly.offers?.[0]?.price, (a, b) => Number(a) === Number(b));
+    const statedPrice = withData.offers?.[0]?.price;
+    const structured = statedPrice !== undefined && structuredAmounts(page.html, page.url).includes(Number(statedPrice));
+    compare(price, 'price', page.id, page.url, structured ? statedPrice : undefined, shownOnly.offers?.[0]?.price, (a, b) => Number(a) === Number(b));
     compare(sku, 'sku', page.id, page.url, withData.sku, shownOnly.sku, (a, b) => a === b);
   }
   const line = (name: string, a: Agreement) =>
