@@ -1,5 +1,5 @@
 import { DomElement, hasClassWord, isElement, normalizeSpace, shortTextOf, wordsOf } from '../dom';
-import { ParsedPrice, parsePrice, parsePrices } from './price';
+import { currencyAmountsOnly, ParsedPrice, parsePrice, parsePrices } from './price';
 
 // Class/id words of prices that are not the one to pay now: old, list and unit prices, savings, shipping, instalments.
 const NOT_CURRENT_PRICE = new Set([
@@ -142,6 +142,25 @@ export function labelledPrice(lines: readonly string[]): ParsedPrice | undefined
     if (!label || OLD_PRICE_LABEL.test(line.slice(0, label.index + label[0].length))) continue;
     const price = parsePrices(line.slice(label.index + label[0].length)).find((p) => p.currency && Number(p.amount) > 0);
     if (price) return price;
+  }
+  return undefined;
+}
+
+// How many lines below the heading a shop puts the price (name, rating, reviews, a badge, then the price).
+const LINES_UNDER_HEADING = 15;
+const MAX_AMOUNT_LINE = 30;
+
+/**
+ * The first amount on a line of amounts with currency marks only ("$110", "€25 €49") among
+ * the lines right under the page's heading: shops whose classes are utilities or hashes
+ * (Allbirds, Uplift, Kinetic Labs) name no price, but put it under the product's name.
+ */
+export function priceUnderHeading(lines: readonly string[], heading: string): ParsedPrice | undefined {
+  const at = heading ? lines.indexOf(heading) : -1;
+  if (at < 0) return undefined;
+  for (const line of lines.slice(at + 1, at + 1 + LINES_UNDER_HEADING)) {
+    const price = line.length <= MAX_AMOUNT_LINE ? currencyAmountsOnly(line)[0] : undefined;
+    if (price && Number(price.amount) > 0) return price;
   }
   return undefined;
 }

@@ -228,3 +228,25 @@ describe('extractProduct price from class names of shops the rules were not writ
     expect(priceOf('<nav class="site-nav"><div class="menu-price">$9.99</div></nav><h1>SM7dB</h1>')).toBeUndefined();
   });
 });
+
+describe('extractProduct price under the heading where no class names one', () => {
+  const allbirds = (amountLine: string) =>
+    `<html><body><main><h1>Men's Wool Runners</h1><p>4.7 (12,345 reviews)</p><div class="flex text-lg font-medium"><span class="text-black">${amountLine}</span></div>` +
+    `<button>Add to cart</button></main></body></html>`;
+
+  it('takes the first line of amounts with currency marks right under the h1 (Allbirds: utility classes only)', () => {
+    expect(extractProduct(allbirds('$110'), URL).offers?.[0]).toMatchObject({ price: '110', currency: '$' });
+    expect(extractProduct(allbirds('€25 €49'), URL).offers?.[0]?.price).toBe('25');
+  });
+
+  it('leaves a labelled or worded amount to the other rules and takes none far below the heading', () => {
+    expect(extractProduct(allbirds('Free shipping over $75'), URL).offers).toBeUndefined();
+    const farBelow = `<html><body><h1>Wool Runners</h1>${'<p>About the shoe.</p>'.repeat(20)}<p>$110</p></body></html>`;
+    expect(extractProduct(farBelow, URL).offers).toBeUndefined();
+  });
+
+  it('does not count as evidence of a product page: an article showing a bare amount under its headline is as unlikely a product as without it', () => {
+    const article = (amount: string) => `<html><head><meta property="og:type" content="article"></head><body><article><h1>The best laptop deals this week</h1>${amount}<p>${'Prices fell again. '.repeat(40)}</p></article></body></html>`;
+    expect(extractProduct(article('<p>$429.99</p>'), URL).probability).toBe(extractProduct(article(''), URL).probability);
+  });
+});
