@@ -29,6 +29,8 @@ export function domPrice(priceElements: readonly DomElement[]): ParsedPrice | un
     if (!shortTextOf(element, MAX_PRICE_TEXT)?.match(/\d/)) continue;
     if (!isCurrentPrice(element)) continue;
     const text = normalizeSpace(priceText(element, false)) + centsBeside(element);
+    // "+20.00€" beside an option (a warranty, an installation) is what it adds, not the price.
+    if (text.startsWith('+')) continue;
     // A box with an old and a new price: its inner price elements tell which is which,
     // else the amount that is not struck out.
     const severalAmounts = parsePrices(text).length > 1;
@@ -66,9 +68,19 @@ function centsBeside(element: DomElement): string {
   return cents ? `${cents[1] || '.'}${cents[2]}` : '';
 }
 
+// Units without a separator ("$229"): two digits set apart after them, closing the price element, are its cents.
+const PLAIN_UNITS_AT_END = /(?:^|[^\d.,])\d+\s*$/;
+
+/** Whether nothing but blank text follows the node in its parent. */
+function endsElement(node: DomElement): boolean {
+  for (let next = node.nextSibling; next; next = next.nextSibling) if (normalizeSpace(next.textContent)) return false;
+  return true;
+}
+
 /**
  * The element's text with a set-apart cents part joined by a point ("$12<sup>99</sup>" →
- * "$12.99") and without footnote marks; with `currentOnly`, without struck-out or
+ * "$12.99"; Best Buy Canada's "$229<span class="rightEndPrice">99</span>", two digits
+ * closing the element after plain units, → "$229.99") and without footnote marks; with `currentOnly`, without struck-out or
  * old-price parts.
  */
 function priceText(element: DomElement, currentOnly: boolean): string {
@@ -83,8 +95,8 @@ function priceText(element: DomElement, currentOnly: boolean): string {
         text += ' ';
         continue;
       }
-      const part = isCentsPart(child) ? normalizeSpace(child.textContent) : '';
-      if (/^\d{2}$/.test(part) && /\d\s*$/.test(text)) text = `${text.trimEnd()}.${part}`;
+      const part = isCentsPart(child) || (node === element && endsElement(child)) ? normalizeSpace(child.textContent) : '';
+      if (/^\d{2}$/.test(part) && (isCentsPart(child) ? /\d\s*$/ : PLAIN_UNITS_AT_END).test(text)) text = `${text.trimEnd()}.${part}`;
       // Any other number in superscript is a footnote mark ("$12.99<sup>1</sup>").
       else if (child.localName === 'sup' && /\d/.test(part) && !/^[.,]\d{2}$/.test(part)) text += ' ';
       else visit(child);

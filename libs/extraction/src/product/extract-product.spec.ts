@@ -203,6 +203,11 @@ describe('extractProduct prices whose cents are set apart', () => {
     expect(priceOf('<span class="price">$79</span><span class="note">99</span>')).toBe('79');
   });
 
+  it('joins two digits that close the price element after plain units (Best Buy Canada\'s "rightEndPrice"), not two digits that other text follows', () => {
+    expect(priceOf('<div class="price_FHDfG salePrice">$229<span class="rightEndPrice_6y_hS">99</span></div>')).toBe('229.99');
+    expect(priceOf('<div class="price">$229<span class="units">99</span> <span class="note">each</span></div>')).toBe('22999');
+  });
+
   it('leaves a superscript that is no cents alone', () => {
     expect(priceOf('<span class="price">$12.99<sup>1</sup></span>')).toBe('12.99');
   });
@@ -248,5 +253,13 @@ describe('extractProduct price under the heading where no class names one', () =
   it('does not count as evidence of a product page: an article showing a bare amount under its headline is as unlikely a product as without it', () => {
     const article = (amount: string) => `<html><head><meta property="og:type" content="article"></head><body><article><h1>The best laptop deals this week</h1>${amount}<p>${'Prices fell again. '.repeat(40)}</p></article></body></html>`;
     expect(extractProduct(article('<p>$429.99</p>'), URL).probability).toBe(extractProduct(article(''), URL).probability);
+  });
+});
+
+describe('extractProduct price beside options', () => {
+  it('takes no option\'s surcharge ("+20.00€" beside a warranty) for the price (MediaMarkt Portugal)', () => {
+    const body = '<h1>Micro-ondas</h1><div class="price"><span class="bigprices"><b>109€</b> <b>109€</b> <span class="bigpricesrc">109</span></span></div>' +
+      '<label><input type="checkbox"> Garantia 2 anos <span class="price-notice">+20.00€</span></label>';
+    expect(extractProduct(`<html><body>${body}</body></html>`, URL).offers?.[0]?.price).toBe('109');
   });
 });
