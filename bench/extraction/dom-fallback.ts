@@ -9,7 +9,7 @@
  * (a record's price may be another variant's than the one shown): read the list, do not
  * tune to the count.
  */
-import { amountFromData, extractProduct, metaValue, offerPriceData, parseLightPage, productRecords, readStructuredData } from '@crawlhub/extraction';
+import { amountFromData, extractProduct, metaValue, offerPriceData, parseLightPage, productRecords, propertyText, readStructuredData, StructuredData } from '@crawlhub/extraction';
 import { loadDataset } from '../extraction-datasets';
 import { countPage, emptyCounts, score } from './product-score';
 
@@ -23,12 +23,20 @@ function withoutStructuredData(html: string): string {
 /**
  * The amounts the page's structured data states (its offers', product:price meta tags): the
  * reader's answer with the data stands in for the truth only when it is one of them (where
- * the data has none, the reader falls back to the page, and would agree with itself).
+ * the data has none, or a label on the page wins, the reader reads the page, and would
+ * agree with itself).
  */
-function structuredAmounts(html: string, url: string): number[] {
-  const data = readStructuredData(parseLightPage(html), url);
+function structuredAmounts(data: StructuredData): number[] {
   const meta = metaValue(data, 'product:price:amount', 'og:price:amount', 'product:price', 'og:price');
   return [...productRecords(data).offers.map((offer) => offerPriceData(offer)), meta].map((value) => Number(amountFromData(value))).filter((amount) => amount > 0);
+}
+
+/** The codes the structured data states as the product's sku (its own, its offers', its productID), likewise. */
+function structuredSkus(data: StructuredData): string[] {
+  const { product, offers } = productRecords(data);
+  return [propertyText(product, 'sku'), ...offers.map((offer) => propertyText(offer, 'sku')), propertyText(product, 'productID'), propertyText(product, 'productId')].filter(
+    (code): code is string => code !== undefined,
+  );
 }
 
 interface Agreement {
@@ -55,10 +63,12 @@ function main(): void {
     const bare = withoutStructuredData(page.html);
     if (bare === page.html) continue;
     const [withData, shownOnly] = [extractProduct(page.html, page.url), extractProduct(bare, page.url)];
+    const data = readStructuredData(parseLightPage(page.html), page.url);
     const statedPrice = withData.offers?.[0]?.price;
-    const structured = statedPrice !== undefined && structuredAmounts(page.html, page.url).includes(Number(statedPrice));
-    compare(price, 'price', page.id, page.url, structured ? statedPrice : undefined, shownOnly.offers?.[0]?.price, (a, b) => Number(a) === Number(b));
-    compare(sku, 'sku', page.id, page.url, withData.sku, shownOnly.sku, (a, b) => a === b);
+    const structuredPrice = statedPrice !== undefined && structuredAmounts(data).includes(Number(statedPrice));
+    compare(price, 'price', page.id, page.url, structuredPrice ? statedPrice : undefined, shownOnly.offers?.[0]?.price, (a, b) => Number(a) === Number(b));
+    const structuredSku = withData.sku !== undefined && structuredSkus(data).includes(withData.sku);
+    compare(sku, 'sku', page.id, page.url, structuredSku ? withData.sku : undefined, shownOnly.sku, (a, b) => a === b);
   }
   const line = (name: string, a: Agreement) =>
     `  ${name.padEnd(6)} ${a.stated} pages with a structured value: read from the page alone the same ${a.same} (${((100 * a.same) / Math.max(1, a.stated)).toFixed(0)}%), none ${a.none}, another ${a.different}`;
