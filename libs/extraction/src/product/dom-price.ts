@@ -1,5 +1,5 @@
 import { DomElement, hasClassWord, isElement, normalizeSpace, shortTextOf, wordsOf } from '../dom';
-import { ParsedPrice, parsePrice, parsePrices } from './price';
+import { currencyAmountsOnly, ParsedPrice, parsePrice, parsePrices } from './price';
 
 // Class/id words of prices that are not the one to pay now: old, list and unit prices, savings, shipping, instalments.
 const NOT_CURRENT_PRICE = new Set([
@@ -29,6 +29,8 @@ export function domPrice(priceElements: readonly DomElement[]): ParsedPrice | un
     if (!shortTextOf(element, MAX_PRICE_TEXT)?.match(/\d/)) continue;
     if (!isCurrentPrice(element)) continue;
     const text = normalizeSpace(priceText(element, false)) + centsBeside(element);
+    // "+20.00€" beside an option (a warranty, an installation) is what it adds, not the price.
+    if (text.startsWith('+')) continue;
     // A box with an old and a new price: its inner price elements tell which is which,
     // else the amount that is not struck out.
     const severalAmounts = parsePrices(text).length > 1;
@@ -66,9 +68,19 @@ function centsBeside(element: DomElement): string {
   return cents ? `${cents[1] || '.'}${cents[2]}` : '';
 }
 
+// Units without a separator ("$229"): two digits set apart after them, closing the price element, are its cents.
+const PLAIN_UNITS_AT_END = /(?:^|[^\d.,])\d+\s*$/;
+
+/** Whether nothing but blank text follows the node in its parent. */
+function endsElement(node: DomElement): boolean {
+  for (let next = node.nextSibling; next; next = next.nextSibling) if (normalizeSpace(next.textContent)) return false;
+  return true;
+}
+
 /**
  * The element's text with a set-apart cents part joined by a point ("$12<sup>99</sup>" →
- * "$12.99") and without footnote marks; with `currentOnly`, without struck-out or
+ * "$12.99"; Best Buy Canada's "$229<span class="rightEndPrice">99</span>", two digits
+ * closing the element after plain units, → "$229.99") and without footnote marks; with `currentOnly`, without struck-out or
  * old-price parts.
  */
 function priceText(element: DomElement, currentOnly: boolean): string {
@@ -79,12 +91,12 @@ function priceText(element: DomElement, currentOnly: boolean): string {
         text += child.textContent ?? '';
         continue;
       }
-      if (currentOnly && (SKIPPED_CONTAINERS.has(child.localName) || hasClassWord(child, NOT_CURRENT_PRICE))) {
+      if (currentOnly && (SKIPPED_CONTAINERS.has(child.localName) || priceRoleWords(child, false).some((word) => NOT_CURRENT_PRICE.has(word)))) {
         text += ' ';
         continue;
       }
-      const part = isCentsPart(child) ? normalizeSpace(child.textContent) : '';
-      if (/^\d{2}$/.test(part) && /\d\s*$/.test(text)) text = `${text.trimEnd()}.${part}`;
+      const part = isCentsPart(child) || (node === element && endsElement(child)) ? normalizeSpace(child.textContent) : '';
+      if (/^\d{2}$/.test(part) && (isCentsPart(child) ? /\d\s*$/ : PLAIN_UNITS_AT_END).test(text)) text = `${text.trimEnd()}.${part}`;
       // Any other number in superscript is a footnote mark ("$12.99<sup>1</sup>").
       else if (child.localName === 'sup' && /\d/.test(part) && !/^[.,]\d{2}$/.test(part)) text += ' ';
       else visit(child);
@@ -96,17 +108,32 @@ function priceText(element: DomElement, currentOnly: boolean): string {
 
 // A class that states what a box shows ("has-discount", "is-reduced", "with-savings") marks the reduced price, not an old one.
 const STATE_CLASS = /^(?:has|is|with)(?:[-_]|[A-Z])/;
+// A type style ("weight-regular", "font-regular", "fw-regular") says how a text looks, not which price it is (Nike sets it on both).
+const TYPE_STYLE_CLASS = /(?:^|[-_])(?:font|fw|weight)[-_]/i;
+// "discount" in the same class name as "price" ("c-price--lg--discount", "discount-price") is the reduced price to pay;
+// alone ("discount", "discount-amount") it is the saving.
+const DISCOUNTED_PRICE_CLASS = /price.*discount|discount.*price/i;
 
-/** The class and id words that say what the element is, without state classes. */
-function roleWords(node: DomElement): string[] {
-  return wordsOf(`${node.className ?? ''} ${node.id ?? ''}`.split(/\s+/).filter((name) => !STATE_CLASS.test(name)).join(' '));
+/**
+ * The class and id words that say which price an element holds: without type styles, with
+ * "discount" only where it names the saving, and (`withoutStates`) without state classes.
+ */
+function priceRoleWords(node: DomElement, withoutStates: boolean): string[] {
+  return wordsOf(
+    `${node.className ?? ''} ${node.id ?? ''}`
+      .split(/\s+/)
+      .filter((name) => !TYPE_STYLE_CLASS.test(name) && !(withoutStates && STATE_CLASS.test(name)))
+      .map((name) => (DISCOUNTED_PRICE_CLASS.test(name) ? name.replace(/discount(?:ed)?/gi, ' ') : name))
+      .join(' '),
+  );
 }
 
 function isCurrentPrice(element: DomElement): boolean {
   let depth = 0;
-  for (let node: DomElement | null = element; node && node.localName !== 'body'; node = node.parentElement, depth++) {
+  // The page's main content is no header, nav or footer even where a stray unclosed tag leaves it inside one in the parsed tree (Sweetwater).
+  for (let node: DomElement | null = element; node && node.localName !== 'body' && node.localName !== 'main'; node = node.parentElement, depth++) {
     if (SKIPPED_CONTAINERS.has(node.localName)) return false;
-    if (depth < 3 && (roleWords(node).some((word) => NOT_CURRENT_PRICE.has(word)) || LIST_PRICE.test(`${node.className} ${node.id}`))) return false;
+    if (depth < 3 && (priceRoleWords(node, true).some((word) => NOT_CURRENT_PRICE.has(word)) || LIST_PRICE.test(`${node.className} ${node.id}`))) return false;
     if (hasClassWord(node, OTHER_PRODUCTS)) return false;
   }
   return true;
@@ -127,6 +154,25 @@ export function labelledPrice(lines: readonly string[]): ParsedPrice | undefined
     if (!label || OLD_PRICE_LABEL.test(line.slice(0, label.index + label[0].length))) continue;
     const price = parsePrices(line.slice(label.index + label[0].length)).find((p) => p.currency && Number(p.amount) > 0);
     if (price) return price;
+  }
+  return undefined;
+}
+
+// How many lines below the heading a shop puts the price (name, rating, reviews, a badge, then the price).
+const LINES_UNDER_HEADING = 15;
+const MAX_AMOUNT_LINE = 30;
+
+/**
+ * The first amount on a line of amounts with currency marks only ("$110", "€25 €49") among
+ * the lines right under the page's heading: shops whose classes are utilities or hashes
+ * (Allbirds, Uplift, Kinetic Labs) name no price, but put it under the product's name.
+ */
+export function priceUnderHeading(lines: readonly string[], heading: string): ParsedPrice | undefined {
+  const at = heading ? lines.indexOf(heading) : -1;
+  if (at < 0) return undefined;
+  for (const line of lines.slice(at + 1, at + 1 + LINES_UNDER_HEADING)) {
+    const price = line.length <= MAX_AMOUNT_LINE ? currencyAmountsOnly(line)[0] : undefined;
+    if (price && Number(price.amount) > 0) return price;
   }
   return undefined;
 }

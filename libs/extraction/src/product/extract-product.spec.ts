@@ -203,7 +203,63 @@ describe('extractProduct prices whose cents are set apart', () => {
     expect(priceOf('<span class="price">$79</span><span class="note">99</span>')).toBe('79');
   });
 
+  it('joins two digits that close the price element after plain units (Best Buy Canada\'s "rightEndPrice"), not two digits that other text follows', () => {
+    expect(priceOf('<div class="price_FHDfG salePrice">$229<span class="rightEndPrice_6y_hS">99</span></div>')).toBe('229.99');
+    expect(priceOf('<div class="price">$229<span class="units">99</span> <span class="note">each</span></div>')).toBe('22999');
+  });
+
   it('leaves a superscript that is no cents alone', () => {
     expect(priceOf('<span class="price">$12.99<sup>1</sup></span>')).toBe('12.99');
+  });
+});
+
+describe('extractProduct price from class names of shops the rules were not written on', () => {
+  const priceOf = (body: string) => extractProduct(`<html><body>${body}</body></html>`, 'https://shop.example/p/1').offers?.[0]?.price;
+
+  it('takes a "discount price" as the reduced price to pay, a bare "discount" still as the saving (iHerb, PrestaShop themes)', () => {
+    expect(priceOf('<h1>Almond thins</h1><div class="price"><span class="discount-price">2,88 €</span> <span class="list-price">3,20 €</span></div>')).toBe('2.88');
+    expect(priceOf('<h1>Grill</h1><div class="prices"><span class="c-price--lg c-price--lg--discount">149,00 €</span> <span class="c-price--lg--old">199,00 €</span></div>')).toBe('149.00');
+    expect(priceOf('<h1>Grill</h1><span class="discount">20,00 €</span> <span class="price">80,00 €</span>')).toBe('80.00');
+  });
+
+  it('reads past a type style that says "regular" (Nike\'s "weight-regular" on both the current and the struck-out amount)', () => {
+    const nike = '<h1>Pegasus 41</h1><div id="price-container"><span class="nds-text weight-regular">$116.97</span><span class="nds-text weight-regular strikethrough">$145</span></div>';
+    expect(priceOf(nike)).toBe('116.97');
+  });
+
+  it('reads a price in the main content that an unclosed menu tag leaves inside the nav (Sweetwater)', () => {
+    expect(priceOf('<nav class="site-nav"><dropdown><div>Guitars</dropdown></div><main><h1>SM7dB</h1><div class="product-price--final">$549.00</div></main>')).toBe('549.00');
+    // A price in a nav without a main around it is still the menu's.
+    expect(priceOf('<nav class="site-nav"><div class="menu-price">$9.99</div></nav><h1>SM7dB</h1>')).toBeUndefined();
+  });
+});
+
+describe('extractProduct price under the heading where no class names one', () => {
+  const allbirds = (amountLine: string) =>
+    `<html><body><main><h1>Men's Wool Runners</h1><p>4.7 (12,345 reviews)</p><div class="flex text-lg font-medium"><span class="text-black">${amountLine}</span></div>` +
+    `<button>Add to cart</button></main></body></html>`;
+
+  it('takes the first line of amounts with currency marks right under the h1 (Allbirds: utility classes only)', () => {
+    expect(extractProduct(allbirds('$110'), URL).offers?.[0]).toMatchObject({ price: '110', currency: '$' });
+    expect(extractProduct(allbirds('€25 €49'), URL).offers?.[0]?.price).toBe('25');
+  });
+
+  it('leaves a labelled or worded amount to the other rules and takes none far below the heading', () => {
+    expect(extractProduct(allbirds('Free shipping over $75'), URL).offers).toBeUndefined();
+    const farBelow = `<html><body><h1>Wool Runners</h1>${'<p>About the shoe.</p>'.repeat(20)}<p>$110</p></body></html>`;
+    expect(extractProduct(farBelow, URL).offers).toBeUndefined();
+  });
+
+  it('does not count as evidence of a product page: an article showing a bare amount under its headline is as unlikely a product as without it', () => {
+    const article = (amount: string) => `<html><head><meta property="og:type" content="article"></head><body><article><h1>The best laptop deals this week</h1>${amount}<p>${'Prices fell again. '.repeat(40)}</p></article></body></html>`;
+    expect(extractProduct(article('<p>$429.99</p>'), URL).probability).toBe(extractProduct(article(''), URL).probability);
+  });
+});
+
+describe('extractProduct price beside options', () => {
+  it('takes no option\'s surcharge ("+20.00€" beside a warranty) for the price (MediaMarkt Portugal)', () => {
+    const body = '<h1>Micro-ondas</h1><div class="price"><span class="bigprices"><b>109€</b> <b>109€</b> <span class="bigpricesrc">109</span></span></div>' +
+      '<label><input type="checkbox"> Garantia 2 anos <span class="price-notice">+20.00€</span></label>';
+    expect(extractProduct(`<html><body>${body}</body></html>`, URL).offers?.[0]?.price).toBe('109');
   });
 });

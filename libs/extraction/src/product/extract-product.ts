@@ -1,9 +1,9 @@
 import { Offer, Product } from '../extraction.types';
-import { breadcrumbsIn, documentBaseUrl, layoutText, parseLightPage, textOf } from '../dom';
+import { breadcrumbsIn, documentBaseUrl, DomElement, layoutText, parseLightPage, textOf } from '../dom';
 import { metaValue, propertyText, readStructuredData, structuredBreadcrumbs, StructuredData, StructuredRecord } from '../structured-data';
 import { availabilityFromSchema } from './availability';
 import { addToCartButtons, domAvailability, soldOutButton } from './dom-availability';
-import { domPrice, labelledPrice, shownCurrencyFor } from './dom-price';
+import { domPrice, labelledPrice, priceUnderHeading, shownCurrencyFor } from './dom-price';
 import { toGtin } from './gtin';
 import { labelledCode } from './labelled-codes';
 import { amountFromData, parsePrice } from './price';
@@ -37,7 +37,8 @@ export function extractProductWithEvidence(html: string, url: string, models: Ex
   const scan = scanPage(document.documentElement);
 
   const cartButtons = addToCartButtons(scan.buttons);
-  const offer = pageOffer(offers, data, scan, lines, cartButtons);
+  const markedOffer = pageOffer(offers, data, scan, lines, cartButtons);
+  const offer = markedOffer?.price === undefined ? withPriceUnderHeading(markedOffer, lines, document.querySelector('h1')) : markedOffer;
   const sku = pageSku(product, offers, lines);
   const gtin = pageGtin(product, lines);
   const name = propertyText(product, 'name') ?? metaValue(data, 'og:title', 'twitter:title') ?? (textOf(document.querySelector('h1')) || undefined);
@@ -63,7 +64,8 @@ export function extractProductWithEvidence(html: string, url: string, models: Ex
     hasProductRecord: product !== undefined,
     productsWithOffers,
     openGraphProduct: /product/i.test(metaValue(data, 'og:type') ?? ''),
-    hasPrice: offer?.price !== undefined,
+    // Articles and service pages show bare amounts under their headings too: only a price the markup or a label names is evidence of a shop.
+    hasPrice: markedOffer?.price !== undefined,
     hasName: name !== undefined,
     hasIdentifier: sku !== undefined || gtin !== undefined,
     hasAvailability: offer?.availability !== undefined,
@@ -75,6 +77,12 @@ export function extractProductWithEvidence(html: string, url: string, models: Ex
   const pageFeatures = productPageFeatures(signals);
   result.probability = productProbability(pageFeatures, models.productPage);
   return { product: result, pageFeatures };
+}
+
+/** The offer with the amount under the page's heading as its price, when one is there. */
+function withPriceUnderHeading(offer: Offer | undefined, lines: string[], heading: DomElement | null): Offer | undefined {
+  const price = heading ? priceUnderHeading(lines, layoutText(heading)) : undefined;
+  return price ? { ...offer, price: price.amount, ...(price.currency && { currency: price.currency }) } : offer;
 }
 
 function optional<K extends keyof Product>(key: K, value: Product[K] | undefined): Partial<Product> {

@@ -1,4 +1,4 @@
-import { parsePrice, parsePrices } from './price';
+import { currencyAmountsOnly, parsePrice, parsePrices } from './price';
 
 describe('parsePrice', () => {
   it.each([
@@ -24,5 +24,20 @@ describe('parsePrice', () => {
   it('reads a range as its first (lowest) amount and finds nothing in text without digits', () => {
     expect(parsePrice('$10.00 – $20.00')).toEqual({ amount: '10.00', currency: '$' });
     expect(parsePrice('Preis auf Anfrage')).toBeUndefined();
+  });
+});
+
+describe('currencyAmountsOnly', () => {
+  it('reads a text of amounts with their currency marks', () => {
+    expect(currencyAmountsOnly('$110')).toEqual([{ amount: '110', currency: '$' }]);
+    expect(currencyAmountsOnly('€25€49')).toEqual([{ amount: '25', currency: '€' }, { amount: '49', currency: '€' }]);
+    expect(currencyAmountsOnly('1.299,00 €')).toEqual([{ amount: '1299.00', currency: '€' }]);
+  });
+
+  it('reads nothing from a text with words, a label or an amount without a currency', () => {
+    expect(currencyAmountsOnly('From $110')).toEqual([]);
+    expect(currencyAmountsOnly('4.8 (1,204)')).toEqual([]);
+    expect(currencyAmountsOnly('110')).toEqual([]);
+    expect(currencyAmountsOnly('$25 gift card')).toEqual([]);
   });
 });

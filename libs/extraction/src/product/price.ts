@@ -26,6 +26,16 @@ export function parsePrice(text: string | null | undefined): ParsedPrice | undef
   return parsePrices(text)[0];
 }
 
+// A text of amounts and their currency marks only ("$110", "€25 €49", "1.299,00 €"): no word, no label.
+const AMOUNTS_ONLY = new RegExp(`^(?:\\s*(?:${MARKS})?\\s*(?:${AMOUNTS.source})\\s*(?:${MARKS})?)+\\s*$`);
+
+/** The amounts of a text that holds nothing but amounts, each with a currency mark; else none. */
+export function currencyAmountsOnly(text: string): ParsedPrice[] {
+  if (!AMOUNTS_ONLY.test(text)) return [];
+  const prices = parsePrices(text);
+  return prices.every((price) => price.currency) ? prices : [];
+}
+
 /** Every amount of the text, in order ("49 890 тг. 44 890 тг." holds two: an old and a new price). */
 export function parsePrices(text: string | null | undefined): ParsedPrice[] {
   if (!text) return [];
