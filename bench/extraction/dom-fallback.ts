@@ -2,14 +2,14 @@
  * `node dist/bench/extraction/dom-fallback.js`: how the product reader does on shops it was
  * never tuned on when a page has no structured data. The product benchmark's dev half has 22
  * sites (20 of its 70 pages from one); WCXB's dev product pages come from over 100 others
- * but have no price or sku truth. On those whose structured data gives a price (or sku),
+ * but have no price, sku or availability truth. On those whose structured data gives a price (or sku, availability),
  * that value stands in for the truth: the page is read again with its JSON-LD, microdata and
  * RDFa taken out, so only what the page shows is left, and the answer is compared with it.
  * Prints the agreement counts and every disagreement. The stand-in is not always right
  * (a record's price may be another variant's than the one shown): read the list, do not
  * tune to the count.
  */
-import { amountFromData, extractProduct, metaValue, offerPriceData, parseLightPage, productRecords, propertyText, readStructuredData, StructuredData } from '@crawlhub/extraction';
+import { amountFromData, availabilityFromSchema, extractProduct, metaValue, offerPriceData, parseLightPage, productRecords, propertyText, readStructuredData, StructuredData } from '@crawlhub/extraction';
 import { loadDataset } from '../extraction-datasets';
 import { countPage, emptyCounts, score } from './product-score';
 
@@ -39,6 +39,17 @@ function structuredSkus(data: StructuredData): string[] {
   );
 }
 
+/**
+ * The availability the offers state, the one whose price the reader chose first (not the
+ * reader's answer: an add-to-cart button outweighs a stated OutOfStock, and the page alone
+ * would agree with itself).
+ */
+function structuredAvailability(data: StructuredData, chosenPrice: string | undefined): string | undefined {
+  const { offers } = productRecords(data);
+  const chosen = offers.filter((offer) => chosenPrice !== undefined && Number(amountFromData(offerPriceData(offer))) === Number(chosenPrice));
+  return [...chosen, ...offers].map((offer) => availabilityFromSchema(propertyText(offer, 'availability'))).find(Boolean);
+}
+
 interface Agreement {
   stated: number;
   same: number;
@@ -50,6 +61,7 @@ function main(): void {
   const pages = loadDataset<{ url: string; pageType: string }>('wcxb-dev').filter((p) => p.truth.pageType === 'product');
   const price: Agreement = { stated: 0, same: 0, none: 0, different: 0 };
   const sku: Agreement = { stated: 0, same: 0, none: 0, different: 0 };
+  const availability: Agreement = { stated: 0, same: 0, none: 0, different: 0 };
   const differences: string[] = [];
   const compare = (counts: Agreement, field: string, id: string, url: string, stated: string | undefined, shown: string | undefined, same: (a: string, b: string) => boolean) => {
     if (stated === undefined) return;
@@ -69,12 +81,14 @@ function main(): void {
     compare(price, 'price', page.id, page.url, structuredPrice ? statedPrice : undefined, shownOnly.offers?.[0]?.price, (a, b) => Number(a) === Number(b));
     const structuredSku = withData.sku !== undefined && structuredSkus(data).includes(withData.sku);
     compare(sku, 'sku', page.id, page.url, structuredSku ? withData.sku : undefined, shownOnly.sku, (a, b) => a === b);
+    compare(availability, 'availability', page.id, page.url, structuredAvailability(data, statedPrice), shownOnly.offers?.[0]?.availability, (a, b) => a === b);
   }
   const line = (name: string, a: Agreement) =>
-    `  ${name.padEnd(6)} ${a.stated} pages with a structured value: read from the page alone the same ${a.same} (${((100 * a.same) / Math.max(1, a.stated)).toFixed(0)}%), none ${a.none}, another ${a.different}`;
+    `  ${name.padEnd(12)} ${a.stated} pages with a structured value: read from the page alone the same ${a.same} (${((100 * a.same) / Math.max(1, a.stated)).toFixed(0)}%), none ${a.none}, another ${a.different}`;
   console.log(`WCXB dev product pages (${pages.length}), structured data taken out, against what it stated:`);
   console.log(line('price', price));
   console.log(line('sku', sku));
+  console.log(line('availability', availability));
   // The product benchmark's dev pages the same way, against their truth (the rules were written on these: in-sample).
   const dev = emptyCounts();
   for (const page of loadDataset<{ url: string; price?: string[] }>('product-extraction-dev')) {

@@ -5,5 +5,6 @@ export * from './article/extract-article';
 export * from './product/extract-product';
 export { productRecords, offerPriceData } from './product/structured-product';
 export { amountFromData } from './product/price';
+export { availabilityFromSchema } from './product/availability';
 export * from './model/logistic';
 export * from './model/models';
