@@ -96,6 +96,13 @@ describe('extractProduct availability', () => {
     expect(extractProduct(page(ld, '<button disabled>Add to basket</button>'), URL).offers?.[0].availability).toBe('OutOfStock');
   });
 
+  it('reads an enabled add-to-cart button as InStock where nothing states the availability', () => {
+    // A shop theme's product form (modelled on WCXB's deathwishcoffee.com): no stock notice for a product in stock.
+    const form = (button: string) => `<h1>Coffee</h1><span class="price">$19.99</span><form action="/cart/add">${button}</form>`;
+    expect(extractProduct(page('', form('<button type="submit" name="add" class="product-form__submit">Add to cart</button>')), URL).offers?.[0].availability).toBe('InStock');
+    expect(extractProduct(page('', form('<button type="submit" name="add" disabled>Add to cart</button>')), URL).offers?.[0].availability).toBeUndefined();
+  });
+
   it.each([
     ['Out of stock', 'OutOfStock'],
     ['Rupture de stock', 'OutOfStock'],
@@ -245,7 +252,7 @@ describe('extractProduct price under the heading where no class names one', () =
   });
 
   it('leaves a labelled or worded amount to the other rules and takes none far below the heading', () => {
-    expect(extractProduct(allbirds('Free shipping over $75'), URL).offers).toBeUndefined();
+    expect(extractProduct(allbirds('Free shipping over $75'), URL).offers?.[0]?.price).toBeUndefined();
     const farBelow = `<html><body><h1>Wool Runners</h1>${'<p>About the shoe.</p>'.repeat(20)}<p>$110</p></body></html>`;
     expect(extractProduct(farBelow, URL).offers).toBeUndefined();
   });

@@ -37,7 +37,7 @@ export function extractProductWithEvidence(html: string, url: string, models: Ex
   const scan = scanPage(document.documentElement);
 
   const cartButtons = addToCartButtons(scan.buttons);
-  const markedOffer = pageOffer(offers, data, scan, lines, cartButtons);
+  const { offer: markedOffer, statesAvailability } = pageOffer(offers, data, scan, lines, cartButtons);
   const offer = markedOffer?.price === undefined ? withPriceUnderHeading(markedOffer, lines, document.querySelector('h1')) : markedOffer;
   const sku = pageSku(product, offers, lines);
   const gtin = pageGtin(product, lines);
@@ -68,7 +68,8 @@ export function extractProductWithEvidence(html: string, url: string, models: Ex
     hasPrice: markedOffer?.price !== undefined,
     hasName: name !== undefined,
     hasIdentifier: sku !== undefined || gtin !== undefined,
-    hasAvailability: offer?.availability !== undefined,
+    // Stated by the record or a notice: the cart buttons are a signal of their own.
+    hasAvailability: statesAvailability,
     addToCartButtons: cartButtons,
     articleRecord: data.records.some((r) => r.types.some((t) => ARTICLE_TYPES.includes(t))),
     openGraphArticle: /article/i.test(metaValue(data, 'og:type') ?? ''),
@@ -89,8 +90,8 @@ function optional<K extends keyof Product>(key: K, value: Product[K] | undefined
   return value === undefined || value === '' ? {} : ({ [key]: value } as Partial<Product>);
 }
 
-/** Price and currency from the offers, else product:price meta tags, else the page; availability likewise. */
-function pageOffer(offers: StructuredRecord[], data: StructuredData, scan: PageScan, lines: string[], cartButtons: number): Offer | undefined {
+/** Price and currency from the offers, else product:price meta tags, else the page; availability likewise (and whether the record or a notice states it). */
+function pageOffer(offers: StructuredRecord[], data: StructuredData, scan: PageScan, lines: string[], cartButtons: number): { offer?: Offer; statesAvailability: boolean } {
   const shown = domPrice(scan.priceElements) ?? labelledPrice(lines);
   const priced = offers.filter((o) => Number(amountFromData(offerPriceData(o))) > 0);
   // Of several offers (variants, sellers), the one whose price the page shows.
@@ -110,14 +111,15 @@ function pageOffer(offers: StructuredRecord[], data: StructuredData, scan: PageS
   else if (price !== undefined) currency = shownCurrencyFor(price, lines) ?? currency;
   const recorded = (chosen ? [chosen, ...offers] : offers).map((o) => availabilityFromSchema(propertyText(o, 'availability'))).find(Boolean);
   const stated = recorded ?? domAvailability(scan.stockElements) ?? (cartButtons === 0 && soldOutButton(scan.buttons) ? 'OutOfStock' : undefined);
-  // Records go stale and notices can be about one variant or one store: an enabled add-to-cart button says the product sells.
-  const availability = stated === 'OutOfStock' && cartButtons > 0 ? 'InStock' : stated;
+  // An enabled add-to-cart button says the product sells: where nothing states it (most shops print no
+  // notice for a product in stock), and over an OutOfStock (records go stale, notices can be about one variant or one store).
+  const availability = cartButtons > 0 ? 'InStock' : stated;
   const offer: Offer = {
     ...(price !== undefined && { price }),
     ...(price !== undefined && currency && { currency }),
     ...(availability && { availability }),
   };
-  return Object.keys(offer).length ? offer : undefined;
+  return { offer: Object.keys(offer).length ? offer : undefined, statesAvailability: stated !== undefined };
 }
 
 /**
