@@ -21,12 +21,21 @@ export function domAvailability(stockElements: readonly DomElement[]): Availabil
 
 /** Enabled buttons (or submit inputs) that add a product to a cart, outside blocks of other products. */
 export function addToCartButtons(buttons: readonly DomElement[]): number {
-  let count = 0;
-  for (const element of buttons) {
-    const label = buttonLabel(element);
-    if (label && ADD_TO_CART.test(label) && !isDisabled(element) && !inOtherProducts(element)) count++;
-  }
-  return count;
+  return buttons.filter((element) => isAddToCart(element) && !isDisabled(element)).length;
+}
+
+/**
+ * Whether a disabled button still says "Add to cart": shop themes disable it until a variant is
+ * chosen or their scripts have loaded (Helly Hansen, Huel, iFixit's "Loading...Add to cart",
+ * eBay) and relabel it ("Sold out") when there is no stock.
+ */
+export function disabledAddToCart(buttons: readonly DomElement[]): boolean {
+  return buttons.some((element) => isDisabled(element) && isAddToCart(element));
+}
+
+function isAddToCart(element: DomElement): boolean {
+  const label = buttonLabel(element);
+  return !!label && ADD_TO_CART.test(label) && availabilityFromText(label) !== 'OutOfStock' && !inOtherProducts(element);
 }
 
 /**

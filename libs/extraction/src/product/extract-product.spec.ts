@@ -100,7 +100,15 @@ describe('extractProduct availability', () => {
     // A shop theme's product form (modelled on WCXB's deathwishcoffee.com): no stock notice for a product in stock.
     const form = (button: string) => `<h1>Coffee</h1><span class="price">$19.99</span><form action="/cart/add">${button}</form>`;
     expect(extractProduct(page('', form('<button type="submit" name="add" class="product-form__submit">Add to cart</button>')), URL).offers?.[0].availability).toBe('InStock');
-    expect(extractProduct(page('', form('<button type="submit" name="add" disabled>Add to cart</button>')), URL).offers?.[0].availability).toBeUndefined();
+  });
+
+  it('reads a disabled button still labelled add-to-cart as InStock where nothing states it, and one relabelled sold out as OutOfStock', () => {
+    // Modelled on iFixit and Helly Hansen: the button waits for the scripts or a size; Shopify themes relabel it when there is no stock.
+    const availabilityOf = (button: string) => extractProduct(page('', `<h1>Pro Tech Toolkit</h1><span class="price">$74.99</span>${button}`), URL).offers?.[0].availability;
+    expect(availabilityOf('<button disabled class="relative flex"><span>Loading...</span>Add to cart</button>')).toBe('InStock');
+    expect(availabilityOf('<button aria-disabled="true">Add to cart</button>')).toBe('InStock');
+    expect(availabilityOf('<button disabled name="add">Sold out</button>')).toBe('OutOfStock');
+    expect(availabilityOf('<p>Ships worldwide.</p>')).toBeUndefined();
   });
 
   it.each([

@@ -2,7 +2,7 @@ import { Offer, Product } from '../extraction.types';
 import { breadcrumbsIn, documentBaseUrl, DomElement, layoutText, parseLightPage, textOf } from '../dom';
 import { metaValue, propertyText, readStructuredData, structuredBreadcrumbs, StructuredData, StructuredRecord } from '../structured-data';
 import { availabilityFromSchema } from './availability';
-import { addToCartButtons, domAvailability, soldOutButton } from './dom-availability';
+import { addToCartButtons, disabledAddToCart, domAvailability, soldOutButton } from './dom-availability';
 import { domPrice, labelledPrice, priceUnderHeading, shownCurrencyFor } from './dom-price';
 import { toGtin } from './gtin';
 import { labelledCode } from './labelled-codes';
@@ -113,7 +113,8 @@ function pageOffer(offers: StructuredRecord[], data: StructuredData, scan: PageS
   const stated = recorded ?? domAvailability(scan.stockElements) ?? (cartButtons === 0 && soldOutButton(scan.buttons) ? 'OutOfStock' : undefined);
   // An enabled add-to-cart button says the product sells: where nothing states it (most shops print no
   // notice for a product in stock), and over an OutOfStock (records go stale, notices can be about one variant or one store).
-  const availability = cartButtons > 0 ? 'InStock' : stated;
+  // A disabled one still labelled so, only where nothing states it.
+  const availability = cartButtons > 0 ? 'InStock' : stated ?? (disabledAddToCart(scan.buttons) ? 'InStock' : undefined);
   const offer: Offer = {
     ...(price !== undefined && { price }),
     ...(price !== undefined && currency && { currency }),
