@@ -57,8 +57,11 @@ function buttonLabel(element: DomElement): string | undefined {
   return label !== undefined && label.length < MAX_BUTTON_LABEL ? label : undefined;
 }
 
+// Sliders hold other products' cards and their buy buttons (My Bird Buddy's "Buy Now" under a sold-out feeder); a product's own gallery holds no buttons.
+const OTHER_PRODUCTS_OR_SLIDER = new Set([...OTHER_PRODUCTS, 'slider', 'slides', 'swiper', 'glide', 'splide', 'slick']);
+
 function inOtherProducts(element: DomElement): boolean {
-  for (let node = element.parentElement; node && node.localName !== 'body'; node = node.parentElement) if (hasClassWord(node, OTHER_PRODUCTS)) return true;
+  for (let node = element.parentElement; node && node.localName !== 'body'; node = node.parentElement) if (hasClassWord(node, OTHER_PRODUCTS_OR_SLIDER)) return true;
   return false;
 }
 

@@ -111,6 +111,13 @@ describe('extractProduct availability', () => {
     expect(availabilityOf('<p>Ships worldwide.</p>')).toBeUndefined();
   });
 
+  it("keeps a sold-out notice over other products' buy buttons in a slider", () => {
+    // Modelled on WCXB's mybirdbuddy.eu: the feeder is sold out, a slider below sells its accessories.
+    const slider = `<div class="bb-slider"><div class="glide__track"><ul class="glide__slides">${'<li class="glide__slide"><a class="button add_to_cart_button">Buy Now</a></li>'.repeat(3)}</ul></div></div>`;
+    const html = `<h1>Smart Bird Feeder Pro</h1><p class="stock out-of-stock">Out of stock</p><button class="single_add_to_cart_button disabled" disabled>Out of Stock</button>${slider}`;
+    expect(extractProduct(page('', html), URL).offers?.[0].availability).toBe('OutOfStock');
+  });
+
   it.each([
     ['Out of stock', 'OutOfStock'],
     ['Rupture de stock', 'OutOfStock'],
