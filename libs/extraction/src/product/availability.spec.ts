@@ -17,6 +17,7 @@ describe('availabilityFromText', () => {
     ['缺貨', 'OutOfStock'],
     ['품절', 'OutOfStock'],
     ['Notify me when available', 'OutOfStock'],
+    ['Get notified by email when this product is in stock.', 'OutOfStock'],
   ])('reads "%s" as %s', (text, expected) => {
     expect(availabilityFromText(text)).toBe(expected);
   });
@@ -46,5 +47,12 @@ describe('extractProduct availability from the page', () => {
 
   it('reads a back-in-stock alert where the cart button would be as out of stock', () => {
     expect(availabilityOf('<button class="notify-me">Notify me when available</button>')).toBe('OutOfStock');
+  });
+
+  it('reads a restock alert and a discontinued notice by their class words', () => {
+    // Modelled on WCXB's Squarespace shop (supernaturalkitchen.com) and iHerb.
+    expect(availabilityOf('<div class="product-restock-notification"><span class="product-restock-cta">Get notified by email when this product is in stock.</span></div>')).toBe('OutOfStock');
+    expect(availabilityOf('<section class="product-summary-unbuyable-message">This product is no longer available.</section>')).toBeUndefined();
+    expect(availabilityOf('<section class="action-fixed-discontinued"><b>Discontinued</b> This product is no longer available.</section>')).toBe('OutOfStock');
   });
 });

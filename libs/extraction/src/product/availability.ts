@@ -23,7 +23,7 @@ const OUT_OF_STOCK = new RegExp(
     'uitverkocht', 'niet op voorraad', 'niet leverbaar', 'brak w magazynie', 'niedostępny', 'нет в наличии', 'нет на складе', 'распродан',
     '在庫切れ', '品切れ', '売り切れ', '缺貨', '缺货', '售完', '無貨', '无货', '품절',
     // A back-in-stock alert stands where the cart button would be.
-    'notify me when', 'email me when', 'benachrichtigen', "m[’']avertir", 'avvisami', 'avísame',
+    'notif(?:y me|ied)[^.]{0,20} when', 'email me when', 'benachrichtigen', "m[’']avertir", 'avvisami', 'avísame',
   ].join('|'),
   'i',
 );

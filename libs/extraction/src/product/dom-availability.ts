@@ -3,7 +3,11 @@ import { ADD_TO_CART, Availability, availabilityFromText } from './availability'
 import { OTHER_PRODUCTS } from './dom-price';
 
 const MAX_NOTICE_TEXT = 200;
-const STOCK_WORDS = new Set(['availability', 'available', 'stock', 'instock', 'outofstock', 'inventory', 'avail', 'lieferbarkeit', 'disponibilite', 'disponibilidad', 'disponibilita', 'disponibilidade', 'voorraad']);
+// "restock" names a back-in-stock alert (Squarespace's product-restock-notification); "discontinued", schema.org's DiscontinuedItem as a class (iHerb).
+const STOCK_WORDS = new Set([
+  'availability', 'available', 'stock', 'instock', 'outofstock', 'inventory', 'avail', 'restock', 'discontinued',
+  'lieferbarkeit', 'disponibilite', 'disponibilidad', 'disponibilita', 'disponibilidade', 'voorraad',
+]);
 
 /**
  * What the page's stock notice says: the first element whose class or id names availability

@@ -18,7 +18,7 @@ export interface PageScan {
 
 const GALLERY_PATTERN = /gallery|zoom|product-?image|main-?image/i;
 const SPEC_PATTERN = /spec|detail|attribute|feature|characteristic|technical|propert|datasheet|merkmal|caracter|kenmerk|eigenschaft/i;
-const STOCK = /avail|stock|inventory|disponib|lieferbar|voorraad/i;
+const STOCK = /avail|stock|inventory|disponib|lieferbar|voorraad|discontinu/i;
 // Any word the scan cares about: most elements match none and are passed by one test.
 const ANY_PATTERN = new RegExp(`price|${STOCK.source}|breadcrumb|button|btn|${SPEC_PATTERN.source}|${GALLERY_PATTERN.source}`, 'i');
 const PRICE = /price/i;
