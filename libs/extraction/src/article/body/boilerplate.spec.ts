@@ -124,3 +124,30 @@ describe('removeBoilerplate: forums', () => {
     expect(body).toContain('Ben wrote that the new interface');
   });
 });
+
+// Modelled on a WordPress theme (talkandroid.com): the author box below the article is "cs-entry__author-description",
+// an author box inside the entry; the block's word "entry" passed it for the article's.
+const postWithAuthorBox = `<html><head><title>Smart lamps</title></head><body><main><article class="cs-entry">
+  <h1>The best smart home lamps</h1>
+  ${Array.from({ length: 4 }, (_, i) => `<p>Lamp ${i} responds quickly once linked to a speaker, with warm and cool tones for every mood, and a schedule that follows the sunset.</p>`).join('')}
+  <div class="cs-entry__author"><div class="cs-entry__author-description">${'Irene is an experienced writer with five years of experience in the tech and food niches. '.repeat(4)}</div></div>
+</article></main></body></html>`;
+
+describe('removeBoilerplate: BEM names', () => {
+  it("drops an author box named for the article block it sits in", () => {
+    const body = extractArticle(postWithAuthorBox, 'https://example.com/519086-best-smart-home-lamps').articleBody ?? '';
+    expect(body).toContain('Lamp 3 responds quickly');
+    expect(body).not.toContain('Irene is an experienced writer');
+  });
+
+  // Modelled on a photo-tour guide (iceland-photo-tours.com): CSS modules name each block "Component_local__hash",
+  // and the article's chunks "articleWidgetHTML_root___dYTF", whose words are the component's.
+  it("keeps an article's chunks named by a CSS module, whose hash is not what they are", () => {
+    const chunk = (topic: string) => `<div class="articleWidgetHTML_root___dYTF"><p>${`${topic} suits beginners who want sharp landscapes without carrying a heavy bag up the glacier. `.repeat(4)}</p></div>`;
+    const page = `<html><head><title>Cameras</title></head><body><main><div class="ArticleLayout_content__x1"><h1>Types of cameras</h1>
+      ${chunk('A mirrorless camera')}${chunk('A compact camera')}${chunk('A drone')}</div></main></body></html>`;
+    const body = extractArticle(page, 'https://example.com/articles/types-of-cameras').articleBody ?? '';
+    expect(body).toContain('A compact camera suits beginners');
+    expect(body).toContain('A drone suits beginners');
+  });
+});

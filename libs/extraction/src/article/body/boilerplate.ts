@@ -73,6 +73,19 @@ export function isComment(element: DomElement): boolean {
   return classAndCompoundWords(element).some((word) => COMMENT_WORDS.has(word));
 }
 
+/**
+ * The words of what an element is: in a BEM name ("cs-entry__author-description") the block
+ * ("cs-entry") says where it sits, the part after "__" what it is. Only lower-case BEM names: in
+ * a CSS module's ("ArticleAuthor_name__zSXJ_", "articleWidgetHTML_root___dYTF") a hash follows "__".
+ */
+const BEM_NAME = /^[a-z][a-z0-9-]*(?:__[a-z][a-z0-9-]*)+$/;
+
+function ownNameWords(element: DomElement): string[] {
+  const names = `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''}`;
+  const own = names.split(/\s+/).map((name) => (BEM_NAME.test(name) ? name.slice(name.lastIndexOf('__') + 2) : name));
+  return wordsOf(own.join(' '));
+}
+
 /** Below this, a block named both ways ("share-text", "post-tags") is the furniture it names. */
 const CONTENT_NAMED_MIN_CHARS = 300;
 
@@ -82,7 +95,10 @@ const CONTENT_NAMED_MIN_CHARS = 300;
  */
 export function looksLikeBoilerplate(element: DomElement, commentsAreFurniture = false): boolean {
   const words = classAndCompoundWords(element);
-  const namedContent = words.some((w) => CONTENT_WORDS.has(w)) && !(commentsAreFurniture && words.some((w) => COMMENT_WORDS.has(w)));
+  const namedContent =
+    words.some((w) => CONTENT_WORDS.has(w)) &&
+    !(commentsAreFurniture && words.some((w) => COMMENT_WORDS.has(w))) &&
+    ownNameWords(element).some((w) => CONTENT_WORDS.has(w));
   if (namedContent && (element.textContent ?? '').length >= CONTENT_NAMED_MIN_CHARS) return false;
   const role = element.getAttribute('role');
   if (role === 'navigation' || role === 'complementary' || role === 'contentinfo' || role === 'banner' || role === 'dialog') return true;
