@@ -88,3 +88,66 @@ describe('removeBoilerplate: anchors', () => {
     expect(body).not.toContain('Youth substance use');
   });
 });
+
+// Modelled on a personal blog (davidbau.com): readers' comments below the post, each in a "comments-body" block
+// long enough that the word "body" passed it for the article's.
+const commentsBody = (text: string) => `<div class="comments-body"><p>${text.repeat(4)}</p><span class="comments-post">Posted by: John</span></div>`;
+const postWithNamedComments = `<html><head><title>Vibe coding</title></head><body><div id="container"><div class="blog">
+  <h1>Vibe coding</h1>
+  ${Array.from({ length: 4 }, (_, i) => `<p>Part ${i}: I asked an agent to build the fractal viewer, and it wrote the tests, the build and the docs, which took me a weekend to read, review and understand.</p>`).join('')}
+  <div class="comments-head">Comments</div>
+  ${commentsBody('Management by abdication is a dangerous path for any team that ships code. ')}
+  ${commentsBody('What happens when the code controls a pacemaker or a power plant instead? ')}
+</div></div></body></html>`;
+
+describe('removeBoilerplate: comments', () => {
+  it("drops readers' comments whose block is named a comment's body", () => {
+    const body = extractArticle(postWithNamedComments, 'https://example.com/archives/2025/12/vibe_coding.html').articleBody ?? '';
+    expect(body).toContain('Part 3: I asked an agent');
+    expect(body).not.toContain('Management by abdication');
+    expect(body).not.toContain('pacemaker');
+  });
+});
+
+// Modelled on an Invision forum thread (discussion.evernote.com): every post is named a comment ("ipsComment_content").
+const forumPost = (author: string) => `<article class="cPost ipsComment"><div class="ipsComment_content ipsType_medium"><div class="cPost_contentWrap ipsType_richText">
+  <p>${`${author} wrote that the new interface hides the notebooks behind two clicks, which slows down every search, every tag and every shortcut they used daily. `.repeat(3)}</p>
+</div></div></article>`;
+const forumThread = `<html><head><title>New UI 2024</title></head><body><div class="cTopic">
+  <h1>New UI 2024</h1>${forumPost('Anna')}${forumPost('Ben')}
+</div></body></html>`;
+
+describe('removeBoilerplate: forums', () => {
+  it("keeps a forum's posts, which the forum names comments", () => {
+    const body = extractArticle(forumThread, 'https://example.com/forums/topic/150745-new-ui-2024/').articleBody ?? '';
+    expect(body).toContain('Anna wrote that the new interface');
+    expect(body).toContain('Ben wrote that the new interface');
+  });
+});
+
+// Modelled on a WordPress theme (talkandroid.com): the author box below the article is "cs-entry__author-description",
+// an author box inside the entry; the block's word "entry" passed it for the article's.
+const postWithAuthorBox = `<html><head><title>Smart lamps</title></head><body><main><article class="cs-entry">
+  <h1>The best smart home lamps</h1>
+  ${Array.from({ length: 4 }, (_, i) => `<p>Lamp ${i} responds quickly once linked to a speaker, with warm and cool tones for every mood, and a schedule that follows the sunset.</p>`).join('')}
+  <div class="cs-entry__author"><div class="cs-entry__author-description">${'Irene is an experienced writer with five years of experience in the tech and food niches. '.repeat(4)}</div></div>
+</article></main></body></html>`;
+
+describe('removeBoilerplate: BEM names', () => {
+  it("drops an author box named for the article block it sits in", () => {
+    const body = extractArticle(postWithAuthorBox, 'https://example.com/519086-best-smart-home-lamps').articleBody ?? '';
+    expect(body).toContain('Lamp 3 responds quickly');
+    expect(body).not.toContain('Irene is an experienced writer');
+  });
+
+  // Modelled on a photo-tour guide (iceland-photo-tours.com): CSS modules name each block "Component_local__hash",
+  // and the article's chunks "articleWidgetHTML_root___dYTF", whose words are the component's.
+  it("keeps an article's chunks named by a CSS module, whose hash is not what they are", () => {
+    const chunk = (topic: string) => `<div class="articleWidgetHTML_root___dYTF"><p>${`${topic} suits beginners who want sharp landscapes without carrying a heavy bag up the glacier. `.repeat(4)}</p></div>`;
+    const page = `<html><head><title>Cameras</title></head><body><main><div class="ArticleLayout_content__x1"><h1>Types of cameras</h1>
+      ${chunk('A mirrorless camera')}${chunk('A compact camera')}${chunk('A drone')}</div></main></body></html>`;
+    const body = extractArticle(page, 'https://example.com/articles/types-of-cameras').articleBody ?? '';
+    expect(body).toContain('A compact camera suits beginners');
+    expect(body).toContain('A drone suits beginners');
+  });
+});

@@ -66,12 +66,40 @@ export function classAndCompoundWords(element: DomElement): string[] {
   return words;
 }
 
+/** Readers' comments are prose too, but not the article's. */
+const COMMENT_WORDS = new Set(['comment', 'comments', 'commentlist', 'disqus', 'respond', 'reply', 'replies']);
+
+export function isComment(element: DomElement): boolean {
+  return classAndCompoundWords(element).some((word) => COMMENT_WORDS.has(word));
+}
+
+/**
+ * The words of what an element is: in a BEM name ("cs-entry__author-description") the block
+ * ("cs-entry") says where it sits, the part after "__" what it is. Only lower-case BEM names: in
+ * a CSS module's ("ArticleAuthor_name__zSXJ_", "articleWidgetHTML_root___dYTF") a hash follows "__".
+ */
+const BEM_NAME = /^[a-z][a-z0-9-]*(?:__[a-z][a-z0-9-]*)+$/;
+
+function ownNameWords(element: DomElement): string[] {
+  const names = `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''}`;
+  const own = names.split(/\s+/).map((name) => (BEM_NAME.test(name) ? name.slice(name.lastIndexOf('__') + 2) : name));
+  return wordsOf(own.join(' '));
+}
+
 /** Below this, a block named both ways ("share-text", "post-tags") is the furniture it names. */
 const CONTENT_NAMED_MIN_CHARS = 300;
 
-export function looksLikeBoilerplate(element: DomElement): boolean {
+/**
+ * `commentsAreFurniture`: a comment's body or content ("comments-body", "comment-content") is
+ * then a reader's comment, however long; not on a forum, whose posts are named comments too.
+ */
+export function looksLikeBoilerplate(element: DomElement, commentsAreFurniture = false): boolean {
   const words = classAndCompoundWords(element);
-  if (words.some((w) => CONTENT_WORDS.has(w)) && (element.textContent ?? '').length >= CONTENT_NAMED_MIN_CHARS) return false;
+  const namedContent =
+    words.some((w) => CONTENT_WORDS.has(w)) &&
+    !(commentsAreFurniture && words.some((w) => COMMENT_WORDS.has(w))) &&
+    ownNameWords(element).some((w) => CONTENT_WORDS.has(w));
+  if (namedContent && (element.textContent ?? '').length >= CONTENT_NAMED_MIN_CHARS) return false;
   const role = element.getAttribute('role');
   if (role === 'navigation' || role === 'complementary' || role === 'contentinfo' || role === 'banner' || role === 'dialog') return true;
   return words.some((w) => BOILERPLATE_WORDS.has(w));
@@ -97,13 +125,15 @@ export function isHidden(element: DomElement): boolean {
  * ("has-sidebar", "widget") survives, and so does a hidden one: React's streamed
  * `<div hidden id="S:0">` and a "hide" class that a script lifts hold the whole article on
  * some sites. `articleProse` protects, besides, the article's own prose blocks from their
- * class (but a hidden one inside the article, a "print only" note, goes).
+ * class (but a hidden one inside the article, a "print only" note, goes). `commentsAreFurniture`
+ * unless the likely article is itself a comment (a forum's posts).
  */
 export function removeBoilerplate(
   root: DomElement,
   holdsArticle: (element: DomElement) => boolean,
   articleProse: (element: DomElement) => boolean,
   holdsMostProse: (element: DomElement) => boolean,
+  commentsAreFurniture: boolean,
 ): void {
   const doomed: DomElement[] = [];
   const visit = (element: DomElement, inCode: boolean) => {
@@ -111,7 +141,7 @@ export function removeBoilerplate(
       const tag = child.localName;
       // a syntax highlighter names its spans for what the code holds: "hljs-comment", "token tag", "nav"
       const ownWords = PHRASING_TAGS.has(tag) && (element.localName === 'p' || inCode);
-      const namedFurniture = tag !== 'body' && !ownWords && looksLikeBoilerplate(child) && !articleProse(child);
+      const namedFurniture = tag !== 'body' && !ownWords && looksLikeBoilerplate(child, commentsAreFurniture) && !articleProse(child);
       if (NON_CONTENT_TAGS.has(tag) || (FURNITURE_TAGS.has(tag) && !holdsMostProse(child)) || ((isHidden(child) || namedFurniture) && !holdsArticle(child))) doomed.push(child);
       else visit(child, inCode || tag === 'pre' || tag === 'code');
     }

@@ -29,3 +29,21 @@ describe('cleanContent: sign-up boxes', () => {
     expect(body).toContain('The long note');
   });
 });
+
+// Modelled on a travel listicle (aaa.com): each item's facts in a list whose items React wraps one by one (`<ul><div><li>`).
+const wrappedListItems = `<html><head><title>Packages</title></head><body><main><article>
+  ${paragraphs('The first package', 2)}
+  <div class="spacing"><ul class="list">
+    <div><li><span><strong>Itinerary Highlights: </strong>Discover Honolulu, Waikiki, Hilo and Maui.</span></li></div>
+    <div><li><span><strong>Trip Details: </strong>A 10-day journey featuring 13 meals.</span></li></div>
+  </ul></div>
+  ${paragraphs('The second package', 2)}
+</article></main></body></html>`;
+
+describe('cleanContent: list items wrapped one by one', () => {
+  it('keeps list items whose wrapper stands between them and their list', () => {
+    const body = extractArticle(wrappedListItems, 'https://example.com/packages').articleBody ?? '';
+    expect(body).toContain('Itinerary Highlights: Discover Honolulu');
+    expect(body).toContain('Trip Details: A 10-day journey');
+  });
+});

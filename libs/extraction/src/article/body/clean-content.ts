@@ -39,7 +39,8 @@ function census(element: DomElement): Census {
     else if (tag === 'img') count.images++;
     else if (tag === 'li') count.listItems++;
     else if (EMBED_TAGS.has(tag)) count.embeds++;
-    for (let child = node.firstChild; child; child = child.nextSibling) visit(child, inLink || tag === 'a', inList || tag === 'ul' || tag === 'ol');
+    // A list item's text is list text even when a wrapper stands between it and its list (React's `<ul><div><li>`).
+    for (let child = node.firstChild; child; child = child.nextSibling) visit(child, inLink || tag === 'a', inList || tag === 'ul' || tag === 'ol' || tag === 'li');
   };
   visit(element, false, false);
   return count;

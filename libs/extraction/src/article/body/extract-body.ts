@@ -1,7 +1,7 @@
 import { DomDocument, DomElement } from '../../dom';
 import type { BodyChoiceModel } from '../../model/extraction-models';
 import { BodyCandidate, bodyCandidates, chooseBody } from './body-candidates';
-import { classAndCompoundWords, removeBoilerplate } from './boilerplate';
+import { isComment, removeBoilerplate } from './boilerplate';
 import { cleanContent } from './clean-content';
 import { bestCandidate, climbToContainer, contains, contentBlocks, proseChars, scoreCandidates } from './main-content';
 import { StatsIndex, collectTextStats, linkDensity } from './text-stats';
@@ -27,7 +27,7 @@ const PROSE_BLOCK_SHARE = 0.7;
 /**
  * What pruning and cleaning must spare: the likely article (the best candidate before pruning,
  * climbed), everything that holds it, and inside it the blocks made of prose and what holds
- * them (not readers' comments). Page builders name every block of an article a "widget" (Elementor's
+ * them (not readers' comments, which the likely article often holds when they outweigh it). Page builders name every block of an article a "widget" (Elementor's
  * `elementor-widget-text-editor` > `elementor-widget-container` > paragraphs): pruned by that
  * name, the body was empty.
  */
@@ -42,13 +42,6 @@ function articleCore(likelyArticle: DomElement | undefined, prose: Map<DomElemen
     if (!path.some(isComment)) for (const node of path) core.add(node);
   }
   return core;
-}
-
-/** Readers' comments are prose too, but not the article's (the likely article often holds them when they outweigh it). */
-const COMMENT_WORDS = new Set(['comment', 'comments', 'commentlist', 'disqus', 'respond', 'reply', 'replies']);
-
-function isComment(element: DomElement): boolean {
-  return classAndCompoundWords(element).some((word) => COMMENT_WORDS.has(word));
 }
 
 /** The page's own schema.org mark of its body, when it holds prose. */
@@ -76,7 +69,10 @@ export function findArticleBody(document: DomDocument, choice?: BodyChoiceModel,
   const core = articleCore(likelyArticle, prose, rawStats);
   const holdsMostProse = (element: DomElement) => (prose.get(element) ?? 0) > pageProse * ESSENTIAL_SHARE;
   const holdsArticle = (element: DomElement) => (likelyArticle !== undefined && contains(element, likelyArticle)) || holdsMostProse(element);
-  removeBoilerplate(root, holdsArticle, (element) => core.has(element), holdsMostProse);
+  // On a forum the likely article is a post, named a comment like the rest of the thread.
+  let articleIsComment = false;
+  for (let node = likelyArticle ?? null; node && !articleIsComment; node = node.parentElement) articleIsComment = isComment(node);
+  removeBoilerplate(root, holdsArticle, (element) => core.has(element), holdsMostProse, !articleIsComment);
   const stats = collectTextStats(root);
   const scores = scoreCandidates(root, stats);
   const top = bestCandidate(scores);
