@@ -231,6 +231,8 @@ export interface ProxyUnderTest {
   version?: string;
   /** Something a reader of the figures should know (a setting the bench could not turn off). */
   note?: string;
+  /** Its Prometheus metrics (crawlhub's /metrics on the proxy port), with the header they need. */
+  metrics?: { url: string; headers: Record<string, string> };
   stop(): Promise<void>;
 }
 
@@ -379,8 +381,9 @@ export async function startCrawlhubProxy(originCertFile: string, extraEnv: Recor
     PROXY_UPSTREAM_CA_FILE: originCertFile,
     PROXY_MAX_CONNS_PER_KEY: '100000',
     PROXY_MAX_OUTSTANDING: '1000000',
-    // The young generation the proxy service of docker/compose.yaml runs with.
+    // The young generation and heap growth the proxy service of docker/compose.yaml runs with.
     NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} ${PROXY_NODE_OPTIONS}`.trim(),
+    HEAP_GROWING_PERCENT: PROXY_HEAP_GROWING_PERCENT,
     ...BENCH_PROXY_SETTINGS,
     ...settingsOf(process.env.BENCH_PROXY_ENV ?? ''),
     ...extraEnv,
@@ -434,7 +437,8 @@ export async function startCrawlhubProxy(originCertFile: string, extraEnv: Recor
   }
   // The CA, for HTTPS through the proxy; without it the HTTPS cells are skipped.
   const caFiles: string[] = [];
-  const ca = await httpGet(`http://127.0.0.1:${proxyPort}/ca.crt`, { authorization: `Basic ${Buffer.from(`${BENCH_PROXY_KEY}:`).toString('base64')}` }).catch((e: Error) => ({ status: 0, body: Buffer.from(e.message) }));
+  const adminAuth = { authorization: `Basic ${Buffer.from(`${BENCH_PROXY_KEY}:`).toString('base64')}` };
+  const ca = await httpGet(`http://127.0.0.1:${proxyPort}/ca.crt`, adminAuth).catch((e: Error) => ({ status: 0, body: Buffer.from(e.message) }));
   if (ca.status === 200 && ca.body.includes('BEGIN CERTIFICATE')) {
     const caFile = join(dataDir, 'bench-ca.crt');
     writeFileSync(caFile, ca.body);
@@ -447,6 +451,7 @@ export async function startCrawlhubProxy(originCertFile: string, extraEnv: Recor
     note: env.PROXY_THROTTLE_SPACING_MS !== '0' ? `throttling is on (PROXY_THROTTLE_SPACING_MS=${env.PROXY_THROTTLE_SPACING_MS}): requests to the origin wait for their slots` : undefined,
     url: `http://${BENCH_PROXY_KEY}:@127.0.0.1:${proxyPort}`,
     pid: child.pid!,
+    metrics: { url: `http://127.0.0.1:${proxyPort}/metrics`, headers: adminAuth },
     caFiles,
     intercepts: true,
     version: `APP_ROLE=${roles}${projectorBeside ? ' (APP_ROLE=projector in a process beside it)' : ''}`,
@@ -460,6 +465,9 @@ export async function startCrawlhubProxy(originCertFile: string, extraEnv: Recor
  * issue 20, third step).
  */
 export const PROXY_NODE_OPTIONS = '--max-semi-space-size=4';
+
+/** HEAP_GROWING_PERCENT of the proxy service in docker/compose.yaml (docs/proxy.md "Memory"). */
+export const PROXY_HEAP_GROWING_PERCENT = '30';
 
 /** Settings of crawlhub's proxy that a throughput bench turns off (throttling spaces requests to one domain by seconds). */
 export const BENCH_PROXY_SETTINGS: Record<string, string> = { PROXY_THROTTLE_SPACING_MS: '0' };

@@ -4,6 +4,7 @@ import {
   BODY_100K,
   BODY_1K,
   buildLoadgen,
+  httpGet,
   LoadResult,
   loadgenProcs,
   Origin,
@@ -430,6 +431,20 @@ function writeJson(path: string, results: Results, targets: Target[], o: ProxyBe
   console.log(`\nfigures written to ${path}`);
 }
 
+/**
+ * What of a proxy's RSS is V8's, from its Prometheus metrics: the JS heap's size and use and
+ * the memory outside it (buffers, TLS); empty for a proxy without metrics. Tells a heap that
+ * grows from headroom the allocator keeps.
+ */
+async function heapOf(proxy: ProxyUnderTest): Promise<string> {
+  if (!proxy.metrics) return '';
+  const answer = await httpGet(proxy.metrics.url, proxy.metrics.headers).catch(() => null);
+  if (answer?.status !== 200) return ' (metrics unread)';
+  const text = answer.body.toString();
+  const mb = (name: string) => (Number(new RegExp(`^crawlhub_${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN) / 2 ** 20).toFixed(0);
+  return ` (JS heap ${mb('nodejs_heap_size_used_bytes')} used of ${mb('nodejs_heap_size_total_bytes')}, outside it ${mb('nodejs_external_memory_bytes')})`;
+}
+
 /** Memory soak: mixed load on one proxy, its RSS sampled every 10 s. */
 async function soak(bin: string, origin: Origin, targets: Target[], seconds: number): Promise<void> {
   const prefer = process.env.BENCH_PROXY_SOAK_TARGET ?? 'crawlhub';
@@ -455,7 +470,8 @@ async function soak(bin: string, origin: Origin, targets: Target[], seconds: num
     const u = processUsage(proxy.pid);
     if (!u) return;
     samples.push(u.rssMb);
-    console.log(`  ${Math.round((Date.now() - started) / 1000)} s: RSS ${u.rssMb.toFixed(0)} MB`);
+    const at = Math.round((Date.now() - started) / 1000);
+    void heapOf(proxy).then((heap) => console.log(`  ${at} s: RSS ${u.rssMb.toFixed(0)} MB${heap}`));
   }, 10_000);
   const results = await Promise.allSettled(loads);
   clearInterval(timer);

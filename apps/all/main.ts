@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { existsSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
 import { DynamicModule, INestApplicationContext, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { CommandBus } from '@nestjs/cqrs';
@@ -45,6 +46,9 @@ async function main(): Promise<void> {
     }
     throw e;
   }
+  // Not allowed in NODE_OPTIONS; V8 reads it at each full collection, so setting it before
+  // the apps load governs every limit it computes.
+  if (config.heapGrowingPercent > 0) setFlagsFromString(`--heap-growing-percent=${config.heapGrowingPercent}`);
   const logger = nestLogger(config);
   const core = await openCore(config);
   const running: { close(): Promise<unknown> }[] = [];

@@ -82,6 +82,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ RENDER_CONCURRENCY: '0' })).toThrow('RENDER_CONCURRENCY');
   });
 
+  it('reads the heap growth between full collections: V8 its own by default, a percent within 1..300 otherwise', () => {
+    expect(loadConfig({}).heapGrowingPercent).toBe(0);
+    expect(loadConfig({ HEAP_GROWING_PERCENT: '30' }).heapGrowingPercent).toBe(30);
+    expect(() => loadConfig({ HEAP_GROWING_PERCENT: '301' })).toThrow('HEAP_GROWING_PERCENT');
+    expect(() => loadConfig({ HEAP_GROWING_PERCENT: '-1' })).toThrow('HEAP_GROWING_PERCENT');
+  });
+
   it('lists every problem at once', () => {
     let error: ConfigError | undefined;
     try {

@@ -31,6 +31,12 @@ export interface CrawlhubConfig {
   maxRecordBytes: number;
   /** Request bodies are cut into log events of about this many bytes. */
   eventChunkBytes: number;
+  /**
+   * V8's heap growth between full collections, in percent of what the last one kept (0: V8's
+   * own factor, up to 4x). The proxy service sets it (docs/proxy.md): its objects live one
+   * request, and V8's own factor let its RSS swing by 60 MB with the request rate.
+   */
+  heapGrowingPercent: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   /** NO_COLOR (https://no-color.org) set and not empty: log lines never carry colour codes. */
   noColor: boolean;
@@ -432,6 +438,7 @@ function readConfig(reader: SettingsReader): CrawlhubConfig {
     schedulerIntervalMs: int('SCHEDULER_INTERVAL_MS', 10_000, 100, 3_600_000, doc('how often periodic jobs are checked (a run starts at most this late)', '`10000`')),
     maxRecordBytes: int('MAX_RECORD_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024, doc('largest item, log line, request or collection record (413 above)', '`1048576`')),
     eventChunkBytes: int('EVENT_CHUNK_BYTES', 1024 * 1024, 64 * 1024, 8 * 1024 * 1024, doc('request bodies are cut into log events of about this size', '`1048576`')),
+    heapGrowingPercent: int('HEAP_GROWING_PERCENT', 0, 0, 300, doc('how much the JS heap may grow between full garbage collections, in percent of what the last one kept; 0 leaves V8 its own factor (up to 4x, with the allocation rate). Lower keeps the RSS flat for more collections; docker/compose.yaml sets 30 on the proxy ([why](docs/proxy.md#memory))', '`0`')),
     logLevel: oneOf('LOG_LEVEL', 'info', ['debug', 'info', 'warn', 'error'] as const, doc('debug, info, warn or error (debug also turns on kafkajs\' own debug lines on `EVENT_LOG=kafka`)', '`info`')),
     noColor: str('NO_COLOR', '', doc('set and not empty: log lines never carry colour codes (off a terminal they never do; [no-color.org](https://no-color.org))', '—')) !== '',
     logFormat: oneOf('LOG_FORMAT', 'text', ['text', 'json'] as const, doc('`text`, or `json`: one JSON object per log line, and one access line per HTTP request (at LOG_LEVEL info or debug) with its correlation id, the one the events of the request carry', '`text`')),
