@@ -173,6 +173,14 @@ describe('extractArticle: body', () => {
     expect(article.articleBodyRaw).toBe(`<article>\n<p>${PROSE('First')}</p>\n<p>${PROSE('Second')}</p>\n<p>${PROSE('Third')}</p>\n</article>`);
   });
 
+  it("keeps the page's own markup when JSON-LD articleBody is longer only by its template's indentation (mashable)", () => {
+    const padding = `\n${' '.repeat(40)}`.repeat(30);
+    const structuredBody = [PROSE('First'), PROSE('Second'), 'Be the first to know!', PROSE('Third')].join(padding);
+    const jsonLd = JSON.stringify({ '@type': 'NewsArticle', headline: 'Deal', articleBody: structuredBody });
+    const page = `<html><head><script type="application/ld+json">${jsonLd}</script></head><body><article><p>${PROSE('First')}</p><p>${PROSE('Second')}</p><p>${PROSE('Third')}</p></article></body></html>`;
+    expect(extractArticle(page, 'https://x.example/p/7').articleBody).toBe([PROSE('First'), PROSE('Second'), PROSE('Third')].join('\n'));
+  });
+
   it('takes text written straight into a container and paragraphs split by line breaks', () => {
     const page = `<html><body><div class="menu"><a href="/">Home</a></div><div class="col">${PROSE('Loose text')}<br><br>${PROSE('After a break')}<div class="meta">x</div></div></body></html>`;
     expect(extractArticle(page, 'https://x.example/p/1').articleBody).toBe(`${PROSE('Loose text')}\n${PROSE('After a break')}`);

@@ -30,6 +30,27 @@ describe('cleanContent: sign-up boxes', () => {
   });
 });
 
+// Modelled on the same page: the box's consent text is long enough to read as the article's prose.
+const proseSignupBox = `<html><head><title>Deal</title></head><body><main><article>
+  ${paragraphs('The MacBook Pro', 3)}
+  <section class="relative p-8 my-12 border">
+    <div class="font-bold">Deals</div>
+    <div><div class="header-300">Be the first to know!</div><div class="header-600">Get editor selected deals texted right to your phone!</div></div>
+    <form class="flex flex-col"><input type="tel" placeholder="Enter Phone Number"><button>Sign up</button></form>
+    <div class="subtitle-1">By signing up, you agree to receive recurring automated SMS marketing messages at the number provided. Msg and data rates may apply. Up to 2 messages a day. Reply STOP to opt out, HELP for help. Consent is not a condition of purchase. You can change your preferences at any time from the link in each message. See our Privacy Policy and Terms of Use.</div>
+  </section>
+  ${paragraphs('The refurbished model', 3)}
+</article></main></body></html>`;
+
+describe('cleanContent: sign-up boxes that read as prose', () => {
+  it('drops the box although its text would make it part of the article\'s core', () => {
+    const body = extractArticle(proseSignupBox, 'https://example.com/deal').articleBody ?? '';
+    expect(body).toContain('The refurbished model 2 is the laptop');
+    expect(body).not.toContain('Be the first to know');
+    expect(body).not.toContain('By signing up');
+  });
+});
+
 // Modelled on a travel listicle (aaa.com): each item's facts in a list whose items React wraps one by one (`<ul><div><li>`).
 const wrappedListItems = `<html><head><title>Packages</title></head><body><main><article>
   ${paragraphs('The first package', 2)}

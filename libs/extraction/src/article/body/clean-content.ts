@@ -47,6 +47,14 @@ function census(element: DomElement): Census {
 }
 
 /**
+ * A short box around a form is a sign-up box (mashable's "Be the first to know!" between the paragraphs),
+ * though its consent text reads as prose: the article's core must not spare it.
+ */
+export function isSignupBox(element: DomElement, chars: number): boolean {
+  return chars < SIGNUP_BOX_MAX_CHARS && element.querySelector('form') !== null;
+}
+
+/**
  * Readability's conditional cleaning: a container inside the article goes when it reads like
  * furniture — a class that says so, more links than prose, more images or list items than
  * paragraphs, a form, a lone embed. Containers with many commas are prose and stay, and so does

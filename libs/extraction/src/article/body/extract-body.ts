@@ -2,7 +2,7 @@ import { DomDocument, DomElement } from '../../dom';
 import type { BodyChoiceModel } from '../../model/extraction-models';
 import { BodyCandidate, bodyCandidates, chooseBody } from './body-candidates';
 import { isComment, removeBoilerplate } from './boilerplate';
-import { cleanContent } from './clean-content';
+import { cleanContent, isSignupBox } from './clean-content';
 import { bestCandidate, climbToContainer, contains, contentBlocks, proseChars, scoreCandidates } from './main-content';
 import { StatsIndex, collectTextStats, linkDensity } from './text-stats';
 
@@ -29,7 +29,8 @@ const PROSE_BLOCK_SHARE = 0.7;
  * climbed), everything that holds it, and inside it the blocks made of prose and what holds
  * them (not readers' comments, which the likely article often holds when they outweigh it). Page builders name every block of an article a "widget" (Elementor's
  * `elementor-widget-text-editor` > `elementor-widget-container` > paragraphs): pruned by that
- * name, the body was empty.
+ * name, the body was empty. A sign-up box inside the article is not spared, though its consent
+ * text reads as prose (clean-content.ts).
  */
 function articleCore(likelyArticle: DomElement | undefined, prose: Map<DomElement, number>, stats: StatsIndex): Set<DomElement> {
   const core = new Set<DomElement>();
@@ -39,7 +40,7 @@ function articleCore(likelyArticle: DomElement | undefined, prose: Map<DomElemen
     if (chars < PROSE_BLOCK_MIN_CHARS || chars < (stats.get(element)?.chars ?? 0) * PROSE_BLOCK_SHARE || !contains(likelyArticle, element)) continue;
     const path: DomElement[] = [];
     for (let node: DomElement | null = element; node && !core.has(node); node = node.parentElement) path.push(node);
-    if (!path.some(isComment)) for (const node of path) core.add(node);
+    if (!path.some((node) => isComment(node) || isSignupBox(node, stats.get(node)?.chars ?? 0))) for (const node of path) core.add(node);
   }
   return core;
 }
