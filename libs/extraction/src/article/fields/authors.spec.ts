@@ -146,6 +146,15 @@ describe('authorCandidates', () => {
     expect(readings(box('brown rice, or farro, proteins'))).toEqual({});
   });
 
+  it('reads a link to an /authors/ archive as a byline, and every writer of a byline that links each in its own wrapper', () => {
+    expect(readings(`<html><body><h1>Private clouds</h1><div><a href="/blog/authors/emmanuel-oyibo"><img src="/e.png" alt=""><span>Emmanuel Oyibo</span></a></div></body></html>`)).toEqual({
+      'Emmanuel Oyibo': ['authorLink'],
+    });
+    const byline = `<html><body><h1>Best dishwashers</h1><p class="meta">By <strong><a href="/authors/danielle-desiato">Danielle DeSiato</a></strong>, <strong><a href="/authors/donna-enzmann">Donna Enzmann</a></strong></p>
+      <p>${'Dishwashers compared over months of testing. '.repeat(6)}</p><ul class="more"><li><a href="/authors/kevin-ohanlon">Kevin O'Hanlon</a></li></ul></body></html>`;
+    expect(candidates(byline).find((c) => c.features.from_authorLink)?.names).toEqual(['Danielle DeSiato', 'Donna Enzmann']);
+  });
+
   it('reads a "Contributors:" label before the name under the headline', () => {
     expect(readings(`<html><body><h1>Low-light houseplants</h1><div class="tags"><div><strong>Contributors:</strong> Janet Loughrey</div></div></body></html>`)).toEqual({ 'Janet Loughrey': ['bylineText'] });
   });

@@ -2,13 +2,15 @@ import { DomDocument, DomElement, classWords, normalizeSpace, shortTextOf, texts
 import { StructuredData, StructuredRecord, StructuredValue, metaValue, propertyValues } from '../../structured-data';
 import { FeatureValues, LogisticModel, predictProbability } from '../../model/logistic';
 
-// Bylines as themes mark them; a link to an author archive (WordPress, Ghost: /author/<name>) is one too.
+// A link to an author archive (WordPress, Ghost: /author/<name>; headless CMSs, Webflow: /authors/<name>).
+const AUTHOR_ARCHIVE_LINK = 'a[href*="/author/"], a[href*="/authors/"]';
+// Bylines as themes mark them; an author archive link is one too.
 const BYLINE_SELECTORS: [string, string][] = [
   ['relAuthor', '[rel="author"]'],
   ['itempropAuthor', '[itemprop="author"]'],
   ['bylineClass', '.byline, [class*="byline"]'],
   ['authorClass', '.author, .author-name, .post-author'],
-  ['authorLink', 'a[href*="/author/"]'],
+  ['authorLink', AUTHOR_ARCHIVE_LINK],
 ];
 const META_AUTHOR = ['author', 'article:author', 'og:author', 'parsely-author', 'sailthru.author', 'cxenseparse:author', 'dc.creator', 'dcterms.creator'];
 // Scholarly pages (Highwire / Google Scholar tags) give one tag per author, in the paper's order: all of them are the byline.
@@ -29,6 +31,9 @@ const AUTHOR_BOX_LABEL = /^(?:(?:written|article|words|story)\s+by|(?:about\s+th
 const SECTION_HEADING = /\b(?:posts?|articles?|comments?|categor(?:y|ies)|tags|related|recent)\b/i;
 const AUTHOR_BOX_PREFIX = /^(?:written|article|words|story)\s+by\s*:?\s+/i;
 const MAX_NAME_CHARS = 80;
+// A byline of several linked writers: how far up from the first link, and how long its text may be.
+const CO_AUTHOR_LEVELS = 3;
+const MAX_BYLINE_CHARS = 200;
 
 /** One reading of the page's authors, with the signals the author model weighs. */
 export interface AuthorCandidate {
@@ -67,7 +72,7 @@ export function authorCandidates(article: StructuredRecord | undefined, data: St
   for (const n of [1, 2]) if (/^written by$/i.test(metaValue(data, `twitter:label${n}`) ?? '')) add('writtenByLabel', metaValue(data, `twitter:data${n}`) ?? '');
   for (const [source, selector] of BYLINE_SELECTORS) {
     const element = document.querySelectorAll(selector).find((e) => splitNames(normalizeSpace(e.textContent)).length);
-    if (element) add(source, normalizeSpace(element.textContent));
+    if (element) add(source, source === 'authorLink' ? coAuthorLinks(element) : normalizeSpace(element.textContent));
   }
   const authorElements = document.querySelectorAll('[class*=author i]');
   const named = nameOfAuthorClass(authorElements);
@@ -141,6 +146,21 @@ function firstByline(texts: [string, string][], accept: (text: string, previous:
     if (names.length && accept(text, previous, names)) return byline;
   }
   return undefined;
+}
+
+/**
+ * A byline that links each of its writers ("By <a>Jane Doe</a>, <a>John Roe</a>, and <a>Ann Poe</a>",
+ * each link in its own wrapper): the names of the author links beside the first, within a few
+ * levels of it and a byline's length; else the first link's text alone.
+ */
+function coAuthorLinks(first: DomElement): string {
+  let holder = first.parentElement;
+  for (let level = 0; holder && level < CO_AUTHOR_LEVELS; level++, holder = holder.parentElement) {
+    if (normalizeSpace(holder.textContent).length > MAX_BYLINE_CHARS) break;
+    const names = unique(holder.querySelectorAll(AUTHOR_ARCHIVE_LINK).map((e) => normalizeSpace(e.textContent)).filter((t) => splitNames(t).length));
+    if (names.length > 1) return names.join(', ');
+  }
+  return normalizeSpace(first.textContent);
 }
 
 /**
