@@ -92,6 +92,13 @@ describe('authorCandidates', () => {
     expect(readings(page)).toEqual({ 'Angela Holliday-Bell, MD': ['furnitureAuthor'] });
   });
 
+  it('reads the author link (rel="author") of a dropped meta column, as the Guardian places its byline in an <aside>', () => {
+    const page = leanHtml(
+      '<html><body><h1>Five of the best science fiction books of 2025</h1><aside class="dcr-1fnjjtg"><address><div class="dcr-16bbvim"><a rel="author" href="https://www.theguardian.com/profile/adam-roberts">Adam Roberts</a></div></address></aside><p>Text</p></body></html>',
+    );
+    expect(readings(page)).toEqual({ 'Adam Roberts': ['furnitureAuthor'] });
+  });
+
   it("marks a name that is the site's domain (a company's account, not a writer), and not a writer's name", () => {
     const page = (name: string) => `<html><head><script type="application/ld+json">{"@type":"Article","author":{"@type":"Person","name":"${name}"}}</script></head><body><h1>Gym workouts</h1></body></html>`;
     const inHost = (name: string, url: string) => candidates(page(name), url).map((c) => c.features.inHost);

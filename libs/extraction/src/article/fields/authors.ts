@@ -182,11 +182,11 @@ export const FURNITURE_AUTHOR = 'data-furniture-author';
 
 /**
  * The text of the first element whose class words say author ("the-author", "authorName",
- * "post-detail__meta-author"), or of the innermost such element inside it, when it is
- * name-sized and reads as names.
+ * "post-detail__meta-author") or that links to its author (rel="author"), or of the innermost
+ * such element inside it, when it is name-sized and reads as names.
  */
 export function nameOfAuthorClass(authorElements: readonly DomElement[]): string | undefined {
-  const named = innermostFirst(authorElements.filter((e) => classWords(e).includes('author') && splitNames(shortTextOf(e, MAX_NAME_CHARS) ?? '').length));
+  const named = innermostFirst(authorElements.filter((e) => (classWords(e).includes('author') || e.getAttribute('rel') === 'author') && splitNames(shortTextOf(e, MAX_NAME_CHARS) ?? '').length));
   return named && shortTextOf(named, MAX_NAME_CHARS);
 }
 
