@@ -162,6 +162,13 @@ describe('authorCandidates', () => {
     expect(candidates(byline).find((c) => c.features.from_authorLink)?.names).toEqual(['Danielle DeSiato', 'Donna Enzmann']);
   });
 
+  it('reads a name beside the date in a line under the headline without "By", and no name from a line without a date', () => {
+    expect(readings(`<html><body><header><h1>How AI Is Transforming Healthcare</h1><p>Aaron Ricadela | Senior Writer | July 2, 2025</p></header></body></html>`)).toEqual({
+      'Aaron Ricadela': ['bylineText'],
+    });
+    expect(readings(`<html><body><h1>Gym workouts</h1><p>Strength Training | Cardio Plans</p></body></html>`)).toEqual({});
+  });
+
   it('reads a "Contributors:" label before the name under the headline', () => {
     expect(readings(`<html><body><h1>Low-light houseplants</h1><div class="tags"><div><strong>Contributors:</strong> Janet Loughrey</div></div></body></html>`)).toEqual({ 'Janet Loughrey': ['bylineText'] });
   });

@@ -1,6 +1,7 @@
 import { DomDocument, DomElement, classWords, normalizeSpace, shortTextOf, textsAfter } from '../../dom';
 import { StructuredData, StructuredRecord, StructuredValue, metaValue, propertyValues } from '../../structured-data';
 import { FeatureValues, LogisticModel, predictProbability } from '../../model/logistic';
+import { toIsoDate } from './published-date';
 
 // A link to an author archive (WordPress, Ghost: /author/<name>; headless CMSs, Webflow: /authors/<name>).
 const AUTHOR_ARCHIVE_LINK = 'a[href*="/author/"], a[href*="/authors/"]';
@@ -129,7 +130,8 @@ export function authorCandidates(article: StructuredRecord | undefined, data: St
 function bylineAfterHeadline(document: DomDocument): { text: string; underHeadline: boolean } | undefined {
   const h1 = document.querySelector('h1');
   if (!h1) return undefined;
-  const near = firstByline(textsAfter(h1, TEXTS_AFTER_HEADLINE), () => true);
+  const after = textsAfter(h1, TEXTS_AFTER_HEADLINE);
+  const near = firstByline(after, () => true) ?? datedByline(after.slice(0, DATED_BYLINE_TEXTS));
   if (near) return { text: near, underHeadline: true };
   // Most pages have their byline near: the long walk only for the others.
   const far = firstByline(textsAfter(h1, TEXTS_TO_LABELLED_BYLINE).slice(TEXTS_AFTER_HEADLINE), isAuthorBoxByline);
@@ -162,6 +164,22 @@ function coAuthorLinks(first: DomElement): string {
   }
   return normalizeSpace(first.textContent);
 }
+
+/**
+ * A byline without a "By", its name beside the date in one line under the headline ("Aaron
+ * Ricadela | Senior Writer | July 2, 2025", "Dec. 19, 2025 · Niko Matsakis"): the part written
+ * as a name, when another part is a date.
+ */
+function datedByline(texts: [string, string][]): string | undefined {
+  for (const [text] of texts) {
+    const parts = text.split(/\s+[|·•]\s+/);
+    if (parts.length < 2 || text.length > MAX_NAME_CHARS || !parts.some((part) => toIsoDate(part))) continue;
+    const name = parts.find((part) => looksLikeName(part) && !toIsoDate(part));
+    if (name) return name;
+  }
+  return undefined;
+}
+const DATED_BYLINE_TEXTS = 5;
 
 /**
  * Far below the headline a bare "By" starts quotes, comments and related posts: only an
