@@ -43,7 +43,8 @@ const TAGS = /<[^>]*>/g;
 const MARKED_FURNITURE = /^(?:aside|footer|header)$/i;
 const TIME_DATETIME = /<time\b[^>]*\sdatetime=["']([^"']+)/i;
 const YEAR = /\d{4}/;
-const AUTHOR_CLASS = /\sclass=["'][^"']*author/i;
+// An element of an author class, or a link to the author's page (rel="author": the Guardian's byline in its meta column).
+const AUTHOR_MARKUP = /\s(?:class=["'][^"']*|rel=["']?)author/i;
 
 function isKept(block: string, tag: string | undefined): boolean {
   switch (tag?.toLowerCase()) {
@@ -81,7 +82,7 @@ function furnitureDateMark(block: string, tag: string | undefined): string {
 
 /** The name in a dropped aside's, footer's or header's author element, as an empty marked <meta>; else nothing. Only such blocks are parsed. */
 function furnitureAuthorMark(block: string, tag: string | undefined): string {
-  if (tag === undefined || !MARKED_FURNITURE.test(tag) || !AUTHOR_CLASS.test(block)) return '';
-  const name = nameOfAuthorClass(parseLightPage(block).querySelectorAll('[class*=author i]'));
+  if (tag === undefined || !MARKED_FURNITURE.test(tag) || !AUTHOR_MARKUP.test(block)) return '';
+  const name = nameOfAuthorClass(parseLightPage(block).querySelectorAll('[class*=author i], [rel=author]'));
   return name ? `<meta ${FURNITURE_AUTHOR} content="${escapeAttributeValue(name)}">` : '';
 }

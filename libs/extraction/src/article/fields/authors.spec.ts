@@ -92,6 +92,13 @@ describe('authorCandidates', () => {
     expect(readings(page)).toEqual({ 'Angela Holliday-Bell, MD': ['furnitureAuthor'] });
   });
 
+  it('reads the author link (rel="author") of a dropped meta column, as the Guardian places its byline in an <aside>', () => {
+    const page = leanHtml(
+      '<html><body><h1>Five of the best science fiction books of 2025</h1><aside class="dcr-1fnjjtg"><address><div class="dcr-16bbvim"><a rel="author" href="https://www.theguardian.com/profile/adam-roberts">Adam Roberts</a></div></address></aside><p>Text</p></body></html>',
+    );
+    expect(readings(page)).toEqual({ 'Adam Roberts': ['furnitureAuthor'] });
+  });
+
   it("marks a name that is the site's domain (a company's account, not a writer), and not a writer's name", () => {
     const page = (name: string) => `<html><head><script type="application/ld+json">{"@type":"Article","author":{"@type":"Person","name":"${name}"}}</script></head><body><h1>Gym workouts</h1></body></html>`;
     const inHost = (name: string, url: string) => candidates(page(name), url).map((c) => c.features.inHost);
@@ -144,6 +151,22 @@ describe('authorCandidates', () => {
     expect(readings(box('Lauren Vetter, Senior Growth Writer'))).toEqual({ 'Lauren Vetter': ['authorImageAlt'] });
     expect(readings(box('Avatar'))).toEqual({});
     expect(readings(box('brown rice, or farro, proteins'))).toEqual({});
+  });
+
+  it('reads a link to an /authors/ archive as a byline, and every writer of a byline that links each in its own wrapper', () => {
+    expect(readings(`<html><body><h1>Private clouds</h1><div><a href="/blog/authors/emmanuel-oyibo"><img src="/e.png" alt=""><span>Emmanuel Oyibo</span></a></div></body></html>`)).toEqual({
+      'Emmanuel Oyibo': ['authorLink'],
+    });
+    const byline = `<html><body><h1>Best dishwashers</h1><p class="meta">By <strong><a href="/authors/danielle-desiato">Danielle DeSiato</a></strong>, <strong><a href="/authors/donna-enzmann">Donna Enzmann</a></strong></p>
+      <p>${'Dishwashers compared over months of testing. '.repeat(6)}</p><ul class="more"><li><a href="/authors/kevin-ohanlon">Kevin O'Hanlon</a></li></ul></body></html>`;
+    expect(candidates(byline).find((c) => c.features.from_authorLink)?.names).toEqual(['Danielle DeSiato', 'Donna Enzmann']);
+  });
+
+  it('reads a name beside the date in a line under the headline without "By", and no name from a line without a date', () => {
+    expect(readings(`<html><body><header><h1>How AI Is Transforming Healthcare</h1><p>Aaron Ricadela | Senior Writer | July 2, 2025</p></header></body></html>`)).toEqual({
+      'Aaron Ricadela': ['bylineText'],
+    });
+    expect(readings(`<html><body><h1>Gym workouts</h1><p>Strength Training | Cardio Plans</p></body></html>`)).toEqual({});
   });
 
   it('reads a "Contributors:" label before the name under the headline', () => {

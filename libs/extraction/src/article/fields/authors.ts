@@ -1,14 +1,17 @@
 import { DomDocument, DomElement, classWords, normalizeSpace, shortTextOf, textsAfter } from '../../dom';
 import { StructuredData, StructuredRecord, StructuredValue, metaValue, propertyValues } from '../../structured-data';
 import { FeatureValues, LogisticModel, predictProbability } from '../../model/logistic';
+import { toIsoDate } from './published-date';
 
-// Bylines as themes mark them; a link to an author archive (WordPress, Ghost: /author/<name>) is one too.
+// A link to an author archive (WordPress, Ghost: /author/<name>; headless CMSs, Webflow: /authors/<name>).
+const AUTHOR_ARCHIVE_LINK = 'a[href*="/author/"], a[href*="/authors/"]';
+// Bylines as themes mark them; an author archive link is one too.
 const BYLINE_SELECTORS: [string, string][] = [
   ['relAuthor', '[rel="author"]'],
   ['itempropAuthor', '[itemprop="author"]'],
   ['bylineClass', '.byline, [class*="byline"]'],
   ['authorClass', '.author, .author-name, .post-author'],
-  ['authorLink', 'a[href*="/author/"]'],
+  ['authorLink', AUTHOR_ARCHIVE_LINK],
 ];
 const META_AUTHOR = ['author', 'article:author', 'og:author', 'parsely-author', 'sailthru.author', 'cxenseparse:author', 'dc.creator', 'dcterms.creator'];
 // Scholarly pages (Highwire / Google Scholar tags) give one tag per author, in the paper's order: all of them are the byline.
@@ -29,6 +32,9 @@ const AUTHOR_BOX_LABEL = /^(?:(?:written|article|words|story)\s+by|(?:about\s+th
 const SECTION_HEADING = /\b(?:posts?|articles?|comments?|categor(?:y|ies)|tags|related|recent)\b/i;
 const AUTHOR_BOX_PREFIX = /^(?:written|article|words|story)\s+by\s*:?\s+/i;
 const MAX_NAME_CHARS = 80;
+// A byline of several linked writers: how far up from the first link, and how long its text may be.
+const CO_AUTHOR_LEVELS = 3;
+const MAX_BYLINE_CHARS = 200;
 
 /** One reading of the page's authors, with the signals the author model weighs. */
 export interface AuthorCandidate {
@@ -67,7 +73,7 @@ export function authorCandidates(article: StructuredRecord | undefined, data: St
   for (const n of [1, 2]) if (/^written by$/i.test(metaValue(data, `twitter:label${n}`) ?? '')) add('writtenByLabel', metaValue(data, `twitter:data${n}`) ?? '');
   for (const [source, selector] of BYLINE_SELECTORS) {
     const element = document.querySelectorAll(selector).find((e) => splitNames(normalizeSpace(e.textContent)).length);
-    if (element) add(source, normalizeSpace(element.textContent));
+    if (element) add(source, source === 'authorLink' ? coAuthorLinks(element) : normalizeSpace(element.textContent));
   }
   const authorElements = document.querySelectorAll('[class*=author i]');
   const named = nameOfAuthorClass(authorElements);
@@ -124,7 +130,8 @@ export function authorCandidates(article: StructuredRecord | undefined, data: St
 function bylineAfterHeadline(document: DomDocument): { text: string; underHeadline: boolean } | undefined {
   const h1 = document.querySelector('h1');
   if (!h1) return undefined;
-  const near = firstByline(textsAfter(h1, TEXTS_AFTER_HEADLINE), () => true);
+  const after = textsAfter(h1, TEXTS_AFTER_HEADLINE);
+  const near = firstByline(after, () => true) ?? datedByline(after.slice(0, DATED_BYLINE_TEXTS));
   if (near) return { text: near, underHeadline: true };
   // Most pages have their byline near: the long walk only for the others.
   const far = firstByline(textsAfter(h1, TEXTS_TO_LABELLED_BYLINE).slice(TEXTS_AFTER_HEADLINE), isAuthorBoxByline);
@@ -142,6 +149,37 @@ function firstByline(texts: [string, string][], accept: (text: string, previous:
   }
   return undefined;
 }
+
+/**
+ * A byline that links each of its writers ("By <a>Jane Doe</a>, <a>John Roe</a>, and <a>Ann Poe</a>",
+ * each link in its own wrapper): the names of the author links beside the first, within a few
+ * levels of it and a byline's length; else the first link's text alone.
+ */
+function coAuthorLinks(first: DomElement): string {
+  let holder = first.parentElement;
+  for (let level = 0; holder && level < CO_AUTHOR_LEVELS; level++, holder = holder.parentElement) {
+    if (normalizeSpace(holder.textContent).length > MAX_BYLINE_CHARS) break;
+    const names = unique(holder.querySelectorAll(AUTHOR_ARCHIVE_LINK).map((e) => normalizeSpace(e.textContent)).filter((t) => splitNames(t).length));
+    if (names.length > 1) return names.join(', ');
+  }
+  return normalizeSpace(first.textContent);
+}
+
+/**
+ * A byline without a "By", its name beside the date in one line under the headline ("Aaron
+ * Ricadela | Senior Writer | July 2, 2025", "Dec. 19, 2025 · Niko Matsakis"): the part written
+ * as a name, when another part is a date.
+ */
+function datedByline(texts: [string, string][]): string | undefined {
+  for (const [text] of texts) {
+    const parts = text.split(/\s+[|·•]\s+/);
+    if (parts.length < 2 || text.length > MAX_NAME_CHARS || !parts.some((part) => toIsoDate(part))) continue;
+    const name = parts.find((part) => looksLikeName(part) && !toIsoDate(part));
+    if (name) return name;
+  }
+  return undefined;
+}
+const DATED_BYLINE_TEXTS = 5;
 
 /**
  * Far below the headline a bare "By" starts quotes, comments and related posts: only an
@@ -162,11 +200,11 @@ export const FURNITURE_AUTHOR = 'data-furniture-author';
 
 /**
  * The text of the first element whose class words say author ("the-author", "authorName",
- * "post-detail__meta-author"), or of the innermost such element inside it, when it is
- * name-sized and reads as names.
+ * "post-detail__meta-author") or that links to its author (rel="author"), or of the innermost
+ * such element inside it, when it is name-sized and reads as names.
  */
 export function nameOfAuthorClass(authorElements: readonly DomElement[]): string | undefined {
-  const named = innermostFirst(authorElements.filter((e) => classWords(e).includes('author') && splitNames(shortTextOf(e, MAX_NAME_CHARS) ?? '').length));
+  const named = innermostFirst(authorElements.filter((e) => (classWords(e).includes('author') || e.getAttribute('rel') === 'author') && splitNames(shortTextOf(e, MAX_NAME_CHARS) ?? '').length));
   return named && shortTextOf(named, MAX_NAME_CHARS);
 }
 

@@ -235,6 +235,18 @@ describe('dateCandidates', () => {
     expect(onlyShown(`<html><body><h1>Title</h1><p>January 2, 2025</p><p>March 3, 2025</p></body></html>`)).toEqual([['2025-01-02', 0], ['2025-03-03', 0]]);
   });
 
+  it("measures how far each day lies from the page's first and last days (a next-week fix against a guide refreshed years later)", () => {
+    const html = `<html><head><meta property="article:published_time" content="2019-03-20T09:00:00+00:00"><meta property="article:modified_time" content="2019-03-27T09:00:00+00:00"></head>
+      <body><h1>Best VPNs</h1><p>Updated March 11, 2026</p></body></html>`;
+    const distances = Object.fromEntries(
+      dateCandidates(undefined, readStructuredData(parseLightPage(html), 'https://blog.example/p'), parseLightPage(html), 'https://blog.example/p').map((c) => [
+        c.iso.slice(0, 10),
+        [c.features.afterEarliest, c.features.beforeLatest, c.features.span].map((v) => Math.round(Math.expm1(v))),
+      ]),
+    );
+    expect(distances).toEqual({ '2019-03-20': [0, 2548, 2548], '2019-03-27': [7, 2541, 2548], '2026-03-11': [2548, 0, 2548] });
+  });
+
   it('gives nothing for a page without a date', () => {
     expect(candidatesOf('<html><body><h1>Contact us</h1><p>Call 555-0100, open 9:00 to 17:00.</p></body></html>', 'https://shop.example/contact')).toEqual({});
   });

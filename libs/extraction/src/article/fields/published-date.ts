@@ -68,6 +68,7 @@ const MONTH_NAMES = [
 // Class and id words of an element that shows the date.
 const DATE_WORDS = new Set(['date', 'dates', 'dateline', 'published', 'publish', 'pubdate', 'timestamp', 'posted', 'datetime', 'time']);
 export const MAX_DATE_TEXT = 80;
+const DAY_MS = 86_400_000;
 // A label alone in its text ("Published on", "Last updated:"): its date is the next text.
 const MAX_LABEL = 30;
 const MAX_HEADLINE_TEXT = 300;
@@ -237,6 +238,10 @@ function groupedByDay(sightings: Sighting[], monthFirst: boolean): DateCandidate
     features.days = Math.min(sorted.length, 5);
     features.latest = sorted.length > 1 && day === sorted[sorted.length - 1] ? 1 : 0;
     features.earliest = sorted.length > 1 && day === sorted[0] ? 1 : 0;
+    // How far the day lies from the page's first and last days (log days): a typo fixed the next week or a guide refreshed years later.
+    features.afterEarliest = Math.log1p((Date.parse(day) - Date.parse(sorted[0])) / DAY_MS);
+    features.beforeLatest = Math.log1p((Date.parse(sorted[sorted.length - 1]) - Date.parse(day)) / DAY_MS);
+    features.span = Math.log1p((Date.parse(sorted[sorted.length - 1]) - Date.parse(sorted[0])) / DAY_MS);
     return { iso: entry.iso, raw: entry.raw, features };
   });
 }
