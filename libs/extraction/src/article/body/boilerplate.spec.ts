@@ -151,3 +151,47 @@ describe('removeBoilerplate: BEM names', () => {
     expect(body).toContain('A drone suits beginners');
   });
 });
+
+// Modelled on a solar installation guide (energysage.com): each step's text sits in an accordion panel
+// that a script opens ("es-accordion" > `<div style="display:none">`), and the whole timeline was dropped as hidden.
+const accordionStep = (title: string, topic: string) =>
+  `<div class="es-accordion es-accordion--default"><button aria-expanded="false">${title}</button><div style="display:none;">${paragraph(topic)}</div></div>`;
+const guideWithAccordion = `<html><head><title>Solar panel installation guide</title></head><body><main><article>
+  <h1>Solar panel installation guide</h1>
+  ${paragraph('Choosing an installer')}
+  ${paragraph('Comparing quotes')}
+  <div class="es-accordion-list">${accordionStep('Weeks 1-2', 'Signing the contract')}${accordionStep('Weeks 3-4', 'The site survey')}</div>
+  <div class="promo-bar" style="display:none"><p>Get a free quote from a vetted installer in your area today and save on your first year of solar energy.</p></div>
+</article></main></body></html>`;
+
+describe('removeBoilerplate: collapsed panels', () => {
+  it("keeps an accordion's hidden panels, which the reader opens to read the steps", () => {
+    const body = extractArticle(guideWithAccordion, 'https://example.com/solar/guide').articleBody ?? '';
+    expect(body).toContain('Signing the contract is one of the first commands');
+    expect(body).toContain('The site survey is one of the first commands');
+  });
+
+  it('still drops a hidden block that no accordion names', () => {
+    const body = extractArticle(guideWithAccordion, 'https://example.com/solar/guide').articleBody ?? '';
+    expect(body).toContain('Comparing quotes');
+    expect(body).not.toContain('Get a free quote');
+  });
+});
+
+// Modelled on an investing guide (fool.com): React's streamed rendering sends the article's sections as
+// `<div hidden id="S:1">` at the end of the body, each moved into place by a script; all but one were dropped as hidden.
+const segment = (n: number, topic: string) => `<div hidden id="S:${n}"><section><h2>${topic}</h2>${paragraph(topic)}${paragraph(`${topic}, again,`)}</section></div>`;
+const streamedPage = `<html><head><title>How to invest in index funds</title></head><body>
+  <main><h1>How to invest in index funds</h1><template id="B:1"></template><template id="B:2"></template><template id="B:3"></template></main>
+  ${segment(1, 'Choosing an index')}${segment(2, 'Buying fund shares')}${segment(3, 'Tax considerations')}
+  <div hidden><p>Our newsletter brings you the best stock ideas every week, straight to your inbox, for free.</p></div>
+  <script>$RC("B:1","S:1");$RC("B:2","S:2");$RC("B:3","S:3")</script>
+</body></html>`;
+
+describe('removeBoilerplate: streamed segments', () => {
+  it("keeps React's streamed segments, which the reader sees once the script moves them", () => {
+    const body = extractArticle(streamedPage, 'https://example.com/invest/index-funds').articleBody ?? '';
+    for (const topic of ['Choosing an index', 'Buying fund shares', 'Tax considerations']) expect(body).toContain(`${topic} is one of the first commands`);
+    expect(body).not.toContain('Our newsletter brings you');
+  });
+});

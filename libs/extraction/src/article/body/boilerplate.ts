@@ -111,12 +111,38 @@ export function looksLikeBoilerplate(element: DomElement, commentsAreFurniture =
  */
 const HIDING_CLASSES = new Set(['hidden', 'is-hidden', 'd-none', 'hide', 'invisible']);
 
+/**
+ * React's streamed rendering sends each late part of a page as `<div hidden id="S:3">` at the
+ * end of the body, and a script shows it in its place: the reader sees it (a whole article on fool.com).
+ */
+const STREAMED_SEGMENT_ID = /^S:\d+$/;
+
 export function isHidden(element: DomElement): boolean {
+  if (STREAMED_SEGMENT_ID.test(element.getAttribute('id') ?? '')) return false;
   if (element.hasAttribute('hidden') || element.getAttribute('aria-hidden') === 'true') return true;
   const names = element.getAttribute('class');
   if (names && names.split(/\s+/).some((name) => HIDING_CLASSES.has(name))) return true;
   const style = element.getAttribute('style');
   return style !== null && HIDDEN_STYLE.test(style);
+}
+
+/**
+ * Words naming a collapsible panel: an FAQ's answers, an accordion's sections, a "show more"
+ * toggle. Hidden until the reader opens them, they are the article's text all the same.
+ */
+const COLLAPSIBLE_WORDS = new Set(['accordion', 'collapse', 'collapsed', 'collapsible', 'faq', 'faqs', 'expandable', 'expander', 'disclosure', 'toggle']);
+const COLLAPSIBLE_NAME_LEVELS = 3;
+
+/**
+ * A panel hidden until opened, named so itself or by the item holding it. Not an `aria-hidden`
+ * one: that hides a copy or a decoration from screen readers (and mobile menus that open the same way).
+ */
+function isCollapsedPanel(element: DomElement): boolean {
+  if (element.getAttribute('aria-hidden') === 'true') return false;
+  for (let node: DomElement | null = element, level = 0; node && level < COLLAPSIBLE_NAME_LEVELS; node = node.parentElement, level++) {
+    if (classAndCompoundWords(node).some((word) => COLLAPSIBLE_WORDS.has(word))) return true;
+  }
+  return false;
 }
 
 /**
@@ -142,7 +168,7 @@ export function removeBoilerplate(
       // a syntax highlighter names its spans for what the code holds: "hljs-comment", "token tag", "nav"
       const ownWords = PHRASING_TAGS.has(tag) && (element.localName === 'p' || inCode);
       const namedFurniture = tag !== 'body' && !ownWords && looksLikeBoilerplate(child, commentsAreFurniture) && !articleProse(child);
-      if (NON_CONTENT_TAGS.has(tag) || (FURNITURE_TAGS.has(tag) && !holdsMostProse(child)) || ((isHidden(child) || namedFurniture) && !holdsArticle(child))) doomed.push(child);
+      if (NON_CONTENT_TAGS.has(tag) || (FURNITURE_TAGS.has(tag) && !holdsMostProse(child)) || (((isHidden(child) && !isCollapsedPanel(child)) || namedFurniture) && !holdsArticle(child))) doomed.push(child);
       else visit(child, inCode || tag === 'pre' || tag === 'code');
     }
   };

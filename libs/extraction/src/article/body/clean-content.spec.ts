@@ -68,3 +68,28 @@ describe('cleanContent: list items wrapped one by one', () => {
     expect(body).toContain('Trip Details: A 10-day journey');
   });
 });
+
+// Modelled on a maintenance guide (jiffylube.com) and a ranking (menlocoaching.com): a section with a paragraph of prose and
+// a list of more items than paragraphs was judged a box of list items and dropped; a product card of pros and cons is one.
+const sectionWithList = `<html><head><title>Maintenance schedule</title></head><body><main><article>
+  ${paragraphs('The first car', 3)}
+  <div class="resource-block"><h2>Every 30,000 miles</h2><p>${sentence('The 30,000-mile service')} ${sentence('A fuel filter')}</p>
+    <ul><li>Hoses</li><li>Lights</li><li>Tire inflation and condition</li><li>Wiper blades</li><li>Fuel filter</li></ul></div>
+  <div class="card"><h3>Best for recovery</h3><span>Credit: the shop</span>
+    <ul><li>Soft, well-cushioned feel</li><li>Durable outsole</li></ul><ul><li>Heavy</li><li>Pricey</li></ul></div>
+  ${paragraphs('The second car', 3)}
+</article></main></body></html>`;
+
+describe('cleanContent: prose with lists', () => {
+  it('keeps a section of prose whose list has more items than the section has paragraphs', () => {
+    const body = extractArticle(sectionWithList, 'https://example.com/schedule').articleBody ?? '';
+    expect(body).toContain('The 30,000-mile service is the laptop');
+    expect(body).toContain('Tire inflation and condition');
+  });
+
+  it('still drops a card that is little but its lists', () => {
+    const body = extractArticle(sectionWithList, 'https://example.com/schedule').articleBody ?? '';
+    expect(body).toContain('The second car 2 is the laptop');
+    expect(body).not.toContain('Durable outsole');
+  });
+});

@@ -10,6 +10,8 @@ const LINK_LIST_DENSITY = 0.7;
 /** A box around a form with more text than this is more than a sign-up box (a page's sections each ending in a contact form). */
 const SIGNUP_BOX_MAX_CHARS = 600;
 const EMBED_TAGS = new Set(['iframe', 'object', 'embed']);
+/** A container with this much text outside its lists is prose with lists in it (a ranking's entry, a section and its steps), not a box of list items. */
+const PROSE_BESIDE_LISTS_CHARS = 300;
 
 interface Census {
   chars: number;
@@ -57,7 +59,7 @@ export function isSignupBox(element: DomElement, chars: number): boolean {
 /**
  * Readability's conditional cleaning: a container inside the article goes when it reads like
  * furniture — a class that says so, more links than prose, more images or list items than
- * paragraphs, a form, a lone embed. Containers with many commas are prose and stay, and so does
+ * paragraphs (and little text besides the lists), a form, a lone embed. Containers with many commas are prose and stay, and so does
  * the article's core (its prose blocks, measured before pruning: a section citing many sources
  * has a fifth of its text in links, a listicle's section more list items than paragraphs).
  */
@@ -78,7 +80,7 @@ function isFurniture(element: DomElement, core: ReadonlySet<DomElement>, formsHe
   const linkDensity = count.chars ? count.linkChars / count.chars : 0;
   return (
     (!inFigure && count.images > 1 && count.paragraphs / count.images < 0.5) ||
-    (!isList && count.listItems > count.paragraphs) ||
+    (!isList && count.listItems > count.paragraphs && count.chars - count.listChars < PROSE_BESIDE_LISTS_CHARS) ||
     (count.chars < SIGNUP_BOX_MAX_CHARS && formsHeld.has(element)) ||
     (!isList && !inFigure && count.chars < 25 && (count.images === 0 || count.images > 2) && linkDensity > 0) ||
     (!isList && weight < 25 && linkDensity > 0.2) ||
