@@ -433,8 +433,8 @@ function writeJson(path: string, results: Results, targets: Target[], o: ProxyBe
 
 /**
  * What of a proxy's RSS is V8's, from its Prometheus metrics: the JS heap's size and use and
- * the memory outside it (buffers, TLS); empty for a proxy without metrics. Tells a heap that
- * grows from headroom the allocator keeps.
+ * the memory outside it (buffers, TLS); empty for a proxy without metrics. A heap whose use
+ * jumps and falls back holds garbage not collected yet, not a leak.
  */
 async function heapOf(proxy: ProxyUnderTest): Promise<string> {
   if (!proxy.metrics) return '';
@@ -465,16 +465,18 @@ async function soak(bin: string, origin: Origin, targets: Target[], seconds: num
     runLoadgen(bin, { url: `${origin.httpsUrl}/1k`, proxy: proxy.url, concurrency: 4, seconds, caFiles, expectBytes: BODY_1K, keepAlive: false }),
   ];
   const samples: number[] = [];
+  const printed: Promise<void>[] = [];
   const started = Date.now();
   const timer = setInterval(() => {
     const u = processUsage(proxy.pid);
     if (!u) return;
     samples.push(u.rssMb);
     const at = Math.round((Date.now() - started) / 1000);
-    void heapOf(proxy).then((heap) => console.log(`  ${at} s: RSS ${u.rssMb.toFixed(0)} MB${heap}`));
+    printed.push(heapOf(proxy).then((heap) => console.log(`  ${at} s: RSS ${u.rssMb.toFixed(0)} MB${heap}`)));
   }, 10_000);
   const results = await Promise.allSettled(loads);
   clearInterval(timer);
+  await Promise.all(printed);
   const names = ['HTTP 1 KB', 'HTTPS kept tunnel', 'HTTPS new connection'];
   results.forEach((r, i) => {
     if (r.status === 'rejected') console.log(`  ${names[i]}: failed: ${(r.reason as Error).message}`);
