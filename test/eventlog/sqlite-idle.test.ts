@@ -132,4 +132,22 @@ describe('WalCheckpointer', () => {
       busy.close();
     }
   }, 30_000);
+
+  it('has let go of a file before its close() resolves when the thread of a file closed just before is still ending', async () => {
+    for (let round = 0; round < 10; round++) {
+      const dir = mkdtempSync(join(tmpdir(), 'crawlhub-handover-'));
+      const [first, second] = [join(dir, 'first.db'), join(dir, 'second.db')];
+      // The first file is the thread's last: closing it ends that thread, and the next
+      // file starts a thread of its own while the first one is still ending.
+      const firstClosed = new WalCheckpointer(first).close();
+      await new WalCheckpointer(second).close();
+      // The thread opens (so creates) a file it checkpoints: by now it has, and closed it.
+      expect(readdirSync(dir)).toContain('second.db');
+      await firstClosed;
+      for (const f of readdirSync(dir)) unlinkSync(join(dir, f));
+      await sleep(200);
+      expect(readdirSync(dir)).toEqual([]);
+      rmdirSync(dir);
+    }
+  }, 30_000);
 });

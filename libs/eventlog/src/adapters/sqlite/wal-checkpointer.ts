@@ -62,8 +62,12 @@ setInterval(() => { for (const [file, f] of files) turn(file, f, false); }, work
 /** The checkpoint thread of this JS thread, while some file uses it. */
 let thread: { worker: Worker; files: number } | null = null;
 
-/** The closes waiting for the thread to let go of their file, by ticket. */
-const releases = new Map<number, () => void>();
+/**
+ * The closes waiting for a thread to let go of their file, by ticket, with the thread
+ * asked: a thread that ends releases only its own (the thread of a closed last file can
+ * end after a new one has taken a file that is closing now).
+ */
+const releases = new Map<number, { worker: Worker; release: () => void }>();
 let nextTicket = 0;
 
 function checkpointThread(): Worker {
@@ -78,7 +82,7 @@ function checkpointThread(): Worker {
     worker.on('exit', () => {
       if (thread?.worker === worker) thread = null;
       // A thread that ended holds no file: nobody waits on it any longer.
-      for (const ticket of [...releases.keys()]) releaseOf(ticket);
+      for (const [ticket, waiting] of [...releases]) if (waiting.worker === worker) releaseOf(ticket);
     });
     thread = { worker, files: 0 };
   }
@@ -86,7 +90,7 @@ function checkpointThread(): Worker {
 }
 
 function releaseOf(ticket: number): void {
-  releases.get(ticket)?.();
+  releases.get(ticket)?.release();
   releases.delete(ticket);
 }
 
@@ -129,11 +133,11 @@ export class WalCheckpointer {
     if (this.closed || !thread) return Promise.resolve();
     this.closed = true;
     const ticket = nextTicket++;
-    const released = new Promise<void>((resolve) => releases.set(ticket, resolve));
-    thread.worker.postMessage({ remove: this.file, ticket });
+    const { worker } = thread;
+    const released = new Promise<void>((resolve) => releases.set(ticket, { worker, release: resolve }));
+    worker.postMessage({ remove: this.file, ticket });
     if (--thread.files === 0) {
       // The thread's last file: it ends once it has closed the connection.
-      const { worker } = thread;
       thread = null;
       void released.then(() => worker.terminate());
     }
