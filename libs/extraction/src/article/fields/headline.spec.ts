@@ -15,6 +15,7 @@ function candidatesOf(html: string) {
         linksHome: c.features.linksHome,
         titleClass: c.features.titleClass,
         slugShare: c.features.slugShare,
+        bar: c.features.bar,
       },
     ]),
   );
@@ -84,6 +85,15 @@ describe('headlineCandidates', () => {
     expect(found['How To Get Toddlers To Sleep In Their Own Bed']).toBe(1);
     expect(found['Toddler Sleep Training']).toBeCloseTo(1 / 7);
     expect(candidatesOf(html)['Toddler Sleep Training'].slugShare).toBe(0);
+  });
+
+  it('notes a " | " in a candidate (a site\'s or a section\'s separator), not a dash (it also joins a headline\'s own parts)', () => {
+    const html = `<html><head><title>How to help babies sleep through the night | Patient Education | Children's Hospital</title></head>
+      <body><h1>The Programming Language Death Spiral - How Small Languages Die</h1></body></html>`;
+    const found = candidatesOf(html);
+    expect(found["How to help babies sleep through the night | Patient Education | Children's Hospital"]).toMatchObject({ sources: ['title'], bar: 1 });
+    expect(found['How to help babies sleep through the night']).toMatchObject({ sources: ['firstPart'], bar: 0 });
+    expect(found['The Programming Language Death Spiral - How Small Languages Die']).toMatchObject({ sources: ['h1'], bar: 0 });
   });
 
   it('offers the part of the <h1> and of the titles before their first separator (a subtitle or a section follows it there)', () => {

@@ -77,6 +77,8 @@ export function headlineCandidates(article: StructuredRecord | undefined, data: 
     features.logWords = Math.log1p(words);
     features.fewWords = words <= 2 ? 1 : 0;
     features.separator = SEPARATOR.test(text) ? 1 : 0;
+    // A bar is the site's or a section's separator; a dash also joins a headline's own parts.
+    features.bar = /\s\|\s/.test(text) ? 1 : 0;
     features.namesSite = siteName && keys[i].includes(siteName) ? 1 : 0;
     features.isSiteName = siteName && keys[i] === siteName ? 1 : 0;
     features.h1Count = h1Count;
