@@ -15,6 +15,7 @@ function candidatesOf(html: string) {
         linksHome: c.features.linksHome,
         titleClass: c.features.titleClass,
         slugShare: c.features.slugShare,
+        bar: c.features.bar,
       },
     ]),
   );
@@ -64,7 +65,7 @@ describe('headlineCandidates', () => {
     const html = `<html><head><title>Critics’ Choice 2025 – Artlyst - Artlyst</title><meta property="og:site_name" content="Artlyst"></head>
       <body><h1>Critics’ Choice 2025 – Artlyst</h1><h1>Artlyst Picks of the Week</h1></body></html>`;
     const found = candidatesOf(html);
-    expect(found['Critics’ Choice 2025']).toMatchObject({ sources: ['h1Cut', 'titleCut'] });
+    expect(found['Critics’ Choice 2025']).toMatchObject({ sources: ['h1Cut', 'titleCut', 'firstPart'] });
     expect(found['Critics’ Choice 2025 – Artlyst']).toMatchObject({ sources: ['h1'] });
     expect(found['Artlyst Picks of the Week']).toMatchObject({ sources: ['laterH1'] });
     expect(found['Picks of the Week']).toBeUndefined();
@@ -84,5 +85,24 @@ describe('headlineCandidates', () => {
     expect(found['How To Get Toddlers To Sleep In Their Own Bed']).toBe(1);
     expect(found['Toddler Sleep Training']).toBeCloseTo(1 / 7);
     expect(candidatesOf(html)['Toddler Sleep Training'].slugShare).toBe(0);
+  });
+
+  it('notes a " | " in a candidate (a site\'s or a section\'s separator), not a dash (it also joins a headline\'s own parts)', () => {
+    const html = `<html><head><title>How to help babies sleep through the night | Patient Education | Children's Hospital</title></head>
+      <body><h1>The Programming Language Death Spiral - How Small Languages Die</h1></body></html>`;
+    const found = candidatesOf(html);
+    expect(found["How to help babies sleep through the night | Patient Education | Children's Hospital"]).toMatchObject({ sources: ['title'], bar: 1 });
+    expect(found['How to help babies sleep through the night']).toMatchObject({ sources: ['firstPart'], bar: 0 });
+    expect(found['The Programming Language Death Spiral - How Small Languages Die']).toMatchObject({ sources: ['h1'], bar: 0 });
+  });
+
+  it('offers the part of the <h1> and of the titles before their first separator (a subtitle or a section follows it there)', () => {
+    const html = `<html><head><title>Best Residential Movers in NYC 2025 | Top 19 Companies | Supermove</title><meta property="og:site_name" content="Supermove"></head>
+      <body><h1>Best Residential Movers in NYC 2025 | Top 19 Companies</h1><p>Text.</p></body></html>`;
+    const found = candidatesOf(html);
+    expect(found['Best Residential Movers in NYC 2025']).toMatchObject({ sources: ['firstPart'] });
+    expect(found['Best Residential Movers in NYC 2025 | Top 19 Companies']).toMatchObject({ sources: ['h1', 'titleCut'] });
+    // A single word before the separator is too little to be a headline.
+    expect(Object.keys(candidatesOf(`<html><head><title>Park webcams</title></head><body><h1>Webcams - Yosemite</h1></body></html>`))).not.toContain('Webcams');
   });
 });

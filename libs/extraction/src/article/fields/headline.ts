@@ -3,7 +3,7 @@ import { StructuredData, StructuredRecord, metaValue, propertyText } from '../..
 import { FeatureValues, LogisticModel, predictProbability } from '../../model/logistic';
 
 /** Where a headline candidate comes from (each is a feature of the headline model). */
-const SOURCES = ['structuredHeadline', 'structuredName', 'ogTitle', 'twitterTitle', 'h1', 'laterH1', 'h1Cut', 'ogTitleCut', 'titleCut', 'title'] as const;
+const SOURCES = ['structuredHeadline', 'structuredName', 'ogTitle', 'twitterTitle', 'h1', 'laterH1', 'h1Cut', 'ogTitleCut', 'titleCut', 'title', 'firstPart'] as const;
 type Source = (typeof SOURCES)[number];
 
 export interface HeadlineCandidate {
@@ -14,6 +14,8 @@ export interface HeadlineCandidate {
 // " | Site", " - Site", " — Site", " · Site", " • Site", " » Site" at the end of a title; ": Site" is too often part of the headline.
 const SITE_TAIL = /\s+[|–—·•»-]\s+[^|–—·•»]+$/;
 const SEPARATOR = /\s[|–—·•»-]\s/;
+// Everything from a title's first separator on: a subtitle or a section's name ("Post | Top 19 Companies", "Post – Part 1").
+const FROM_FIRST_SEPARATOR = /\s+[|–—·•»-]\s.*$/;
 // What may stand between a title and the site's name when the name is known: "Blog: Post", "site.com Post", "Post | Blog".
 const NAME_SEPARATOR = '[\\s|–—·•»:-]';
 // Class or id words of a heading styled as the page's title ("entry-title", "post-headline", "mainHeading").
@@ -35,6 +37,8 @@ export function headlineCandidates(article: StructuredRecord | undefined, data: 
   // The site's names: a title starting or ending with one of them is cut there ("Blog: Post", "site.com Post").
   const siteNames = [metaValue(data, 'og:site_name'), ...homeTexts, hostName(baseUrl)];
   const h1Cut = h1Texts[0] && withoutSiteName(h1Texts[0], siteNames, 'heading');
+  const ogCut = og && withoutSiteName(og, siteNames);
+  const titleCut = withoutSiteName(title, siteNames);
   const found: [Source, string | undefined][] = [
     ['structuredHeadline', propertyText(article, 'headline')],
     ['structuredName', propertyText(article, 'name')],
@@ -44,9 +48,11 @@ export function headlineCandidates(article: StructuredRecord | undefined, data: 
     // An <h1> that repeats the <title>, tail and all ("Post | Opinion", "Post – Site"); only its
     // end is cut: a heading often starts with the brand it is about ("Docker Hardened Images").
     ['h1Cut', h1Cut !== h1Texts[0] ? h1Cut : undefined],
-    ['ogTitleCut', og && withoutSiteName(og, siteNames)],
-    ['titleCut', withoutSiteName(title, siteNames)],
+    ['ogTitleCut', ogCut],
+    ['titleCut', titleCut],
     ['title', title],
+    // The part before the first separator of the <h1> and of the cut titles, when a subtitle follows the headline there.
+    ...[h1Texts[0], ogCut, titleCut].map((text): [Source, string | undefined] => ['firstPart', text && firstPart(text)]),
   ];
   const texts = found.map(([source, text]) => [source, normalizeSpace(text)] as const).filter(([, text]) => text);
   const keys = texts.map(([, text]) => headlineKey(text));
@@ -71,6 +77,8 @@ export function headlineCandidates(article: StructuredRecord | undefined, data: 
     features.logWords = Math.log1p(words);
     features.fewWords = words <= 2 ? 1 : 0;
     features.separator = SEPARATOR.test(text) ? 1 : 0;
+    // A bar is the site's or a section's separator; a dash also joins a headline's own parts.
+    features.bar = /\s\|\s/.test(text) ? 1 : 0;
     features.namesSite = siteName && keys[i].includes(siteName) ? 1 : 0;
     features.isSiteName = siteName && keys[i] === siteName ? 1 : 0;
     features.h1Count = h1Count;
@@ -131,6 +139,12 @@ function headingText(heading: DomElement): string {
   let text = normalizeSpace(layoutText(heading, ''));
   for (const time of heading.querySelectorAll('time')) text = text.replace(normalizeSpace(layoutText(time, '')), '');
   return normalizeSpace(text);
+}
+
+/** The text before its first separator, when that leaves more than one word (else nothing). */
+function firstPart(text: string): string | undefined {
+  const head = text.replace(FROM_FIRST_SEPARATOR, '');
+  return head !== text && headlineKey(head).includes(' ') ? head : undefined;
 }
 
 /** Whether the heading is, holds or sits inside a link to the site's home page. */
