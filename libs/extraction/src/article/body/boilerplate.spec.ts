@@ -64,6 +64,35 @@ describe('removeBoilerplate: page builders', () => {
   });
 });
 
+// Modelled on a bank's tips page built with HubSpot (cbcbank.com): every row, column and module is
+// named a widget ("widget-span widget-type-cell" > "widget-type-custom_widget" > "hs_cos_wrapper_widget"),
+// each tip in its own row; the body kept the row the scoring chose and pruned the others as sidebar widgets.
+const hubspotRow = (tip: string) =>
+  `<div class="row-fluid-wrapper dnd-section"><div class="row-fluid"><div class="span12 widget-span widget-type-cell dnd-column">
+    <div class="span12 widget-span widget-type-custom_widget dnd-module"><div class="hs_cos_wrapper hs_cos_wrapper_widget hs_cos_wrapper_type_rich_text">
+      <h2>${tip}</h2><p>${tip} is the step this part of the guide explains, with an example budget, the accounts that help and the mistakes that cost working adults the most.</p>
+      <p>Most readers can start ${tip.toLowerCase()} this month, and the sooner they do, the longer compound interest works for them.</p>
+    </div></div></div></div></div>`;
+const hubspotPage = `<html><head><title>Top financial tips</title></head><body><main><div class="span12 widget-span widget-type-cell">
+  ${['Set your goals', 'Track your spending', 'Build an emergency fund', 'Automate your savings'].map(hubspotRow).join('')}
+  </div>
+  <div class="widget widget_recent_entries"><h3>Recent posts</h3><ul><li><a href="/a">Five ways to save on groceries this autumn</a></li><li><a href="/b">How to open a checking account online</a></li></ul></div>
+</main></body></html>`;
+
+describe('removeBoilerplate: page builders that name every block a widget', () => {
+  it("keeps every section of a page whose blocks, holding most of its prose, are all named widgets (HubSpot)", () => {
+    const body = extractArticle(hubspotPage, 'https://example.com/top-financial-tips').articleBody ?? '';
+    for (const tip of ['Set your goals', 'Track your spending', 'Build an emergency fund', 'Automate your savings']) {
+      expect(body).toContain(`${tip} is the step this part of the guide explains`);
+    }
+  });
+
+  it('still drops a widget outside the blocks that hold the prose', () => {
+    const body = extractArticle(hubspotPage, 'https://example.com/top-financial-tips').articleBody ?? '';
+    expect(body).not.toContain('Five ways to save on groceries');
+  });
+});
+
 // Modelled on a research brief (kff.org): a heading's anchor id is made from its words, and
 // "what-share-of-adolescents-…" said share, so the sub-heading was pruned as a share bar.
 const findings = (topic: string) =>

@@ -41,6 +41,51 @@ const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
  */
 const BUILDER_FRAMES = /(?<!\S)elementor-widget(?=-|\s|$)/g;
 
+/**
+ * Page builders name every block a widget: HubSpot's rows and modules ("widget-span
+ * widget-type-cell" > "widget-span widget-type-custom_widget" > "hs_cos_wrapper_widget"),
+ * SiteOrigin's panels ("so-panel widget widget_sow-editor"). A sidebar's widgets hold a little
+ * of the page's prose; when the blocks named "widget" hold most of it, the word says how the
+ * page is built, and reading it as furniture dropped the article's sections (or chose a form).
+ */
+const BUILDER_BLOCKS_SHARE = 0.5;
+const WIDGET_NAME = /widget/gi;
+
+/** The page's outermost elements named a widget, when they hold most of its prose (`prose`: each element's prose characters). */
+function builderWidgets(root: DomElement, prose: Map<DomElement, number>): DomElement[] | undefined {
+  const widgets: DomElement[] = [];
+  let widgetProse = 0;
+  const visit = (element: DomElement) => {
+    for (const child of Array.from(element.children)) {
+      if (!prose.has(child)) continue;
+      if (classAndCompoundWords(child).includes('widget')) {
+        widgets.push(child);
+        widgetProse += prose.get(child) ?? 0;
+      } else visit(child);
+    }
+  };
+  visit(root);
+  return widgetProse > (prose.get(root) ?? 0) * BUILDER_BLOCKS_SHARE ? widgets : undefined;
+}
+
+/**
+ * On a page built of widgets, renames "widget" to "block" in the names of those widgets and
+ * everything inside them, so neither pruning nor scoring reads the builder's blocks as
+ * sidebar widgets; what a block is stays ("elementor-widget-share-buttons" still says share). Widgets
+ * elsewhere on the page keep their name.
+ */
+export function unnameBuilderWidgets(root: DomElement, prose: Map<DomElement, number>): void {
+  for (const widget of builderWidgets(root, prose) ?? []) {
+    for (const element of [widget, ...Array.from(widget.querySelectorAll('[class*=widget i], [id*=widget i]'))]) {
+      for (const attribute of ['class', 'id']) {
+        const names = element.getAttribute(attribute);
+        const renamed = names?.replace(WIDGET_NAME, 'block');
+        if (names && renamed !== names) element.setAttribute(attribute, renamed!);
+      }
+    }
+  }
+}
+
 /** A heading's id is its anchor, made from its words ("what-share-of-adolescents-…", "one-or-more-titles"): not what the element is. */
 const HEADING_TAGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 

@@ -1,7 +1,7 @@
 import { DomDocument, DomElement } from '../../dom';
 import type { BodyChoiceModel } from '../../model/extraction-models';
 import { BodyCandidate, bodyCandidates, chooseBody } from './body-candidates';
-import { isComment, removeBoilerplate } from './boilerplate';
+import { isComment, removeBoilerplate, unnameBuilderWidgets } from './boilerplate';
 import { cleanContent, isSignupBox } from './clean-content';
 import { bestCandidate, climbToContainer, contains, contentBlocks, proseChars, scoreCandidates } from './main-content';
 import { StatsIndex, collectTextStats, linkDensity } from './text-stats';
@@ -64,6 +64,7 @@ export function findArticleBody(document: DomDocument, choice?: BodyChoiceModel,
   const rawStats = collectTextStats(root);
   const prose = proseChars(root, rawStats);
   const pageProse = prose.get(root) ?? 0;
+  unnameBuilderWidgets(root, prose);
   const rawScores = scoreCandidates(root, rawStats);
   const rawTop = bestCandidate(rawScores);
   const likelyArticle = rawTop && climbToContainer(rawTop, rawScores);
