@@ -52,8 +52,8 @@ function census(element: DomElement): Census {
  * A short box around a form is a sign-up box (mashable's "Be the first to know!" between the paragraphs),
  * though its consent text reads as prose: the article's core must not spare it.
  */
-export function isSignupBox(element: DomElement, chars: number): boolean {
-  return chars < SIGNUP_BOX_MAX_CHARS && element.querySelector('form') !== null;
+export function isSignupBox(chars: number, holdsForm: boolean): boolean {
+  return chars < SIGNUP_BOX_MAX_CHARS && holdsForm;
 }
 
 /**
@@ -81,7 +81,7 @@ function isFurniture(element: DomElement, core: ReadonlySet<DomElement>, formsHe
   return (
     (!inFigure && count.images > 1 && count.paragraphs / count.images < 0.5) ||
     (!isList && count.listItems > count.paragraphs && count.chars - count.listChars < PROSE_BESIDE_LISTS_CHARS) ||
-    (count.chars < SIGNUP_BOX_MAX_CHARS && formsHeld.has(element)) ||
+    isSignupBox(count.chars, formsHeld.has(element)) ||
     (!isList && !inFigure && count.chars < 25 && (count.images === 0 || count.images > 2) && linkDensity > 0) ||
     (!isList && weight < 25 && linkDensity > 0.2) ||
     // a list of nothing but links inside an article points elsewhere ("Related", "More on this")

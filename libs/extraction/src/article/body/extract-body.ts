@@ -40,7 +40,7 @@ function articleCore(likelyArticle: DomElement | undefined, prose: Map<DomElemen
     if (chars < PROSE_BLOCK_MIN_CHARS || chars < (stats.get(element)?.chars ?? 0) * PROSE_BLOCK_SHARE || !contains(likelyArticle, element)) continue;
     const path: DomElement[] = [];
     for (let node: DomElement | null = element; node && !core.has(node); node = node.parentElement) path.push(node);
-    if (!path.some((node) => isComment(node) || isSignupBox(node, stats.get(node)?.chars ?? 0))) for (const node of path) core.add(node);
+    if (!path.some((node) => isComment(node) || isSignupBox(stats.get(node)?.chars ?? 0, node.querySelector('form') !== null))) for (const node of path) core.add(node);
   }
   return core;
 }
