@@ -15,20 +15,41 @@ export const MAIN = join(__dirname, '../../dist/apps/all/main.js');
  * a port the kernel picked (listen on 0) is free only until the kernel gives it out again
  * as the local port of an outgoing connection (a Kafka or MongoDB client's), and the
  * process then fails to start with EADDRINUSE. The kernel never gives out these.
+ *
+ * A port is free only until its process listens, seconds later, so two tests must never
+ * be handed the same one in the meantime: each jest worker draws from a slice of its own
+ * (JEST_WORKER_ID), and a test file never hands out a port twice. A CI run once lost the
+ * whole hostile suite (757 tests) to a platform that found its port taken.
  */
 const TEST_PORTS = { from: 20_000, to: 32_000 };
+const WORKER_SLICES = 8;
+const handedOut = new Set<number>();
 
-/** A TCP port free on 127.0.0.1 right now, that no outgoing connection will take. */
+function workerSlice(): { from: number; size: number } {
+  const size = Math.floor((TEST_PORTS.to - TEST_PORTS.from) / WORKER_SLICES);
+  const worker = Math.max(1, Number(process.env.JEST_WORKER_ID) || 1);
+  return { from: TEST_PORTS.from + ((worker - 1) % WORKER_SLICES) * size, size };
+}
+
+function listenable(port: number): Promise<boolean> {
+  return new Promise<boolean>((resolve) => {
+    const s = createServer()
+      .once('error', () => resolve(false))
+      .listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
+  });
+}
+
+/** A TCP port free on 127.0.0.1 right now, that no outgoing connection or other test will take. */
 export async function freePort(): Promise<number> {
-  for (;;) {
-    const port = TEST_PORTS.from + Math.floor(Math.random() * (TEST_PORTS.to - TEST_PORTS.from));
-    const free = await new Promise<boolean>((resolve) => {
-      const s = createServer()
-        .once('error', () => resolve(false))
-        .listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
-    });
-    if (free) return port;
+  const slice = workerSlice();
+  const start = Math.floor(Math.random() * slice.size);
+  for (let i = 0; i < slice.size; i++) {
+    const port = slice.from + ((start + i) % slice.size);
+    if (handedOut.has(port) || !(await listenable(port))) continue;
+    handedOut.add(port);
+    return port;
   }
+  throw new Error(`no free test port left in ${slice.from}–${slice.from + slice.size - 1} (JEST_WORKER_ID ${process.env.JEST_WORKER_ID ?? 'unset'})`);
 }
 
 /** Whether a process (a platform's, or a job's it started) still exists. */
