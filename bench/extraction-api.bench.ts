@@ -1,8 +1,10 @@
 import { extractArticle, extractProduct } from '@crawlhub/extraction';
+import { EXTRACTION_THREAD_LIMITS } from '@crawlhub/extraction-batches';
 import { BENCH_AUTH, httpCall, report, startPlatform } from './bench-support';
 import { loadDataset } from './extraction-datasets';
 import { startExtractionSite } from './extraction-site';
 import { freePort, processUsage } from './proxy-support';
+import { inThread } from './thread-task';
 
 /**
  * `npm run bench:extraction`, part "the API end to end" (issue 7): batches of the
@@ -11,7 +13,7 @@ import { freePort, processUsage } from './proxy-support';
  * engine -> result events -> API), with a warm fleet. The platform runs as `npm start`
  * does (one process, roles proxy, extract and worker; EVENT_LOG=kafka with KAFKA_BROKERS
  * for the Kafka lane), throttling off. Baseline in the same run: the engine alone on the
- * same pages in this process (one core). Two fleets: the worker in the API's process (as
+ * same pages, on one core, in a thread with the heap of the worker's extraction threads. Two fleets: the worker in the API's process (as
  * `npm start` runs), and one worker process of its own (the fleet scaled out by one
  * process, sharing the log; on two cores the engine then has one to itself). BENCH_EXTRACT_SECONDS (default 10),
  * BENCH_EXTRACT_BATCH (queries per batch, default 10), BENCH_EXTRACT_BATCHES (batches in
@@ -29,19 +31,10 @@ export function extractionApiBenchOptions(): ExtractionApiBenchOptions {
 }
 
 export async function extractionApiBench(o: ExtractionApiBenchOptions): Promise<void> {
-  const pages = [
-    ...loadDataset('article-extraction-dev').map((p) => ({ ...p, pageType: 'article' as const })),
-    ...loadDataset('product-extraction-dev').map((p) => ({ ...p, pageType: 'product' as const })),
-  ];
+  const pages = benchPages();
   console.log(`the extraction API end to end: ${pages.length} dataset pages from a loopback origin, batches of ${o.batchSize}, ${o.inFlight} in flight, ${o.seconds} s, event log ${process.env.EVENT_LOG ?? 'sqlite'}`);
 
-  // Baseline: the engine alone, one core, the same pages (their original URLs).
-  const started = performance.now();
-  for (const p of pages) {
-    if (p.pageType === 'article') extractArticle(p.html, p.url);
-    else extractProduct(p.html, p.url);
-  }
-  const enginePerSecond = pages.length / ((performance.now() - started) / 1000);
+  const enginePerSecond = await inThread<number>(__filename, 'engineAlonePerSecond', undefined, EXTRACTION_THREAD_LIMITS);
 
   const site = await startExtractionSite(new Map(pages.map((p) => [p.id, p.html])));
   let next = 0;
@@ -60,6 +53,25 @@ export async function extractionApiBench(o: ExtractionApiBenchOptions): Promise<
   } finally {
     await site.close();
   }
+}
+
+/** The datasets' article and product pages, each with the page type it is queried as. */
+function benchPages() {
+  return [
+    ...loadDataset('article-extraction-dev').map((p) => ({ ...p, pageType: 'article' as const })),
+    ...loadDataset('product-extraction-dev').map((p) => ({ ...p, pageType: 'product' as const })),
+  ];
+}
+
+/** The baseline: the engine alone on the same pages (their original URLs), one pass, in the calling thread. */
+export function engineAlonePerSecond(): number {
+  const pages = benchPages();
+  const started = performance.now();
+  for (const p of pages) {
+    if (p.pageType === 'article') extractArticle(p.html, p.url);
+    else extractProduct(p.html, p.url);
+  }
+  return pages.length / ((performance.now() - started) / 1000);
 }
 
 /** Starts the platform (with its worker in its process, or apart: the fleet scaled out), warms it, and measures. */

@@ -1,8 +1,8 @@
 import { extractProduct, Product } from '@crawlhub/extraction';
 import { EXTRACTION_THREAD_LIMITS } from '@crawlhub/extraction-batches';
 import { parseDocument } from 'htmlparser2';
-import { isMainThread, parentPort, ResourceLimits, Worker, workerData } from 'node:worker_threads';
 import { report } from './bench-support';
+import { inThread } from './thread-task';
 import { datasetDir, loadDataset } from './extraction-datasets';
 import { AttributeCounts, availabilityPrediction, countPage, emptyCounts, score, ValueComparison } from './extraction/product-score';
 
@@ -92,7 +92,7 @@ export async function productExtractionBench(): Promise<void> {
     ["in an extraction thread's heap (EXTRACTION_THREAD_LIMITS, as the worker runs it)", EXTRACTION_THREAD_LIMITS],
     ["in V8's default heap", undefined],
   ] as const) {
-    const times = await timedInThread(limits);
+    const times = await inThread<PassTimes>(__filename, 'timedProductPasses', TIMED_ROUNDS, limits);
     const baseline = 'htmlparser2 + domhandler parsing alone, same thread';
     console.log(`  ${where}:`);
     report('wall pages/s', pages.length / times.wallSeconds, 'pages/s', limits ? 100 : undefined, { name: baseline, value: pages.length / times.baselineWallSeconds });
@@ -101,21 +101,12 @@ export async function productExtractionBench(): Promise<void> {
 }
 
 /**
- * The timed passes, in a thread of their own with these heap limits: a warm-up pass (JIT),
- * then rounds of an engine pass and a baseline pass (a bare htmlparser2 + domhandler parse
- * of the same pages: what any DOM-based extractor pays at least), so both see the same
+ * The timed passes (run in a thread of their own, `inThread`): a warm-up pass (JIT), then
+ * rounds of an engine pass and a baseline pass (a bare htmlparser2 + domhandler parse of
+ * the same pages: what any DOM-based extractor pays at least), so both see the same
  * machine; the best round of each (the machine is shared).
  */
-function timedInThread(resourceLimits: ResourceLimits | undefined): Promise<PassTimes> {
-  return new Promise((resolve, reject) => {
-    const thread = new Worker(__filename, { workerData: { timedProductRounds: TIMED_ROUNDS }, resourceLimits });
-    thread.once('message', resolve);
-    thread.once('error', reject);
-    thread.once('exit', (code) => reject(new Error(`the timing thread exited with ${code} before its figures`)));
-  });
-}
-
-function timedProductPasses(rounds: number): PassTimes {
+export function timedProductPasses(rounds: number): PassTimes {
   const pages = loadDataset<ProductTruth>('product-extraction-dev');
   pages.forEach((page) => extractProduct(page.html, page.url));
   return bestOf(
@@ -124,8 +115,6 @@ function timedProductPasses(rounds: number): PassTimes {
     () => pages.forEach((page) => parseDocument(page.html)),
   );
 }
-
-if (!isMainThread && workerData?.timedProductRounds) parentPort!.postMessage(timedProductPasses(workerData.timedProductRounds as number));
 
 interface PassTimes {
   cpuSeconds: number;
