@@ -169,6 +169,20 @@ describe('authorCandidates', () => {
     expect(readings(`<html><body><h1>Gym workouts</h1><p>Strength Training | Cardio Plans</p></body></html>`)).toEqual({});
   });
 
+  it('reads a name in its own text beside the date under the headline only where no other place names anyone, and no category or label there', () => {
+    expect(readings(`<html><body><h1>HR shared services explained</h1><p>HR shared services have evolved into a cornerstone of HR.</p><p>Elliot Raba</p><p><span>23.07.2025</span><span>·</span><span>6 min read</span></p></body></html>`)).toEqual({
+      'Elliot Raba': ['datedName'],
+    });
+    expect(readings(`<html><body><h1>Mission accomplished!</h1><div><span>2025-12-17</span><span>·</span><a title="Trond Teigen"><div>Trond Teigen</div></a></div></body></html>`)).toEqual({
+      'Trond Teigen': ['datedName'],
+    });
+    expect(readings(`<html><body><h1>Pricing guide</h1><p>Dec 26, 2025 <span>•</span> Mahua Das in <a href="/blog/pm">Project Management</a></p></body></html>`)).toEqual({ 'Mahua Das': ['datedName'] });
+    expect(readings(`<html><head><meta name="author" content="Jane Roe"></head><body><h1>Mission accomplished!</h1><div><span>2025-12-17</span><span>·</span><span>Trond Teigen</span></div></body></html>`)).toEqual({ 'Jane Roe': ['meta'] });
+    expect(readings(`<html><body><h1>Paid time off</h1><p>HR Strategy</p><p>June 9, 2025</p></body></html>`)).toEqual({});
+    expect(readings(`<html><body><h1>Online courses</h1><p>Posted on</p><p>June 29, 2020</p></body></html>`)).toEqual({});
+    expect(readings(`<html><body><h1>Scary stories</h1><p>Published on</p><p>May 14, 2025</p><p>Nonessential Thoughts</p></body></html>`)).toEqual({});
+  });
+
   it('reads a "Contributors:" label before the name under the headline', () => {
     expect(readings(`<html><body><h1>Low-light houseplants</h1><div class="tags"><div><strong>Contributors:</strong> Janet Loughrey</div></div></body></html>`)).toEqual({ 'Janet Loughrey': ['bylineText'] });
   });

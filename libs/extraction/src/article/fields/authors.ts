@@ -16,7 +16,7 @@ const BYLINE_SELECTORS: [string, string][] = [
 const META_AUTHOR = ['author', 'article:author', 'og:author', 'parsely-author', 'sailthru.author', 'cxenseparse:author', 'dc.creator', 'dcterms.creator'];
 // Scholarly pages (Highwire / Google Scholar tags) give one tag per author, in the paper's order: all of them are the byline.
 const META_EVERY_AUTHOR = ['citation_author', 'dc.creator'];
-const SOURCES = ['structuredPerson', 'structuredOrganization', 'structuredText', 'meta', 'writtenByLabel', ...BYLINE_SELECTORS.map(([name]) => name), 'authorWordClass', 'furnitureAuthor', 'authorImageAlt', 'bylineText', 'labelledByline'];
+const SOURCES = ['structuredPerson', 'structuredOrganization', 'structuredText', 'meta', 'writtenByLabel', ...BYLINE_SELECTORS.map(([name]) => name), 'authorWordClass', 'furnitureAuthor', 'authorImageAlt', 'bylineText', 'datedName', 'labelledByline'];
 // A byline's label, alone ("Written by" / "Author:" then the name) or before the name ("By Jane Doe"), in en/de/fr/es/it/pt/nl.
 const BYLINE_LABEL = /^(?:(?:written|posted|published|reviewed|authored|words|text|article|story)\s+by|by|(?:the\s+)?authors?|author\(s\)|contributors?|von|par|por|di|door|autor|auteur|autore)\s*:?$/i;
 // A bare "Author" prefixes a name only with its colon ("Authors: Jane Doe and John Roe"), not in "Authors Guild".
@@ -85,7 +85,14 @@ export function authorCandidates(article: StructuredRecord | undefined, data: St
   const photoName = authorPhotoInside(authorElements);
   if (photoName) add('authorImageAlt', photoName);
   const byline = bylineAfterHeadline(document);
-  if (byline) add(byline.underHeadline ? 'bylineText' : 'labelledByline', byline.text);
+  if (byline) add(byline.source, byline.text);
+  // A bare name beside the date is a reading of its own only where no other place names anyone:
+  // as a second place it adds little, and it would make the places that stand alone look weaker.
+  if (!found.some(([, names]) => names.length)) {
+    const h1 = document.querySelector('h1');
+    const dated = h1 && datedName(textsAfter(h1, DATED_BYLINE_TEXTS));
+    if (dated) add('datedName', dated);
+  }
   // A structured record's several authors are one reading.
   const merged = new Map<string, [Set<string>, string[], string | undefined]>();
   const structured = found.filter(([s]) => s.startsWith('structured'));
@@ -127,15 +134,15 @@ export function authorCandidates(article: StructuredRecord | undefined, data: St
  * name after it; under the headline when within its first texts, else further down (an author
  * box at the article's foot: "Written by Jane Doe").
  */
-function bylineAfterHeadline(document: DomDocument): { text: string; underHeadline: boolean } | undefined {
+function bylineAfterHeadline(document: DomDocument): { text: string; source: 'bylineText' | 'labelledByline' } | undefined {
   const h1 = document.querySelector('h1');
   if (!h1) return undefined;
   const after = textsAfter(h1, TEXTS_AFTER_HEADLINE);
   const near = firstByline(after, () => true) ?? datedByline(after.slice(0, DATED_BYLINE_TEXTS));
-  if (near) return { text: near, underHeadline: true };
+  if (near) return { text: near, source: 'bylineText' };
   // Most pages have their byline near: the long walk only for the others.
   const far = firstByline(textsAfter(h1, TEXTS_TO_LABELLED_BYLINE).slice(TEXTS_AFTER_HEADLINE), isAuthorBoxByline);
-  return far ? { text: far, underHeadline: false } : undefined;
+  return far ? { text: far, source: 'labelledByline' } : undefined;
 }
 
 function firstByline(texts: [string, string][], accept: (text: string, previous: string, names: string[]) => boolean): string | undefined {
@@ -179,6 +186,26 @@ function datedByline(texts: [string, string][]): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * A name in a text of its own next to the date's under the headline, a lone separator between
+ * them ("Elliot Raba", "23.07.2025"; "2025-12-17", "·", "Trond Teigen"), with the " in" of a
+ * category link after it left out ("Mahua Das in" <a>Project Management</a>).
+ */
+function datedName(texts: [string, string][]): string | undefined {
+  const shown = texts.map(([text]) => text).filter((text) => !LONE_SEPARATOR.test(text));
+  const isDate = (text: string | undefined) => text !== undefined && text.length <= MAX_NAME_CHARS && !!toIsoDate(text);
+  // Written as a person's name, first and last word alike ("Posted on", "HR Strategy" are a label and a category), and no job title.
+  const isName = (text: string | undefined) => text !== undefined && looksLikeName(text) && /^\p{Lu}\p{Ll}/u.test(text) && /\s\p{Lu}[\p{Ll}.'’-]*$/u.test(text) && !ROLE_WORD.test(text);
+  // The name's own text before the date; after it only when the date opens the byline (further on, a category or a button follows the date).
+  const before = shown.findIndex((text, i) => isName(text) && isDate(shown[i + 1]));
+  if (before >= 0) return shown[before];
+  const after = shown[1]?.replace(/\s+in$/, '');
+  return isDate(shown[0]) && isName(after) ? after : undefined;
+}
+const LONE_SEPARATOR = /^[|·•—–-]$/;
+// A job title is no name ("Marketing Director" between the writer and the date).
+const ROLE_WORD = /\b(?:director|manager|editor|writer|reporter|correspondent|contributor|columnist|journalist|officer|expert|specialist|consultant|founder|president|lead|head)s?$/i;
 const DATED_BYLINE_TEXTS = 5;
 
 /**
