@@ -6,6 +6,7 @@ import { addToCartButtons, disabledAddToCart, domAvailability, soldOutButton } f
 import { domPrice, labelledPrice, priceUnderHeading, shownCurrencyFor } from './dom-price';
 import { toGtin } from './gtin';
 import { labelledCode } from './labelled-codes';
+import { addressCode } from './address-code';
 import { amountFromData, parsePrice } from './price';
 import { additionalProperties, aggregateRating, cleanBrand, galleryImages, plainText, structuredImages, unique } from './product-fields';
 import { PageScan, scanPage } from './page-scan';
@@ -47,7 +48,7 @@ export function extractProductWithEvidence(html: string, url: string, models: Ex
   const result: Product = {
     ...(name && { name }),
     ...(offer && { offers: [offer] }),
-    ...(sku && { sku }),
+    ...optional('sku', sku ?? addressCode(url)),
     ...optional('mpn', manufacturerCode(propertyText(product, 'mpn') ?? labelledCode(lines, 'mpn'), sku)),
     ...(gtin && { gtin: [gtin] }),
     ...optional('brand', cleanBrand(propertyText(product, 'brand') ?? metaValue(data, 'product:brand', 'og:brand') ?? labelledCode(lines, 'brand'))),
@@ -67,6 +68,7 @@ export function extractProductWithEvidence(html: string, url: string, models: Ex
     // Articles and service pages show bare amounts under their headings too: only a price the markup or a label names is evidence of a shop.
     hasPrice: markedOffer?.price !== undefined,
     hasName: name !== undefined,
+    // The address's code is not counted: articles' addresses carry ids too.
     hasIdentifier: sku !== undefined || gtin !== undefined,
     // Stated by the record or a notice: the cart buttons are a signal of their own.
     hasAvailability: statesAvailability,
