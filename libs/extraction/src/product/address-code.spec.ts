@@ -21,13 +21,18 @@ describe('addressCode', () => {
 });
 
 describe('extractProduct sku from the address', () => {
-  const page = (body: string) => `<html><body><h1>Gift voucher</h1>${body}<p>NT$ 1,290</p></body></html>`;
+  const voucher = (body: string) => `<html><body><h1>Gift voucher</h1><p>NT$ 1,290</p>${body}<button>Add to cart</button></body></html>`;
 
-  it('falls back to the address when neither a record nor a label names a code', () => {
-    expect(extractProduct(page(''), 'https://www.example.com/store/122725?pid=260591').sku).toBe('260591');
+  it('falls back to the address on a page that sells, when neither a record nor a label names a code', () => {
+    expect(extractProduct(voucher(''), 'https://www.example.com/store/122725?pid=260591').sku).toBe('260591');
   });
 
   it('keeps the code the page prints under a label', () => {
-    expect(extractProduct(page('<p>SKU: GV-42</p>'), 'https://www.example.com/store/122725?pid=260591').sku).toBe('GV-42');
+    expect(extractProduct(voucher('<p>SKU: GV-42</p>'), 'https://www.example.com/store/122725?pid=260591').sku).toBe('GV-42');
+  });
+
+  it('reads no sku from an article\u2019s address', () => {
+    const article = '<html><body><h1>Nelson\u2019s OT goal lifts Isles</h1><p>The forward scored in overtime.</p></body></html>';
+    expect(extractProduct(article, 'https://www.example.com/sports/article/Nelson-s-OT-goal-lifts-Isles-14848099.php').sku).toBeUndefined();
   });
 });

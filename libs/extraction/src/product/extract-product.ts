@@ -41,6 +41,7 @@ export function extractProductWithEvidence(html: string, url: string, models: Ex
   const { offer: markedOffer, statesAvailability } = pageOffer(offers, data, scan, lines, cartButtons);
   const offer = markedOffer?.price === undefined ? withPriceUnderHeading(markedOffer, lines, document.querySelector('h1')) : markedOffer;
   const sku = pageSku(product, offers, lines);
+  const sellsSomething = product !== undefined || markedOffer?.price !== undefined || cartButtons > 0;
   const gtin = pageGtin(product, lines);
   const name = propertyText(product, 'name') ?? metaValue(data, 'og:title', 'twitter:title') ?? (textOf(document.querySelector('h1')) || undefined);
   const images = unique([...structuredImages(product, baseUrl), ...[metaValue(data, 'og:image', 'twitter:image')].map((u) => u && new URL(u, baseUrl).href), ...galleryImages(scan.galleryImages, baseUrl)]);
@@ -48,7 +49,8 @@ export function extractProductWithEvidence(html: string, url: string, models: Ex
   const result: Product = {
     ...(name && { name }),
     ...(offer && { offers: [offer] }),
-    ...optional('sku', sku ?? addressCode(url)),
+    // The address's id is the product's only on a page that sells something (articles' addresses carry ids too).
+    ...optional('sku', sku ?? (sellsSomething ? addressCode(url) : undefined)),
     ...optional('mpn', manufacturerCode(propertyText(product, 'mpn') ?? labelledCode(lines, 'mpn'), sku)),
     ...(gtin && { gtin: [gtin] }),
     ...optional('brand', cleanBrand(propertyText(product, 'brand') ?? metaValue(data, 'product:brand', 'og:brand') ?? labelledCode(lines, 'brand'))),
@@ -68,7 +70,6 @@ export function extractProductWithEvidence(html: string, url: string, models: Ex
     // Articles and service pages show bare amounts under their headings too: only a price the markup or a label names is evidence of a shop.
     hasPrice: markedOffer?.price !== undefined,
     hasName: name !== undefined,
-    // The address's code is not counted: articles' addresses carry ids too.
     hasIdentifier: sku !== undefined || gtin !== undefined,
     // Stated by the record or a notice: the cart buttons are a signal of their own.
     hasAvailability: statesAvailability,
