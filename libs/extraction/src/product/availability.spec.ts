@@ -34,6 +34,28 @@ describe('availabilityFromSchema', () => {
     expect(availabilityFromSchema('in_stock')).toBe('InStock');
     expect(availabilityFromSchema('SoldOut')).toBe('OutOfStock');
   });
+
+  it("maps Open Graph's product:availability terms", () => {
+    expect(availabilityFromSchema('oos')).toBe('OutOfStock');
+    expect(availabilityFromSchema('out of stock')).toBe('OutOfStock');
+    expect(availabilityFromSchema('available for order')).toBe('InStock');
+  });
+});
+
+describe('extractProduct availability from product meta tags', () => {
+  // Modelled on WCXB's kineticlabs.com and brooklinen.com: no offer record, the shop's meta tags state it.
+  const page = (head: string, body = '') =>
+    `<html><head><meta property="og:type" content="product">${head}</head><body><h1>K2 HE keyboard</h1><span class="price">$130.00</span>${body}</body></html>`;
+
+  it('reads product:availability where no offer states it', () => {
+    expect(extractProduct(page('<meta property="product:availability" content="out of stock">'), 'https://shop.example/k2').offers?.[0]?.availability).toBe('OutOfStock');
+    expect(extractProduct(page('<meta property="og:availability" content="oos">'), 'https://shop.example/k2').offers?.[0]?.availability).toBe('OutOfStock');
+  });
+
+  it("lets the offer's own availability win over the meta tag", () => {
+    const record = `<script type="application/ld+json">${JSON.stringify({ '@type': 'Product', name: 'K2', offers: { price: '130', priceCurrency: 'USD', availability: 'https://schema.org/InStock' } })}</script>`;
+    expect(extractProduct(page(`${record}<meta property="product:availability" content="oos">`), 'https://shop.example/k2').offers?.[0]?.availability).toBe('InStock');
+  });
 });
 
 describe('extractProduct availability from the page', () => {

@@ -2,12 +2,13 @@ import { Offer } from '../extraction.types';
 
 export type Availability = NonNullable<Offer['availability']>;
 
-/** schema.org ItemAvailability ("https://schema.org/InStock", "OutOfStock", "in_stock"…) as InStock/OutOfStock. */
+/** schema.org ItemAvailability ("https://schema.org/InStock", "OutOfStock", "in_stock"…) or Open Graph's ("oos", "in stock") as InStock/OutOfStock. */
 export function availabilityFromSchema(value: string | undefined): Availability | undefined {
   if (!value) return undefined;
   const term = value.toLowerCase().replace(/^.*[/#:]/, '').replace(/[\s_-]/g, '');
-  if (/^(outofstock|soldout|discontinued|outofstockonline|unavailable|false|0)$/.test(term)) return 'OutOfStock';
-  if (/^(instock|limitedavailability|instoreonly|onlineonly|preorder|presale|backorder|available|true|1)$/.test(term)) return 'InStock';
+  // Open Graph's product:availability writes "oos", "instock", "available for order" (Facebook's catalog terms).
+  if (/^(outofstock|oos|soldout|discontinued|outofstockonline|unavailable|false|0)$/.test(term)) return 'OutOfStock';
+  if (/^(instock|limitedavailability|instoreonly|onlineonly|preorder|presale|backorder|available|availablefororder|true|1)$/.test(term)) return 'InStock';
   return undefined;
 }
 

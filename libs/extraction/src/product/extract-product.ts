@@ -93,7 +93,7 @@ function optional<K extends keyof Product>(key: K, value: Product[K] | undefined
   return value === undefined || value === '' ? {} : ({ [key]: value } as Partial<Product>);
 }
 
-/** Price and currency from the offers, else product:price meta tags, else the page; availability likewise (and whether the record or a notice states it). */
+/** Price and currency from the offers, else product:price meta tags, else the page; availability likewise (the offers, product:availability meta, the page; and whether the record, meta or a notice states it). */
 function pageOffer(offers: StructuredRecord[], data: StructuredData, scan: PageScan, lines: string[], cartButtons: number): { offer?: Offer; statesAvailability: boolean } {
   const shown = domPrice(scan.priceElements) ?? labelledPrice(lines);
   const priced = offers.filter((o) => Number(amountFromData(offerPriceData(o))) > 0);
@@ -112,7 +112,9 @@ function pageOffer(offers: StructuredRecord[], data: StructuredData, scan: PageS
   // The currency as the page shows it (a symbol) beside the same amount: the shown price, else any line.
   if (price !== undefined && shown?.currency && Number(shown.amount) === Number(price)) currency = shown.currency;
   else if (price !== undefined) currency = shownCurrencyFor(price, lines) ?? currency;
-  const recorded = (chosen ? [chosen, ...offers] : offers).map((o) => availabilityFromSchema(propertyText(o, 'availability'))).find(Boolean);
+  const recorded =
+    (chosen ? [chosen, ...offers] : offers).map((o) => availabilityFromSchema(propertyText(o, 'availability'))).find(Boolean) ??
+    availabilityFromSchema(metaValue(data, 'product:availability', 'og:availability'));
   const stated = recorded ?? domAvailability(scan.stockElements) ?? (cartButtons === 0 && soldOutButton(scan.buttons) ? 'OutOfStock' : undefined);
   // An enabled add-to-cart button says the product sells: where nothing states it (most shops print no
   // notice for a product in stock), and over an OutOfStock (records go stale, notices can be about one variant or one store).
