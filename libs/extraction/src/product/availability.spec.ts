@@ -1,4 +1,4 @@
-import { availabilityFromSchema, availabilityFromText } from './availability';
+import { availabilityFromSchema, availabilityFromText, isOutOfStockNotice } from './availability';
 import { extractProduct } from './extract-product';
 
 describe('availabilityFromText', () => {
@@ -76,5 +76,26 @@ describe('extractProduct availability from the page', () => {
     expect(availabilityOf('<div class="product-restock-notification"><span class="product-restock-cta">Get notified by email when this product is in stock.</span></div>')).toBe('OutOfStock');
     expect(availabilityOf('<section class="product-summary-unbuyable-message">This product is no longer available.</section>')).toBeUndefined();
     expect(availabilityOf('<section class="action-fixed-discontinued"><b>Discontinued</b> This product is no longer available.</section>')).toBe('OutOfStock');
+  });
+});
+
+describe('an out-of-stock notice under the heading', () => {
+  // Modelled on WCXB's kineticlabs.com: hashed classes, the notice a line under the product's name.
+  const availabilityOf = (afterHeading: string) =>
+    extractProduct(`<html><body><main><h1>Keychron K2 HE</h1><p class="p1dqz9ym">$130.00</p>${afterHeading}<p>Hall-effect switches.</p></main></body></html>`, 'https://shop.example/k2').offers?.[0]
+      ?.availability;
+
+  it('reads a line that starts with a sold-out phrase', () => {
+    expect(availabilityOf('<div class="t1h0xtaj"><p class="p1dqz9ym">Out of stock</p></div>')).toBe('OutOfStock');
+  });
+
+  it('reads nothing into a line that names stock in passing, and an enabled cart button still wins', () => {
+    expect(availabilityOf('<p>Chat is unavailable</p>')).toBeUndefined();
+    expect(availabilityOf('<p>Out of stock</p><button>Add to cart</button>')).toBe('InStock');
+  });
+
+  it('tells a notice from a line that uses the phrase in passing', () => {
+    expect(isOutOfStockNotice('Sold Out - Notify me when it\u2019s available')).toBe(true);
+    expect(isOutOfStockNotice('Produto esgotado :(')).toBe(false);
   });
 });

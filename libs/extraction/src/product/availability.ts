@@ -46,5 +46,16 @@ export function availabilityFromText(text: string): Availability | undefined {
   return undefined;
 }
 
+const OUT_OF_STOCK_FIRST = new RegExp(`^(?:${OUT_OF_STOCK.source})`, 'i');
+
+/**
+ * Whether a line of text is an out-of-stock notice: one that starts with the phrase ("Out of
+ * stock", "Currently unavailable.", "Sold Out - Notify me…"), not a line that uses it in
+ * passing ("Chat is unavailable", "Produto esgotado :(" in a hidden dialog's template).
+ */
+export function isOutOfStockNotice(line: string): boolean {
+  return OUT_OF_STOCK_FIRST.test(line);
+}
+
 /** Buttons that put the product in a cart: the page sells it now. */
 export const ADD_TO_CART = /add to (?:your |the )?(?:cart|basket|bag|trolley)|buy now|in den (?:warenkorb|einkaufswagen)|jetzt kaufen|ajouter au panier|acheter|aggiungi al carrello|acquista|añadir al carrito|comprar|adicionar ao carrinho|in winkelwagen|do koszyka|в корзину|купить/i;
