@@ -18,6 +18,20 @@ describe('availabilityFromText', () => {
     ['품절', 'OutOfStock'],
     ['Notify me when available', 'OutOfStock'],
     ['Get notified by email when this product is in stock.', 'OutOfStock'],
+    // Modelled on getit.co.il's price box, "המוצר אינו במלאי" (the product is not in stock), and its commented-out "במלאי".
+    ['המוצר אינו במלאי', 'OutOfStock'],
+    ['במלאי', 'InStock'],
+    ['Není skladem', 'OutOfStock'],
+    ['Skladem 3 ks', 'InStock'],
+    ['Stokta yok', 'OutOfStock'],
+    ['Slutsåld', 'OutOfStock'],
+    ['Ikke på lager', 'OutOfStock'],
+    ['På lager', 'InStock'],
+    ['غير متوفر', 'OutOfStock'],
+    ['Hết hàng', 'OutOfStock'],
+    ['Stok tidak tersedia', 'OutOfStock'],
+    ['Μη διαθέσιμο', 'OutOfStock'],
+    ['Немає в наявності', 'OutOfStock'],
   ])('reads "%s" as %s', (text, expected) => {
     expect(availabilityFromText(text)).toBe(expected);
   });

@@ -12,8 +12,9 @@ export function availabilityFromSchema(value: string | undefined): Availability 
   return undefined;
 }
 
-// Phrases of a stock notice, per language (en, de, fr, it, es, pt, nl, pl, ru, ja, zh, ko); "out" first, as
-// several contain an "in" phrase ("nicht verfügbar" ⊃ "verfügbar").
+// Phrases of a stock notice, per language (en, de, fr, it, es, pt, nl, pl, ru, ja, zh, ko; then cs, sk, hu, ro, hr,
+// sl, sr, uk, bg, el, fi, sv, da, no, he, ar, tr, vi, th, id); "out" first, as several contain an "in" phrase
+// ("nicht verfügbar" ⊃ "verfügbar", "אינו במלאי" ⊃ "במלאי").
 const OUT_OF_STOCK = new RegExp(
   [
     'out of stock', 'sold out', 'currently unavailable', 'unavailable', 'not available', 'no longer available', 'not in stock', 'temporarily out',
@@ -23,6 +24,11 @@ const OUT_OF_STOCK = new RegExp(
     'agotado', 'sin stock', 'no disponible', 'sin existencias', 'esgotado', 'indisponível', 'sem estoque',
     'uitverkocht', 'niet op voorraad', 'niet leverbaar', 'brak w magazynie', 'niedostępny', 'нет в наличии', 'нет на складе', 'распродан',
     '在庫切れ', '品切れ', '売り切れ', '缺貨', '缺货', '售完', '無貨', '无货', '품절',
+    'není skladem', 'vyprodáno', 'nie je na sklade', 'vypredané', 'nincs készleten', 'elfogyott', 'stoc epuizat', 'nu este în stoc', 'indisponibil',
+    'nema na zalihi', 'nema na stanju', 'rasprodano', 'ni na zalogi', 'razprodano', 'немає в наявності', 'розпродано', 'изчерпан', 'няма наличност',
+    'εξαντλήθηκε', 'μη διαθέσιμο', 'loppuunmyyty', 'ei varastossa', 'loppu varastosta', 'slutsåld', 'slut i lager', 'ej i lager', 'tillfälligt slut',
+    'udsolgt', 'utsolgt', 'ikke på lager', 'אזל מהמלאי', 'אזל המלאי', 'אינו במלאי', 'לא במלאי', 'غير متوفر', 'نفدت الكمية', 'نفذت الكمية', 'نفد من المخزون',
+    'stokta yok', 'tükendi', 'hết hàng', 'สินค้าหมด', 'หมดสต็อก', 'stok habis', 'tidak tersedia',
     // A back-in-stock alert stands where the cart button would be.
     'notif(?:y me|ied)[^.]{0,20} when', 'email me when', 'benachrichtigen', "m[’']avertir", 'avvisami', 'avísame',
   ].join('|'),
@@ -34,6 +40,8 @@ const IN_STOCK = new RegExp(
     'auf lager', 'lieferbar', 'verfügbar', 'vorrätig', 'en stock', 'disponible', 'disponibile', 'in magazzino',
     'en existencia', 'disponível', 'em estoque', 'op voorraad', 'leverbaar', 'dostępny', 'в наличии', 'есть на складе',
     '在庫あり', '有貨', '有货', '現貨', '现货', '재고 있음',
+    'skladem', 'na sklade', 'készleten', 'în stoc', 'na zalihi', 'na stanju', 'na zalogi', 'в наявності', 'в наличност', 'διαθέσιμο', 'σε απόθεμα',
+    'varastossa', 'i lager', 'på lager', 'במלאי', 'متوفر', 'stokta', 'còn hàng', 'มีสินค้า', 'tersedia',
   ].join('|'),
   'i',
 );
