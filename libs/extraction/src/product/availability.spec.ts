@@ -113,3 +113,20 @@ describe('an out-of-stock notice under the heading', () => {
     expect(isOutOfStockNotice('Produto esgotado :(')).toBe(false);
   });
 });
+
+describe('add-to-cart buttons in more languages', () => {
+  // Modelled on TMON's deal page: its "바로구매" (buy now) buttons were no cart button to the reader.
+  const availabilityOf = (button: string) =>
+    extractProduct(`<html><body><h1>딜</h1><div class="stock-state">품절</div>${button}</body></html>`, 'https://shop.example/deal/1').offers?.[0]?.availability;
+
+  it.each(['<button>바로구매</button>', '<button>カートに入れる</button>', '<button>Sepete Ekle</button>', '<button>Vložit do košíku</button>', '<button>הוספה לסל</button>'])(
+    'reads %s as the page selling the product',
+    (button) => {
+      expect(availabilityOf(button)).toBe('InStock');
+    },
+  );
+
+  it('reads a plain button as no cart button', () => {
+    expect(availabilityOf('<button>공유하기</button>')).toBe('OutOfStock');
+  });
+});

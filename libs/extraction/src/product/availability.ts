@@ -65,5 +65,15 @@ export function isOutOfStockNotice(line: string): boolean {
   return OUT_OF_STOCK_FIRST.test(line);
 }
 
-/** Buttons that put the product in a cart: the page sells it now. */
-export const ADD_TO_CART = /add to (?:your |the )?(?:cart|basket|bag|trolley)|buy now|in den (?:warenkorb|einkaufswagen)|jetzt kaufen|ajouter au panier|acheter|aggiungi al carrello|acquista|añadir al carrito|comprar|adicionar ao carrinho|in winkelwagen|do koszyka|в корзину|купить/i;
+/** Buttons that put the product in a cart: the page sells it now (in the languages of the stock phrases). */
+export const ADD_TO_CART = new RegExp(
+  [
+    'add to (?:your |the )?(?:cart|basket|bag|trolley)', 'buy now', 'in den (?:warenkorb|einkaufswagen)', 'jetzt kaufen', 'ajouter au panier', 'acheter',
+    'aggiungi al carrello', 'acquista', 'añadir al carrito', 'comprar', 'adicionar ao carrinho', 'in winkelwagen', 'do koszyka', 'в корзину', 'купить',
+    'カートに入れる', '加入購物車', '加入购物车', '立即購買', '立即购买', '장바구니(?:에)? 담기', '바로 ?구매',
+    'do košíku', 'do košíka', 'kosárba', 'adaugă în coș', 'adauga in cos', 'u košaricu', 'v košarico', 'у кошик', 'в кошик', 'в количката',
+    'στο καλάθι', 'ostoskoriin', 'lägg i varukorgen', 'læg i kurv', 'legg i handlekurv', 'sepete ekle', 'הוסף? לסל', 'הוספה לסל', 'أضف إلى السلة', 'أضف للسلة',
+    'thêm vào giỏ', 'ใส่ตะกร้า', 'ลงในตะกร้า', '(?:tambah|masukkan) ke(?:dalam)? keranjang',
+  ].join('|'),
+  'i',
+);
