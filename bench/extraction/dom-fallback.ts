@@ -40,14 +40,18 @@ function structuredSkus(data: StructuredData): string[] {
 }
 
 /**
- * The availability the offers state, the one whose price the reader chose first (not the
+ * The availability the offers state, the one whose price the reader chose first, else the
+ * product:availability meta tag (not the
  * reader's answer: an add-to-cart button outweighs a stated OutOfStock, and the page alone
  * would agree with itself).
  */
 function structuredAvailability(data: StructuredData, chosenPrice: string | undefined): string | undefined {
   const { offers } = productRecords(data);
   const chosen = offers.filter((offer) => chosenPrice !== undefined && Number(amountFromData(offerPriceData(offer))) === Number(chosenPrice));
-  return [...chosen, ...offers].map((offer) => availabilityFromSchema(propertyText(offer, 'availability'))).find(Boolean);
+  return (
+    [...chosen, ...offers].map((offer) => availabilityFromSchema(propertyText(offer, 'availability'))).find(Boolean) ??
+    availabilityFromSchema(metaValue(data, 'product:availability', 'og:availability'))
+  );
 }
 
 interface Agreement {

@@ -1,6 +1,6 @@
 import { classWords, DomElement, hasClassWord, shortTextOf } from '../dom';
-import { ADD_TO_CART, Availability, availabilityFromText } from './availability';
-import { OTHER_PRODUCTS } from './dom-price';
+import { ADD_TO_CART, Availability, availabilityFromText, isOutOfStockNotice } from './availability';
+import { linesUnderHeading, OTHER_PRODUCTS } from './dom-price';
 
 const MAX_NOTICE_TEXT = 200;
 // "restock" names a back-in-stock alert (Squarespace's product-restock-notification); "discontinued", schema.org's DiscontinuedItem as a class (iHerb).
@@ -21,6 +21,19 @@ export function domAvailability(stockElements: readonly DomElement[]): Availabil
     if (availability) return availability;
   }
   return undefined;
+}
+
+// A notice is a few words ("Sold out", "Currently unavailable"); longer lines are prose that may name stock in passing.
+const MAX_NOTICE_LINE = 40;
+
+/**
+ * Whether a line right under the page's heading says the product is out of stock, for shops
+ * whose classes name no stock (utility or hashed classes: Kinetic Labs' `<p class="p1dqz9ym">Out
+ * of stock</p>`). Only that way: "Available …" under a heading is as often a documentation
+ * page's section ("Available middleware") or a service's ("Available Anytime").
+ */
+export function soldOutUnderHeading(lines: readonly string[], heading: string): boolean {
+  return linesUnderHeading(lines, heading).some((line) => line.length <= MAX_NOTICE_LINE && isOutOfStockNotice(line));
 }
 
 /** Enabled buttons (or submit inputs) that add a product to a cart, outside blocks of other products. */

@@ -158,9 +158,15 @@ export function labelledPrice(lines: readonly string[]): ParsedPrice | undefined
   return undefined;
 }
 
-// How many lines below the heading a shop puts the price (name, rating, reviews, a badge, then the price).
+// How many lines below the heading a shop puts the price (name, rating, reviews, a badge, then the price) and its stock.
 const LINES_UNDER_HEADING = 15;
 const MAX_AMOUNT_LINE = 30;
+
+/** The lines right under the page's heading (its text as a line of the page): where a shop puts the product's price and stock. */
+export function linesUnderHeading(lines: readonly string[], heading: string): readonly string[] {
+  const at = heading ? lines.indexOf(heading) : -1;
+  return at < 0 ? [] : lines.slice(at + 1, at + 1 + LINES_UNDER_HEADING);
+}
 
 /**
  * The first amount on a line of amounts with currency marks only ("$110", "€25 €49") among
@@ -168,9 +174,7 @@ const MAX_AMOUNT_LINE = 30;
  * (Allbirds, Uplift, Kinetic Labs) name no price, but put it under the product's name.
  */
 export function priceUnderHeading(lines: readonly string[], heading: string): ParsedPrice | undefined {
-  const at = heading ? lines.indexOf(heading) : -1;
-  if (at < 0) return undefined;
-  for (const line of lines.slice(at + 1, at + 1 + LINES_UNDER_HEADING)) {
+  for (const line of linesUnderHeading(lines, heading)) {
     const price = line.length <= MAX_AMOUNT_LINE ? currencyAmountsOnly(line)[0] : undefined;
     if (price && Number(price.amount) > 0) return price;
   }

@@ -2,10 +2,11 @@ import { Offer, Product } from '../extraction.types';
 import { breadcrumbsIn, documentBaseUrl, DomElement, layoutText, parseLightPage, textOf } from '../dom';
 import { metaValue, propertyText, readStructuredData, structuredBreadcrumbs, StructuredData, StructuredRecord } from '../structured-data';
 import { availabilityFromSchema } from './availability';
-import { addToCartButtons, disabledAddToCart, domAvailability, soldOutButton } from './dom-availability';
+import { addToCartButtons, disabledAddToCart, domAvailability, soldOutButton, soldOutUnderHeading } from './dom-availability';
 import { domPrice, labelledPrice, priceUnderHeading, shownCurrencyFor } from './dom-price';
 import { toGtin } from './gtin';
 import { labelledCode } from './labelled-codes';
+import { addressCode } from './address-code';
 import { amountFromData, parsePrice } from './price';
 import { additionalProperties, aggregateRating, cleanBrand, galleryImages, plainText, structuredImages, unique } from './product-fields';
 import { PageScan, scanPage } from './page-scan';
@@ -37,17 +38,21 @@ export function extractProductWithEvidence(html: string, url: string, models: Ex
   const scan = scanPage(document.documentElement);
 
   const cartButtons = addToCartButtons(scan.buttons);
-  const { offer: markedOffer, statesAvailability } = pageOffer(offers, data, scan, lines, cartButtons);
-  const offer = markedOffer?.price === undefined ? withPriceUnderHeading(markedOffer, lines, document.querySelector('h1')) : markedOffer;
+  const heading = document.querySelector('h1');
+  const headingLine = heading ? layoutText(heading) : '';
+  const { offer: markedOffer, statesAvailability } = pageOffer(offers, data, scan, { lines, headingLine }, cartButtons);
+  const offer = markedOffer?.price === undefined ? withPriceUnderHeading(markedOffer, lines, headingLine) : markedOffer;
   const sku = pageSku(product, offers, lines);
+  const sellsSomething = product !== undefined || markedOffer?.price !== undefined || cartButtons > 0;
   const gtin = pageGtin(product, lines);
-  const name = propertyText(product, 'name') ?? metaValue(data, 'og:title', 'twitter:title') ?? (textOf(document.querySelector('h1')) || undefined);
+  const name = propertyText(product, 'name') ?? metaValue(data, 'og:title', 'twitter:title') ?? (textOf(heading) || undefined);
   const images = unique([...structuredImages(product, baseUrl), ...[metaValue(data, 'og:image', 'twitter:image')].map((u) => u && new URL(u, baseUrl).href), ...galleryImages(scan.galleryImages, baseUrl)]);
 
   const result: Product = {
     ...(name && { name }),
     ...(offer && { offers: [offer] }),
-    ...(sku && { sku }),
+    // The address's id is the product's only on a page that sells something (articles' addresses carry ids too).
+    ...optional('sku', sku ?? (sellsSomething ? addressCode(url) : undefined)),
     ...optional('mpn', manufacturerCode(propertyText(product, 'mpn') ?? labelledCode(lines, 'mpn'), sku)),
     ...(gtin && { gtin: [gtin] }),
     ...optional('brand', cleanBrand(propertyText(product, 'brand') ?? metaValue(data, 'product:brand', 'og:brand') ?? labelledCode(lines, 'brand'))),
@@ -81,8 +86,8 @@ export function extractProductWithEvidence(html: string, url: string, models: Ex
 }
 
 /** The offer with the amount under the page's heading as its price, when one is there. */
-function withPriceUnderHeading(offer: Offer | undefined, lines: string[], heading: DomElement | null): Offer | undefined {
-  const price = heading ? priceUnderHeading(lines, layoutText(heading)) : undefined;
+function withPriceUnderHeading(offer: Offer | undefined, lines: string[], headingLine: string): Offer | undefined {
+  const price = priceUnderHeading(lines, headingLine);
   return price ? { ...offer, price: price.amount, ...(price.currency && { currency: price.currency }) } : offer;
 }
 
@@ -90,8 +95,14 @@ function optional<K extends keyof Product>(key: K, value: Product[K] | undefined
   return value === undefined || value === '' ? {} : ({ [key]: value } as Partial<Product>);
 }
 
-/** Price and currency from the offers, else product:price meta tags, else the page; availability likewise (and whether the record or a notice states it). */
-function pageOffer(offers: StructuredRecord[], data: StructuredData, scan: PageScan, lines: string[], cartButtons: number): { offer?: Offer; statesAvailability: boolean } {
+/** Price and currency from the offers, else product:price meta tags, else the page; availability likewise (the offers, product:availability meta, the page; and whether the record, meta or a notice states it). */
+function pageOffer(
+  offers: StructuredRecord[],
+  data: StructuredData,
+  scan: PageScan,
+  { lines, headingLine }: { lines: string[]; headingLine: string },
+  cartButtons: number,
+): { offer?: Offer; statesAvailability: boolean } {
   const shown = domPrice(scan.priceElements) ?? labelledPrice(lines);
   const priced = offers.filter((o) => Number(amountFromData(offerPriceData(o))) > 0);
   // Of several offers (variants, sellers), the one whose price the page shows.
@@ -109,8 +120,11 @@ function pageOffer(offers: StructuredRecord[], data: StructuredData, scan: PageS
   // The currency as the page shows it (a symbol) beside the same amount: the shown price, else any line.
   if (price !== undefined && shown?.currency && Number(shown.amount) === Number(price)) currency = shown.currency;
   else if (price !== undefined) currency = shownCurrencyFor(price, lines) ?? currency;
-  const recorded = (chosen ? [chosen, ...offers] : offers).map((o) => availabilityFromSchema(propertyText(o, 'availability'))).find(Boolean);
-  const stated = recorded ?? domAvailability(scan.stockElements) ?? (cartButtons === 0 && soldOutButton(scan.buttons) ? 'OutOfStock' : undefined);
+  const recorded =
+    (chosen ? [chosen, ...offers] : offers).map((o) => availabilityFromSchema(propertyText(o, 'availability'))).find(Boolean) ??
+    availabilityFromSchema(metaValue(data, 'product:availability', 'og:availability'));
+  const markedUp = recorded ?? domAvailability(scan.stockElements) ?? (cartButtons === 0 && soldOutButton(scan.buttons) ? 'OutOfStock' : undefined);
+  const stated = markedUp ?? (soldOutUnderHeading(lines, headingLine) ? 'OutOfStock' : undefined);
   // An enabled add-to-cart button says the product sells: where nothing states it (most shops print no
   // notice for a product in stock), and over an OutOfStock (records go stale, notices can be about one variant or one store).
   // A disabled one still labelled so, only where nothing states it.
@@ -120,7 +134,8 @@ function pageOffer(offers: StructuredRecord[], data: StructuredData, scan: PageS
     ...(price !== undefined && currency && { currency }),
     ...(availability && { availability }),
   };
-  return { offer: Object.keys(offer).length ? offer : undefined, statesAvailability: stated !== undefined };
+  // A page-type signal only where markup states it: articles print "Available now" under their headings too.
+  return { offer: Object.keys(offer).length ? offer : undefined, statesAvailability: markedUp !== undefined };
 }
 
 /**

@@ -20,6 +20,12 @@ describe('labelledCode', () => {
     expect(labelledCode(['SKU: woo-hoodie-logo'], 'sku')).toBe('woo-hoodie-logo');
   });
 
+  it('reads a maker\u2019s part number after the short "MFR #" / "Mfg. Part No." labels', () => {
+    // Modelled on B&H's code line: "BH #NID75024120 • MFR #1549".
+    expect(labelledCode(['BH #NID75024120 • MFR #1549'], 'mpn')).toBe('1549');
+    expect(labelledCode(['Mfg. Part No.: 7Z-4410'], 'mpn')).toBe('7Z-4410');
+  });
+
   it('takes the value from the next line when the label stands alone (with a qualifier)', () => {
     expect(labelledCode(['Numero oggetto eBay:', '133588510845'], 'sku')).toBe('133588510845');
   });

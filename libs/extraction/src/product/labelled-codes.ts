@@ -23,7 +23,7 @@ const LABELS: Record<CodeKind, Labels> = {
     weak: ['r[ée]f[ée]rence', 'réf\\.?', 'ref\\.?', 'codice', 'código', 'cod\\.', 'код'],
   },
   mpn: {
-    strong: ['mpn', 'manufacturer\\s*part\\s*(?:number|no\\.?)', '(?:item\\s*)?model\\s*(?:number|no\\.?|#)', 'herstellernummer', 'hersteller-?\\s*artikelnummer', 'modellnummer', 'référence\\s*fabricant', 'numero\\s*(?:di\\s*)?modello'],
+    strong: ['mpn', 'manufacturer\\s*part\\s*(?:number|no\\.?)', 'mf[rg]\\.?\\s*(?:part\\s*)?(?:number|no\\.?|#)', '(?:item\\s*)?model\\s*(?:number|no\\.?|#)', 'herstellernummer', 'hersteller-?\\s*artikelnummer', 'modellnummer', 'référence\\s*fabricant', 'numero\\s*(?:di\\s*)?modello'],
     weak: ['model', 'modell', 'modèle', 'modello', 'modelo'],
   },
   gtin: { strong: ['gtin(?:-?\\d+)?', 'ean(?:-?13)?', 'upc', 'isbn(?:-?1[03])?', 'barcode', 'código\\s*de\\s*barras', 'strichcode'] },
