@@ -93,3 +93,23 @@ describe('cleanContent: prose with lists', () => {
     expect(body).not.toContain('Durable outsole');
   });
 });
+
+// Modelled on a newsletter's ranking (clouddb.substack.com): each entry a description, then "See: “…”" pointing to a post.
+describe('cleanContent: pointers in a list', () => {
+  const page = (items: string[]) => `<html><head><title>Ten newsletters</title></head><body><main><article>
+    ${paragraphs('The intro', 2)}<ol>${items.join('')}</ol>${paragraphs('The outro', 1)}
+  </article></main></body></html>`;
+
+  it("keeps the pointer that closes an entry written in prose: it is the entry's own reference", () => {
+    const entry = (i: number) => `<li><p><a href="/n${i}">Newsletter ${i}</a>, by a writer. ${sentence(`Newsletter ${i}`)}</p><p>See: <em><a href="/n${i}/post">“The best post of newsletter ${i}”</a></em></p></li>`;
+    const body = extractArticle(page([0, 1, 2, 3].map(entry)), 'https://example.com/ten').articleBody ?? '';
+    expect(body).toContain('See: “The best post of newsletter 2”');
+  });
+
+  it('still drops a list whose entries are nothing but pointers', () => {
+    const entry = (i: number) => `<li><p>Read: <a href="/n${i}/post">“The best post of newsletter ${i}”</a></p></li>`;
+    const body = extractArticle(page([0, 1, 2, 3].map(entry)), 'https://example.com/ten').articleBody ?? '';
+    expect(body).toContain('The intro 1 is the laptop');
+    expect(body).not.toContain('The best post of newsletter');
+  });
+});
