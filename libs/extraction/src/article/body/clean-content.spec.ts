@@ -87,6 +87,14 @@ describe('cleanContent: prose with lists', () => {
     expect(body).toContain('Tire inflation and condition');
   });
 
+  it("keeps a short paragraph and a list of findings written in sentences (nccih's studies)", () => {
+    const findings = `<div class="css-x1"><p>Some studies looked at weight and eating.</p><ul><li>${sentence('A 2017 review of 15 studies')}</li><li>${sentence('A 2018 analysis of 19 studies')}</li></ul></div>`;
+    const page = sectionWithList.replace('<div class="card">', `${findings}<div class="card">`);
+    const body = extractArticle(page, 'https://example.com/schedule').articleBody ?? '';
+    expect(body).toContain('A 2018 analysis of 19 studies is the laptop');
+    expect(body).not.toContain('Durable outsole');
+  });
+
   it('still drops a card that is little but its lists', () => {
     const body = extractArticle(sectionWithList, 'https://example.com/schedule').articleBody ?? '';
     expect(body).toContain('The second car 2 is the laptop');

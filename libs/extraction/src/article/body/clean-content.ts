@@ -56,6 +56,14 @@ export function isSignupBox(chars: number, holdsForm: boolean): boolean {
   return chars < SIGNUP_BOX_MAX_CHARS && holdsForm;
 }
 
+/** List items this long on average, with few links, are sentences (a review's findings), not a box's entries. */
+const PROSE_ITEM_CHARS = 150;
+const PROSE_ITEM_LINK_DENSITY = 0.2;
+
+function itemsAreProse(count: Census): boolean {
+  return count.listChars >= count.listItems * PROSE_ITEM_CHARS && count.linkChars < count.chars * PROSE_ITEM_LINK_DENSITY;
+}
+
 /** Prose an entry of a list holds besides its pointer, for the pointer to be the entry's own. */
 const ITEM_PROSE_CHARS = 100;
 
@@ -96,7 +104,7 @@ function isFurniture(element: DomElement, core: ReadonlySet<DomElement>, formsHe
   const linkDensity = count.chars ? count.linkChars / count.chars : 0;
   return (
     (!inFigure && count.images > 1 && count.paragraphs / count.images < 0.5) ||
-    (!isList && count.listItems > count.paragraphs && count.chars - count.listChars < PROSE_BESIDE_LISTS_CHARS) ||
+    (!isList && count.listItems > count.paragraphs && count.chars - count.listChars < PROSE_BESIDE_LISTS_CHARS && !itemsAreProse(count)) ||
     isSignupBox(count.chars, formsHeld.has(element)) ||
     (!isList && !inFigure && count.chars < 25 && (count.images === 0 || count.images > 2) && linkDensity > 0) ||
     (!isList && weight < 25 && linkDensity > 0.2) ||
