@@ -56,8 +56,8 @@ export function isSignupBox(chars: number, holdsForm: boolean): boolean {
   return chars < SIGNUP_BOX_MAX_CHARS && holdsForm;
 }
 
-/** List items this long on average, with few links, are sentences (a review's findings), not a box's entries. */
-const PROSE_ITEM_CHARS = 150;
+/** List items this long on average (a short sentence), with few links, are prose (a review's findings), not a box's entries (a card's pros and cons, a menu). */
+const PROSE_ITEM_CHARS = 60;
 const PROSE_ITEM_LINK_DENSITY = 0.2;
 
 function itemsAreProse(count: Census): boolean {
