@@ -63,7 +63,10 @@ async function main(): Promise<void> {
   const pages = loadCorpus(['article-extraction-dev', 'wcxb-dev']);
   const bodies = crossValidatedBodies(pages);
   const scores = pages.map((page, i) => scorePage(page.truth.articleBody ?? '', bodies[i]));
-  const figure = (keep: (p: CorpusPage) => boolean) => scoreCorpus(scores.filter((_, i) => keep(pages[i]))).f1.toFixed(3);
+  const figure = (keep: (p: CorpusPage) => boolean) => {
+    const corpus = scoreCorpus(scores.filter((_, i) => keep(pages[i])));
+    return `${corpus.f1.toFixed(3)} (P ${corpus.precision.toFixed(3)} / R ${corpus.recall.toFixed(3)})`;
+  };
   const f1File = process.argv[3];
   if (f1File) writeFileSync(f1File, pages.map((page, i) => `${page.dataset}/${page.id}\t${f1Of(scores[i].precision, scores[i].recall).toFixed(3)}\t${page.url}\n`).join(''));
   console.log(`body F1, cross-validated: article-dev ${figure((p) => p.dataset === 'article-extraction-dev')}, WCXB all types ${figure((p) => p.dataset === 'wcxb-dev')}, WCXB article ${figure((p) => p.dataset === 'wcxb-dev' && p.pageType === 'article')}`);

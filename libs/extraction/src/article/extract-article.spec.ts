@@ -154,6 +154,22 @@ describe('extractArticle: body', () => {
     expect(extractArticle(page, 'https://x.example/p/14').articleBody).toBe(['Rates', 'Fees'].map(PROSE).join('\n'));
   });
 
+  it("joins the article's intro that a page builder puts in a sibling container of the same kind, not the title's block or a short note after it", () => {
+    // restroworks: Elementor's intro container and the one holding the rest, side by side; the scoring takes the longer only
+    const container = (id: string, inner: string) => `<div class="elementor-element elementor-element-${id} e-flex e-con-boxed e-con e-parent"><div class="e-con-inner">${inner}</div></div>`;
+    const prose = (topics: string[]) => topics.map((t) => `<p>${PROSE(t)}</p>`).join('');
+    const title = container('a1', '<h1>Types of service</h1><p>A short guide to the ways restaurants serve their guests, from counters to tables.</p>');
+    const intro = container('b2', `<h2>Why service matters</h2>${prose(['Service', 'Guests'])}`);
+    const rest = container('c3', `<div class="body-part">${prose(['Counter', 'Buffet', 'Family style', 'Fine dining', 'Takeout', 'Delivery', 'Drive-thru', 'Ghost kitchens'])}</div>`);
+    const note = container('d4', '<p>Written by our editors, who visited restaurants in three states and spoke with their owners and staff.</p>');
+    const page = `<html><body><div class="elementor">${title}${intro}${rest}${note}</div></body></html>`;
+    const body = extractArticle(page, 'https://x.example/p/15').articleBody!;
+    expect(body.startsWith(`Why service matters\n${PROSE('Service')}`)).toBe(true);
+    expect(body).toContain(PROSE('Drive-thru'));
+    expect(body).not.toContain('A short guide');
+    expect(body).not.toContain('Written by our editors');
+  });
+
   it("keeps the article's own prose blocks that cite many links, where a block of links beside them goes", () => {
     const cited = (topic: string) => `<p>${PROSE(topic)} See <a href="/r/${topic}">the full ${topic.toLowerCase()} report from the national agency</a>.</p>`;
     const links = '<div class="more"><a href="/a">Five more rate stories you may like</a> and <a href="/b">Ten fee stories</a></div>';

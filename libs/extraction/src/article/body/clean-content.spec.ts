@@ -87,9 +87,37 @@ describe('cleanContent: prose with lists', () => {
     expect(body).toContain('Tire inflation and condition');
   });
 
+  it("keeps a short paragraph and a list of findings written in sentences (nccih's studies)", () => {
+    const findings = `<div class="css-x1"><p>Some studies looked at weight and eating.</p><ul><li>${sentence('A 2017 review of 15 studies')}</li><li>${sentence('A 2018 analysis of 19 studies')}</li></ul></div>`;
+    const page = sectionWithList.replace('<div class="card">', `${findings}<div class="card">`);
+    const body = extractArticle(page, 'https://example.com/schedule').articleBody ?? '';
+    expect(body).toContain('A 2018 analysis of 19 studies is the laptop');
+    expect(body).not.toContain('Durable outsole');
+  });
+
   it('still drops a card that is little but its lists', () => {
     const body = extractArticle(sectionWithList, 'https://example.com/schedule').articleBody ?? '';
     expect(body).toContain('The second car 2 is the laptop');
     expect(body).not.toContain('Durable outsole');
+  });
+});
+
+// Modelled on a newsletter's ranking (clouddb.substack.com): each entry a description, then "See: “…”" pointing to a post.
+describe('cleanContent: pointers in a list', () => {
+  const page = (items: string[]) => `<html><head><title>Ten newsletters</title></head><body><main><article>
+    ${paragraphs('The intro', 2)}<ol>${items.join('')}</ol>${paragraphs('The outro', 1)}
+  </article></main></body></html>`;
+
+  it("keeps the pointer that closes an entry written in prose: it is the entry's own reference", () => {
+    const entry = (i: number) => `<li><p><a href="/n${i}">Newsletter ${i}</a>, by a writer. ${sentence(`Newsletter ${i}`)}</p><p>See: <em><a href="/n${i}/post">“The best post of newsletter ${i}”</a></em></p></li>`;
+    const body = extractArticle(page([0, 1, 2, 3].map(entry)), 'https://example.com/ten').articleBody ?? '';
+    expect(body).toContain('See: “The best post of newsletter 2”');
+  });
+
+  it('still drops a list whose entries are nothing but pointers', () => {
+    const entry = (i: number) => `<li><p>Read: <a href="/n${i}/post">“The best post of newsletter ${i}”</a></p></li>`;
+    const body = extractArticle(page([0, 1, 2, 3].map(entry)), 'https://example.com/ten').articleBody ?? '';
+    expect(body).toContain('The intro 1 is the laptop');
+    expect(body).not.toContain('The best post of newsletter');
   });
 });

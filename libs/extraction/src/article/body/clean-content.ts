@@ -56,6 +56,30 @@ export function isSignupBox(chars: number, holdsForm: boolean): boolean {
   return chars < SIGNUP_BOX_MAX_CHARS && holdsForm;
 }
 
+/** List items this long on average (a short sentence), with few links, are prose (a review's findings), not a box's entries (a card's pros and cons, a menu). */
+const PROSE_ITEM_CHARS = 60;
+const PROSE_ITEM_LINK_DENSITY = 0.2;
+
+function itemsAreProse(count: Census): boolean {
+  return count.listChars >= count.listItems * PROSE_ITEM_CHARS && count.linkChars < count.chars * PROSE_ITEM_LINK_DENSITY;
+}
+
+/** Prose an entry of a list holds besides its pointer, for the pointer to be the entry's own. */
+const ITEM_PROSE_CHARS = 100;
+
+/**
+ * A pointer that closes an entry of a list written in prose ("See: “What is RAG?”" under a newsletter's description
+ * in a ranking of ten) is the entry's own reference, which the article keeps; a list whose items are nothing but
+ * pointers is still a link list.
+ */
+function pointsFromItsItem(paragraph: DomElement, own: Census): boolean {
+  const item = paragraph.parentElement;
+  if (item?.localName !== 'li') return false;
+  const whole = census(item);
+  const chars = whole.chars - own.chars;
+  return chars >= ITEM_PROSE_CHARS && whole.linkChars - own.linkChars < chars * 0.5;
+}
+
 /**
  * Readability's conditional cleaning: a container inside the article goes when it reads like
  * furniture — a class that says so, more links than prose, more images or list items than
@@ -71,7 +95,7 @@ function isFurniture(element: DomElement, core: ReadonlySet<DomElement>, formsHe
   // A paragraph that is mostly links is a "Read more: …" pointer or a list of them, not prose.
   if (element.localName === 'p') {
     const density = count.linkChars / (count.chars || 1);
-    return density > POINTERS_DENSITY || (count.chars < SHORT_POINTER_CHARS && density > 0.5);
+    return (density > POINTERS_DENSITY || (count.chars < SHORT_POINTER_CHARS && density > 0.5)) && !pointsFromItsItem(element, count);
   }
   if (count.commas >= 10) return false;
   const tag = element.localName;
@@ -80,7 +104,7 @@ function isFurniture(element: DomElement, core: ReadonlySet<DomElement>, formsHe
   const linkDensity = count.chars ? count.linkChars / count.chars : 0;
   return (
     (!inFigure && count.images > 1 && count.paragraphs / count.images < 0.5) ||
-    (!isList && count.listItems > count.paragraphs && count.chars - count.listChars < PROSE_BESIDE_LISTS_CHARS) ||
+    (!isList && count.listItems > count.paragraphs && count.chars - count.listChars < PROSE_BESIDE_LISTS_CHARS && !itemsAreProse(count)) ||
     isSignupBox(count.chars, formsHeld.has(element)) ||
     (!isList && !inFigure && count.chars < 25 && (count.images === 0 || count.images > 2) && linkDensity > 0) ||
     (!isList && weight < 25 && linkDensity > 0.2) ||

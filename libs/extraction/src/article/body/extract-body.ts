@@ -3,7 +3,7 @@ import type { BodyChoiceModel } from '../../model/extraction-models';
 import { BodyCandidate, bodyCandidates, chooseBody } from './body-candidates';
 import { isComment, removeBoilerplate, unnameBuilderWidgets } from './boilerplate';
 import { cleanContent, isSignupBox } from './clean-content';
-import { bestCandidate, climbToContainer, contains, contentBlocks, proseChars, scoreCandidates } from './main-content';
+import { bestCandidate, climbToContainer, contains, contentBlocks, proseChars, scoreCandidates, withSiblingSections } from './main-content';
 import { StatsIndex, collectTextStats, linkDensity } from './text-stats';
 
 export interface ArticleBody {
@@ -84,7 +84,8 @@ export function findArticleBody(document: DomDocument, choice?: BodyChoiceModel,
   // The page's own mark of its body is followed as it is: the model re-ranks the rules' guesses only. Marked pages
   // still give training rows: their candidates hold the margin's guard (the article benchmark marks many of its bodies).
   const candidates = (choice && !marked) || withCandidates ? bodyCandidates(root, rule, scores, stats) : undefined;
-  const blocks = choice && candidates && !marked ? chooseBody(candidates, choice).blocks : rule;
+  // Sibling sections of the chosen blocks' kind join after the choice: the model weighs the scoring's containers as they are.
+  const blocks = marked ? rule : withSiblingSections(choice && candidates ? chooseBody(candidates, choice).blocks : rule, stats);
   cleanContent(blocks, core);
   return { blocks, pageLinkDensity: linkDensity(rawStats.get(root)), candidates: withCandidates ? candidates : undefined, core };
 }

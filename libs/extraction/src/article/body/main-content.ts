@@ -1,5 +1,5 @@
 import { DomElement, TEXT_NODE, isElement } from '../../dom';
-import { classAndCompoundWords } from './boilerplate';
+import { classAndCompoundWords, isComment } from './boilerplate';
 import { COMMAS, StatsIndex, linkDensity } from './text-stats';
 
 /** Blocks whose own text is scored as prose (a div counts when it holds no other block). */
@@ -240,4 +240,74 @@ export function proseChars(root: DomElement, stats: StatsIndex): Map<DomElement,
   };
   visit(root);
   return totals;
+}
+
+/** How far above the chosen blocks sibling sections are looked for. */
+const SECTION_LEVELS = 4;
+/**
+ * A sibling section joins with this much prose, most of its text, and a share of the chosen blocks' prose: a tenth
+ * before them (an intro the scoring weighed less), a quarter after them, where an author's note, readers' reviews or
+ * an FAQ that the article does not hold are written the same way.
+ */
+const SECTION_MIN_PROSE = 200;
+const SECTION_PROSE_SHARE = 0.6;
+const SECTION_SHARE_BEFORE = 0.1;
+const SECTION_SHARE_AFTER = 0.25;
+const NEVER_SECTION_TAGS = new Set(['aside', 'nav', 'footer', 'header', 'form', 'pre']);
+const SIMILAR_NAMES_SHARE = 0.5;
+
+/** A class name with a digit names one element ("elementor-element-98fbbca"), not a kind of block. */
+function kindNames(element: DomElement): Set<string> {
+  return new Set((element.getAttribute('class') ?? '').split(/\s+/).filter((name) => name && !/\d/.test(name)));
+}
+
+/** Two blocks of one kind: the same tag, and half their kind names or more in common. */
+function sameKind(a: DomElement, b: DomElement): boolean {
+  if (a.localName !== b.localName) return false;
+  const [namesA, namesB] = [kindNames(a), kindNames(b)];
+  let shared = 0;
+  for (const name of namesA) if (namesB.has(name)) shared++;
+  return shared > 0 && shared >= (namesA.size + namesB.size - shared) * SIMILAR_NAMES_SHARE;
+}
+
+function lowestCommonAncestor(blocks: DomElement[]): DomElement {
+  let ancestor = blocks[0];
+  while (ancestor.parentElement && !blocks.every((block) => contains(ancestor, block))) ancestor = ancestor.parentElement;
+  return ancestor;
+}
+
+function proseOf(element: DomElement, stats: StatsIndex): number {
+  return proseChars(element, stats).get(element) ?? 0;
+}
+
+/**
+ * Page builders put an article's parts in sibling sections of one kind (Elementor's intro in one container and the
+ * rest in the next, a ranking's entries one list item each): the scoring picks the richest with its siblings by
+ * score, and leaves the others out. Climbing a few levels from the chosen blocks, a sibling of the same kind that
+ * reads like them (prose, named nothing that says furniture, not the title's block) joins them, in page order.
+ */
+export function withSiblingSections(blocks: DomElement[], stats: StatsIndex): DomElement[] {
+  if (!blocks.length) return blocks;
+  let chosenProse = 0;
+  for (const block of blocks) chosenProse += proseOf(block, stats);
+  const readsLikeArticle = (section: DomElement, anchor: DomElement, share: number) => {
+    const minProse = Math.max(SECTION_MIN_PROSE, chosenProse * share);
+    const chars = stats.get(section)?.chars ?? 0;
+    if (chars < minProse || !sameKind(section, anchor) || NEVER_SECTION_TAGS.has(section.localName) || classWeight(section) < 0 || isComment(section)) return false;
+    const prose = proseOf(section, stats);
+    return prose >= minProse && prose >= chars * SECTION_PROSE_SHARE && !section.querySelector('h1');
+  };
+  let before: DomElement[] = [];
+  let after: DomElement[] = [];
+  let anchor = lowestCommonAncestor(blocks);
+  for (let level = 0; level < SECTION_LEVELS; level++) {
+    const parent = anchor.parentElement;
+    if (!parent || parent.localName === 'body' || parent.localName === 'html') break;
+    const siblings = Array.from(parent.children);
+    const at = siblings.indexOf(anchor);
+    before = [...siblings.slice(0, at).filter((section) => readsLikeArticle(section, anchor, SECTION_SHARE_BEFORE)), ...before];
+    after = [...after, ...siblings.slice(at + 1).filter((section) => readsLikeArticle(section, anchor, SECTION_SHARE_AFTER))];
+    anchor = parent;
+  }
+  return [...before, ...blocks, ...after];
 }
