@@ -5,6 +5,7 @@ import { isComment, removeBoilerplate, unnameBuilderWidgets } from './boilerplat
 import { cleanContent, isSignupBox } from './clean-content';
 import { bestCandidate, climbToContainer, contains, contentBlocks, proseChars, scoreCandidates } from './main-content';
 import { StatsIndex, collectTextStats, linkDensity } from './text-stats';
+import { removeTrailingTeasers } from './trailing-teasers';
 
 export interface ArticleBody {
   /** The elements holding the body, in page order, furniture inside them removed. */
@@ -85,6 +86,7 @@ export function findArticleBody(document: DomDocument, choice?: BodyChoiceModel,
   // still give training rows: their candidates hold the margin's guard (the article benchmark marks many of its bodies).
   const candidates = (choice && !marked) || withCandidates ? bodyCandidates(root, rule, scores, stats) : undefined;
   const blocks = choice && candidates && !marked ? chooseBody(candidates, choice).blocks : rule;
+  removeTrailingTeasers(blocks, likelyArticle, likelyArticle ? (prose.get(likelyArticle) ?? 0) : 0);
   cleanContent(blocks, core);
   return { blocks, pageLinkDensity: linkDensity(rawStats.get(root)), candidates: withCandidates ? candidates : undefined, core };
 }
