@@ -121,3 +121,25 @@ describe('cleanContent: pointers in a list', () => {
     expect(body).not.toContain('The best post of newsletter');
   });
 });
+
+// Modelled on an insurer's resource page (psafinancial): a lead form after the article, whose select lists forty industries.
+const industries = Array.from({ length: 40 }, (_, i) => `<option>Industry number ${i} and its trades</option>`).join('');
+const leadForm = `<html><head><title>Rentals</title></head><body><main><div class="wpb_wrapper">
+  ${paragraphs('The rental fleet', 3)}
+  <div class="gform_wrapper"><div class="gform_heading"><p class="gform_description">Fill out the form to get a copy of our ebook.</p></div>
+    <form id="gform_14"><div class="gform_fields">
+      <div class="gfield"><label>Industry*</label><select name="industry">${industries}</select></div>
+      <div class="gfield"><input type="text" name="utm_source"><div class="admin-hidden-markup"><span>This field is hidden when viewing the form</span></div></div>
+      <div class="gfield"><input type="text" name="honeypot"><div class="gfield_description">This field is for validation purposes and should be left unchanged.</div></div>
+    </div><button>Download</button></form>
+  </div>
+</div></main></body></html>`;
+
+describe('cleanContent: a lead form whose select reads as prose', () => {
+  it('drops the form, judging it by its text without its controls', () => {
+    const body = extractArticle(leadForm, 'https://example.com/resources/best-practices-vehicle-rentals').articleBody ?? '';
+    expect(body).toContain('The rental fleet 2 is the laptop');
+    expect(body).not.toContain('This field is hidden');
+    expect(body).not.toContain('validation purposes');
+  });
+});

@@ -5,6 +5,7 @@ import { isComment, removeBoilerplate, unnameBuilderWidgets } from './boilerplat
 import { cleanContent, isSignupBox } from './clean-content';
 import { bestCandidate, climbToContainer, contains, contentBlocks, proseChars, scoreCandidates, withSiblingSections } from './main-content';
 import { StatsIndex, collectTextStats, linkDensity } from './text-stats';
+import { removeTrailingTeasers } from './trailing-teasers';
 
 export interface ArticleBody {
   /** The elements holding the body, in page order, furniture inside them removed. */
@@ -24,6 +25,21 @@ const ESSENTIAL_SHARE = 0.5;
 const PROSE_BLOCK_MIN_CHARS = 400;
 const PROSE_BLOCK_SHARE = 0.7;
 
+/** A form's own controls: their words (a select's hundred options) are gone before cleaning judges the form. */
+const FORM_CONTROLS = 'select, textarea, label, button, script, style';
+
+/**
+ * A form whose text, its controls' taken out, is a sign-up box's (a lead form's "Fill out the form to get our
+ * ebook" and its hidden fields' notes): the options of its selects made it look like 1,600 characters of prose.
+ */
+function isShortForm(element: DomElement): boolean {
+  if (element.localName !== 'form') return false;
+  const lengthOf = (node: DomElement) => (node.textContent ?? '').replace(/\s+/g, ' ').trim().length;
+  const controls = element.querySelectorAll(FORM_CONTROLS);
+  const outermost = controls.filter((control) => !controls.some((other) => other !== control && contains(other, control)));
+  return isSignupBox(lengthOf(element) - outermost.reduce((sum, control) => sum + lengthOf(control), 0), true);
+}
+
 /**
  * What pruning and cleaning must spare: the likely article (the best candidate before pruning,
  * climbed), everything that holds it, and inside it the blocks made of prose and what holds
@@ -40,7 +56,7 @@ function articleCore(likelyArticle: DomElement | undefined, prose: Map<DomElemen
     if (chars < PROSE_BLOCK_MIN_CHARS || chars < (stats.get(element)?.chars ?? 0) * PROSE_BLOCK_SHARE || !contains(likelyArticle, element)) continue;
     const path: DomElement[] = [];
     for (let node: DomElement | null = element; node && !core.has(node); node = node.parentElement) path.push(node);
-    if (!path.some((node) => isComment(node) || isSignupBox(stats.get(node)?.chars ?? 0, node.querySelector('form') !== null))) for (const node of path) core.add(node);
+    if (!path.some((node) => isComment(node) || isSignupBox(stats.get(node)?.chars ?? 0, node.querySelector('form') !== null) || isShortForm(node))) for (const node of path) core.add(node);
   }
   return core;
 }
@@ -86,6 +102,7 @@ export function findArticleBody(document: DomDocument, choice?: BodyChoiceModel,
   const candidates = (choice && !marked) || withCandidates ? bodyCandidates(root, rule, scores, stats) : undefined;
   // Sibling sections of the chosen blocks' kind join after the choice: the model weighs the scoring's containers as they are.
   const blocks = marked ? rule : withSiblingSections(choice && candidates ? chooseBody(candidates, choice).blocks : rule, stats);
+  removeTrailingTeasers(blocks, likelyArticle, likelyArticle ? (prose.get(likelyArticle) ?? 0) : 0);
   cleanContent(blocks, core);
   return { blocks, pageLinkDensity: linkDensity(rawStats.get(root)), candidates: withCandidates ? candidates : undefined, core };
 }
