@@ -1,4 +1,4 @@
-import { DomDocument, DomElement } from '../../dom';
+import { DomDocument, DomElement, textOf } from '../../dom';
 import type { BodyChoiceModel } from '../../model/extraction-models';
 import { BodyCandidate, bodyCandidates, chooseBody } from './body-candidates';
 import { isComment, removeBoilerplate, unnameBuilderWidgets } from './boilerplate';
@@ -34,10 +34,9 @@ const FORM_CONTROLS = 'select, textarea, label, button, script, style';
  */
 function isShortForm(element: DomElement): boolean {
   if (element.localName !== 'form') return false;
-  const lengthOf = (node: DomElement) => (node.textContent ?? '').replace(/\s+/g, ' ').trim().length;
   const controls = element.querySelectorAll(FORM_CONTROLS);
   const outermost = controls.filter((control) => !controls.some((other) => other !== control && contains(other, control)));
-  return isSignupBox(lengthOf(element) - outermost.reduce((sum, control) => sum + lengthOf(control), 0), true);
+  return isSignupBox(textOf(element).length - outermost.reduce((sum, control) => sum + textOf(control).length, 0), true);
 }
 
 /**

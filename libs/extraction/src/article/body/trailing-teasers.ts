@@ -1,4 +1,4 @@
-import { DomElement } from '../../dom';
+import { DomElement, textOf } from '../../dom';
 import { contains } from './main-content';
 
 /**
@@ -12,8 +12,6 @@ const TITLE_LINK_MIN_WORDS = 3;
 const GRID_MIN_CARDS = 3;
 /** Share of a grid's children that are cards (a heading or a "more" button may sit among them). */
 const GRID_CARDS_SHARE = 0.66;
-
-const textOf = (element: DomElement) => (element.textContent ?? '').replace(/\s+/g, ' ').trim();
 
 /**
  * A title link: a few words standing alone in their element (a heading, a "title" div). A link
