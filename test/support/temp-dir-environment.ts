@@ -1,7 +1,8 @@
 import NodeEnvironment from 'jest-environment-node';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
  * The test environment of every jest project (jest.config.js): each test file gets a
@@ -28,8 +29,29 @@ export default class TempDirEnvironment extends NodeEnvironment {
   override async teardown(): Promise<void> {
     if (this.previous === undefined) delete process.env.TMPDIR;
     else process.env.TMPDIR = this.previous;
-    // A SIGKILLed platform's threads can still be closing files in it for a moment: retry for up to about 10 s.
-    rmSync(this.dir, { recursive: true, force: true, maxRetries: 12, retryDelay: 150 });
+    await removeDirectory(this.dir);
     await super.teardown();
+  }
+}
+
+/**
+ * A SIGKILLed platform's threads can still be closing (and SQLite re-creating) files in the
+ * directory for a moment. rmSync's own retries only retry the last rmdir, never the files
+ * that appeared after it listed the directory, so the whole removal is tried again, for up
+ * to about 10 s; what is still there after that is named.
+ */
+async function removeDirectory(dir: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      rmSync(dir, { recursive: true, force: true });
+      return;
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if ((code !== 'ENOTEMPTY' && code !== 'EBUSY') || attempt === 40) {
+        const left = readdirSync(dir, { recursive: true });
+        throw new Error(`could not remove the suite's temporary directory ${dir} (${code}): still in it: ${left.join(', ')}`);
+      }
+      await sleep(250);
+    }
   }
 }

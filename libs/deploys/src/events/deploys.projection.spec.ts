@@ -28,7 +28,7 @@ describe('DeploysProjection on SQLite', () => {
       await store.applyBatch(DEPLOYS_TOPIC, 0, events, (e) => projection.apply(e));
       expect(await view.byRequest(1, 'r1')).toMatchObject({ state: 'failed', failure: 'no spiders' });
     } finally {
-      views.close();
+      await views.close();
     }
   });
 });

@@ -50,7 +50,7 @@ async function decideAll(batched: boolean): Promise<{ decisions: JobsDecision[];
     else await fold();
   }
   await fold();
-  views.close();
+  await views.close();
   return { decisions, folds };
 }
 

@@ -43,7 +43,7 @@ describe('JobsSqlite tag filters', () => {
     // The tags table as it was.
     old.writer.exec(`CREATE TABLE job_tags (project INTEGER NOT NULL, tag TEXT NOT NULL, key TEXT NOT NULL, PRIMARY KEY (project, tag, key)) WITHOUT ROWID;
       INSERT INTO job_tags SELECT project, tag, key FROM job_tag_listing; DROP TABLE job_tag_listing;`);
-    old.close();
+    await old.close();
     views = new SqliteViewDatabase(file);
     const jobs = new JobsSqlite(views);
     expect(await jobs.count({ project: 1, hasTags: ['retry'], states: ['pending'] })).toBe(1);
