@@ -3,7 +3,7 @@
 # suites need, caches it under ${CRAWLHUB_CACHE:-$HOME/.cache/crawlhub}, runs every tier,
 # and says what it skipped and why:
 #   1. dependencies (npm ci when node_modules is missing or stale) and the build
-#   2. typecheck, lint (eslint.config.js: time and ids), then the unit tier (specs beside the code)
+#   2. typecheck, lint (eslint.config.js: time and ids, floating promises), then the unit tier (specs beside the code)
 #   3. real servers: a Kafka broker (test/infra/kafka.sh), a MongoDB wire-protocol
 #      server (test/infra/mongodb.sh, or your own MONGODB_URI), the official Python
 #      clients (test/compat/python-env.sh), Scrapy with sh_scrapy and scrapy-zyte-smartproxy
@@ -43,7 +43,7 @@ npm run -s build || { echo "build failed"; exit 1; }
 # 2. typecheck and unit tier
 say "typecheck"
 npx tsc -p tsconfig.json --noEmit || { echo "typecheck failed"; exit 1; }
-say "lint (time and ids: eslint.config.js)"
+say "lint (time and ids, floating promises: eslint.config.js)"
 npm run -s lint || { echo "lint failed"; exit 1; }
 
 run_jest() { # name, extra env..., -- jest args
