@@ -53,4 +53,23 @@ describe('leanHtml', () => {
     const html = '<header-nav><p>Kept text</p></header-nav><header><a>Logo</a></header>';
     expect(leanHtml(html)).toBe('<header-nav><p>Kept text</p></header-nav>');
   });
+
+  // Modelled on a Discourse forum (users.rust-lang.org): the thread is rendered by scripts, and served to readers without them in a <noscript>.
+  const post = (i: number) => `<div class="topic-body crawler-post"><span class="creator">member${i}</span><div class="post" itemprop="text"><p>Post ${i}: the resolver has picked the newest version that the declared rust-version allows since the 2024 edition, so raising it breaks nobody who builds with an older toolchain.</p></div></div>`;
+  const thread = `<noscript data-path="/t/msrv/138416"><header><a href="/">The Forum</a></header><div id="main-outlet" role="main"><h1>Is changing the MSRV a breaking change?</h1>${[1, 2, 3, 4, 5, 6, 7, 8].map(post).join('')}</div><footer><nav><a href="/">Home</a></nav></footer></noscript>`;
+
+  it("reads an app shell's page from the noscript that holds its text, its furniture dropped as anywhere", () => {
+    const lean = leanHtml(`<html><head><title>MSRV</title></head><body><noscript>Please enable JavaScript.</noscript><div id="app"></div><script>boot()</script>${thread}</body></html>`);
+    expect(lean).toContain('Post 8: the resolver has picked');
+    expect(lean).toContain('<div><div id="main-outlet"');
+    expect(lean).not.toContain('The Forum');
+    expect(lean).not.toContain('Please enable JavaScript');
+  });
+
+  it('drops a long noscript when the page shows its text without scripts too', () => {
+    const shown = `<article>${[1, 2, 3, 4, 5, 6, 7, 8].map(post).join('')}</article>`;
+    const lean = leanHtml(`<html><body>${shown}${thread}</body></html>`);
+    expect(lean).not.toContain('Is changing the MSRV');
+    expect(lean.split('Post 8: the resolver').length).toBe(2);
+  });
 });

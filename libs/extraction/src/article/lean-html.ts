@@ -14,7 +14,10 @@ import { MAX_DATE_TEXT, toIsoDate } from './fields/published-date';
  *   builders wrap whole sections, the article's text too, in <header>; a site header's paragraphs sit beside
  *   its menu or search form).
  * - <link> tags: stylesheets, icons and feeds.
- * - Noscript fallbacks go: pages are read as rendered with scripts on.
+ * - Noscript fallbacks go: pages are read as rendered with scripts on. Except an app shell's: a page
+ *   whose body outside its noscripts is empty of text (Discourse and Flarum forums render the thread
+ *   with scripts and serve it to readers without them in a `<noscript>`) is read from the noscript
+ *   that holds its text, unwrapped to a <div>.
  * - A dropped <aside>, <footer> or <header> that shows a date ("<aside><time>June 6, 2021</time></aside>",
  *   a byline footer) leaves that date behind as an empty `<time data-furniture datetime=…>`: no
  *   text for the body, but in its place for the date reader. One that names an author in an
@@ -58,8 +61,32 @@ function isKept(block: string, tag: string | undefined): boolean {
   }
 }
 
+/** A noscript this long (markup and all) may hold a page; shorter ones are a tracking pixel or a "turn on JavaScript" line. */
+const PAGE_NOSCRIPT_MIN_CHARS = 2000;
+/** An app shell's body shows less text than this outside its noscripts (a cookie line, a skip link). */
+const APP_SHELL_MAX_TEXT = 1000;
+const NOSCRIPT = /<noscript\b[^>]*>([\s\S]*?)<\/noscript\s*>/gi;
+const NOT_TEXT = /<(script|style|noscript)\b[\s\S]*?<\/\1\s*>|<!--[\s\S]*?-->|<[^>]*>|\s+/gi;
+
+function textLength(html: string): number {
+  return html.replace(NOT_TEXT, '').length;
+}
+
+/** The page's text as its noscript states it, when the rest of its body is an empty app shell: the noscript unwrapped to a <div>. */
+function unwrapAppShell(html: string): string {
+  const long = [...html.matchAll(NOSCRIPT)].filter((match) => match[0].length >= PAGE_NOSCRIPT_MIN_CHARS);
+  if (long.length === 0) return html;
+  const bodyStart = html.search(/<body\b/i);
+  const shellText = textLength(html.slice(Math.max(0, bodyStart)));
+  if (shellText >= APP_SHELL_MAX_TEXT) return html;
+  const page = long.map((match) => ({ match, text: textLength(match[1]) })).reduce((a, b) => (b.text > a.text ? b : a));
+  if (page.text <= shellText) return html;
+  const at = page.match.index!;
+  return `${html.slice(0, at)}<div>${page.match[1]}</div>${html.slice(at + page.match[0].length)}`;
+}
+
 export function leanHtml(html: string): string {
-  return html
+  return unwrapAppShell(html)
     .replace(FURNITURE, (block, passedOver: string | undefined, tag: string | undefined) =>
       passedOver || isKept(block, tag) ? block : furnitureDateMark(block, tag) + furnitureAuthorMark(block, tag),
     )

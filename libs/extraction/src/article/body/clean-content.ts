@@ -1,4 +1,5 @@
 import { DomElement, DomNode, TEXT_NODE, isElement } from '../../dom';
+import { removeRepeatedLabels } from './labelled-records';
 import { classWeight, isProse } from './main-content';
 import { COMMAS } from './text-stats';
 
@@ -135,5 +136,7 @@ export function cleanContent(blocks: DomElement[], core: ReadonlySet<DomElement>
     const judged = Array.from(block.querySelectorAll(JUDGED_TAGS));
     const formsHeld = countFormsHeld(block);
     for (let i = judged.length - 1; i >= 0; i--) if (isFurniture(judged[i], core, formsHeld)) judged[i].remove();
+    // after the containers are judged: a card that holds them goes whole where it reads like furniture
+    removeRepeatedLabels(block, core);
   }
 }
