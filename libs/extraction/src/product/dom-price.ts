@@ -1,11 +1,12 @@
 import { DomElement, hasClassWord, isElement, normalizeSpace, shortTextOf, wordsOf } from '../dom';
 import { currencyAmountsOnly, ParsedPrice, parsePrice, parsePrices } from './price';
 
-// Class/id words of prices that are not the one to pay now: old, list and unit prices, savings, shipping, instalments.
+// Class/id words of a former price: the one a sale price is shown against.
+const FORMER_PRICE = new Set(['old', 'was', 'before', 'strike', 'strikethrough', 'crossed', 'regular', 'rrp', 'uvp', 'msrp', 'original', 'compare', 'previous']);
+// Class/id words of prices that are not the one to pay now: former, list and unit prices, savings, shipping, instalments.
 const NOT_CURRENT_PRICE = new Set([
-  'old', 'was', 'before', 'strike', 'strikethrough', 'crossed', 'regular', 'rrp', 'uvp', 'msrp', 'original', 'compare', 'previous', 'reference',
-  'saving', 'savings', 'save', 'discount', 'percent', 'unit', 'per', 'shipping', 'delivery', 'installment', 'instalment', 'monthly', 'finance', 'credit',
-  'range', 'filter', 'min', 'max',
+  ...FORMER_PRICE, 'reference', 'saving', 'savings', 'save', 'discount', 'percent', 'unit', 'per', 'shipping', 'delivery', 'installment', 'instalment', 'monthly',
+  'finance', 'credit', 'range', 'filter', 'min', 'max',
 ]);
 // Containers of other products than the page's own.
 export const OTHER_PRODUCTS = new Set([
@@ -14,7 +15,9 @@ export const OTHER_PRODUCTS = new Set([
 ]);
 // "list price" is two words that are each harmless alone ("price-list", "list-unstyled").
 const LIST_PRICE = /list[-_]?price/i;
-const SKIPPED_CONTAINERS = new Set(['del', 's', 'strike', 'header', 'nav', 'footer', 'option', 'select']);
+const STRUCK_OUT = new Set(['del', 's', 'strike']);
+const FURNITURE = new Set(['header', 'nav', 'footer', 'option', 'select']);
+const SKIPPED_CONTAINERS = new Set([...STRUCK_OUT, ...FURNITURE]);
 const MAX_PRICE_TEXT = 40;
 
 /**
@@ -137,6 +140,31 @@ function isCurrentPrice(element: DomElement): boolean {
     if (hasClassWord(node, OTHER_PRODUCTS)) return false;
   }
   return true;
+}
+
+/**
+ * The amounts the page shows as former prices of its own product: struck out (`<del>`, `<s>`)
+ * or named old / was / regular / compare-at / list price, outside the header, menus and other
+ * products' blocks. A record whose price is one of them states the price before a sale.
+ */
+export function formerPrices(priceElements: readonly DomElement[]): Set<number> {
+  const amounts = new Set<number>();
+  for (const element of priceElements) {
+    const text = shortTextOf(element, MAX_PRICE_TEXT);
+    if (text && /\d/.test(text) && isFormerPrice(element)) for (const price of parsePrices(text)) amounts.add(Number(price.amount));
+  }
+  return amounts;
+}
+
+function isFormerPrice(element: DomElement): boolean {
+  let former = false;
+  let depth = 0;
+  for (let node: DomElement | null = element; node && node.localName !== 'body' && node.localName !== 'main'; node = node.parentElement, depth++) {
+    if (FURNITURE.has(node.localName) || hasClassWord(node, OTHER_PRODUCTS)) return false;
+    if (STRUCK_OUT.has(node.localName)) former = true;
+    else if (depth < 3 && (priceRoleWords(node, true).some((word) => FORMER_PRICE.has(word)) || LIST_PRICE.test(`${node.className} ${node.id}`))) former = true;
+  }
+  return former;
 }
 
 // Words that introduce the price in running text (en, de, fr, it, es, pt, nl, pl, ru, zh, ja, ko).

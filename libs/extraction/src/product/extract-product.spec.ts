@@ -89,6 +89,44 @@ describe('extractProduct from the visible page', () => {
   });
 });
 
+describe('extractProduct price where the record and the page disagree', () => {
+  const priceOf = (offer: Record<string, unknown>, body: string) => extractProduct(page(jsonLd({ '@type': 'Product', name: 'Loke Jacket', offers: { '@type': 'Offer', ...offer } }), `<h1>Loke Jacket</h1>${body}`), URL).offers?.[0];
+
+  it('takes the sale price the page shows where the record states the one it strikes out', () => {
+    // Modelled on WCXB's hellyhansen.com: the record says 130, the page shows $98.00 beside the old $130.00.
+    const box = '<div class="productPrice_root product_productPrice"><span><span>$98.00</span></span><span class="productPrice_oldPrice"><span>$130.00</span></span></div>';
+    expect(priceOf({ price: '130', priceCurrency: 'USD' }, box)).toMatchObject({ price: '98.00', currency: '$' });
+    // WooCommerce's sale markup: the old price in <del>.
+    const woo = '<p class="price"><del><span class="woocommerce-Price-amount amount">$130.00</span></del> <ins><span class="woocommerce-Price-amount amount">$98.00</span></ins></p>';
+    expect(priceOf({ price: '130', priceCurrency: 'USD' }, woo)).toMatchObject({ price: '98.00' });
+  });
+
+  it('keeps the record\'s price where the page shows it unstruck, or strikes it out only in another product\'s block', () => {
+    // Modelled on WCXB's bestbuy.com: the page reads "$1,099.99", then "The price was $1,199.99".
+    expect(priceOf({ price: '1099.99' }, '<div class="priceView-customer-price">$1,099.99</div><div class="pricing-price__regular-price">The price was $1,199.99</div>')?.price).toBe('1099.99');
+    const related = '<span class="price">$98.00</span><div class="related-products"><span class="price"><del>$130.00</del></span></div>';
+    expect(priceOf({ price: '130' }, related)?.price).toBe('130');
+  });
+
+  it('takes the shown price where the record states it without VAT, within what a VAT rate adds', () => {
+    // Modelled on WCXB's jococups.com (WooCommerce): the record's 27.23 AUD without GST, the page's "$ 29.95" with it.
+    const exTax = { price: '27.23', priceCurrency: 'AUD', priceSpecification: { price: '27.23', priceCurrency: 'AUD', valueAddedTaxIncluded: 'false' } };
+    const shown = (amount: string) => `<p class="price"><span class="woocommerce-Price-amount amount"><bdi><span class="woocommerce-Price-currencySymbol">$</span> ${amount}</bdi></span></p>`;
+    expect(priceOf(exTax, shown('29.95'))).toMatchObject({ price: '29.95', currency: '$' });
+    expect(priceOf(exTax, shown('89.95'))?.price).toBe('27.23');
+    expect(priceOf({ price: '27.23' }, shown('29.95'))?.price).toBe('27.23');
+  });
+
+  it('reads the price to pay from the price specifications, not the list price beside it', () => {
+    // Modelled on WCXB's mybirdbuddy.eu: a ListPrice specification beside the price.
+    const specifications = [
+      { '@type': 'UnitPriceSpecification', price: '249.00', priceCurrency: 'EUR', priceType: 'https://schema.org/ListPrice' },
+      { '@type': 'UnitPriceSpecification', price: '149.00', priceCurrency: 'EUR' },
+    ];
+    expect(priceOf({ priceSpecification: specifications }, '')?.price).toBe('149.00');
+  });
+});
+
 describe('extractProduct availability', () => {
   it('believes an enabled add-to-cart button over a stale OutOfStock record', () => {
     const ld = jsonLd({ '@type': 'Product', name: 'P', offers: { '@type': 'Offer', price: '5', availability: 'OutOfStock' } });
