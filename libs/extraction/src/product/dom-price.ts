@@ -171,16 +171,22 @@ function isFormerPrice(element: DomElement): boolean {
 // Words stand alone in alphabetic scripts; CJK writes labels without spaces ("一次付清特價").
 const PRICE_LABEL = /(?:(?:^|\s)(?:price|our price|now|preis|prix|prezzo|precio|preço|prijs|cena|цена)|價格|售價|特價|直購價|优惠价|价格|価格|가격|판매가)\s*[:：]?/i;
 
-// Labels of a price that is not the one to pay: suggested, list, former, original.
-const OLD_PRICE_LABEL = /建議|建议|原價|原价|定價|定价|参考|list|was|uvp|rrp|msrp|statt|regular|original|avant|prima|antes/i;
+// Labels of a price that is not the one to pay: suggested, list, former, original; and the lowest
+// price of the last 30 days that EU shops must print beside a reduced one (the Omnibus directive:
+// "Last lowest price", "Niedrigster Preis", "Prix le plus bas", "Prezzo più basso", "Najniższa cena"…).
+const OLD_PRICE_LABEL =
+  /建議|建议|原價|原价|定價|定价|参考|list|was|uvp|rrp|msrp|statt|regular|original|avant|prima|antes|lowest|niedrigst|plus bas|più bass|najniższ|laagste|más baj|mais baix|nejnižší/i;
 
 /** The first amount with a currency mark on a line that a price label starts (pages without price markup). */
 export function labelledPrice(lines: readonly string[]): ParsedPrice | undefined {
   for (const line of lines) {
     if (line.length > 80) continue;
     const label = PRICE_LABEL.exec(line);
-    if (!label || OLD_PRICE_LABEL.test(line.slice(0, label.index + label[0].length))) continue;
-    const price = parsePrices(line.slice(label.index + label[0].length)).find((p) => p.currency && Number(p.amount) > 0);
+    if (!label) continue;
+    const afterLabel = line.slice(label.index + label[0].length);
+    // The words before the amount say which price it is, those after the label too ("The price was $1,199.99").
+    if (OLD_PRICE_LABEL.test(line.slice(0, line.length - afterLabel.length + Math.max(0, afterLabel.search(/\d/))))) continue;
+    const price = parsePrices(afterLabel).find((p) => p.currency && Number(p.amount) > 0);
     if (price) return price;
   }
   return undefined;
@@ -189,11 +195,17 @@ export function labelledPrice(lines: readonly string[]): ParsedPrice | undefined
 // How many lines below the heading a shop puts the price (name, rating, reviews, a badge, then the price) and its stock.
 const LINES_UNDER_HEADING = 15;
 const MAX_AMOUNT_LINE = 30;
+// A tax note after the amount ("€49.99 VAT included", "12,99 € inkl. 19% MwSt.", "29,90 € TTC", "(IVA incluida)"), as EU shops must print it.
+const TAX_NOTE = /\s+\(?[\p{L}.\s]{0,20}(?:\d{1,2}(?:[.,]\d)?\s?%\s*)?\b(?:VAT|tax|MwSt|USt|TVA|TTC|IVA|BTW|DPH|ÁFA|PDV|moms|alv|GST)\b[\p{L}.\s]{0,20}\)?\s*$/iu;
 
 /** The lines right under the page's heading (its text as a line of the page): where a shop puts the product's price and stock. */
 export function linesUnderHeading(lines: readonly string[], heading: string): readonly string[] {
-  const at = heading ? lines.indexOf(heading) : -1;
-  return at < 0 ? [] : lines.slice(at + 1, at + 1 + LINES_UNDER_HEADING);
+  // A heading of block parts ("Bershka" then "Faux leather jacket - black": Zalando's brand and name) is as many lines.
+  const headingLines = heading ? heading.split('\n') : [];
+  for (let at = lines.indexOf(headingLines[0]); headingLines.length && at >= 0; at = lines.indexOf(headingLines[0], at + 1)) {
+    if (headingLines.every((line, i) => lines[at + i] === line)) return lines.slice(at + headingLines.length, at + headingLines.length + LINES_UNDER_HEADING);
+  }
+  return [];
 }
 
 /**
@@ -203,7 +215,8 @@ export function linesUnderHeading(lines: readonly string[], heading: string): re
  */
 export function priceUnderHeading(lines: readonly string[], heading: string): ParsedPrice | undefined {
   for (const line of linesUnderHeading(lines, heading)) {
-    const price = line.length <= MAX_AMOUNT_LINE ? currencyAmountsOnly(line)[0] : undefined;
+    const amounts = line.replace(TAX_NOTE, '');
+    const price = amounts.length <= MAX_AMOUNT_LINE ? currencyAmountsOnly(amounts)[0] : undefined;
     if (price && Number(price.amount) > 0) return price;
   }
   return undefined;

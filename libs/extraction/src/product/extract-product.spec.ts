@@ -127,6 +127,27 @@ describe('extractProduct price where the record and the page disagree', () => {
   });
 });
 
+describe('extractProduct price from the page alone, by its labels and under the heading', () => {
+  const priceOf = (body: string) => extractProduct(page('', body), URL).offers?.[0]?.price;
+
+  it("takes no price under a label of the last 30 days' lowest price nor a former price ('The price was')", () => {
+    // Modelled on WCXB's zalando.co.uk (EU Omnibus labels in a carousel) and bestbuy.com (a visually hidden "The price was").
+    expect(priceOf('<h1>Faux leather jacket</h1><ul class="tiles"><li>Last lowest price: €39.99 -30%</li></ul>')).toBeUndefined();
+    expect(priceOf('<h1>Surface Laptop</h1><p>Niedrigster Preis der letzten 30 Tage: 39,99 €</p>')).toBeUndefined();
+    expect(priceOf('<h1>Surface Laptop</h1><p>The price was $1,199.99</p>')).toBeUndefined();
+    expect(priceOf('<h1>Surface Laptop</h1><p>Price: $1,099.99</p>')).toBe('1099.99');
+  });
+
+  it('reads the amount under a heading of several block lines, before a tax note', () => {
+    // Modelled on WCXB's zalando.co.uk: the heading holds the brand and the name as blocks, the price reads "€49.99 VAT included".
+    const heading = '<h1><span style="display:block">Bershka</span><div>Faux leather jacket - black</div></h1>';
+    expect(priceOf(`${heading}<p><span>€49.99</span> <span>VAT included</span></p>`)).toBe('49.99');
+    expect(priceOf(`${heading}<p>€49.99</p>`)).toBe('49.99');
+    expect(priceOf('<h1>Wasserkocher</h1><p>1.299,00 € inkl. 19% MwSt.</p>')).toBe('1299.00');
+    expect(priceOf('<h1>Wasserkocher</h1><p>€12 for 3 more</p>')).toBeUndefined();
+  });
+});
+
 describe('extractProduct availability', () => {
   it('believes an enabled add-to-cart button over a stale OutOfStock record', () => {
     const ld = jsonLd({ '@type': 'Product', name: 'P', offers: { '@type': 'Offer', price: '5', availability: 'OutOfStock' } });
