@@ -138,6 +138,8 @@ function isCurrentPrice(element: DomElement): boolean {
     if (SKIPPED_CONTAINERS.has(node.localName)) return false;
     if (depth < 3 && (priceRoleWords(node, true).some((word) => NOT_CURRENT_PRICE.has(word)) || LIST_PRICE.test(`${node.className} ${node.id}`))) return false;
     if (hasClassWord(node, OTHER_PRODUCTS)) return false;
+    // A link holding a picture and a price is another product's tile (Karmin's grid of hair tools above its own buy box).
+    if (node.localName === 'a' && node.getAttribute('href') && node.querySelector('img')) return false;
   }
   return true;
 }

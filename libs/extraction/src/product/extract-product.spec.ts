@@ -138,6 +138,15 @@ describe('extractProduct price from the page alone, by its labels and under the 
     expect(priceOf('<h1>Surface Laptop</h1><p>Price: $1,099.99</p>')).toBe('1099.99');
   });
 
+  it("skips the prices of other products' tiles (links holding a picture), not a price that is a text link", () => {
+    // Modelled on WCXB's karminhairtools.com: a grid of linked tiles above the product's own WooCommerce price.
+    const tile = (amount: string) => `<div class="product-item"><a href="/product/other-${amount}"><img src="/t.jpg"><p><ins><span class="woocommerce-Price-amount amount">$${amount}</span></ins></p></a></div>`;
+    const own = '<div class="right"><p><ins><span class="woocommerce-Price-amount amount">$101.97</span></ins></p></div>';
+    expect(priceOf(`<div class="product-items">${tile('56.97')}${tile('68.97')}</div><h1>G3 Pro Hair Dryer</h1>${own}`)).toBe('101.97');
+    // Modelled on amazon.de: the price is a link to the offers.
+    expect(priceOf('<h1>Filter</h1><a href="/gp/offer-listing/B0"><span class="a-price">8,71 €</span></a>')).toBe('8.71');
+  });
+
   it('reads the amount under a heading of several block lines, before a tax note', () => {
     // Modelled on WCXB's zalando.co.uk: the heading holds the brand and the name as blocks, the price reads "€49.99 VAT included".
     const heading = '<h1><span style="display:block">Bershka</span><div>Faux leather jacket - black</div></h1>';
