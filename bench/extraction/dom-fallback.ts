@@ -67,6 +67,8 @@ function main(): void {
   const sku: Agreement = { stated: 0, same: 0, none: 0, different: 0 };
   const availability: Agreement = { stated: 0, same: 0, none: 0, different: 0 };
   const differences: string[] = [];
+  // Pages where the reader with the data gives a price and the page alone another or none: where the record and the page disagree.
+  let recordAgainstPage = 0;
   const compare = (counts: Agreement, field: string, id: string, url: string, stated: string | undefined, shown: string | undefined, same: (a: string, b: string) => boolean) => {
     if (stated === undefined) return;
     counts.stated++;
@@ -81,6 +83,7 @@ function main(): void {
     const [withData, shownOnly] = [extractProduct(page.html, page.url), extractProduct(bare, page.url)];
     const data = readStructuredData(parseLightPage(page.html), page.url);
     const statedPrice = withData.offers?.[0]?.price;
+    if (statedPrice !== undefined && Number(statedPrice) !== Number(shownOnly.offers?.[0]?.price)) recordAgainstPage++;
     const structuredPrice = statedPrice !== undefined && structuredAmounts(data).includes(Number(statedPrice));
     compare(price, 'price', page.id, page.url, structuredPrice ? statedPrice : undefined, shownOnly.offers?.[0]?.price, (a, b) => Number(a) === Number(b));
     const structuredSku = withData.sku !== undefined && structuredSkus(data).includes(withData.sku);
@@ -93,6 +96,7 @@ function main(): void {
   console.log(line('price', price));
   console.log(line('sku', sku));
   console.log(line('availability', availability));
+  console.log(`  price read with the data, and another or none from the page alone: ${recordAgainstPage} pages`);
   // The product benchmark's dev pages the same way, against their truth (the rules were written on these: in-sample).
   const dev = emptyCounts();
   for (const page of loadDataset<{ url: string; price?: string[] }>('product-extraction-dev')) {

@@ -1,11 +1,12 @@
 import { DomElement, hasClassWord, isElement, normalizeSpace, shortTextOf, wordsOf } from '../dom';
 import { currencyAmountsOnly, ParsedPrice, parsePrice, parsePrices } from './price';
 
-// Class/id words of prices that are not the one to pay now: old, list and unit prices, savings, shipping, instalments.
+// Class/id words of a former price: the one a sale price is shown against.
+const FORMER_PRICE = new Set(['old', 'was', 'before', 'strike', 'strikethrough', 'crossed', 'regular', 'rrp', 'uvp', 'msrp', 'original', 'compare', 'previous']);
+// Class/id words of prices that are not the one to pay now: former, list and unit prices, savings, shipping, instalments.
 const NOT_CURRENT_PRICE = new Set([
-  'old', 'was', 'before', 'strike', 'strikethrough', 'crossed', 'regular', 'rrp', 'uvp', 'msrp', 'original', 'compare', 'previous', 'reference',
-  'saving', 'savings', 'save', 'discount', 'percent', 'unit', 'per', 'shipping', 'delivery', 'installment', 'instalment', 'monthly', 'finance', 'credit',
-  'range', 'filter', 'min', 'max',
+  ...FORMER_PRICE, 'reference', 'saving', 'savings', 'save', 'discount', 'percent', 'unit', 'per', 'shipping', 'delivery', 'installment', 'instalment', 'monthly',
+  'finance', 'credit', 'range', 'filter', 'min', 'max',
 ]);
 // Containers of other products than the page's own.
 export const OTHER_PRODUCTS = new Set([
@@ -14,7 +15,9 @@ export const OTHER_PRODUCTS = new Set([
 ]);
 // "list price" is two words that are each harmless alone ("price-list", "list-unstyled").
 const LIST_PRICE = /list[-_]?price/i;
-const SKIPPED_CONTAINERS = new Set(['del', 's', 'strike', 'header', 'nav', 'footer', 'option', 'select']);
+const STRUCK_OUT = new Set(['del', 's', 'strike']);
+const FURNITURE = new Set(['header', 'nav', 'footer', 'option', 'select']);
+const SKIPPED_CONTAINERS = new Set([...STRUCK_OUT, ...FURNITURE]);
 const MAX_PRICE_TEXT = 40;
 
 /**
@@ -135,24 +138,57 @@ function isCurrentPrice(element: DomElement): boolean {
     if (SKIPPED_CONTAINERS.has(node.localName)) return false;
     if (depth < 3 && (priceRoleWords(node, true).some((word) => NOT_CURRENT_PRICE.has(word)) || LIST_PRICE.test(`${node.className} ${node.id}`))) return false;
     if (hasClassWord(node, OTHER_PRODUCTS)) return false;
+    // A link holding a picture and a price is another product's tile (Karmin's grid of hair tools above its own buy box).
+    if (node.localName === 'a' && node.getAttribute('href') && node.querySelector('img')) return false;
   }
   return true;
+}
+
+/**
+ * The amounts the page shows as former prices of its own product: struck out (`<del>`, `<s>`)
+ * or named old / was / regular / compare-at / list price, outside the header, menus and other
+ * products' blocks. A record whose price is one of them states the price before a sale.
+ */
+export function formerPrices(priceElements: readonly DomElement[]): Set<number> {
+  const amounts = new Set<number>();
+  for (const element of priceElements) {
+    const text = shortTextOf(element, MAX_PRICE_TEXT);
+    if (text && /\d/.test(text) && isFormerPrice(element)) for (const price of parsePrices(text)) amounts.add(Number(price.amount));
+  }
+  return amounts;
+}
+
+function isFormerPrice(element: DomElement): boolean {
+  let former = false;
+  let depth = 0;
+  for (let node: DomElement | null = element; node && node.localName !== 'body' && node.localName !== 'main'; node = node.parentElement, depth++) {
+    if (FURNITURE.has(node.localName) || hasClassWord(node, OTHER_PRODUCTS)) return false;
+    if (STRUCK_OUT.has(node.localName)) former = true;
+    else if (depth < 3 && (priceRoleWords(node, true).some((word) => FORMER_PRICE.has(word)) || LIST_PRICE.test(`${node.className} ${node.id}`))) former = true;
+  }
+  return former;
 }
 
 // Words that introduce the price in running text (en, de, fr, it, es, pt, nl, pl, ru, zh, ja, ko).
 // Words stand alone in alphabetic scripts; CJK writes labels without spaces ("一次付清特價").
 const PRICE_LABEL = /(?:(?:^|\s)(?:price|our price|now|preis|prix|prezzo|precio|preço|prijs|cena|цена)|價格|售價|特價|直購價|优惠价|价格|価格|가격|판매가)\s*[:：]?/i;
 
-// Labels of a price that is not the one to pay: suggested, list, former, original.
-const OLD_PRICE_LABEL = /建議|建议|原價|原价|定價|定价|参考|list|was|uvp|rrp|msrp|statt|regular|original|avant|prima|antes/i;
+// Labels of a price that is not the one to pay: suggested, list, former, original; and the lowest
+// price of the last 30 days that EU shops must print beside a reduced one (the Omnibus directive:
+// "Last lowest price", "Niedrigster Preis", "Prix le plus bas", "Prezzo più basso", "Najniższa cena"…).
+const OLD_PRICE_LABEL =
+  /建議|建议|原價|原价|定價|定价|参考|list|was|uvp|rrp|msrp|statt|regular|original|avant|prima|antes|lowest|niedrigst|plus bas|più bass|najniższ|laagste|más baj|mais baix|nejnižší/i;
 
 /** The first amount with a currency mark on a line that a price label starts (pages without price markup). */
 export function labelledPrice(lines: readonly string[]): ParsedPrice | undefined {
   for (const line of lines) {
     if (line.length > 80) continue;
     const label = PRICE_LABEL.exec(line);
-    if (!label || OLD_PRICE_LABEL.test(line.slice(0, label.index + label[0].length))) continue;
-    const price = parsePrices(line.slice(label.index + label[0].length)).find((p) => p.currency && Number(p.amount) > 0);
+    if (!label) continue;
+    const afterLabel = line.slice(label.index + label[0].length);
+    // The words before the amount say which price it is, those after the label too ("The price was $1,199.99").
+    if (OLD_PRICE_LABEL.test(line.slice(0, line.length - afterLabel.length + Math.max(0, afterLabel.search(/\d/))))) continue;
+    const price = parsePrices(afterLabel).find((p) => p.currency && Number(p.amount) > 0);
     if (price) return price;
   }
   return undefined;
@@ -161,11 +197,17 @@ export function labelledPrice(lines: readonly string[]): ParsedPrice | undefined
 // How many lines below the heading a shop puts the price (name, rating, reviews, a badge, then the price) and its stock.
 const LINES_UNDER_HEADING = 15;
 const MAX_AMOUNT_LINE = 30;
+// A tax note after the amount ("€49.99 VAT included", "12,99 € inkl. 19% MwSt.", "29,90 € TTC", "(IVA incluida)"), as EU shops must print it.
+const TAX_NOTE = /\s+\(?[\p{L}.\s]{0,20}(?:\d{1,2}(?:[.,]\d)?\s?%\s*)?\b(?:VAT|tax|MwSt|USt|TVA|TTC|IVA|BTW|DPH|ÁFA|PDV|moms|alv|GST)\b[\p{L}.\s]{0,20}\)?\s*$/iu;
 
 /** The lines right under the page's heading (its text as a line of the page): where a shop puts the product's price and stock. */
 export function linesUnderHeading(lines: readonly string[], heading: string): readonly string[] {
-  const at = heading ? lines.indexOf(heading) : -1;
-  return at < 0 ? [] : lines.slice(at + 1, at + 1 + LINES_UNDER_HEADING);
+  // A heading of block parts ("Bershka" then "Faux leather jacket - black": Zalando's brand and name) is as many lines.
+  const headingLines = heading ? heading.split('\n') : [];
+  for (let at = lines.indexOf(headingLines[0]); headingLines.length && at >= 0; at = lines.indexOf(headingLines[0], at + 1)) {
+    if (headingLines.every((line, i) => lines[at + i] === line)) return lines.slice(at + headingLines.length, at + headingLines.length + LINES_UNDER_HEADING);
+  }
+  return [];
 }
 
 /**
@@ -175,7 +217,8 @@ export function linesUnderHeading(lines: readonly string[], heading: string): re
  */
 export function priceUnderHeading(lines: readonly string[], heading: string): ParsedPrice | undefined {
   for (const line of linesUnderHeading(lines, heading)) {
-    const price = line.length <= MAX_AMOUNT_LINE ? currencyAmountsOnly(line)[0] : undefined;
+    const amounts = line.replace(TAX_NOTE, '');
+    const price = amounts.length <= MAX_AMOUNT_LINE ? currencyAmountsOnly(amounts)[0] : undefined;
     if (price && Number(price.amount) > 0) return price;
   }
   return undefined;

@@ -89,6 +89,74 @@ describe('extractProduct from the visible page', () => {
   });
 });
 
+describe('extractProduct price where the record and the page disagree', () => {
+  const priceOf = (offer: Record<string, unknown>, body: string) => extractProduct(page(jsonLd({ '@type': 'Product', name: 'Loke Jacket', offers: { '@type': 'Offer', ...offer } }), `<h1>Loke Jacket</h1>${body}`), URL).offers?.[0];
+
+  it('takes the sale price the page shows where the record states the one it strikes out', () => {
+    // Modelled on WCXB's hellyhansen.com: the record says 130, the page shows $98.00 beside the old $130.00.
+    const box = '<div class="productPrice_root product_productPrice"><span><span>$98.00</span></span><span class="productPrice_oldPrice"><span>$130.00</span></span></div>';
+    expect(priceOf({ price: '130', priceCurrency: 'USD' }, box)).toMatchObject({ price: '98.00', currency: '$' });
+    // WooCommerce's sale markup: the old price in <del>.
+    const woo = '<p class="price"><del><span class="woocommerce-Price-amount amount">$130.00</span></del> <ins><span class="woocommerce-Price-amount amount">$98.00</span></ins></p>';
+    expect(priceOf({ price: '130', priceCurrency: 'USD' }, woo)).toMatchObject({ price: '98.00' });
+  });
+
+  it('keeps the record\'s price where the page shows it unstruck, or strikes it out only in another product\'s block', () => {
+    // Modelled on WCXB's bestbuy.com: the page reads "$1,099.99", then "The price was $1,199.99".
+    expect(priceOf({ price: '1099.99' }, '<div class="priceView-customer-price">$1,099.99</div><div class="pricing-price__regular-price">The price was $1,199.99</div>')?.price).toBe('1099.99');
+    const related = '<span class="price">$98.00</span><div class="related-products"><span class="price"><del>$130.00</del></span></div>';
+    expect(priceOf({ price: '130' }, related)?.price).toBe('130');
+  });
+
+  it('takes the shown price where the record states it without VAT, within what a VAT rate adds', () => {
+    // Modelled on WCXB's jococups.com (WooCommerce): the record's 27.23 AUD without GST, the page's "$ 29.95" with it.
+    const exTax = { price: '27.23', priceCurrency: 'AUD', priceSpecification: { price: '27.23', priceCurrency: 'AUD', valueAddedTaxIncluded: 'false' } };
+    const shown = (amount: string) => `<p class="price"><span class="woocommerce-Price-amount amount"><bdi><span class="woocommerce-Price-currencySymbol">$</span> ${amount}</bdi></span></p>`;
+    expect(priceOf(exTax, shown('29.95'))).toMatchObject({ price: '29.95', currency: '$' });
+    expect(priceOf(exTax, shown('89.95'))?.price).toBe('27.23');
+    expect(priceOf({ price: '27.23' }, shown('29.95'))?.price).toBe('27.23');
+  });
+
+  it('reads the price to pay from the price specifications, not the list price beside it', () => {
+    // Modelled on WCXB's mybirdbuddy.eu: a ListPrice specification beside the price.
+    const specifications = [
+      { '@type': 'UnitPriceSpecification', price: '249.00', priceCurrency: 'EUR', priceType: 'https://schema.org/ListPrice' },
+      { '@type': 'UnitPriceSpecification', price: '149.00', priceCurrency: 'EUR' },
+    ];
+    expect(priceOf({ priceSpecification: specifications }, '')?.price).toBe('149.00');
+  });
+});
+
+describe('extractProduct price from the page alone, by its labels and under the heading', () => {
+  const priceOf = (body: string) => extractProduct(page('', body), URL).offers?.[0]?.price;
+
+  it("takes no price under a label of the last 30 days' lowest price nor a former price ('The price was')", () => {
+    // Modelled on WCXB's zalando.co.uk (EU Omnibus labels in a carousel) and bestbuy.com (a visually hidden "The price was").
+    expect(priceOf('<h1>Faux leather jacket</h1><ul class="tiles"><li>Last lowest price: €39.99 -30%</li></ul>')).toBeUndefined();
+    expect(priceOf('<h1>Surface Laptop</h1><p>Niedrigster Preis der letzten 30 Tage: 39,99 €</p>')).toBeUndefined();
+    expect(priceOf('<h1>Surface Laptop</h1><p>The price was $1,199.99</p>')).toBeUndefined();
+    expect(priceOf('<h1>Surface Laptop</h1><p>Price: $1,099.99</p>')).toBe('1099.99');
+  });
+
+  it("skips the prices of other products' tiles (links holding a picture), not a price that is a text link", () => {
+    // Modelled on WCXB's karminhairtools.com: a grid of linked tiles above the product's own WooCommerce price.
+    const tile = (amount: string) => `<div class="product-item"><a href="/product/other-${amount}"><img src="/t.jpg"><p><ins><span class="woocommerce-Price-amount amount">$${amount}</span></ins></p></a></div>`;
+    const own = '<div class="right"><p><ins><span class="woocommerce-Price-amount amount">$101.97</span></ins></p></div>';
+    expect(priceOf(`<div class="product-items">${tile('56.97')}${tile('68.97')}</div><h1>G3 Pro Hair Dryer</h1>${own}`)).toBe('101.97');
+    // Modelled on amazon.de: the price is a link to the offers.
+    expect(priceOf('<h1>Filter</h1><a href="/gp/offer-listing/B0"><span class="a-price">8,71 €</span></a>')).toBe('8.71');
+  });
+
+  it('reads the amount under a heading of several block lines, before a tax note', () => {
+    // Modelled on WCXB's zalando.co.uk: the heading holds the brand and the name as blocks, the price reads "€49.99 VAT included".
+    const heading = '<h1><span style="display:block">Bershka</span><div>Faux leather jacket - black</div></h1>';
+    expect(priceOf(`${heading}<p><span>€49.99</span> <span>VAT included</span></p>`)).toBe('49.99');
+    expect(priceOf(`${heading}<p>€49.99</p>`)).toBe('49.99');
+    expect(priceOf('<h1>Wasserkocher</h1><p>1.299,00 € inkl. 19% MwSt.</p>')).toBe('1299.00');
+    expect(priceOf('<h1>Wasserkocher</h1><p>€12 for 3 more</p>')).toBeUndefined();
+  });
+});
+
 describe('extractProduct availability', () => {
   it('believes an enabled add-to-cart button over a stale OutOfStock record', () => {
     const ld = jsonLd({ '@type': 'Product', name: 'P', offers: { '@type': 'Offer', price: '5', availability: 'OutOfStock' } });

@@ -3,17 +3,17 @@ import { breadcrumbsIn, documentBaseUrl, DomElement, layoutText, parseLightPage,
 import { metaValue, propertyText, readStructuredData, structuredBreadcrumbs, StructuredData, StructuredRecord } from '../structured-data';
 import { availabilityFromSchema } from './availability';
 import { addToCartButtons, disabledAddToCart, domAvailability, soldOutButton, soldOutUnderHeading } from './dom-availability';
-import { domPrice, labelledPrice, priceUnderHeading, shownCurrencyFor } from './dom-price';
+import { domPrice, formerPrices, labelledPrice, priceUnderHeading, shownCurrencyFor } from './dom-price';
 import { toGtin } from './gtin';
 import { labelledCode } from './labelled-codes';
 import { addressCode } from './address-code';
-import { amountFromData, parsePrice } from './price';
+import { amountFromData, ParsedPrice, parsePrice } from './price';
 import { additionalProperties, aggregateRating, cleanBrand, galleryImages, plainText, structuredImages, unique } from './product-fields';
 import { PageScan, scanPage } from './page-scan';
 import { FeatureValues } from '../model/logistic';
 import { ExtractionModels, SHIPPED_MODELS } from '../model/models';
 import { ProductPageSignals, productPageFeatures, productProbability } from './probability';
-import { offerCurrencyData, offerPriceData, productRecords } from './structured-product';
+import { offerCurrencyData, offerPriceData, priceWithoutTax, productRecords } from './structured-product';
 
 const ARTICLE_TYPES = ['Article', 'NewsArticle', 'BlogPosting', 'Report', 'ScholarlyArticle', 'TechArticle'];
 const GTIN_PROPERTIES = ['gtin13', 'gtin12', 'gtin14', 'gtin8', 'gtin', 'isbn', 'ean', 'upc'];
@@ -112,6 +112,8 @@ function pageOffer(
   if (chosen) {
     price = amountFromData(offerPriceData(chosen));
     currency = offerCurrencyData(chosen);
+    const toPay = price && shownOverRecorded(chosen, price, shown ?? priceUnderHeading(lines, headingLine), scan.priceElements);
+    if (toPay) [price, currency] = [toPay.amount, toPay.currency ?? currency];
   } else {
     const metaAmount = [amountFromData(metaValue(data, 'product:price:amount', 'og:price:amount', 'product:price', 'og:price'))].find((a) => Number(a) > 0);
     price = metaAmount ?? shown?.amount;
@@ -136,6 +138,22 @@ function pageOffer(
   };
   // A page-type signal only where markup states it: articles print "Available now" under their headings too.
   return { offer: Object.keys(offer).length ? offer : undefined, statesAvailability: markedUp !== undefined };
+}
+
+// VAT rates run up to 27%: an ex-tax record's price and the shown one differ by at most that.
+const MAX_TAX_FACTOR = 1.3;
+
+/**
+ * The price the page shows to pay where the offer's record states another: the record's is
+ * the one the page strikes out or names the former price (a sale the record was not updated
+ * for), or the record states it without VAT and the page with it.
+ */
+function shownOverRecorded(offer: StructuredRecord, recorded: string, shown: ParsedPrice | undefined, priceElements: readonly DomElement[]): ParsedPrice | undefined {
+  const [amount, stated] = [Number(shown?.amount), Number(recorded)];
+  if (!shown || !(amount > 0) || amount === stated) return undefined;
+  if (amount > stated) return priceWithoutTax(offer) && amount <= stated * MAX_TAX_FACTOR ? shown : undefined;
+  const former = formerPrices(priceElements);
+  return former.has(stated) && !former.has(amount) ? shown : undefined;
 }
 
 /**

@@ -44,15 +44,24 @@ function strayOffers(data: StructuredData): StructuredRecord[] {
   return findRecords(data, OFFER_TYPES).filter((offer) => !insideProducts.has(offer));
 }
 
-/** An offer's price as data: price, its PriceSpecification's, or an AggregateOffer's lowPrice. */
+// PriceSpecification types of a price that is not the one to pay: the struck-out or suggested price shown beside it.
+const NOT_PAYABLE_PRICE_TYPE = /(?:ListPrice|StrikethroughPrice|MSRP|SRP|InvoicePrice|MinimumAdvertisedPrice)$/i;
+
+/** The offer's price specifications of the price to pay (schema.org priceType: not a ListPrice or StrikethroughPrice). */
+function payableSpecifications(offer: StructuredRecord): StructuredRecord[] {
+  return propertyRecords(offer, 'priceSpecification').filter((spec) => !NOT_PAYABLE_PRICE_TYPE.test(propertyText(spec, 'priceType') ?? ''));
+}
+
+/** An offer's price as data: price, its payable PriceSpecification's, or an AggregateOffer's lowPrice. */
 export function offerPriceData(offer: StructuredRecord): string | undefined {
-  return (
-    propertyText(offer, 'price') ??
-    propertyRecords(offer, 'priceSpecification').map((spec) => propertyText(spec, 'price')).find(Boolean) ??
-    propertyText(offer, 'lowPrice')
-  );
+  return propertyText(offer, 'price') ?? payableSpecifications(offer).map((spec) => propertyText(spec, 'price')).find(Boolean) ?? propertyText(offer, 'lowPrice');
 }
 
 export function offerCurrencyData(offer: StructuredRecord): string | undefined {
-  return propertyText(offer, 'priceCurrency') ?? propertyRecords(offer, 'priceSpecification').map((spec) => propertyText(spec, 'priceCurrency')).find(Boolean);
+  return propertyText(offer, 'priceCurrency') ?? payableSpecifications(offer).map((spec) => propertyText(spec, 'priceCurrency')).find(Boolean);
+}
+
+/** Whether the offer states its price without VAT (schema.org valueAddedTaxIncluded false: WooCommerce's ex-tax prices); the page shows it with. */
+export function priceWithoutTax(offer: StructuredRecord): boolean {
+  return [offer, ...payableSpecifications(offer)].some((record) => /^false$/i.test(propertyText(record, 'valueAddedTaxIncluded') ?? ''));
 }
