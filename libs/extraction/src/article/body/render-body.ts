@@ -16,6 +16,17 @@ const HEADING_AS_PARAGRAPH = new Set(['h1']);
  * Not article text: the article's header (title, byline, date), and image captions, credits
  * and galleries, which annotated article bodies leave out (the cleaned HTML keeps them).
  */
+/**
+ * A figure around a table or a quote is text: WordPress wraps every table in `<figure class="wp-block-table">`
+ * and a pull quote or testimonial in `<figure><blockquote>`; annotated bodies keep them (their caption still goes).
+ * Not an embedded post (`<figure class="wp-block-embed-twitter"><blockquote class="twitter-tweet">`): another
+ * page's words, which annotated bodies leave out.
+ */
+const TEXT_FIGURE_CONTENT = 'table, blockquote';
+
+function isTextFigure(figure: DomElement): boolean {
+  return figure.querySelector(TEXT_FIGURE_CONTENT) !== null && !classAndCompoundWords(figure).includes('embed');
+}
 const NOT_TEXT_TAGS = new Set(['header', 'figure', 'figcaption']);
 const HEADING = /^h[1-6]$/;
 
@@ -33,6 +44,7 @@ const PROSE_PARAGRAPH_CHARS = 300;
 function isNotText(element: DomElement): boolean {
   // page builders wrap whole sections in <header>, the article's text too ("<header class="rich-text">")
   if (element.localName === 'header') return element.querySelectorAll('p').length < PROSE_CONTAINER_PARAGRAPHS;
+  if (element.localName === 'figure') return !isTextFigure(element);
   if (NOT_TEXT_TAGS.has(element.localName)) return true;
   const words = classAndCompoundWords(element);
   const captionLike = words.some((w) => NOT_TEXT_STEMS.some((stem) => w.includes(stem)));

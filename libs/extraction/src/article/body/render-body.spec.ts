@@ -1,0 +1,29 @@
+import { parseLightPage } from '../../dom';
+import { renderText } from './render-body';
+
+const render = (inner: string) => renderText([parseLightPage(`<html><body><div class="entry-content">${inner}</div></body></html>`).querySelector('.entry-content')!]);
+
+describe('renderText', () => {
+  // Modelled on soliant.com's ranking: WordPress wraps each table in a figure with a caption.
+  it('keeps a table that WordPress wraps in a figure, and leaves its caption out', () => {
+    const text = render(`<p>The ranking follows.</p>
+      <figure class="wp-block-table"><table><tbody><tr><td>1</td><td>Massachusetts</td><td>74.5</td></tr><tr><td>2</td><td>Vermont</td><td>71.2</td></tr></tbody></table>
+      <figcaption>Source: the state surveys</figcaption></figure>`);
+    expect(text).toContain('Massachusetts');
+    expect(text).toContain('Vermont');
+    expect(text).not.toContain('Source: the state surveys');
+  });
+
+  // Modelled on getjobber.com's testimonials and conductor.com's expert quotes.
+  it('keeps a quote set in a figure', () => {
+    expect(render(`<p>Owners told us how they grow.</p><figure class="pullquote-testimonial"><blockquote><p>Join local networking groups.</p></blockquote><figcaption>Sam, owner</figcaption></figure>`)).toContain(
+      'Join local networking groups.',
+    );
+  });
+
+  it('still leaves out a figure of an image and its caption, and an embedded post', () => {
+    const text = render(`<p>The launch went well.</p><figure class="wp-block-image"><img src="/a.png"><figcaption>The launch pad at dawn</figcaption></figure>
+      <figure class="wp-block-embed is-provider-twitter wp-block-embed-twitter"><div class="wp-block-embed__wrapper"><blockquote class="twitter-tweet"><p>What a launch! pic.twitter.com/x</p></blockquote></div></figure>`);
+    expect(text).toBe('The launch went well.');
+  });
+});
