@@ -122,6 +122,27 @@ describe('cleanContent: pointers in a list', () => {
   });
 });
 
+// Modelled on a teaching guide (teaching.resources.osu.edu) and a ranking (neptune.ai): sentences whose words are mostly links.
+describe('cleanContent: paragraphs that are mostly links', () => {
+  const page = (linked: string) => `<html><head><title>Teaching online</title></head><body><main><article>
+    ${paragraphs('The intro', 3)}<p>${linked}</p>${paragraphs('The outro', 2)}
+  </article></main></body></html>`;
+  const body = (linked: string) => extractArticle(page(linked), 'https://example.com/teaching-online').articleBody ?? '';
+
+  it('keeps a sentence that links most of its words', () => {
+    expect(body('Learn more in <a href="/a">Strategies and Tools for Academic Integrity in Online Environments</a> and <a href="/b">A Positive Approach to Academic Integrity</a>.')).toContain(
+      'Learn more in Strategies and Tools',
+    );
+    expect(body('Companies using Amazon Lex are <a href="/n">Nokia</a>, <a href="/v">Vonage</a>, <a href="/r">Replicon</a>, <a href="/c">ConversationalHEALTH</a>, etc.')).toContain('Companies using Amazon Lex');
+  });
+
+  it('still drops a pointer to another post', () => {
+    const text = body('Read more: <a href="/p">The twelve best compound exercises for beginners and how to train them</a>');
+    expect(text).toContain('The outro 1 is the laptop');
+    expect(text).not.toContain('compound exercises');
+  });
+});
+
 // Modelled on an insurer's resource page (psafinancial): a lead form after the article, whose select lists forty industries.
 const industries = Array.from({ length: 40 }, (_, i) => `<option>Industry number ${i} and its trades</option>`).join('');
 const leadForm = `<html><head><title>Rentals</title></head><body><main><div class="wpb_wrapper">

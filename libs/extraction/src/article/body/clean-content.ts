@@ -81,6 +81,21 @@ function pointsFromItsItem(paragraph: DomElement, own: Census): boolean {
 }
 
 /**
+ * A paragraph with this much text besides its links is a sentence that links ("Learn more in Strategies and Tools
+ * for …", "Companies using Amazon Lex are Nokia, Vonage, …"), which the article keeps; with this much and a closing
+ * stop, a short one ("We also wrote a guide here with tips …."). Pointers ("Read more: …", "→ Related: …") and lists of
+ * links have less.
+ */
+const SENTENCE_OWN_CHARS = 50;
+const SHORT_SENTENCE_OWN_CHARS = 20;
+const SENTENCE_END = /[.!?]["”’)]?$/;
+
+function isLinkedSentence(paragraph: DomElement, own: Census): boolean {
+  const unlinked = own.chars - own.linkChars;
+  return unlinked >= SENTENCE_OWN_CHARS || (unlinked >= SHORT_SENTENCE_OWN_CHARS && SENTENCE_END.test((paragraph.textContent ?? '').trim()));
+}
+
+/**
  * Readability's conditional cleaning: a container inside the article goes when it reads like
  * furniture — a class that says so, more links than prose, more images or list items than
  * paragraphs (and little text besides the lists), a form, a lone embed. Containers with many commas are prose and stay, and so does
@@ -95,7 +110,7 @@ function isFurniture(element: DomElement, core: ReadonlySet<DomElement>, formsHe
   // A paragraph that is mostly links is a "Read more: …" pointer or a list of them, not prose.
   if (element.localName === 'p') {
     const density = count.linkChars / (count.chars || 1);
-    return (density > POINTERS_DENSITY || (count.chars < SHORT_POINTER_CHARS && density > 0.5)) && !pointsFromItsItem(element, count);
+    return (density > POINTERS_DENSITY || (count.chars < SHORT_POINTER_CHARS && density > 0.5)) && !pointsFromItsItem(element, count) && !isLinkedSentence(element, count);
   }
   if (count.commas >= 10) return false;
   const tag = element.localName;
