@@ -26,4 +26,13 @@ describe('renderText', () => {
       <figure class="wp-block-embed is-provider-twitter wp-block-embed-twitter"><div class="wp-block-embed__wrapper"><blockquote class="twitter-tweet"><p>What a launch! pic.twitter.com/x</p></blockquote></div></figure>`);
     expect(text).toBe('The launch went well.');
   });
+
+  // Modelled on heatherhandmade.com's roundup (WP Tasty Roundups): each entry a card "…-item-has-image" with its description.
+  it('keeps a card whose class says it has a picture, and still leaves out a block named a picture', () => {
+    const text = render(`<p>Here are the machines we tried.</p>
+      <div class="tasty-roundups-item tasty-roundups-item-has-image"><img src="/m.jpg"><h3>Brother CS7000X</h3><p>A computerised machine with seventy stitches, easy threading and a wide table.</p></div>
+      <div class="hero-image"><span>Photo by Anna</span></div>`);
+    expect(text).toContain('A computerised machine with seventy stitches');
+    expect(text).not.toContain('Photo by Anna');
+  });
 });

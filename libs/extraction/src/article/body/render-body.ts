@@ -1,4 +1,4 @@
-import { DomElement, DomNode, TEXT_NODE, isElement } from '../../dom';
+import { DomElement, DomNode, TEXT_NODE, isElement, wordsOf } from '../../dom';
 import { classAndCompoundWords } from './boilerplate';
 import { BLOCK_TAGS } from './main-content';
 
@@ -48,7 +48,7 @@ function isNotText(element: DomElement): boolean {
   if (NOT_TEXT_TAGS.has(element.localName)) return true;
   const words = classAndCompoundWords(element);
   const captionLike = words.some((w) => NOT_TEXT_STEMS.some((stem) => w.includes(stem)));
-  const pictureLike = words.some((w) => NOT_TEXT_WORDS.has(w));
+  const pictureLike = wordsOf(pictureNames(element)).some((w) => NOT_TEXT_WORDS.has(w));
   if (!captionLike && !pictureLike) return false;
   // a container of several paragraphs is prose whatever its name ("credit-cards-guide");
   // "has-image" on a card of lists names its picture, not what it is
@@ -57,6 +57,20 @@ function isNotText(element: DomElement): boolean {
   // nor is an item of a listicle named for its picture ("list-item-large-image") that holds a paragraph longer than a caption
   if (paragraphs.some((p) => (p.textContent ?? '').length >= PROSE_PARAGRAPH_CHARS)) return false;
   return captionLike || !element.querySelector('li');
+}
+
+/**
+ * A modifier saying that a block has a picture ("tasty-roundups-item-has-image", "card--with-photo") names a card
+ * beside its picture (a roundup's entry and its description), not the picture.
+ */
+const HAS_PICTURE_MODIFIER = /(?:^|[-_])(?:has|with)[-_]+(?:image|photo|img)s?$/i;
+
+function pictureNames(element: DomElement): string {
+  const names = `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''}`;
+  return names
+    .split(/\s+/)
+    .filter((name) => !HAS_PICTURE_MODIFIER.test(name))
+    .join(' ');
 }
 
 /** Dates as bylines write them: 19/11/2019, 2019-11-19, Nov. 19, 2019, 22 de janeiro de 2018, 5 October 2018. */
