@@ -143,6 +143,28 @@ describe('cleanContent: paragraphs that are mostly links', () => {
   });
 });
 
+// Modelled on a ranking's intro (roadandtrack.com) and a food-myths article (scripps.org): paragraphs that cite their sources.
+describe('cleanContent: prose that cites', () => {
+  const page = (box: string) => `<html><head><title>Cars</title></head><body><main><article>
+    ${paragraphs('The intro', 3)}<div class="listicle-intro">${box}</div>${paragraphs('The outro', 2)}
+  </article></main></body></html>`;
+  const body = (box: string) => extractArticle(page(box), 'https://example.com/best-electric-cars').articleBody ?? '';
+
+  it('keeps a container of paragraphs a third links when most of its words are its own', () => {
+    const text = body(`<p>Cars are more expensive than ever, and that is doubly true for electric cars, many of which start above <a href="/a">the average new-car price</a>.</p>
+      <p>Luckily there are bargains: the <a href="/b">Chevrolet Equinox EV</a> and the <a href="/c">Hyundai Kona Electric</a> both come in well under forty thousand dollars.</p>`);
+    expect(text).toContain('Cars are more expensive than ever');
+    expect(text).toContain('Luckily there are bargains');
+  });
+
+  it('still drops a box of tags and links under one sentence', () => {
+    const tags = ['Data', 'Cloud', 'JSON', 'Web Development', 'Automation', 'Operations', 'Communications', 'Support', 'Accounting', 'Growth', 'Data modeling', 'Workflow', 'Low-Code', 'Webhooks'];
+    const text = body(`<p>Explore the open roles.</p><div><a href="/j1">Senior Data Analyst (ERP)</a><a href="/j2">Technical Program Manager</a>${tags.map((t) => `<div>${t}</div>`).join('')}</div>`);
+    expect(text).toContain('The outro 1 is the laptop');
+    expect(text).not.toContain('Senior Data Analyst');
+  });
+});
+
 // Modelled on an insurer's resource page (psafinancial): a lead form after the article, whose select lists forty industries.
 const industries = Array.from({ length: 40 }, (_, i) => `<option>Industry number ${i} and its trades</option>`).join('');
 const leadForm = `<html><head><title>Rentals</title></head><body><main><div class="wpb_wrapper">
