@@ -35,4 +35,13 @@ describe('renderText', () => {
     expect(text).toContain('A computerised machine with seventy stitches');
     expect(text).not.toContain('Photo by Anna');
   });
+
+  // Modelled on constructioncoverage.com's table of home prices by month.
+  it("keeps the dates in a table's cells, and still leaves out a dateline", () => {
+    const text = render(`<p>Updated March 5, 2021</p><p>Prices rose in every city we studied.</p>
+      <table><tr><th>Month</th><th>Median price</th></tr><tr><td>5/1/2017</td><td>$310,000</td></tr><tr><td>7/1/2020</td><td>$355,000</td></tr></table>`);
+    expect(text).toContain('5/1/2017');
+    expect(text).toContain('7/1/2020');
+    expect(text).not.toContain('Updated March 5, 2021');
+  });
 });

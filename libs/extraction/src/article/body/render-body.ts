@@ -82,13 +82,19 @@ function isDateline(line: string): boolean {
   return line.length < DATELINE_CHARS && !/[.!?]["”’)]?$/.test(line) && DATE.test(line);
 }
 
-/** articleBody: one line per block (paragraph, sub-heading, list item), inline runs joined; the title (`titles`, by headingKey) is left out. */
+const TABLE_CELLS = new Set(['td', 'th']);
+
+/**
+ * articleBody: one line per block (paragraph, sub-heading, list item), inline runs joined; the title (`titles`, by
+ * headingKey) is left out. A date in a table's cell is the table's data (a price history's months), not a dateline.
+ */
 export function renderText(blocks: DomElement[], titles: ReadonlySet<string> = new Set()): string {
   const lines: string[] = [];
   let line = '';
+  let cellDepth = 0;
   const flush = () => {
     const text = line.replace(/\s+/g, ' ').trim();
-    if (text && !isDateline(text)) lines.push(text);
+    if (text && (cellDepth > 0 || !isDateline(text))) lines.push(text);
     line = '';
   };
   const visit = (node: DomNode) => {
@@ -106,10 +112,13 @@ export function renderText(blocks: DomElement[], titles: ReadonlySet<string> = n
       return;
     }
     const block = BLOCK_TAGS.has(tag);
+    const cell = TABLE_CELLS.has(tag);
     if (block) flush();
-    else if (tag === 'td' || tag === 'th' || tag === 'img') line += ' ';
+    else if (cell || tag === 'img') line += ' ';
+    if (cell) cellDepth++;
     for (let child = node.firstChild; child; child = child.nextSibling) visit(child);
     if (block) flush();
+    if (cell) cellDepth--;
   };
   blocks.forEach(visit);
   flush();
