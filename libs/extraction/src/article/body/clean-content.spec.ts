@@ -122,6 +122,49 @@ describe('cleanContent: pointers in a list', () => {
   });
 });
 
+// Modelled on a teaching guide (teaching.resources.osu.edu) and a ranking (neptune.ai): sentences whose words are mostly links.
+describe('cleanContent: paragraphs that are mostly links', () => {
+  const page = (linked: string) => `<html><head><title>Teaching online</title></head><body><main><article>
+    ${paragraphs('The intro', 3)}<p>${linked}</p>${paragraphs('The outro', 2)}
+  </article></main></body></html>`;
+  const body = (linked: string) => extractArticle(page(linked), 'https://example.com/teaching-online').articleBody ?? '';
+
+  it('keeps a sentence that links most of its words', () => {
+    expect(body('Learn more in <a href="/a">Strategies and Tools for Academic Integrity in Online Environments</a> and <a href="/b">A Positive Approach to Academic Integrity</a>.')).toContain(
+      'Learn more in Strategies and Tools',
+    );
+    expect(body('Companies using Amazon Lex are <a href="/n">Nokia</a>, <a href="/v">Vonage</a>, <a href="/r">Replicon</a>, <a href="/c">ConversationalHEALTH</a>, etc.')).toContain('Companies using Amazon Lex');
+  });
+
+  it('still drops a pointer to another post', () => {
+    const text = body('Read more: <a href="/p">The twelve best compound exercises for beginners and how to train them</a>');
+    expect(text).toContain('The outro 1 is the laptop');
+    expect(text).not.toContain('compound exercises');
+  });
+});
+
+// Modelled on a ranking's intro (roadandtrack.com) and a food-myths article (scripps.org): paragraphs that cite their sources.
+describe('cleanContent: prose that cites', () => {
+  const page = (box: string) => `<html><head><title>Cars</title></head><body><main><article>
+    ${paragraphs('The intro', 3)}<div class="listicle-intro">${box}</div>${paragraphs('The outro', 2)}
+  </article></main></body></html>`;
+  const body = (box: string) => extractArticle(page(box), 'https://example.com/best-electric-cars').articleBody ?? '';
+
+  it('keeps a container of paragraphs a third links when most of its words are its own', () => {
+    const text = body(`<p>Cars are more expensive than ever, and that is doubly true for electric cars, many of which start above <a href="/a">the average new-car price</a>.</p>
+      <p>Luckily there are bargains: the <a href="/b">Chevrolet Equinox EV</a> and the <a href="/c">Hyundai Kona Electric</a> both come in well under forty thousand dollars.</p>`);
+    expect(text).toContain('Cars are more expensive than ever');
+    expect(text).toContain('Luckily there are bargains');
+  });
+
+  it('still drops a box of tags and links under one sentence', () => {
+    const tags = ['Data', 'Cloud', 'JSON', 'Web Development', 'Automation', 'Operations', 'Communications', 'Support', 'Accounting', 'Growth', 'Data modeling', 'Workflow', 'Low-Code', 'Webhooks'];
+    const text = body(`<p>Explore the open roles.</p><div><a href="/j1">Senior Data Analyst (ERP)</a><a href="/j2">Technical Program Manager</a>${tags.map((t) => `<div>${t}</div>`).join('')}</div>`);
+    expect(text).toContain('The outro 1 is the laptop');
+    expect(text).not.toContain('Senior Data Analyst');
+  });
+});
+
 // Modelled on an insurer's resource page (psafinancial): a lead form after the article, whose select lists forty industries.
 const industries = Array.from({ length: 40 }, (_, i) => `<option>Industry number ${i} and its trades</option>`).join('');
 const leadForm = `<html><head><title>Rentals</title></head><body><main><div class="wpb_wrapper">

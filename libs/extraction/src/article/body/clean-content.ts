@@ -23,16 +23,19 @@ interface Census {
   listItems: number;
   embeds: number;
   listChars: number;
+  /** Text inside <p> elements. */
+  paragraphChars: number;
 }
 
 function census(element: DomElement): Census {
-  const count: Census = { chars: 0, linkChars: 0, commas: 0, paragraphs: 0, images: 0, listItems: 0, embeds: 0, listChars: 0 };
-  const visit = (node: DomNode, inLink: boolean, inList: boolean) => {
+  const count: Census = { chars: 0, linkChars: 0, commas: 0, paragraphs: 0, images: 0, listItems: 0, embeds: 0, listChars: 0, paragraphChars: 0 };
+  const visit = (node: DomNode, inLink: boolean, inList: boolean, inParagraph: boolean) => {
     if (node.nodeType === TEXT_NODE) {
       const text = (node.textContent ?? '').replace(/\s+/g, ' ');
       count.chars += text.length;
       if (inLink) count.linkChars += text.length;
       if (inList) count.listChars += text.length;
+      if (inParagraph) count.paragraphChars += text.length;
       count.commas += text.match(COMMAS)?.length ?? 0;
       return;
     }
@@ -43,9 +46,9 @@ function census(element: DomElement): Census {
     else if (tag === 'li') count.listItems++;
     else if (EMBED_TAGS.has(tag)) count.embeds++;
     // A list item's text is list text even when a wrapper stands between it and its list (React's `<ul><div><li>`).
-    for (let child = node.firstChild; child; child = child.nextSibling) visit(child, inLink || tag === 'a', inList || tag === 'ul' || tag === 'ol' || tag === 'li');
+    for (let child = node.firstChild; child; child = child.nextSibling) visit(child, inLink || tag === 'a', inList || tag === 'ul' || tag === 'ol' || tag === 'li', inParagraph || tag === 'p');
   };
-  visit(element, false, false);
+  visit(element, false, false, false);
   return count;
 }
 
@@ -82,6 +85,39 @@ function pointsFromItsItem(paragraph: DomElement, own: Census): boolean {
 }
 
 /**
+ * A paragraph with this much text besides its links is a sentence that links ("Learn more in Strategies and Tools
+ * for …", "Companies using Amazon Lex are Nokia, Vonage, …"), which the article keeps; with this much and a closing
+ * stop, a short one ("We also wrote a guide here with tips …."). Pointers ("Read more: …", "→ Related: …") and lists of
+ * links have less.
+ */
+const SENTENCE_OWN_CHARS = 50;
+const SHORT_SENTENCE_OWN_CHARS = 20;
+const SENTENCE_END = /[.!?]["”’)]?$/;
+
+function isLinkedSentence(paragraph: DomElement, own: Census): boolean {
+  const unlinked = own.chars - own.linkChars;
+  return unlinked >= SENTENCE_OWN_CHARS || (unlinked >= SHORT_SENTENCE_OWN_CHARS && SENTENCE_END.test((paragraph.textContent ?? '').trim()));
+}
+
+/**
+ * A container of paragraphs up to half links, with this much text besides them, is prose that cites (an FAQ's answer
+ * linking its sources, a listicle's entry linking the product): the truth keeps seven in ten of those Readability's
+ * "more than a fifth links" dropped. Without paragraphs holding most of its text (a job board's cards: a sentence
+ * above a hundred tags), or with more links, it is a box of pointers.
+ */
+const LINKED_PROSE_OWN_CHARS = 150;
+const LINKED_PROSE_MAX_DENSITY = 0.5;
+const LINKED_PROSE_PARAGRAPH_SHARE = 0.5;
+
+function isLinkedProse(count: Census, linkDensity: number): boolean {
+  return (
+    count.paragraphChars >= count.chars * LINKED_PROSE_PARAGRAPH_SHARE &&
+    linkDensity <= LINKED_PROSE_MAX_DENSITY &&
+    count.chars - count.linkChars >= LINKED_PROSE_OWN_CHARS
+  );
+}
+
+/**
  * Readability's conditional cleaning: a container inside the article goes when it reads like
  * furniture — a class that says so, more links than prose, more images or list items than
  * paragraphs (and little text besides the lists), a form, a lone embed. Containers with many commas are prose and stay, and so does
@@ -96,7 +132,7 @@ function isFurniture(element: DomElement, core: ReadonlySet<DomElement>, formsHe
   // A paragraph that is mostly links is a "Read more: …" pointer or a list of them, not prose.
   if (element.localName === 'p') {
     const density = count.linkChars / (count.chars || 1);
-    return (density > POINTERS_DENSITY || (count.chars < SHORT_POINTER_CHARS && density > 0.5)) && !pointsFromItsItem(element, count);
+    return (density > POINTERS_DENSITY || (count.chars < SHORT_POINTER_CHARS && density > 0.5)) && !pointsFromItsItem(element, count) && !isLinkedSentence(element, count);
   }
   if (count.commas >= 10) return false;
   const tag = element.localName;
@@ -108,7 +144,7 @@ function isFurniture(element: DomElement, core: ReadonlySet<DomElement>, formsHe
     (!isList && count.listItems > count.paragraphs && count.chars - count.listChars < PROSE_BESIDE_LISTS_CHARS && !itemsAreProse(count)) ||
     isSignupBox(count.chars, formsHeld.has(element)) ||
     (!isList && !inFigure && count.chars < 25 && (count.images === 0 || count.images > 2) && linkDensity > 0) ||
-    (!isList && weight < 25 && linkDensity > 0.2) ||
+    (!isList && weight < 25 && linkDensity > 0.2 && !isLinkedProse(count, linkDensity)) ||
     // a list of nothing but links inside an article points elsewhere ("Related", "More on this")
     (isList && linkDensity > LINK_LIST_DENSITY) ||
     (weight >= 25 && linkDensity > 0.5) ||

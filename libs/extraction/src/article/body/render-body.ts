@@ -1,4 +1,4 @@
-import { DomElement, DomNode, TEXT_NODE, isElement } from '../../dom';
+import { DomElement, DomNode, TEXT_NODE, isElement, wordsOf } from '../../dom';
 import { classAndCompoundWords } from './boilerplate';
 import { BLOCK_TAGS } from './main-content';
 
@@ -16,6 +16,17 @@ const HEADING_AS_PARAGRAPH = new Set(['h1']);
  * Not article text: the article's header (title, byline, date), and image captions, credits
  * and galleries, which annotated article bodies leave out (the cleaned HTML keeps them).
  */
+/**
+ * A figure around a table or a quote is text: WordPress wraps every table in `<figure class="wp-block-table">`
+ * and a pull quote or testimonial in `<figure><blockquote>`; annotated bodies keep them (their caption still goes).
+ * Not an embedded post (`<figure class="wp-block-embed-twitter"><blockquote class="twitter-tweet">`): another
+ * page's words, which annotated bodies leave out.
+ */
+const TEXT_FIGURE_CONTENT = 'table, blockquote';
+
+function isTextFigure(figure: DomElement): boolean {
+  return figure.querySelector(TEXT_FIGURE_CONTENT) !== null && !classAndCompoundWords(figure).includes('embed');
+}
 const NOT_TEXT_TAGS = new Set(['header', 'figure', 'figcaption']);
 const HEADING = /^h[1-6]$/;
 
@@ -33,10 +44,11 @@ const PROSE_PARAGRAPH_CHARS = 300;
 function isNotText(element: DomElement): boolean {
   // page builders wrap whole sections in <header>, the article's text too ("<header class="rich-text">")
   if (element.localName === 'header') return element.querySelectorAll('p').length < PROSE_CONTAINER_PARAGRAPHS;
+  if (element.localName === 'figure') return !isTextFigure(element);
   if (NOT_TEXT_TAGS.has(element.localName)) return true;
   const words = classAndCompoundWords(element);
   const captionLike = words.some((w) => NOT_TEXT_STEMS.some((stem) => w.includes(stem)));
-  const pictureLike = words.some((w) => NOT_TEXT_WORDS.has(w));
+  const pictureLike = wordsOf(pictureNames(element)).some((w) => NOT_TEXT_WORDS.has(w));
   if (!captionLike && !pictureLike) return false;
   // a container of several paragraphs is prose whatever its name ("credit-cards-guide");
   // "has-image" on a card of lists names its picture, not what it is
@@ -45,6 +57,20 @@ function isNotText(element: DomElement): boolean {
   // nor is an item of a listicle named for its picture ("list-item-large-image") that holds a paragraph longer than a caption
   if (paragraphs.some((p) => (p.textContent ?? '').length >= PROSE_PARAGRAPH_CHARS)) return false;
   return captionLike || !element.querySelector('li');
+}
+
+/**
+ * A modifier saying that a block has a picture ("tasty-roundups-item-has-image", "card--with-photo") names a card
+ * beside its picture (a roundup's entry and its description), not the picture.
+ */
+const HAS_PICTURE_MODIFIER = /(?:^|[-_])(?:has|with)[-_]+(?:image|photo|img)s?$/i;
+
+function pictureNames(element: DomElement): string {
+  const names = `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''}`;
+  return names
+    .split(/\s+/)
+    .filter((name) => !HAS_PICTURE_MODIFIER.test(name))
+    .join(' ');
 }
 
 /** Dates as bylines write them: 19/11/2019, 2019-11-19, Nov. 19, 2019, 22 de janeiro de 2018, 5 October 2018. */
@@ -56,13 +82,19 @@ function isDateline(line: string): boolean {
   return line.length < DATELINE_CHARS && !/[.!?]["”’)]?$/.test(line) && DATE.test(line);
 }
 
-/** articleBody: one line per block (paragraph, sub-heading, list item), inline runs joined; the title (`titles`, by headingKey) is left out. */
+const TABLE_CELLS = new Set(['td', 'th']);
+
+/**
+ * articleBody: one line per block (paragraph, sub-heading, list item), inline runs joined; the title (`titles`, by
+ * headingKey) is left out. A date in a table's cell is the table's data (a price history's months), not a dateline.
+ */
 export function renderText(blocks: DomElement[], titles: ReadonlySet<string> = new Set()): string {
   const lines: string[] = [];
   let line = '';
+  let cellDepth = 0;
   const flush = () => {
     const text = line.replace(/\s+/g, ' ').trim();
-    if (text && !isDateline(text)) lines.push(text);
+    if (text && (cellDepth > 0 || !isDateline(text))) lines.push(text);
     line = '';
   };
   const visit = (node: DomNode) => {
@@ -80,10 +112,13 @@ export function renderText(blocks: DomElement[], titles: ReadonlySet<string> = n
       return;
     }
     const block = BLOCK_TAGS.has(tag);
+    const cell = TABLE_CELLS.has(tag);
     if (block) flush();
-    else if (tag === 'td' || tag === 'th' || tag === 'img') line += ' ';
+    else if (cell || tag === 'img') line += ' ';
+    if (cell) cellDepth++;
     for (let child = node.firstChild; child; child = child.nextSibling) visit(child);
     if (block) flush();
+    if (cell) cellDepth--;
   };
   blocks.forEach(visit);
   flush();
