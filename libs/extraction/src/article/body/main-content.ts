@@ -303,20 +303,22 @@ function continuesHeadings(section: DomElement, articleLevel: number | undefined
  * Page builders put an article's parts in sibling sections of one kind (Elementor's intro in one container and the
  * rest in the next, a ranking's entries one list item each): the scoring picks the richest with its siblings by
  * score, and leaves the others out. Climbing a few levels from the chosen blocks, a sibling of the same kind that
- * reads like them (prose, named nothing that says furniture, not the title's block) joins them, in page order.
+ * reads like them (prose, named nothing that says furniture, not the title's block) joins them, in page order; so does
+ * a sibling with one class name in common that goes on with their headings, or, before blocks that open with a
+ * heading, their intro (prose under no heading).
  */
 export function withSiblingSections(blocks: DomElement[], stats: StatsIndex): DomElement[] {
   if (!blocks.length) return blocks;
   let chosenProse = 0;
   for (const block of blocks) chosenProse += proseOf(block, stats);
-  const readsLikeArticle = (section: DomElement, anchor: DomElement, articleLevel: number | undefined, share: number) => {
+  const readsLikeArticle = (section: DomElement, anchor: DomElement, isPart: (section: DomElement) => boolean, share: number) => {
     const chars = stats.get(section)?.chars ?? 0;
     if (chars < SECTION_MIN_PROSE || NEVER_SECTION_TAGS.has(section.localName) || classWeight(section) < 0 || isComment(section)) return false;
     // A section that goes on with the article's headings is one of its parts whatever its size and name (a template
     // names each part for what it holds: "wysiwyg", "faq-container", "field--name-field-additional-sections").
-    const continues = continuesHeadings(section, articleLevel);
-    const minProse = continues ? SECTION_MIN_PROSE : Math.max(SECTION_MIN_PROSE, chosenProse * share);
-    if (chars < minProse || !sameKind(section, anchor, continues ? 0 : SIMILAR_NAMES_SHARE)) return false;
+    const part = isPart(section);
+    const minProse = part ? SECTION_MIN_PROSE : Math.max(SECTION_MIN_PROSE, chosenProse * share);
+    if (chars < minProse || !sameKind(section, anchor, part ? 0 : SIMILAR_NAMES_SHARE)) return false;
     const prose = proseOf(section, stats);
     return prose >= minProse && prose >= chars * SECTION_PROSE_SHARE && !section.querySelector('h1');
   };
@@ -329,8 +331,13 @@ export function withSiblingSections(blocks: DomElement[], stats: StatsIndex): Do
     const siblings = Array.from(parent.children);
     const at = siblings.indexOf(anchor);
     const articleLevel = topHeadingLevel(anchor);
-    before = [...siblings.slice(0, at).filter((section) => readsLikeArticle(section, anchor, articleLevel, SECTION_SHARE_BEFORE)), ...before];
-    after = [...after, ...siblings.slice(at + 1).filter((section) => readsLikeArticle(section, anchor, articleLevel, SECTION_SHARE_AFTER))];
+    const continues = (section: DomElement) => continuesHeadings(section, articleLevel);
+    // An article that opens with a section heading lacks its intro: a section of prose before it, under no heading.
+    const opening = anchor.querySelector(SECTION_HEADINGS.join(','));
+    const opensWithHeading = !!opening && textOf(anchor).startsWith(textOf(opening));
+    const leadsIn = (section: DomElement) => continues(section) || (opensWithHeading && !section.querySelector(SECTION_HEADINGS.join(',')));
+    before = [...siblings.slice(0, at).filter((section) => readsLikeArticle(section, anchor, leadsIn, SECTION_SHARE_BEFORE)), ...before];
+    after = [...after, ...siblings.slice(at + 1).filter((section) => readsLikeArticle(section, anchor, continues, SECTION_SHARE_AFTER))];
     anchor = parent;
   }
   return [...before, ...blocks, ...after];
