@@ -1,4 +1,4 @@
-import { DomElement, TEXT_NODE, isElement } from '../../dom';
+import { DomElement, TEXT_NODE, isElement, textOf } from '../../dom';
 import { classAndCompoundWords, isComment } from './boilerplate';
 import { COMMAS, StatsIndex, linkDensity } from './text-stats';
 
@@ -253,6 +253,10 @@ const SECTION_MIN_PROSE = 200;
 const SECTION_PROSE_SHARE = 0.6;
 const SECTION_SHARE_BEFORE = 0.1;
 const SECTION_SHARE_AFTER = 0.25;
+/** Section headings below the title's `<h1>`, outermost first. */
+const SECTION_HEADINGS = ['h2', 'h3', 'h4', 'h5', 'h6'];
+/** A heading that introduces other pages ("Similar seminars", "Suggested articles", "You may also like"). */
+const OTHER_PAGES_HEADING = /^(?:similar|suggested|related|recommended|more|other|latest|popular|recent|you (?:may|might) also)\b/i;
 const NEVER_SECTION_TAGS = new Set(['aside', 'nav', 'footer', 'header', 'form', 'pre']);
 const SIMILAR_NAMES_SHARE = 0.5;
 
@@ -261,13 +265,13 @@ function kindNames(element: DomElement): Set<string> {
   return new Set((element.getAttribute('class') ?? '').split(/\s+/).filter((name) => name && !/\d/.test(name)));
 }
 
-/** Two blocks of one kind: the same tag, and half their kind names or more in common. */
-function sameKind(a: DomElement, b: DomElement): boolean {
+/** Two blocks of one kind: the same tag, and this share of their kind names or more in common (one at least). */
+function sameKind(a: DomElement, b: DomElement, namesShare: number): boolean {
   if (a.localName !== b.localName) return false;
   const [namesA, namesB] = [kindNames(a), kindNames(b)];
   let shared = 0;
   for (const name of namesA) if (namesB.has(name)) shared++;
-  return shared > 0 && shared >= (namesA.size + namesB.size - shared) * SIMILAR_NAMES_SHARE;
+  return shared > 0 && shared >= (namesA.size + namesB.size - shared) * namesShare;
 }
 
 function lowestCommonAncestor(blocks: DomElement[]): DomElement {
@@ -280,20 +284,41 @@ function proseOf(element: DomElement, stats: StatsIndex): number {
   return proseChars(element, stats).get(element) ?? 0;
 }
 
+/** The outermost level of section heading in a block (2 for `<h2>`), or none. */
+function topHeadingLevel(element: DomElement): number | undefined {
+  const level = SECTION_HEADINGS.findIndex((tag) => element.querySelector(tag));
+  return level < 0 ? undefined : level + 2;
+}
+
+/**
+ * A section that opens with a heading of the article's outermost level is one more part of it (Methodology, FAQs),
+ * unless the heading introduces other pages.
+ */
+function continuesHeadings(section: DomElement, articleLevel: number | undefined): boolean {
+  const opening = articleLevel === undefined ? undefined : section.querySelector(SECTION_HEADINGS.join(','));
+  return !!opening && opening.localName === `h${articleLevel}` && !OTHER_PAGES_HEADING.test(textOf(opening));
+}
+
 /**
  * Page builders put an article's parts in sibling sections of one kind (Elementor's intro in one container and the
  * rest in the next, a ranking's entries one list item each): the scoring picks the richest with its siblings by
  * score, and leaves the others out. Climbing a few levels from the chosen blocks, a sibling of the same kind that
- * reads like them (prose, named nothing that says furniture, not the title's block) joins them, in page order.
+ * reads like them (prose, named nothing that says furniture, not the title's block) joins them, in page order; so does
+ * a sibling with one class name in common that goes on with their headings, or, before blocks that open with a
+ * heading, their intro (prose under no heading).
  */
 export function withSiblingSections(blocks: DomElement[], stats: StatsIndex): DomElement[] {
   if (!blocks.length) return blocks;
   let chosenProse = 0;
   for (const block of blocks) chosenProse += proseOf(block, stats);
-  const readsLikeArticle = (section: DomElement, anchor: DomElement, share: number) => {
-    const minProse = Math.max(SECTION_MIN_PROSE, chosenProse * share);
+  const readsLikeArticle = (section: DomElement, anchor: DomElement, isPart: (section: DomElement) => boolean, share: number) => {
     const chars = stats.get(section)?.chars ?? 0;
-    if (chars < minProse || !sameKind(section, anchor) || NEVER_SECTION_TAGS.has(section.localName) || classWeight(section) < 0 || isComment(section)) return false;
+    if (chars < SECTION_MIN_PROSE || NEVER_SECTION_TAGS.has(section.localName) || classWeight(section) < 0 || isComment(section)) return false;
+    // A section that goes on with the article's headings is one of its parts whatever its size and name (a template
+    // names each part for what it holds: "wysiwyg", "faq-container", "field--name-field-additional-sections").
+    const part = isPart(section);
+    const minProse = part ? SECTION_MIN_PROSE : Math.max(SECTION_MIN_PROSE, chosenProse * share);
+    if (chars < minProse || !sameKind(section, anchor, part ? 0 : SIMILAR_NAMES_SHARE)) return false;
     const prose = proseOf(section, stats);
     return prose >= minProse && prose >= chars * SECTION_PROSE_SHARE && !section.querySelector('h1');
   };
@@ -305,8 +330,14 @@ export function withSiblingSections(blocks: DomElement[], stats: StatsIndex): Do
     if (!parent || parent.localName === 'body' || parent.localName === 'html') break;
     const siblings = Array.from(parent.children);
     const at = siblings.indexOf(anchor);
-    before = [...siblings.slice(0, at).filter((section) => readsLikeArticle(section, anchor, SECTION_SHARE_BEFORE)), ...before];
-    after = [...after, ...siblings.slice(at + 1).filter((section) => readsLikeArticle(section, anchor, SECTION_SHARE_AFTER))];
+    const articleLevel = topHeadingLevel(anchor);
+    const continues = (section: DomElement) => continuesHeadings(section, articleLevel);
+    // An article that opens with a section heading lacks its intro: a section of prose before it, under no heading.
+    const opening = anchor.querySelector(SECTION_HEADINGS.join(','));
+    const opensWithHeading = !!opening && textOf(anchor).startsWith(textOf(opening));
+    const leadsIn = (section: DomElement) => continues(section) || (opensWithHeading && !section.querySelector(SECTION_HEADINGS.join(',')));
+    before = [...siblings.slice(0, at).filter((section) => readsLikeArticle(section, anchor, leadsIn, SECTION_SHARE_BEFORE)), ...before];
+    after = [...after, ...siblings.slice(at + 1).filter((section) => readsLikeArticle(section, anchor, continues, SECTION_SHARE_AFTER))];
     anchor = parent;
   }
   return [...before, ...blocks, ...after];
