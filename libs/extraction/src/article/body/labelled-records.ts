@@ -2,10 +2,11 @@ import { DomElement, textOf } from '../../dom';
 
 /**
  * A forum post's author card lists the same labelled facts under every post ("Joined", "Messages",
- * "Reaction score", "Location" in XenForo's `dl.pairs`; "Posts: 9179" in phpBB's profile column), and
- * a review's product cards do so under every product ("Weight:", "Features:"): a template's labels,
- * whose values are a count, a date or a place. The annotation leaves them out; the post and the
- * article stay, and so does the card's name (the post's author), which no label heads.
+ * "Reaction score", "Location" in XenForo's `dl.pairs`; "Posts: 9179" in phpBB's profile column): a
+ * template's labels, whose values are a count, a date or a place. The annotation leaves them out; the
+ * post stays, and so does the card's name (the post's author), which no label heads. Only description
+ * lists are read: the same "Label: value" lines in list items are a review's own facts per product,
+ * which the annotation keeps (counting them moved 36 pages down and 16 up: docs/extraction.md).
  */
 const LABEL_MAX_CHARS = 30;
 const VALUE_MAX_CHARS = 60;

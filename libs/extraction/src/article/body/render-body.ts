@@ -13,10 +13,6 @@ const VOID_TAGS = new Set(['img', 'br', 'hr', 'source']);
 const HEADING_AS_PARAGRAPH = new Set(['h1']);
 
 /**
- * Not article text: the article's header (title, byline, date), and image captions, credits
- * and galleries, which annotated article bodies leave out (the cleaned HTML keeps them).
- */
-/**
  * A figure around a table or a quote is text: WordPress wraps every table in `<figure class="wp-block-table">`
  * and a pull quote or testimonial in `<figure><blockquote>`; annotated bodies keep them (their caption still goes).
  * Not an embedded post (`<figure class="wp-block-embed-twitter"><blockquote class="twitter-tweet">`): another
@@ -27,6 +23,11 @@ const TEXT_FIGURE_CONTENT = 'table, blockquote';
 function isTextFigure(figure: DomElement): boolean {
   return figure.querySelector(TEXT_FIGURE_CONTENT) !== null && !classAndCompoundWords(figure).includes('embed');
 }
+
+/**
+ * Not article text: the article's header (title, byline, date), and image captions, credits
+ * and galleries, which annotated article bodies leave out (the cleaned HTML keeps them).
+ */
 const NOT_TEXT_TAGS = new Set(['header', 'figure', 'figcaption']);
 const HEADING = /^h[1-6]$/;
 
