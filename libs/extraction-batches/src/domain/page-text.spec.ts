@@ -33,4 +33,11 @@ describe('hasVisibleContent', () => {
     expect(hasVisibleContent('<body><p>&#xA0;&NonBreakingSpace;&ensp;&#32;</p></body>')).toBe(false);
     expect(hasVisibleContent('<body><p>&copy;</p></body>')).toBe(true);
   });
+
+  it("sees an app shell's page in its noscript, as a reader without scripts does", () => {
+    const shell = '<html><head><title>Thread</title></head><body><div id="app"></div><script>boot()</script>';
+    expect(hasVisibleContent(`${shell}<noscript data-path="/t/1"><div><p>The first post</p></div></noscript></body></html>`)).toBe(true);
+    expect(hasVisibleContent(`${shell}<noscript><img src="pixel.gif"></noscript></body></html>`)).toBe(true);
+    expect(hasVisibleContent(`${shell}</body></html>`)).toBe(false);
+  });
 });

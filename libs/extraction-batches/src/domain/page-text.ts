@@ -31,8 +31,12 @@ export function pageText(body: Buffer, contentType: string | undefined): string 
   return text.replace(/[\u0080-\u009f]/g, (c) => WINDOWS_1252_HIGH[c.charCodeAt(0) - 0x80]);
 }
 
-/** Skipped wholesale (never shown), a media element (shown), or the text after a tag. */
-const VISIBLE_SCAN = /<(script|style|template|noscript|title|head)\b[^>]*>[\s\S]*?<\/\1\s*>|<!--[\s\S]*?-->|<(img|video|svg|canvas|iframe)\b|>([^<]*)/gi;
+/**
+ * Skipped wholesale (never shown), a media element (shown), or the text after a tag. A <noscript>'s text is
+ * shown: pages are downloaded without running scripts, and an app shell (a Discourse or Flarum thread) serves
+ * its whole page there, which the engine reads (lean html's app shells).
+ */
+const VISIBLE_SCAN = /<(script|style|template|title|head)\b[^>]*>[\s\S]*?<\/\1\s*>|<!--[\s\S]*?-->|<(img|video|svg|canvas|iframe)\b|>([^<]*)/gi;
 
 /** Whether a page shows any text or image at all (else the original's "No visible elements"); stops at the first. */
 export function hasVisibleContent(html: string): boolean {
