@@ -36,10 +36,17 @@ require_tools() {
   require_commands "needed to fetch and run Apache Kafka $KAFKA_VERSION" java mvn
 }
 
+# The controller's port is drawn just below the kernel's ephemeral range: a port inside it can
+# be taken by an outgoing connection (pip's, a client's) in the seconds between the draw and
+# the broker's bind (a run failed with "failed to bind to 127.0.0.1:38628: Address already in
+# use"), and the 700 ports below it are above the jest workers' slices (20000-32000,
+# test/support/spawn-platform.ts).
+CONTROLLER_PORTS=700
 free_port() { # prints a free TCP port on 127.0.0.1, not equal to $1
-  local avoid="$1" p
+  local avoid="$1" p low
+  low=$(cut -f1 /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768)
   for _ in $(seq 1 200); do
-    p=$(( 20000 + (RANDOM * 32768 + RANDOM) % 40000 ))
+    p=$(( low - CONTROLLER_PORTS + RANDOM % CONTROLLER_PORTS ))
     [ "$p" = "$avoid" ] && continue
     if ! port_open "$p" && ! ss -Htln "sport = :$p" 2>/dev/null | grep -q .; then
       echo "$p"; return 0
