@@ -62,16 +62,27 @@ run_jest unit -- --selectProjects unit || FAILED_RUNS=$((FAILED_RUNS + 1))
 # 3. real servers
 provision() { # VAR message skip-label command... -> VAR from the command's "VAR=..." line
   # 0: provisioned now; 1: skipped (the reason joins SKIPPED); 2: VAR was given, nothing done.
-  local var="$1" msg="$2" label="$3" out
+  local var="$1" msg="$2" label="$3" out errors status=0
   shift 3
   [ -n "${!var:-}" ] && return 2
   say "$msg"
-  if out=$("$@"); then
+  errors=$(mktemp)
+  # stderr is kept for the reason, then shown (a file, not a pipe: a server the script leaves
+  # running in the background would hold a pipe open, and the run would wait on it forever).
+  out=$("$@" 2>"$errors") || status=$?
+  cat "$errors" >&2
+  if [ "$status" = 0 ]; then
     printf -v "$var" '%s' "$(echo "$out" | sed -n "s/^$var=//p" | tail -1)"
   else
-    SKIPPED+=("$label: $(echo "$out" | tail -1)")
-    return 1
+    # The reason: the script's last word on stdout, else its first on stderr (the server scripts
+    # log there) with the exception that caused it, when a Java server names one.
+    local why
+    why=$(echo "$out" | sed '/^$/d' | tail -1)
+    [ -n "$why" ] || why=$(echo "$(sed '/^$/d' "$errors" | head -1) $(grep -m1 -o 'Caused by: .*' "$errors" || true)" | sed 's/^ *//; s/ *$//')
+    SKIPPED+=("$label: ${why:-exit status $status, no message}")
   fi
+  rm -f "$errors"
+  [ "$status" = 0 ] || return 1
 }
 apt_provide() { # package, what needs it, then a check command: installs the package when the check fails
   local package="$1" label="$2"
